@@ -1,0 +1,106 @@
+//! kafka-wire's generator: reads Apache Kafka's JSON message schemas and writes the Rust
+//! modules of the `kafka-wire` crate.
+
+pub mod emit;
+pub mod model;
+pub mod schema;
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+/// Formats Rust source with rustfmt (edition 2021, the repository's rustfmt.toml settings).
+pub fn rustfmt(src: &str) -> Result<String, String> {
+    let mut child = Command::new(std::env::var("RUSTFMT").unwrap_or_else(|_| "rustfmt".into()))
+        .args(["--edition", "2021", "--config", "max_width=120"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run rustfmt: {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    let input = src.to_string();
+    let t = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().map_err(|e| e.to_string())?;
+    let _ = t.join();
+    if !out.status.success() {
+        return Err(format!("rustfmt failed: {}", String::from_utf8_lossy(&out.stderr)));
+    }
+    String::from_utf8(out.stdout).map_err(|e| e.to_string())
+}
+
+/// Every generated file, path relative to the output folder, formatted.
+pub fn render(msgs: &[model::Message]) -> Result<BTreeMap<String, String>, String> {
+    let mut files = BTreeMap::new();
+    let groups = emit::groups(msgs);
+    for (g, ms) in &groups {
+        for m in ms {
+            files.insert(format!("{g}/{}.rs", model::snake(&m.name)), emit::message_module(m));
+        }
+        files.insert(format!("{g}/mod.rs"), emit::group_mod(g, ms));
+    }
+    let mut root = emit::header("Apache Kafka 4.1.1 and 3.9.1 schemas and kafka-wire's drafts");
+    root.push_str("//! Every generated module, grouped by where its schema comes from.\n\n");
+    for g in groups.keys() {
+        root.push_str(&format!("pub mod {g};\n"));
+    }
+    files.insert("mod.rs".into(), root);
+    // Format in parallel: rustfmt is the slow part.
+    let items: Vec<(String, String)> = files.into_iter().collect();
+    let n = std::thread::available_parallelism().map_or(2, |n| n.get()).max(1);
+    let chunks: Vec<Vec<(String, String)>> = (0..n).map(|i| items.iter().skip(i).step_by(n).cloned().collect()).collect();
+    let mut out = BTreeMap::new();
+    let results: Vec<Result<Vec<(String, String)>, String>> = std::thread::scope(|s| {
+        let hs: Vec<_> = chunks
+            .into_iter()
+            .map(|c| s.spawn(move || c.into_iter().map(|(p, src)| rustfmt(&src).map(|f| (p, f))).collect()))
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("formatter thread panicked".into()))).collect()
+    });
+    for r in results {
+        for (p, f) in r? {
+            out.insert(p, f);
+        }
+    }
+    Ok(out)
+}
+
+/// Writes `files` under `out` (or, with `check`, compares). Removes stale `.rs` files.
+/// Returns the paths that differ.
+pub fn write_tree(out: &Path, files: &BTreeMap<String, String>, check: bool) -> std::io::Result<Vec<String>> {
+    let mut diffs = Vec::new();
+    for (p, content) in files {
+        let path = out.join(p);
+        let old = std::fs::read_to_string(&path).ok();
+        if old.as_deref() != Some(content.as_str()) {
+            diffs.push(p.clone());
+            if !check {
+                if let Some(d) = path.parent() {
+                    std::fs::create_dir_all(d)?;
+                }
+                std::fs::write(&path, content)?;
+            }
+        }
+    }
+    // Stale files.
+    let mut stack = vec![out.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                let rel = p.strip_prefix(out).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+                if !files.contains_key(&rel) {
+                    diffs.push(rel);
+                    if !check {
+                        std::fs::remove_file(&p)?;
+                    }
+                }
+            }
+        }
+    }
+    Ok(diffs)
+}

@@ -1,0 +1,158 @@
+//! The traits every generated struct and message implements, and the entry points built on
+//! them: strict and lenient parsing, exact sizing, and encoding into a sink.
+
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::types::Elem;
+use crate::write::{Sink, Writer};
+
+/// A generated struct: the codec's three functions, each covering every version.
+///
+/// Call the [`Message`] methods instead; these are the building blocks they use.
+pub trait Struct<'a>: Copy + Sized {
+    /// Reads the struct at `version` from the cursor, validating every byte it covers.
+    #[doc(hidden)]
+    fn read(c: &mut &'a [u8], version: i16) -> Result<Self, DecodeError>;
+    /// Exact encoded size at `version`; also checks that the value can be encoded there.
+    #[doc(hidden)]
+    fn size(&self, version: i16) -> Result<usize, EncodeError>;
+    /// Writes the struct at `version`. Call [`Struct::size`] first: it does the checks.
+    #[doc(hidden)]
+    fn write(&self, w: &mut Writer<'_>, version: i16) -> Result<(), EncodeError>;
+}
+
+impl<'a, T: Struct<'a>> Elem<'a> for T {
+    #[inline]
+    fn read_elem(c: &mut &'a [u8], version: i16, _: bool, _: &'static str) -> Result<Self, DecodeError> {
+        T::read(c, version)
+    }
+    #[inline]
+    fn size_elem(&self, version: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
+        self.size(version)
+    }
+    #[inline]
+    fn write_elem(&self, w: &mut Writer<'_>, version: i16, _: bool, _: &'static str) -> Result<(), EncodeError> {
+        self.write(w, version)
+    }
+}
+
+/// What kind of schema a message comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MessageKind {
+    /// A request body.
+    Request,
+    /// A response body.
+    Response,
+    /// A request or response header (or one of Kafka's generator test schemas).
+    Header,
+    /// A KRaft metadata record (or a remote-log metadata record).
+    Metadata,
+    /// The key of a coordinator record.
+    CoordinatorKey,
+    /// The value of a coordinator record.
+    CoordinatorValue,
+    /// Any other data schema (raft control records, storage, streams, …).
+    Data,
+}
+
+/// The facts about a message that the schema gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MessageInfo {
+    /// The schema name, e.g. `"AlterPartitionRequest"`.
+    pub name: &'static str,
+    /// The kind of schema.
+    pub kind: MessageKind,
+    /// API key, metadata record type or coordinator record type, where the schema has one.
+    pub api_key: Option<i16>,
+    /// Lowest valid version.
+    pub min_version: i16,
+    /// Highest valid version.
+    pub max_version: i16,
+    /// First flexible version, if any.
+    pub flexible_min: Option<i16>,
+    /// True when Kafka marks the highest version as not yet stable.
+    pub latest_version_unstable: bool,
+    /// True for drafts whose API key is provisional.
+    pub provisional: bool,
+}
+
+impl MessageInfo {
+    /// True when `version` is one of the message's valid versions.
+    pub const fn is_valid(&self, version: i16) -> bool {
+        version >= self.min_version && version <= self.max_version
+    }
+    /// True when `version` uses the flexible (compact, tagged) encoding.
+    pub const fn is_flexible(&self, version: i16) -> bool {
+        match self.flexible_min {
+            Some(f) => version >= f,
+            None => false,
+        }
+    }
+}
+
+/// A whole message: parse it from bytes, size it, encode it.
+///
+/// Parsing validates every byte of the message once; afterwards every accessor and iterator of
+/// the returned view is infallible and cannot panic.
+pub trait Message<'a>: Struct<'a> {
+    /// The schema's facts.
+    const INFO: MessageInfo;
+
+    /// Parses `bytes` as this message at `version`. Strict: bytes left over are an error.
+    fn parse(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {
+        let (m, rest) = Self::parse_lenient(bytes, version)?;
+        if !rest.is_empty() {
+            return Err(DecodeError::new_at(
+                DecodeErrorKind::TrailingBytes { count: rest.len() },
+                bytes.len() - rest.len(),
+                Self::INFO.name,
+                version,
+                "",
+            ));
+        }
+        Ok(m)
+    }
+
+    /// Parses the message at the start of `bytes` and returns it with the bytes left over.
+    fn parse_lenient(bytes: &'a [u8], version: i16) -> Result<(Self, &'a [u8]), DecodeError> {
+        if !Self::INFO.is_valid(version) {
+            return Err(DecodeError::new_at(
+                DecodeErrorKind::UnsupportedVersion { version: i32::from(version) },
+                0,
+                Self::INFO.name,
+                version,
+                "",
+            ));
+        }
+        let mut c = bytes;
+        match Self::read(&mut c, version) {
+            Ok(m) => Ok((m, c)),
+            Err(e) => Err(e.finish(bytes.len(), Self::INFO.name, version)),
+        }
+    }
+
+    /// The exact number of bytes [`Message::encode`] writes at `version`, after checking that
+    /// the value can be encoded there.
+    fn encoded_len(&self, version: i16) -> Result<usize, EncodeError> {
+        if !Self::INFO.is_valid(version) {
+            return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion { version }, "").finish(Self::INFO.name, version));
+        }
+        self.size(version).map_err(|e| e.finish(Self::INFO.name, version))
+    }
+
+    /// Encodes at `version` into `sink`; returns the number of bytes written.
+    fn encode<S: Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, EncodeError> {
+        let n = self.encoded_len(version)?;
+        let Some(buf) = sink.reserve(n) else {
+            return Err(EncodeError::new(EncodeErrorKind::BufferTooShort { needed: n }, "").finish(Self::INFO.name, version));
+        };
+        let mut w = Writer::new(buf);
+        self.write(&mut w, version).map_err(|e| e.finish(Self::INFO.name, version))?;
+        Ok(w.position())
+    }
+
+    /// Encodes at `version` into the front of `buf`; returns the number of bytes written.
+    fn encode_to_slice(&self, buf: &mut [u8], version: i16) -> Result<usize, EncodeError> {
+        let mut s: &mut [u8] = buf;
+        self.encode(&mut s, version)
+    }
+}

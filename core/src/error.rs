@@ -1,0 +1,316 @@
+//! Typed, `Copy` errors for decoding and encoding.
+//!
+//! Both error types are small, allocation-free and identical under every feature. Each names
+//! what went wrong (a `#[non_exhaustive]` kind), where (the byte offset for decoding), and in
+//! what (the message, its version and the field path).
+
+use core::fmt;
+
+/// What went wrong while decoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DecodeErrorKind {
+    /// The input ended inside a field; `needed` more bytes were required at least.
+    UnexpectedEof {
+        /// Bytes still missing at the point of failure (a lower bound).
+        needed: usize,
+    },
+    /// A length or element count that is negative where null is not allowed at this version.
+    NullNotAllowed,
+    /// A length or element count larger than the bytes that remain.
+    LengthExceedsInput {
+        /// The length read off the wire.
+        length: i64,
+    },
+    /// A string longer than Kafka's limit of 32767 bytes.
+    StringTooLong {
+        /// The length read off the wire.
+        length: i64,
+    },
+    /// A string that is not valid UTF-8.
+    InvalidUtf8,
+    /// An unsigned varint with its continuation bit set in the fifth byte, or a signed
+    /// varlong longer than ten bytes.
+    InvalidVarint,
+    /// A tag that this message knows, sent at a version whose schema does not have it.
+    TagNotInVersion {
+        /// The tag.
+        tag: u32,
+    },
+    /// A known tagged field whose value did not take exactly the size its header declared.
+    /// (Kafka's Java reader ignores the declared size of known tags; we reject the mismatch.)
+    TaggedFieldSize {
+        /// The tag.
+        tag: u32,
+        /// The declared size.
+        size: u32,
+    },
+    /// Bytes left over after the message (strict mode).
+    TrailingBytes {
+        /// How many.
+        count: usize,
+    },
+    /// An API key, record type or coordinator record type that nothing here knows.
+    UnknownApiKey {
+        /// The key read.
+        key: i32,
+    },
+    /// A version outside the message's valid versions.
+    UnsupportedVersion {
+        /// The version asked for.
+        version: i32,
+    },
+    /// A framing field (frame version, size prefix) with a value that is not allowed.
+    InvalidFrame {
+        /// The value read.
+        value: i64,
+    },
+}
+
+/// A decoding failure: its kind, the byte offset where it was found, and its context.
+///
+/// `Display` reads like
+/// `invalid UTF-8 in a string at byte 37 in FetchResponse v12 responses[].partitions[].records`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DecodeError {
+    kind: DecodeErrorKind,
+    /// While parsing: bytes remaining at the failure. After `finish`: offset from the start.
+    pos: usize,
+    message: &'static str,
+    version: i16,
+    field: &'static str,
+}
+
+impl DecodeError {
+    /// Builds an error found with `remaining` bytes left in the input; the public entry points
+    /// turn that into an offset from the start.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn at(kind: DecodeErrorKind, remaining: usize, field: &'static str) -> Self {
+        DecodeError { kind, pos: remaining, message: "", version: -1, field }
+    }
+
+    /// Turns the "bytes remaining" position into an offset, and records the message and version.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn finish(mut self, total: usize, message: &'static str, version: i16) -> Self {
+        self.pos = total.saturating_sub(self.pos);
+        if self.message.is_empty() {
+            self.message = message;
+            self.version = version;
+        }
+        self
+    }
+
+    /// Shifts the offset of a finished error by `base` bytes (for errors inside a frame).
+    #[cold]
+    #[allow(dead_code)] // used by record batches (kafka-wire issue 4)
+    pub(crate) fn shifted(mut self, base: usize) -> Self {
+        self.pos = self.pos.saturating_add(base);
+        self
+    }
+
+    /// Builds a finished error at an absolute offset.
+    #[cold]
+    pub(crate) fn new_at(
+        kind: DecodeErrorKind,
+        offset: usize,
+        message: &'static str,
+        version: i16,
+        field: &'static str,
+    ) -> Self {
+        DecodeError { kind, pos: offset, message, version, field }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> DecodeErrorKind {
+        self.kind
+    }
+    /// Byte offset from the start of the input handed to the entry point.
+    pub fn offset(&self) -> usize {
+        self.pos
+    }
+    /// The message (or framing layer) being decoded, e.g. `"FetchResponse"`.
+    pub fn message(&self) -> &'static str {
+        self.message
+    }
+    /// The version being decoded, or -1 where none applies.
+    pub fn version(&self) -> i16 {
+        self.version
+    }
+    /// The field path inside the message, e.g. `"topics[].partitions[].leader_epoch"`.
+    pub fn field(&self) -> &'static str {
+        self.field
+    }
+}
+
+impl fmt::Display for DecodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            DecodeErrorKind::UnexpectedEof { needed } => {
+                write!(f, "input ended, {needed} more byte(s) needed")
+            }
+            DecodeErrorKind::NullNotAllowed => f.write_str("null (negative length) in a non-nullable field"),
+            DecodeErrorKind::LengthExceedsInput { length } => {
+                write!(f, "length {length} exceeds the remaining input")
+            }
+            DecodeErrorKind::StringTooLong { length } => {
+                write!(f, "string length {length} exceeds 32767")
+            }
+            DecodeErrorKind::InvalidUtf8 => f.write_str("invalid UTF-8 in a string"),
+            DecodeErrorKind::InvalidVarint => f.write_str("invalid varint"),
+            DecodeErrorKind::TagNotInVersion { tag } => {
+                write!(f, "tagged field {tag} is not defined at this version")
+            }
+            DecodeErrorKind::TaggedFieldSize { tag, size } => {
+                write!(f, "tagged field {tag} did not take its declared {size} byte(s)")
+            }
+            DecodeErrorKind::TrailingBytes { count } => {
+                write!(f, "{count} trailing byte(s) after the message")
+            }
+            DecodeErrorKind::UnknownApiKey { key } => write!(f, "unknown API key or record type {key}"),
+            DecodeErrorKind::UnsupportedVersion { version } => {
+                write!(f, "unsupported version {version}")
+            }
+            DecodeErrorKind::InvalidFrame { value } => write!(f, "invalid framing value {value}"),
+        }
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}", self.kind, self.pos)?;
+        if !self.message.is_empty() {
+            write!(f, " in {}", self.message)?;
+            if self.version >= 0 {
+                write!(f, " v{}", self.version)?;
+            }
+        }
+        if !self.field.is_empty() {
+            write!(f, " {}", self.field)?;
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for DecodeError {}
+
+/// What went wrong while encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EncodeErrorKind {
+    /// The sink or buffer could not take the encoded bytes.
+    BufferTooShort {
+        /// Bytes the encoding needs in all.
+        needed: usize,
+    },
+    /// A field holds a non-default value, but the target version does not have the field and
+    /// the schema does not mark it ignorable.
+    FieldNotInVersion,
+    /// A field is null at a version where it is not nullable.
+    NullNotAllowed,
+    /// The version is outside the message's valid versions.
+    UnsupportedVersion {
+        /// The version asked for.
+        version: i16,
+    },
+    /// A string, bytes or array too long for its length prefix (strings: 32767 bytes).
+    TooLong {
+        /// The length.
+        length: usize,
+    },
+    /// Unknown tagged fields are set, but the target version is not flexible.
+    TaggedFieldsNotInVersion,
+}
+
+/// An encoding failure: its kind and the message, version and field it happened in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncodeError {
+    kind: EncodeErrorKind,
+    message: &'static str,
+    version: i16,
+    field: &'static str,
+}
+
+impl EncodeError {
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn new(kind: EncodeErrorKind, field: &'static str) -> Self {
+        EncodeError { kind, message: "", version: -1, field }
+    }
+
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn finish(mut self, message: &'static str, version: i16) -> Self {
+        if self.message.is_empty() {
+            self.message = message;
+            self.version = version;
+        }
+        self
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> EncodeErrorKind {
+        self.kind
+    }
+    /// The message being encoded.
+    pub fn message(&self) -> &'static str {
+        self.message
+    }
+    /// The target version.
+    pub fn version(&self) -> i16 {
+        self.version
+    }
+    /// The field path, empty for errors about the whole message.
+    pub fn field(&self) -> &'static str {
+        self.field
+    }
+}
+
+impl fmt::Display for EncodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            EncodeErrorKind::BufferTooShort { needed } => {
+                write!(f, "buffer too short, {needed} byte(s) needed")
+            }
+            EncodeErrorKind::FieldNotInVersion => {
+                f.write_str("non-default value in a field the target version does not have")
+            }
+            EncodeErrorKind::NullNotAllowed => f.write_str("null in a field that is not nullable at this version"),
+            EncodeErrorKind::UnsupportedVersion { version } => {
+                write!(f, "unsupported version {version}")
+            }
+            EncodeErrorKind::TooLong { length } => write!(f, "length {length} too long for the field"),
+            EncodeErrorKind::TaggedFieldsNotInVersion => {
+                f.write_str("unknown tagged fields set, but the target version is not flexible")
+            }
+        }
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.kind)?;
+        if !self.message.is_empty() {
+            write!(f, " in {}", self.message)?;
+            if self.version >= 0 {
+                write!(f, " v{}", self.version)?;
+            }
+        }
+        if !self.field.is_empty() {
+            write!(f, " {}", self.field)?;
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for EncodeError {}
+
+impl<'a> nom::error::ParseError<&'a [u8]> for DecodeError {
+    fn from_error_kind(input: &'a [u8], _kind: nom::error::ErrorKind) -> Self {
+        DecodeError::at(DecodeErrorKind::UnexpectedEof { needed: 1 }, input.len(), "")
+    }
+    fn append(_input: &'a [u8], _kind: nom::error::ErrorKind, other: Self) -> Self {
+        other
+    }
+}

@@ -1,0 +1,73 @@
+//! # kafka-wire
+//!
+//! A zero-copy, zero-allocation, `no_std` codec for the Apache Kafka wire protocol, generated
+//! from Kafka's own JSON message schemas (4.1.1, plus the versions and APIs only 3.9.1 has, plus
+//! kafka-wire's drafts of the KIP-1279 mirror RPCs).
+//!
+//! ## The contract: validate once, then never fail
+//!
+//! [`Message::parse`] walks the whole message once and checks every length, count, varint, null
+//! marker, UTF-8 string and tagged field against the bytes. What it returns is a view that borrows
+//! from the input: scalars decoded, strings as `&str`, bytes and records as `&[u8]`, arrays as lazy
+//! [`Array`]s over already-validated bytes. After a successful parse, no accessor or iterator can
+//! fail or panic. A count read off the wire is checked against the bytes that remain before it is
+//! used, so hostile input costs no more time than its own length.
+//!
+//! The same struct types are built by hand to encode: set the fields you need on
+//! `Type::DEFAULT` (the schema's defaults), with arrays from slices ([`Array::from_slice`]).
+//! [`Message::encoded_len`] is exact; [`Message::encode`] writes into any [`Sink`]: a `&mut [u8]`,
+//! a `heapless::Vec`, or a `Vec<u8>` with the `alloc` feature. A parsed view encodes too, at its
+//! own version or at another one.
+//!
+//! Errors are small `Copy` values: [`DecodeError`] carries a kind, the byte offset, the message,
+//! its version and the field path; [`EncodeError`] the kind, message, version and field path.
+//!
+//! ```
+//! use kafka_wire::messages::alter_partition_request::{AlterPartitionRequest, BrokerState, PartitionData, TopicData};
+//! use kafka_wire::{Array, Message};
+//!
+//! let isr = [BrokerState { broker_id: 1, broker_epoch: 7, ..BrokerState::DEFAULT }];
+//! let parts = [PartitionData { partition_index: 0, leader_epoch: 5, new_isr_with_epochs: Array::from_slice(&isr), ..PartitionData::DEFAULT }];
+//! let topics = [TopicData { topic_id: uuid::Uuid::from_u128(42), partitions: Array::from_slice(&parts), ..TopicData::DEFAULT }];
+//! let req = AlterPartitionRequest { broker_id: 1, broker_epoch: 7, topics: Array::from_slice(&topics), ..AlterPartitionRequest::DEFAULT };
+//!
+//! let mut buf = [0u8; 128];
+//! let n = req.encode_to_slice(&mut buf, 3).unwrap();
+//! assert_eq!(n, req.encoded_len(3).unwrap());
+//!
+//! let view = AlterPartitionRequest::parse(&buf[..n], 3).unwrap();
+//! let p = view.topics.iter().next().unwrap().partitions.iter().next().unwrap();
+//! assert_eq!(p.new_isr_with_epochs.iter().next().unwrap().broker_epoch, 7);
+//! ```
+
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
+mod codec;
+mod error;
+mod read;
+mod types;
+mod write;
+
+pub use codec::{Message, MessageInfo, MessageKind, Struct};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+pub use types::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter};
+pub use write::{Sink, Writer};
+
+/// What generated code refers to, in one place.
+mod rt {
+    pub(crate) use crate::codec::{Message, MessageInfo, MessageKind, Struct};
+    pub(crate) use crate::error::{DecodeError, EncodeError};
+    pub(crate) use crate::read;
+    pub(crate) use crate::types::{Array, TaggedFields};
+    pub(crate) use crate::write;
+    pub(crate) use crate::write::Writer;
+    pub(crate) use uuid::Uuid;
+}
+
+mod generated;
+pub use generated::*;

@@ -1,0 +1,381 @@
+//! The borrowed building blocks of every message: arrays and unknown tagged fields.
+//!
+//! A message struct is both the view that `parse` returns and the value a caller builds to
+//! encode. Arrays and unknown tagged fields therefore come in two shapes behind one type:
+//! bytes already validated by a parse (iterated lazily, without re-checking lengths), or a
+//! slice of values the caller built.
+
+use core::fmt;
+
+use crate::error::{DecodeError, EncodeError};
+use crate::read;
+use crate::write::{self, Writer};
+
+/// A type that can be an element of an [`Array`]: the wire primitives, strings, UUIDs and every
+/// generated struct.
+///
+/// The methods are the codec's internals, called by generated code; use the message-level
+/// `parse`/`encode` instead.
+pub trait Elem<'a>: Copy + Sized {
+    /// The encoded width when every element has the same one (`int32`, `uuid`, …).
+    #[doc(hidden)]
+    const WIDTH: Option<usize> = None;
+    /// True when validated wire bytes can be copied out as they are (fixed-width numbers).
+    #[doc(hidden)]
+    const COPY_WIRE: bool = false;
+    #[doc(hidden)]
+    fn read_elem(c: &mut &'a [u8], version: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError>;
+    #[doc(hidden)]
+    fn size_elem(&self, version: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError>;
+    #[doc(hidden)]
+    fn write_elem(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str) -> Result<(), EncodeError>;
+}
+
+macro_rules! fixed_elem {
+    ($t:ty, $w:expr, $r:ident, $wr:ident, $copy:expr) => {
+        impl<'a> Elem<'a> for $t {
+            const WIDTH: Option<usize> = Some($w);
+            const COPY_WIRE: bool = $copy;
+            #[inline(always)]
+            fn read_elem(c: &mut &'a [u8], _: i16, _: bool, f: &'static str) -> Result<Self, DecodeError> {
+                read::$r(c, f)
+            }
+            #[inline(always)]
+            fn size_elem(&self, _: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
+                Ok($w)
+            }
+            #[inline(always)]
+            fn write_elem(&self, w: &mut Writer<'_>, _: i16, _: bool, f: &'static str) -> Result<(), EncodeError> {
+                w.$wr(*self, f)
+            }
+        }
+    };
+}
+fixed_elem!(bool, 1, bool, bool, false);
+fixed_elem!(i8, 1, i8, i8, true);
+fixed_elem!(i16, 2, i16, i16, true);
+fixed_elem!(u16, 2, u16, u16, true);
+fixed_elem!(i32, 4, i32, i32, true);
+fixed_elem!(u32, 4, u32, u32, true);
+fixed_elem!(i64, 8, i64, i64, true);
+fixed_elem!(f64, 8, f64, f64, true);
+fixed_elem!(uuid::Uuid, 16, uuid, uuid, true);
+
+impl<'a> Elem<'a> for &'a str {
+    #[inline]
+    fn read_elem(c: &mut &'a [u8], _: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError> {
+        read::str(c, compact, f)
+    }
+    #[inline]
+    fn size_elem(&self, _: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
+        write::str_size(self, compact, f)
+    }
+    #[inline]
+    fn write_elem(&self, w: &mut Writer<'_>, _: i16, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+        w.str(self, compact, f)
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Repr<'a, T> {
+    /// Validated bytes holding `len` elements, encoded at `version`.
+    Wire { bytes: &'a [u8], len: u32, version: i16, compact: bool },
+    /// Values the caller built.
+    Slice(&'a [T]),
+}
+
+/// An array field: a lazy, exact-size sequence of `T`.
+///
+/// From a parse it iterates the validated bytes; built by hand it wraps a slice
+/// ([`Array::from_slice`]). Either way it encodes the same.
+#[derive(Clone, Copy)]
+pub struct Array<'a, T> {
+    repr: Repr<'a, T>,
+}
+
+impl<'a, T> Array<'a, T> {
+    /// An empty array.
+    pub const EMPTY: Self = Array { repr: Repr::Slice(&[]) };
+
+    /// An array over values the caller built.
+    pub const fn from_slice(items: &'a [T]) -> Self {
+        Array { repr: Repr::Slice(items) }
+    }
+
+    pub(crate) fn wire(bytes: &'a [u8], len: u32, version: i16, compact: bool) -> Self {
+        Array { repr: Repr::Wire { bytes, len, version, compact } }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        match self.repr {
+            Repr::Wire { len, .. } => len as usize,
+            Repr::Slice(s) => s.len(),
+        }
+    }
+
+    /// True when there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The encoded bytes of the elements when this array came from a parse.
+    pub fn wire_bytes(&self) -> Option<&'a [u8]> {
+        match self.repr {
+            Repr::Wire { bytes, .. } => Some(bytes),
+            Repr::Slice(_) => None,
+        }
+    }
+}
+
+impl<'a, T: Elem<'a>> Array<'a, T> {
+    /// Iterates the elements.
+    pub fn iter(&self) -> ArrayIter<'a, T> {
+        match self.repr {
+            Repr::Wire { bytes, len, version, compact } => {
+                ArrayIter { repr: IterRepr::Wire { rest: bytes, left: len, version, compact } }
+            }
+            Repr::Slice(s) => ArrayIter { repr: IterRepr::Slice(s.iter()) },
+        }
+    }
+
+    pub(crate) fn size(&self, version: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
+        let n = self.len();
+        let mut total = write::len_size(n, compact);
+        if let Some(w) = T::WIDTH {
+            return Ok(total + n * w);
+        }
+        for e in self.iter() {
+            total += e.size_elem(version, compact, f)?;
+        }
+        Ok(total)
+    }
+
+    pub(crate) fn write(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+        w.len_prefix(self.len(), compact, f)?;
+        if let Repr::Wire { bytes, .. } = self.repr {
+            if T::COPY_WIRE {
+                return w.put(bytes, f);
+            }
+        }
+        for e in self.iter() {
+            e.write_elem(w, version, compact, f)?;
+        }
+        Ok(())
+    }
+}
+
+impl<'a, T> Default for Array<'a, T> {
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
+impl<'a, T: Elem<'a> + PartialEq> PartialEq for Array<'a, T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<'a, T: Elem<'a> + fmt::Debug> fmt::Debug for Array<'a, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'a, T: Elem<'a>> IntoIterator for Array<'a, T> {
+    type Item = T;
+    type IntoIter = ArrayIter<'a, T>;
+    fn into_iter(self) -> ArrayIter<'a, T> {
+        self.iter()
+    }
+}
+
+impl<'a, T: Elem<'a>> IntoIterator for &Array<'a, T> {
+    type Item = T;
+    type IntoIter = ArrayIter<'a, T>;
+    fn into_iter(self) -> ArrayIter<'a, T> {
+        self.iter()
+    }
+}
+
+#[derive(Clone)]
+enum IterRepr<'a, T> {
+    Wire { rest: &'a [u8], left: u32, version: i16, compact: bool },
+    Slice(core::slice::Iter<'a, T>),
+}
+
+/// Iterator over an [`Array`]. It cannot fail: the bytes were validated by the parse.
+#[derive(Clone)]
+pub struct ArrayIter<'a, T> {
+    repr: IterRepr<'a, T>,
+}
+
+impl<'a, T: Elem<'a>> Iterator for ArrayIter<'a, T> {
+    type Item = T;
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        match &mut self.repr {
+            IterRepr::Wire { rest, left, version, compact } => {
+                if *left == 0 {
+                    return None;
+                }
+                *left -= 1;
+                match T::read_elem(rest, *version, *compact, "") {
+                    Ok(v) => Some(v),
+                    Err(_) => {
+                        // Unreachable for validated bytes; end rather than panic.
+                        *left = 0;
+                        None
+                    }
+                }
+            }
+            IterRepr::Slice(it) => it.next().copied(),
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = match &self.repr {
+            IterRepr::Wire { left, .. } => *left as usize,
+            IterRepr::Slice(it) => it.len(),
+        };
+        (n, Some(n))
+    }
+}
+
+impl<'a, T: Elem<'a>> ExactSizeIterator for ArrayIter<'a, T> {}
+
+/// A tagged field that the schema of its struct does not know: its tag and raw payload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RawTaggedField<'a> {
+    /// The tag.
+    pub tag: u32,
+    /// The payload, as it was on the wire.
+    pub data: &'a [u8],
+}
+
+#[derive(Clone, Copy)]
+enum TRepr<'a> {
+    Wire { section: &'a [u8], n: u32, known: u64, unknown: u32 },
+    Slice(&'a [RawTaggedField<'a>]),
+}
+
+/// The unknown tagged fields of one struct, kept so that nothing is lost on a round trip.
+///
+/// Encoding writes them back interleaved with the known tagged fields in ascending tag order;
+/// build them with [`TaggedFields::from_slice`] in ascending tag order.
+#[derive(Clone, Copy)]
+pub struct TaggedFields<'a> {
+    repr: TRepr<'a>,
+}
+
+impl<'a> TaggedFields<'a> {
+    /// No unknown tagged fields.
+    pub const EMPTY: Self = TaggedFields { repr: TRepr::Slice(&[]) };
+
+    /// Unknown tagged fields given by the caller, in ascending tag order.
+    pub const fn from_slice(fields: &'a [RawTaggedField<'a>]) -> Self {
+        TaggedFields { repr: TRepr::Slice(fields) }
+    }
+
+    pub(crate) fn wire(section: &'a [u8], n: u32, known: u64, unknown: u32) -> Self {
+        TaggedFields { repr: TRepr::Wire { section, n, known, unknown } }
+    }
+
+    /// Number of unknown tagged fields.
+    pub fn len(&self) -> usize {
+        match self.repr {
+            TRepr::Wire { unknown, .. } => unknown as usize,
+            TRepr::Slice(s) => s.len(),
+        }
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Iterates the unknown tagged fields in wire order.
+    pub fn iter(&self) -> TaggedIter<'a> {
+        match self.repr {
+            TRepr::Wire { section, n, known, unknown } => {
+                TaggedIter { repr: TIterRepr::Wire { rest: section, n, known, left: unknown } }
+            }
+            TRepr::Slice(s) => TaggedIter { repr: TIterRepr::Slice(s.iter()) },
+        }
+    }
+
+    /// Encoded size of the unknown fields alone (without the section count).
+    pub(crate) fn size(&self) -> Result<usize, EncodeError> {
+        let mut n = 0usize;
+        for t in self.iter() {
+            n += write::uvarint_size(t.tag) + write::uvarint_size(t.data.len() as u32) + t.data.len();
+            if t.data.len() > i32::MAX as usize {
+                return Err(EncodeError::new(
+                    crate::error::EncodeErrorKind::TooLong { length: t.data.len() },
+                    "_tagged_fields",
+                ));
+            }
+        }
+        Ok(n)
+    }
+}
+
+impl Default for TaggedFields<'_> {
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
+impl PartialEq for TaggedFields<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl fmt::Debug for TaggedFields<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+#[derive(Clone)]
+enum TIterRepr<'a> {
+    Wire { rest: &'a [u8], n: u32, known: u64, left: u32 },
+    Slice(core::slice::Iter<'a, RawTaggedField<'a>>),
+}
+
+/// Iterator over [`TaggedFields`].
+#[derive(Clone)]
+pub struct TaggedIter<'a> {
+    repr: TIterRepr<'a>,
+}
+
+impl<'a> Iterator for TaggedIter<'a> {
+    type Item = RawTaggedField<'a>;
+    fn next(&mut self) -> Option<Self::Item> {
+        match &mut self.repr {
+            TIterRepr::Wire { rest, n, known, left } => {
+                while *left > 0 && *n > 0 {
+                    *n -= 1;
+                    let t = read::raw_tag(rest)?;
+                    if t.tag < 64 && *known & (1u64 << t.tag) != 0 {
+                        continue;
+                    }
+                    *left -= 1;
+                    return Some(t);
+                }
+                None
+            }
+            TIterRepr::Slice(it) => it.next().copied(),
+        }
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = match &self.repr {
+            TIterRepr::Wire { left, .. } => *left as usize,
+            TIterRepr::Slice(it) => it.len(),
+        };
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for TaggedIter<'_> {}

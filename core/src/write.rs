@@ -1,0 +1,426 @@
+//! Hand-written encoding primitives: the [`Sink`] trait, the [`Writer`] the generated code
+//! writes through, and the size functions that let `encoded_len` be exact.
+//!
+//! Encoding always computes the exact size first, asks the sink for exactly that many bytes,
+//! and then writes into them: a short sink is an error before any byte is written.
+
+use crate::codec::Struct;
+use crate::error::{EncodeError, EncodeErrorKind as K};
+use crate::types::{Array, Elem, TaggedFields, TaggedIter};
+
+/// Where encoded bytes go: anything that can hand out `len` writable bytes at its end.
+///
+/// Implemented for `&mut [u8]` (the slice shrinks as it is filled), `heapless::Vec<u8, N>`, and
+/// `Vec<u8>` under the `alloc` feature.
+pub trait Sink {
+    /// Appends `len` bytes and returns them to be filled, or `None` when there is no room.
+    fn reserve(&mut self, len: usize) -> Option<&mut [u8]>;
+}
+
+impl Sink for &mut [u8] {
+    fn reserve(&mut self, len: usize) -> Option<&mut [u8]> {
+        if len > self.len() {
+            return None;
+        }
+        let taken = core::mem::take(self);
+        let (head, tail) = taken.split_at_mut(len);
+        *self = tail;
+        Some(head)
+    }
+}
+
+impl<const N: usize> Sink for heapless::Vec<u8, N> {
+    fn reserve(&mut self, len: usize) -> Option<&mut [u8]> {
+        let start = self.len();
+        let end = start.checked_add(len)?;
+        self.resize(end, 0).ok()?;
+        self.get_mut(start..)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl Sink for alloc::vec::Vec<u8> {
+    fn reserve(&mut self, len: usize) -> Option<&mut [u8]> {
+        let start = self.len();
+        let end = start.checked_add(len)?;
+        self.resize(end, 0);
+        self.get_mut(start..)
+    }
+}
+
+/// A cursor over a buffer of exactly the encoded size; generated code writes through it.
+pub struct Writer<'b> {
+    buf: &'b mut [u8],
+    pos: usize,
+}
+
+impl<'b> Writer<'b> {
+    /// A writer over `buf`.
+    pub fn new(buf: &'b mut [u8]) -> Self {
+        Writer { buf, pos: 0 }
+    }
+
+    /// Bytes written so far.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Writes `bytes`.
+    #[inline(always)]
+    pub(crate) fn put(&mut self, bytes: &[u8], f: &'static str) -> Result<(), EncodeError> {
+        let end = self.pos.wrapping_add(bytes.len());
+        match self.buf.get_mut(self.pos..end) {
+            Some(dst) => {
+                dst.copy_from_slice(bytes);
+                self.pos = end;
+                Ok(())
+            }
+            None => Err(short(self.pos, bytes.len(), f)),
+        }
+    }
+
+    #[inline(always)]
+    fn arr<const N: usize>(&mut self, a: [u8; N], f: &'static str) -> Result<(), EncodeError> {
+        self.put(&a, f)
+    }
+
+    /// `bool`.
+    #[inline(always)]
+    pub(crate) fn bool(&mut self, v: bool, f: &'static str) -> Result<(), EncodeError> {
+        self.arr([u8::from(v)], f)
+    }
+    /// `int8`.
+    #[inline(always)]
+    pub(crate) fn i8(&mut self, v: i8, f: &'static str) -> Result<(), EncodeError> {
+        self.arr(v.to_be_bytes(), f)
+    }
+    /// `int16`.
+    #[inline(always)]
+    pub(crate) fn i16(&mut self, v: i16, f: &'static str) -> Result<(), EncodeError> {
+        self.arr(v.to_be_bytes(), f)
+    }
+    /// `uint16`.
+    #[inline(always)]
+    pub(crate) fn u16(&mut self, v: u16, f: &'static str) -> Result<(), EncodeError> {
+        self.arr(v.to_be_bytes(), f)
+    }
+    /// `int32`.
+    #[inline(always)]
+    pub(crate) fn i32(&mut self, v: i32, f: &'static str) -> Result<(), EncodeError> {
+        self.arr(v.to_be_bytes(), f)
+    }
+    /// `uint32`.
+    #[inline(always)]
+    pub(crate) fn u32(&mut self, v: u32, f: &'static str) -> Result<(), EncodeError> {
+        self.arr(v.to_be_bytes(), f)
+    }
+    /// `int64`.
+    #[inline(always)]
+    pub(crate) fn i64(&mut self, v: i64, f: &'static str) -> Result<(), EncodeError> {
+        self.arr(v.to_be_bytes(), f)
+    }
+    /// `float64`.
+    #[inline(always)]
+    pub(crate) fn f64(&mut self, v: f64, f: &'static str) -> Result<(), EncodeError> {
+        self.arr(v.to_be_bytes(), f)
+    }
+    /// `uuid`.
+    #[inline(always)]
+    pub(crate) fn uuid(&mut self, v: uuid::Uuid, f: &'static str) -> Result<(), EncodeError> {
+        self.arr(*v.as_bytes(), f)
+    }
+
+    /// Unsigned varint.
+    #[inline(always)]
+    pub(crate) fn uvarint(&mut self, mut v: u32, f: &'static str) -> Result<(), EncodeError> {
+        if v < 0x80 {
+            return self.arr([v as u8], f);
+        }
+        let mut tmp = [0u8; 5];
+        let mut n = 0;
+        while v >= 0x80 {
+            tmp[n] = (v as u8) | 0x80;
+            v >>= 7;
+            n += 1;
+        }
+        tmp[n] = v as u8;
+        self.put(&tmp[..=n], f)
+    }
+
+    /// Signed zig-zag varint.
+    #[allow(dead_code)] // used by record batches (kafka-wire issue 4)
+    pub(crate) fn varint(&mut self, v: i32, f: &'static str) -> Result<(), EncodeError> {
+        self.uvarint(((v << 1) ^ (v >> 31)) as u32, f)
+    }
+
+    /// Signed zig-zag varlong.
+    #[allow(dead_code)] // used by record batches (kafka-wire issue 4)
+    pub(crate) fn varlong(&mut self, v: i64, f: &'static str) -> Result<(), EncodeError> {
+        let mut u = ((v << 1) ^ (v >> 63)) as u64;
+        let mut tmp = [0u8; 10];
+        let mut n = 0;
+        while u >= 0x80 {
+            tmp[n] = (u as u8) | 0x80;
+            u >>= 7;
+            n += 1;
+        }
+        tmp[n] = u as u8;
+        self.put(&tmp[..=n], f)
+    }
+
+    /// A length prefix for arrays and bytes: `int32`, or unsigned varint of `len + 1`.
+    #[inline(always)]
+    pub(crate) fn len_prefix(&mut self, len: usize, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+        if compact {
+            self.uvarint((len as u32).wrapping_add(1), f)
+        } else {
+            self.i32(len as i32, f)
+        }
+    }
+
+    /// The null marker for arrays and bytes.
+    #[inline(always)]
+    pub(crate) fn null_len(&mut self, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+        if compact {
+            self.uvarint(0, f)
+        } else {
+            self.i32(-1, f)
+        }
+    }
+
+    /// A string (length checked by the size pass).
+    #[inline(always)]
+    pub(crate) fn str(&mut self, s: &str, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+        if compact {
+            self.uvarint((s.len() as u32).wrapping_add(1), f)?;
+        } else {
+            self.i16(s.len() as i16, f)?;
+        }
+        self.put(s.as_bytes(), f)
+    }
+
+    /// A nullable string.
+    #[inline(always)]
+    pub(crate) fn opt_str(&mut self, s: Option<&str>, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+        match s {
+            Some(s) => self.str(s, compact, f),
+            None if compact => self.uvarint(0, f),
+            None => self.i16(-1, f),
+        }
+    }
+
+    /// Bytes.
+    #[inline(always)]
+    pub(crate) fn bytes(&mut self, b: &[u8], compact: bool, f: &'static str) -> Result<(), EncodeError> {
+        self.len_prefix(b.len(), compact, f)?;
+        self.put(b, f)
+    }
+
+    /// Nullable bytes.
+    #[inline(always)]
+    pub(crate) fn opt_bytes(&mut self, b: Option<&[u8]>, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+        match b {
+            Some(b) => self.bytes(b, compact, f),
+            None => self.null_len(compact, f),
+        }
+    }
+}
+
+impl Writer<'_> {
+    /// An array.
+    #[inline]
+    pub(crate) fn array<'a, T: Elem<'a>>(&mut self, a: &Array<'a, T>, compact: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+        a.write(self, v, compact, f)
+    }
+
+    /// A nullable array.
+    #[inline]
+    pub(crate) fn opt_array<'a, T: Elem<'a>>(
+        &mut self,
+        a: &Option<Array<'a, T>>,
+        compact: bool,
+        v: i16,
+        f: &'static str,
+    ) -> Result<(), EncodeError> {
+        match a {
+            Some(a) => a.write(self, v, compact, f),
+            None => self.null_len(compact, f),
+        }
+    }
+
+    /// A nullable struct: the marker byte at nullable versions, then the struct.
+    #[inline]
+    pub(crate) fn opt_struct<'a, T: Struct<'a>>(&mut self, s: &Option<T>, nullable: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+        match s {
+            Some(s) => {
+                if nullable {
+                    self.i8(1, f)?;
+                }
+                s.write(self, v)
+            }
+            None => self.i8(-1, f),
+        }
+    }
+
+    /// The tagged-field section of a struct that knows no tags.
+    #[inline]
+    pub(crate) fn unknown_tags_only(&mut self, t: &TaggedFields<'_>) -> Result<(), EncodeError> {
+        self.uvarint(t.len() as u32, "_tagged_fields")?;
+        for r in t.iter() {
+            self.raw_tag(r.tag, r.data)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the unknown tagged fields whose tag is below `next`.
+    #[inline]
+    pub(crate) fn unknown_tags_before(&mut self, it: &mut core::iter::Peekable<TaggedIter<'_>>, next: u32) -> Result<(), EncodeError> {
+        while let Some(r) = it.next_if(|r| r.tag < next) {
+            self.raw_tag(r.tag, r.data)?;
+        }
+        Ok(())
+    }
+
+    fn raw_tag(&mut self, tag: u32, data: &[u8]) -> Result<(), EncodeError> {
+        self.uvarint(tag, "_tagged_fields")?;
+        self.uvarint(data.len() as u32, "_tagged_fields")?;
+        self.put(data, "_tagged_fields")
+    }
+}
+
+/// Size of an array.
+#[inline]
+pub(crate) fn array_size<'a, T: Elem<'a>>(a: &Array<'a, T>, compact: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
+    a.size(v, compact, f)
+}
+
+/// Size of a nullable array.
+#[inline]
+pub(crate) fn opt_array_size<'a, T: Elem<'a>>(
+    a: &Option<Array<'a, T>>,
+    compact: bool,
+    nullable: bool,
+    v: i16,
+    f: &'static str,
+) -> Result<usize, EncodeError> {
+    match a {
+        Some(a) => a.size(v, compact, f),
+        None if !nullable => Err(null_not_allowed(f)),
+        None => Ok(if compact { 1 } else { 4 }),
+    }
+}
+
+/// Size of a nullable struct.
+#[inline]
+pub(crate) fn opt_struct_size<'a, T: Struct<'a>>(s: &Option<T>, nullable: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
+    match s {
+        Some(s) => Ok(usize::from(nullable) + s.size(v)?),
+        None if !nullable => Err(null_not_allowed(f)),
+        None => Ok(1),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn short(pos: usize, more: usize, f: &'static str) -> EncodeError {
+    EncodeError::new(K::BufferTooShort { needed: pos.saturating_add(more) }, f)
+}
+
+/// Size of an unsigned varint.
+#[inline(always)]
+pub const fn uvarint_size(v: u32) -> usize {
+    match v {
+        0..=0x7f => 1,
+        0x80..=0x3fff => 2,
+        0x4000..=0x1f_ffff => 3,
+        0x20_0000..=0x0fff_ffff => 4,
+        _ => 5,
+    }
+}
+
+/// Size of a signed zig-zag varint.
+#[allow(dead_code)] // used by record batches (kafka-wire issue 4)
+pub const fn varint_size(v: i32) -> usize {
+    uvarint_size(((v << 1) ^ (v >> 31)) as u32)
+}
+
+/// Size of a signed zig-zag varlong.
+#[allow(dead_code)] // used by record batches (kafka-wire issue 4)
+pub const fn varlong_size(v: i64) -> usize {
+    let mut u = ((v << 1) ^ (v >> 63)) as u64;
+    let mut n = 1;
+    while u >= 0x80 {
+        u >>= 7;
+        n += 1;
+    }
+    n
+}
+
+/// Size of an array/bytes length prefix.
+#[inline(always)]
+pub(crate) fn len_size(len: usize, compact: bool) -> usize {
+    if compact {
+        uvarint_size((len as u32).wrapping_add(1))
+    } else {
+        4
+    }
+}
+
+/// Size of a string, checking Kafka's 32767-byte limit.
+#[inline(always)]
+pub(crate) fn str_size(s: &str, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
+    if s.len() > 0x7fff {
+        return Err(EncodeError::new(K::TooLong { length: s.len() }, f));
+    }
+    Ok(if compact { uvarint_size(s.len() as u32 + 1) } else { 2 } + s.len())
+}
+
+/// Size of a nullable string; `nullable` says whether null is allowed at this version.
+#[inline(always)]
+pub(crate) fn opt_str_size(s: Option<&str>, compact: bool, nullable: bool, f: &'static str) -> Result<usize, EncodeError> {
+    match s {
+        Some(s) => str_size(s, compact, f),
+        None if !nullable => Err(EncodeError::new(K::NullNotAllowed, f)),
+        None => Ok(if compact { 1 } else { 2 }),
+    }
+}
+
+/// Size of bytes.
+#[inline(always)]
+pub(crate) fn bytes_size(b: &[u8], compact: bool, f: &'static str) -> Result<usize, EncodeError> {
+    if b.len() > i32::MAX as usize - 1 {
+        return Err(EncodeError::new(K::TooLong { length: b.len() }, f));
+    }
+    Ok(len_size(b.len(), compact) + b.len())
+}
+
+/// Size of nullable bytes.
+#[inline(always)]
+pub(crate) fn opt_bytes_size(b: Option<&[u8]>, compact: bool, nullable: bool, f: &'static str) -> Result<usize, EncodeError> {
+    match b {
+        Some(b) => bytes_size(b, compact, f),
+        None if !nullable => Err(EncodeError::new(K::NullNotAllowed, f)),
+        None => Ok(if compact { 1 } else { 4 }),
+    }
+}
+
+/// The error for a non-default value in a field the target version lacks.
+#[cold]
+#[inline(never)]
+pub(crate) fn not_in_version(f: &'static str) -> EncodeError {
+    EncodeError::new(K::FieldNotInVersion, f)
+}
+
+/// The error for a null where the version does not allow it.
+#[cold]
+#[inline(never)]
+pub(crate) fn null_not_allowed(f: &'static str) -> EncodeError {
+    EncodeError::new(K::NullNotAllowed, f)
+}
+
+/// The error for unknown tagged fields at a version without tagged fields.
+#[cold]
+#[inline(never)]
+pub(crate) fn tags_not_in_version(f: &'static str) -> EncodeError {
+    EncodeError::new(K::TaggedFieldsNotInVersion, f)
+}
