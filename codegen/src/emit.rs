@@ -627,3 +627,158 @@ pub fn groups(msgs: &[Message]) -> BTreeMap<String, Vec<&Message>> {
     }
     g
 }
+
+/// `catalog.rs`: every message with its facts and a type-erased transcoder.
+pub fn catalog(msgs: &[Message]) -> String {
+    let mut o = header("Apache Kafka 4.1.1 and 3.9.1 schemas and kafka-wire's drafts");
+    o.push_str("//! Every message this crate knows, in one table: its facts and a transcoder that parses\n//! strictly at one version and encodes at another, without knowing the type at compile time.\n\n");
+    o.push_str("use crate::rt;\n\n");
+    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: fn(&[u8], i16, &mut [u8], i16) -> Result<usize, rt::CodecError>,\n}\n\n");
+    o.push_str("/// Every message, by group and then name.\npub static ALL: &[Entry] = &[\n");
+    for (g, ms) in groups(msgs) {
+        for m in ms {
+            let _ = writeln!(
+                o,
+                "    Entry {{ group: \"{g}\", info: <super::{g}::{n}<'static> as rt::Message<'static>>::INFO, transcode: |i, f, o, t| rt::transcode::<super::{g}::{n}<'_>>(i, f, o, t) }},",
+                n = m.name
+            );
+        }
+    }
+    o.push_str("];\n\n/// Finds a message by name.\npub fn find(name: &str) -> Option<&'static Entry> {\n    ALL.iter().find(|e| e.info.name == name)\n}\n");
+    o
+}
+
+fn variant(name: &str, suffix: &str) -> String {
+    name.strip_suffix(suffix).unwrap_or(name).to_string()
+}
+
+/// Emits an enum over a set of messages, with parse/encode dispatch by a key.
+fn body_enum(o: &mut String, enum_name: &str, doc: &str, key_ty: &str, entries: &[(String, String, &Message)]) {
+    // entries: (variant, path, message)
+    let _ = writeln!(o, "/// {doc}\n#[derive(Clone, Copy, Debug, PartialEq)]\n#[non_exhaustive]\npub enum {enum_name}<'a> {{");
+    for (v, p, m) in entries {
+        let _ = writeln!(o, "    /// [`{p}`]{}.", if m.provisional { " (provisional API key)" } else { "" });
+        let _ = writeln!(o, "    {v}({p}<'a>),");
+    }
+    o.push_str("}\n\n");
+    let _ = writeln!(o, "impl<'a> {enum_name}<'a> {{");
+    let _ = writeln!(
+        o,
+        "    /// Parses `bytes` as the message for `key` at `version`; `lenient` keeps going past\n    /// trailing bytes and returns them.\n    pub fn parse_with(key: {key_ty}, bytes: &'a [u8], version: i16, lenient: bool) -> Result<(Self, &'a [u8]), rt::DecodeError> {{\n        Ok(match key {{"
+    );
+    for (v, p, _) in entries {
+        let _ = writeln!(o, "            {key_ty}::{v} => {{ let (m, r) = rt::parse_mode::<{p}<'a>>(bytes, version, lenient)?; (Self::{v}(m), r) }}");
+    }
+    o.push_str("        })\n    }\n\n");
+    let _ = writeln!(o, "    /// Parses `bytes` strictly as the message for `key` at `version`.\n    pub fn parse(key: {key_ty}, bytes: &'a [u8], version: i16) -> Result<Self, rt::DecodeError> {{\n        Self::parse_with(key, bytes, version, false).map(|(m, _)| m)\n    }}\n");
+    let _ = writeln!(o, "    /// The key of the message held.\n    pub fn key(&self) -> {key_ty} {{\n        match self {{");
+    for (v, _, _) in entries {
+        let _ = writeln!(o, "            Self::{v}(_) => {key_ty}::{v},");
+    }
+    o.push_str("        }\n    }\n\n");
+    let _ = writeln!(o, "    /// The facts of the message held.\n    pub fn info(&self) -> rt::MessageInfo {{\n        match self {{");
+    for (v, p, _) in entries {
+        let _ = writeln!(o, "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::INFO,");
+    }
+    o.push_str("        }\n    }\n\n");
+    let _ = writeln!(o, "    /// Exact encoded size at `version`.\n    pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {{\n        match self {{");
+    for (v, _, _) in entries {
+        let _ = writeln!(o, "            Self::{v}(m) => rt::Message::encoded_len(m, version),");
+    }
+    o.push_str("        }\n    }\n\n");
+    let _ = writeln!(o, "    /// Encodes at `version` into `sink`.\n    pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {{\n        match self {{");
+    for (v, _, _) in entries {
+        let _ = writeln!(o, "            Self::{v}(m) => rt::Message::encode(m, sink, version),");
+    }
+    o.push_str("        }\n    }\n}\n\n");
+}
+
+/// A key enum (API keys, metadata record types, coordinator record types).
+fn key_enum(o: &mut String, name: &str, doc: &str, entries: &[(String, i16, &Message)]) {
+    let _ = writeln!(o, "/// {doc}\n#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]\n#[non_exhaustive]\npub enum {name} {{");
+    for (v, k, m) in entries {
+        let _ = writeln!(o, "    /// Key {k}{}.", if m.provisional { ", provisional" } else { "" });
+        let _ = writeln!(o, "    {v} = {k},");
+    }
+    o.push_str("}\n\n");
+    let _ = writeln!(o, "impl {name} {{\n    /// Every key, in numeric order.\n    pub const ALL: &'static [{name}] = &[");
+    for (v, _, _) in entries {
+        let _ = writeln!(o, "        {name}::{v},");
+    }
+    o.push_str("    ];\n\n    /// The key for a number.\n    pub const fn from_i16(key: i16) -> Option<Self> {\n        Some(match key {\n");
+    for (v, k, _) in entries {
+        let _ = writeln!(o, "            {k} => Self::{v},");
+    }
+    o.push_str("            _ => return None,\n        })\n    }\n\n    /// The number on the wire.\n    pub const fn id(self) -> i16 {\n        self as i16\n    }\n\n");
+    o.push_str("    /// The name, as Kafka spells it.\n    pub const fn name(self) -> &'static str {\n        match self {\n");
+    for (v, _, _) in entries {
+        let _ = writeln!(o, "            Self::{v} => \"{v}\",");
+    }
+    o.push_str("        }\n    }\n}\n\n");
+}
+
+/// `api.rs`: API keys, record types, and dispatch.
+pub fn api(msgs: &[Message]) -> String {
+    let mut o = header("Apache Kafka 4.1.1 and 3.9.1 schemas and kafka-wire's drafts");
+    o.push_str("//! API keys and record types, with dispatch from a key and version to the message views.\n\nuse crate::rt;\nuse super::*;\n\n");
+    let by = |kind: &str, group: &str| -> Vec<&Message> {
+        let mut v: Vec<&Message> = msgs.iter().filter(|m| m.kind == kind && m.group == group).collect();
+        v.sort_by_key(|m| m.api_key);
+        v
+    };
+    let reqs = by("request", "messages");
+    let resps = by("response", "messages");
+    // --- ApiKey ---
+    let keys: Vec<(String, i16, &Message)> =
+        reqs.iter().map(|m| (variant(&m.name, "Request"), m.api_key.unwrap_or(0), *m)).collect();
+    key_enum(&mut o, "ApiKey", "Every Kafka API key, with the provisional keys of kafka-wire's drafts.", &keys);
+    o.push_str("impl ApiKey {\n    /// Facts of the request schema.\n    pub fn request_info(self) -> rt::MessageInfo {\n        match self {\n");
+    for (v, _, m) in &keys {
+        let _ = writeln!(o, "            Self::{v} => <messages::{}<'static> as rt::Message<'static>>::INFO,", m.name);
+    }
+    o.push_str("        }\n    }\n\n    /// Facts of the response schema.\n    pub fn response_info(self) -> rt::MessageInfo {\n        match self {\n");
+    for (v, _, _) in &keys {
+        let r = resps.iter().find(|r| variant(&r.name, "Response") == *v).expect("response for every request");
+        let _ = writeln!(o, "            Self::{v} => <messages::{}<'static> as rt::Message<'static>>::INFO,", r.name);
+    }
+    o.push_str("        }\n    }\n\n");
+    o.push_str("    /// The request header version used with request `version` (0 only for ControlledShutdown v0).\n    pub fn request_header_version(self, version: i16) -> i16 {\n        if matches!(self, Self::ControlledShutdown) && version == 0 {\n            0\n        } else if self.request_info().is_flexible(version) {\n            2\n        } else {\n            1\n        }\n    }\n\n");
+    o.push_str("    /// The response header version used with response `version` (ApiVersions always uses 0).\n    pub fn response_header_version(self, version: i16) -> i16 {\n        if matches!(self, Self::ApiVersions) || !self.response_info().is_flexible(version) {\n            0\n        } else {\n            1\n        }\n    }\n}\n\n");
+    let req_entries: Vec<(String, String, &Message)> =
+        reqs.iter().map(|m| (variant(&m.name, "Request"), format!("messages::{}", m.name), *m)).collect();
+    body_enum(&mut o, "RequestBody", "A request body of any API.", "ApiKey", &req_entries);
+    let resp_entries: Vec<(String, String, &Message)> = keys
+        .iter()
+        .map(|(v, _, _)| {
+            let r = resps.iter().find(|r| variant(&r.name, "Response") == *v).expect("response");
+            (v.clone(), format!("messages::{}", r.name), *r)
+        })
+        .collect();
+    body_enum(&mut o, "ResponseBody", "A response body of any API.", "ApiKey", &resp_entries);
+    // --- metadata records ---
+    let meta = by("metadata", "metadata");
+    let mkeys: Vec<(String, i16, &Message)> = meta.iter().map(|m| (variant(&m.name, "Record"), m.api_key.unwrap_or(0), *m)).collect();
+    key_enum(&mut o, "MetadataRecordType", "Every KRaft metadata record type.", &mkeys);
+    let mentries: Vec<(String, String, &Message)> =
+        meta.iter().map(|m| (variant(&m.name, "Record"), format!("metadata::{}", m.name), *m)).collect();
+    body_enum(&mut o, "MetadataRecord", "A KRaft metadata record of any type.", "MetadataRecordType", &mentries);
+    // --- coordinator records ---
+    for (folder, prefix, what) in [
+        ("group-coordinator", "GroupCoordinator", "group coordinator (`__consumer_offsets`)"),
+        ("share-coordinator", "ShareCoordinator", "share coordinator (`__share_group_state`)"),
+        ("transaction-coordinator", "TransactionCoordinator", "transaction coordinator (`__transaction_state`)"),
+    ] {
+        let mut ks: Vec<&Message> = msgs.iter().filter(|m| m.folder == folder && m.kind == "coordinator-key").collect();
+        ks.sort_by_key(|m| m.api_key);
+        let mut vs: Vec<&Message> = msgs.iter().filter(|m| m.folder == folder && m.kind == "coordinator-value").collect();
+        vs.sort_by_key(|m| m.api_key);
+        let tkeys: Vec<(String, i16, &Message)> = ks.iter().map(|m| (variant(&m.name, "Key"), m.api_key.unwrap_or(0), *m)).collect();
+        let tname = format!("{prefix}RecordType");
+        key_enum(&mut o, &tname, &format!("Every record type of the {what}."), &tkeys);
+        let ke: Vec<(String, String, &Message)> = ks.iter().map(|m| (variant(&m.name, "Key"), format!("coordinator::{}", m.name), *m)).collect();
+        body_enum(&mut o, &format!("{prefix}Key"), &format!("A record key of the {what}."), &tname, &ke);
+        let ve: Vec<(String, String, &Message)> = vs.iter().map(|m| (variant(&m.name, "Value"), format!("coordinator::{}", m.name), *m)).collect();
+        body_enum(&mut o, &format!("{prefix}Value"), &format!("A record value of the {what}."), &tname, &ve);
+    }
+    o
+}

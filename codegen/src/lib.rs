@@ -40,8 +40,11 @@ pub fn render(msgs: &[model::Message]) -> Result<BTreeMap<String, String>, Strin
         }
         files.insert(format!("{g}/mod.rs"), emit::group_mod(g, ms));
     }
+    files.insert("catalog.rs".into(), emit::catalog(msgs));
+    files.insert("api.rs".into(), emit::api(msgs));
     let mut root = emit::header("Apache Kafka 4.1.1 and 3.9.1 schemas and kafka-wire's drafts");
     root.push_str("//! Every generated module, grouped by where its schema comes from.\n\n");
+    root.push_str("pub mod api;\npub mod catalog;\n");
     for g in groups.keys() {
         root.push_str(&format!("pub mod {g};\n"));
     }
@@ -104,3 +107,4 @@ pub fn write_tree(out: &Path, files: &BTreeMap<String, String>, check: bool) -> 
     }
     Ok(diffs)
 }
+pub mod sample;

@@ -156,3 +156,52 @@ pub trait Message<'a>: Struct<'a> {
         self.encode(&mut s, version)
     }
 }
+
+/// A decode or an encode failure, for operations that do both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodecError {
+    /// Decoding failed.
+    Decode(DecodeError),
+    /// Encoding failed.
+    Encode(EncodeError),
+}
+
+impl core::fmt::Display for CodecError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            CodecError::Decode(e) => e.fmt(f),
+            CodecError::Encode(e) => e.fmt(f),
+        }
+    }
+}
+
+impl core::error::Error for CodecError {}
+
+impl From<DecodeError> for CodecError {
+    fn from(e: DecodeError) -> Self {
+        CodecError::Decode(e)
+    }
+}
+
+impl From<EncodeError> for CodecError {
+    fn from(e: EncodeError) -> Self {
+        CodecError::Encode(e)
+    }
+}
+
+/// Parses `input` strictly as `M` at `from` and encodes it at `to` into `out`; returns the
+/// number of bytes written. With `from == to` this is a round trip.
+pub fn transcode<'a, M: Message<'a>>(input: &'a [u8], from: i16, out: &mut [u8], to: i16) -> Result<usize, CodecError> {
+    let m = M::parse(input, from)?;
+    Ok(m.encode_to_slice(out, to)?)
+}
+
+/// Parses strictly (`lenient == false`: trailing bytes are an error) or leniently (they are
+/// returned). Used by the generated dispatch.
+pub fn parse_mode<'a, M: Message<'a>>(bytes: &'a [u8], version: i16, lenient: bool) -> Result<(M, &'a [u8]), DecodeError> {
+    if lenient {
+        M::parse_lenient(bytes, version)
+    } else {
+        M::parse(bytes, version).map(|m| (m, &bytes[bytes.len()..]))
+    }
+}

@@ -49,25 +49,27 @@ extern crate alloc;
 
 mod codec;
 mod error;
+pub mod frame;
 mod read;
 mod types;
 mod write;
 
-pub use codec::{Message, MessageInfo, MessageKind, Struct};
+pub use codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Struct};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use types::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter};
 pub use write::{Sink, Writer};
 
 /// What generated code refers to, in one place.
 mod rt {
-    pub(crate) use crate::codec::{Message, MessageInfo, MessageKind, Struct};
+    pub(crate) use crate::codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Struct};
     pub(crate) use crate::error::{DecodeError, EncodeError};
     pub(crate) use crate::read;
     pub(crate) use crate::types::{Array, TaggedFields};
     pub(crate) use crate::write;
-    pub(crate) use crate::write::Writer;
+    pub(crate) use crate::write::{Sink, Writer};
     pub(crate) use uuid::Uuid;
 }
 
 mod generated;
 pub use generated::*;
+pub use generated::api::{ApiKey, MetadataRecord, MetadataRecordType, RequestBody, ResponseBody};

@@ -3,6 +3,8 @@
 
 //! Every generated module, grouped by where its schema comes from.
 
+pub mod api;
+pub mod catalog;
 pub mod coordinator;
 pub mod messages;
 pub mod metadata;
