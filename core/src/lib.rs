@@ -28,7 +28,7 @@
 //!
 //! let isr = [BrokerState { broker_id: 1, broker_epoch: 7, ..BrokerState::DEFAULT }];
 //! let parts = [PartitionData { partition_index: 0, leader_epoch: 5, new_isr_with_epochs: Array::from_slice(&isr), ..PartitionData::DEFAULT }];
-//! let topics = [TopicData { topic_id: uuid::Uuid::from_u128(42), partitions: Array::from_slice(&parts), ..TopicData::DEFAULT }];
+//! let topics = [TopicData { topic_id: kafka_wire::Uuid::from_u128(42), partitions: Array::from_slice(&parts), ..TopicData::DEFAULT }];
 //! let req = AlterPartitionRequest { broker_id: 1, broker_epoch: 7, topics: Array::from_slice(&topics), ..AlterPartitionRequest::DEFAULT };
 //!
 //! let mut buf = [0u8; 128];
@@ -58,6 +58,10 @@ pub use codec::{parse_mode, transcode, CodecError, Message, MessageInfo, Message
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use types::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter};
 pub use write::{Sink, Writer};
+
+/// The `uuid` crate, re-exported: UUID fields are [`uuid::Uuid`].
+pub use uuid;
+pub use uuid::Uuid;
 
 /// What generated code refers to, in one place.
 mod rt {
