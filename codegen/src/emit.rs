@@ -327,7 +327,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
             body.push_str("                let before = c.len();\n                match tag {\n");
             for x in &tagged {
                 let t = x.f.tag.unwrap_or(0);
-                let tc = cond(x.f.tagged, valid);
+                let tc = cond(x.f.tagged, valid.and(m.flexible));
                 needs_v |= uses_v(&tc);
                 let e = read_expr(m, x, true);
                 needs_v |= e.contains(", v,") || e.contains("(c, v)");
@@ -410,7 +410,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
         let mt = if tagged.is_empty() { "" } else { "mut " };
         let _ = writeln!(sb, "            let {mt}tags = self.unknown_tagged_fields.len();\n            n += self.unknown_tagged_fields.size()?;");
         for x in &tagged {
-            let tc = cond(x.f.tagged, valid);
+            let tc = cond(x.f.tagged, valid.and(m.flexible));
             sv |= uses_v(&tc);
             let (e, w) = size_expr(m, x, true);
             sv |= e.contains(", v") || e.contains("(v)");
@@ -457,7 +457,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
             let _ = writeln!(wb, "        if {flex} {{");
             wb.push_str("            let mut tags = self.unknown_tagged_fields.len();\n");
             for x in &tagged {
-                let tc = cond(x.f.tagged, valid);
+                let tc = cond(x.f.tagged, valid.and(m.flexible));
                 wv |= uses_v(&tc);
                 let _ = writeln!(wb, "            let has_{} = {tc} && !({});", x.id.trim_start_matches("r#"), x.is_default());
                 let _ = writeln!(wb, "            tags += usize::from(has_{});", x.id.trim_start_matches("r#"));
@@ -717,6 +717,14 @@ fn key_enum(o: &mut String, name: &str, doc: &str, entries: &[(String, i16, &Mes
     o.push_str("        }\n    }\n}\n\n");
 }
 
+fn info_fn(o: &mut String, name: &str, fname: &str, doc: &str, entries: &[(String, i16, &Message)]) {
+    let _ = writeln!(o, "impl {name} {{\n    /// {doc}\n    pub fn {fname}(self) -> rt::MessageInfo {{\n        match self {{");
+    for (v, _, m) in entries {
+        let _ = writeln!(o, "            Self::{v} => <{}::{}<'static> as rt::Message<'static>>::INFO,", m.group, m.name);
+    }
+    o.push_str("        }\n    }\n}\n\n");
+}
+
 /// `api.rs`: API keys, record types, and dispatch.
 pub fn api(msgs: &[Message]) -> String {
     let mut o = header("Apache Kafka 4.1.1 and 3.9.1 schemas and kafka-wire's drafts");
@@ -759,6 +767,7 @@ pub fn api(msgs: &[Message]) -> String {
     let meta = by("metadata", "metadata");
     let mkeys: Vec<(String, i16, &Message)> = meta.iter().map(|m| (variant(&m.name, "Record"), m.api_key.unwrap_or(0), *m)).collect();
     key_enum(&mut o, "MetadataRecordType", "Every KRaft metadata record type.", &mkeys);
+    info_fn(&mut o, "MetadataRecordType", "info", "Facts of the record schema (valid and flexible versions).", &mkeys);
     let mentries: Vec<(String, String, &Message)> =
         meta.iter().map(|m| (variant(&m.name, "Record"), format!("metadata::{}", m.name), *m)).collect();
     body_enum(&mut o, "MetadataRecord", "A KRaft metadata record of any type.", "MetadataRecordType", &mentries);
@@ -775,6 +784,12 @@ pub fn api(msgs: &[Message]) -> String {
         let tkeys: Vec<(String, i16, &Message)> = ks.iter().map(|m| (variant(&m.name, "Key"), m.api_key.unwrap_or(0), *m)).collect();
         let tname = format!("{prefix}RecordType");
         key_enum(&mut o, &tname, &format!("Every record type of the {what}."), &tkeys);
+        info_fn(&mut o, &tname, "key_info", "Facts of the key schema.", &tkeys);
+        let vkeys: Vec<(String, i16, &Message)> = tkeys
+            .iter()
+            .filter_map(|(v, k, _)| vs.iter().find(|m| m.api_key == Some(*k)).map(|m| (v.clone(), *k, *m)))
+            .collect();
+        info_fn(&mut o, &tname, "value_info", "Facts of the value schema.", &vkeys);
         let ke: Vec<(String, String, &Message)> = ks.iter().map(|m| (variant(&m.name, "Key"), format!("coordinator::{}", m.name), *m)).collect();
         body_enum(&mut o, &format!("{prefix}Key"), &format!("A record key of the {what}."), &tname, &ke);
         let ve: Vec<(String, String, &Message)> = vs.iter().map(|m| (variant(&m.name, "Value"), format!("coordinator::{}", m.name), *m)).collect();

@@ -323,14 +323,60 @@ pub fn load_str_with(file: &str, text: &str, need_api_key: bool) -> Result<Schem
         allow_non_finite_numbers: false,
         allow_extended_string_escapes: false,
     };
-    let parsed = jsonc_parser::parse_to_ast(text, &Default::default(), &opts).map_err(|e| {
-        let r = e.range();
-        cx.err(r.start, format!("not valid JSON: {}", e.kind()))
-    })?;
+    // JSON allows only space, tab, CR and LF between tokens; wiki copies bring non-breaking
+    // spaces (U+00A0) that Kafka's loader rejects. Report whichever problem comes first.
+    let stray = stray_whitespace(text);
+    let parsed = match jsonc_parser::parse_to_ast(text, &Default::default(), &opts) {
+        Ok(p) => p,
+        Err(e) => {
+            let r = e.range();
+            if let Some((pos, ch)) = stray.filter(|(pos, _)| *pos < r.start) {
+                return Err(cx.err(pos, format!("not valid JSON: character U+{:04X} outside a string", ch as u32)));
+            }
+            return Err(cx.err(r.start, format!("not valid JSON: {}", e.kind())));
+        }
+    };
+    if let Some((pos, ch)) = stray {
+        return Err(cx.err(pos, format!("not valid JSON: character U+{:04X} outside a string", ch as u32)));
+    }
     let Some(Value::Object(root)) = parsed.value else {
         return Err(cx.err(0, "the file must hold one JSON object"));
     };
     schema(&cx, &root, need_api_key)
+}
+
+/// The first non-ASCII character outside strings and comments, if any.
+fn stray_whitespace(text: &str) -> Option<(usize, char)> {
+    #[derive(PartialEq)]
+    enum St {
+        Code,
+        Str,
+        Esc,
+        Line,
+        Block,
+    }
+    let mut st = St::Code;
+    let mut prev = '\0';
+    for (i, ch) in text.char_indices() {
+        st = match st {
+            St::Code if ch == '"' => St::Str,
+            St::Code if prev == '/' && ch == '/' => St::Line,
+            St::Code if prev == '/' && ch == '*' => St::Block,
+            St::Code if !ch.is_ascii() => return Some((i, ch)),
+            St::Str if ch == '\\' => St::Esc,
+            St::Str if ch == '"' => St::Code,
+            St::Esc => St::Str,
+            St::Line if ch == '\n' => St::Code,
+            St::Block if prev == '*' && ch == '/' => {
+                prev = '\0';
+                st = St::Code;
+                continue;
+            }
+            s => s,
+        };
+        prev = ch;
+    }
+    None
 }
 
 fn keys<'a>(cx: &Ctx, o: &'a Object<'a>, allowed: &[&str], what: &str) -> Result<(), SchemaError> {

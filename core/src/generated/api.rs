@@ -3080,6 +3080,48 @@ impl MetadataRecordType {
     }
 }
 
+impl MetadataRecordType {
+    /// Facts of the record schema (valid and flexible versions).
+    pub fn info(self) -> rt::MessageInfo {
+        match self {
+            Self::RegisterBroker => <metadata::RegisterBrokerRecord<'static> as rt::Message<'static>>::INFO,
+            Self::UnregisterBroker => <metadata::UnregisterBrokerRecord<'static> as rt::Message<'static>>::INFO,
+            Self::Topic => <metadata::TopicRecord<'static> as rt::Message<'static>>::INFO,
+            Self::Partition => <metadata::PartitionRecord<'static> as rt::Message<'static>>::INFO,
+            Self::Config => <metadata::ConfigRecord<'static> as rt::Message<'static>>::INFO,
+            Self::PartitionChange => <metadata::PartitionChangeRecord<'static> as rt::Message<'static>>::INFO,
+            Self::FenceBroker => <metadata::FenceBrokerRecord<'static> as rt::Message<'static>>::INFO,
+            Self::UnfenceBroker => <metadata::UnfenceBrokerRecord<'static> as rt::Message<'static>>::INFO,
+            Self::RemoveTopic => <metadata::RemoveTopicRecord<'static> as rt::Message<'static>>::INFO,
+            Self::DelegationToken => <metadata::DelegationTokenRecord<'static> as rt::Message<'static>>::INFO,
+            Self::UserScramCredential => <metadata::UserScramCredentialRecord<'static> as rt::Message<'static>>::INFO,
+            Self::FeatureLevel => <metadata::FeatureLevelRecord<'static> as rt::Message<'static>>::INFO,
+            Self::ClientQuota => <metadata::ClientQuotaRecord<'static> as rt::Message<'static>>::INFO,
+            Self::ProducerIds => <metadata::ProducerIdsRecord<'static> as rt::Message<'static>>::INFO,
+            Self::BrokerRegistrationChange => {
+                <metadata::BrokerRegistrationChangeRecord<'static> as rt::Message<'static>>::INFO
+            }
+            Self::AccessControlEntry => <metadata::AccessControlEntryRecord<'static> as rt::Message<'static>>::INFO,
+            Self::RemoveAccessControlEntry => {
+                <metadata::RemoveAccessControlEntryRecord<'static> as rt::Message<'static>>::INFO
+            }
+            Self::NoOp => <metadata::NoOpRecord<'static> as rt::Message<'static>>::INFO,
+            Self::ZkMigrationState => <metadata::ZkMigrationStateRecord<'static> as rt::Message<'static>>::INFO,
+            Self::RemoveUserScramCredential => {
+                <metadata::RemoveUserScramCredentialRecord<'static> as rt::Message<'static>>::INFO
+            }
+            Self::BeginTransaction => <metadata::BeginTransactionRecord<'static> as rt::Message<'static>>::INFO,
+            Self::EndTransaction => <metadata::EndTransactionRecord<'static> as rt::Message<'static>>::INFO,
+            Self::AbortTransaction => <metadata::AbortTransactionRecord<'static> as rt::Message<'static>>::INFO,
+            Self::RemoveDelegationToken => {
+                <metadata::RemoveDelegationTokenRecord<'static> as rt::Message<'static>>::INFO
+            }
+            Self::RegisterController => <metadata::RegisterControllerRecord<'static> as rt::Message<'static>>::INFO,
+            Self::ClearElr => <metadata::ClearElrRecord<'static> as rt::Message<'static>>::INFO,
+        }
+    }
+}
+
 /// A KRaft metadata record of any type.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
@@ -3531,6 +3573,134 @@ impl GroupCoordinatorRecordType {
             Self::StreamsGroupTargetAssignmentMember => "StreamsGroupTargetAssignmentMember",
             Self::StreamsGroupCurrentMemberAssignment => "StreamsGroupCurrentMemberAssignment",
             Self::StreamsGroupTopology => "StreamsGroupTopology",
+        }
+    }
+}
+
+impl GroupCoordinatorRecordType {
+    /// Facts of the key schema.
+    pub fn key_info(self) -> rt::MessageInfo {
+        match self {
+            Self::LegacyOffsetCommit => <coordinator::LegacyOffsetCommitKey<'static> as rt::Message<'static>>::INFO,
+            Self::OffsetCommit => <coordinator::OffsetCommitKey<'static> as rt::Message<'static>>::INFO,
+            Self::GroupMetadata => <coordinator::GroupMetadataKey<'static> as rt::Message<'static>>::INFO,
+            Self::ConsumerGroupMetadata => {
+                <coordinator::ConsumerGroupMetadataKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ConsumerGroupPartitionMetadata => {
+                <coordinator::ConsumerGroupPartitionMetadataKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ConsumerGroupMemberMetadata => {
+                <coordinator::ConsumerGroupMemberMetadataKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ConsumerGroupTargetAssignmentMetadata => {
+                <coordinator::ConsumerGroupTargetAssignmentMetadataKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ConsumerGroupTargetAssignmentMember => {
+                <coordinator::ConsumerGroupTargetAssignmentMemberKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ConsumerGroupCurrentMemberAssignment => {
+                <coordinator::ConsumerGroupCurrentMemberAssignmentKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ShareGroupMemberMetadata => {
+                <coordinator::ShareGroupMemberMetadataKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ShareGroupMetadata => <coordinator::ShareGroupMetadataKey<'static> as rt::Message<'static>>::INFO,
+            Self::ShareGroupTargetAssignmentMetadata => {
+                <coordinator::ShareGroupTargetAssignmentMetadataKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ShareGroupTargetAssignmentMember => {
+                <coordinator::ShareGroupTargetAssignmentMemberKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ShareGroupCurrentMemberAssignment => {
+                <coordinator::ShareGroupCurrentMemberAssignmentKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ShareGroupStatePartitionMetadata => {
+                <coordinator::ShareGroupStatePartitionMetadataKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ConsumerGroupRegularExpression => {
+                <coordinator::ConsumerGroupRegularExpressionKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::StreamsGroupMetadata => <coordinator::StreamsGroupMetadataKey<'static> as rt::Message<'static>>::INFO,
+            Self::StreamsGroupMemberMetadata => {
+                <coordinator::StreamsGroupMemberMetadataKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::StreamsGroupTargetAssignmentMetadata => {
+                <coordinator::StreamsGroupTargetAssignmentMetadataKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::StreamsGroupTargetAssignmentMember => {
+                <coordinator::StreamsGroupTargetAssignmentMemberKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::StreamsGroupCurrentMemberAssignment => {
+                <coordinator::StreamsGroupCurrentMemberAssignmentKey<'static> as rt::Message<'static>>::INFO
+            }
+            Self::StreamsGroupTopology => <coordinator::StreamsGroupTopologyKey<'static> as rt::Message<'static>>::INFO,
+        }
+    }
+}
+
+impl GroupCoordinatorRecordType {
+    /// Facts of the value schema.
+    pub fn value_info(self) -> rt::MessageInfo {
+        match self {
+            Self::LegacyOffsetCommit => <coordinator::LegacyOffsetCommitValue<'static> as rt::Message<'static>>::INFO,
+            Self::OffsetCommit => <coordinator::OffsetCommitValue<'static> as rt::Message<'static>>::INFO,
+            Self::GroupMetadata => <coordinator::GroupMetadataValue<'static> as rt::Message<'static>>::INFO,
+            Self::ConsumerGroupMetadata => {
+                <coordinator::ConsumerGroupMetadataValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ConsumerGroupPartitionMetadata => {
+                <coordinator::ConsumerGroupPartitionMetadataValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ConsumerGroupMemberMetadata => {
+                <coordinator::ConsumerGroupMemberMetadataValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ConsumerGroupTargetAssignmentMetadata => {
+                <coordinator::ConsumerGroupTargetAssignmentMetadataValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ConsumerGroupTargetAssignmentMember => {
+                <coordinator::ConsumerGroupTargetAssignmentMemberValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ConsumerGroupCurrentMemberAssignment => {
+                <coordinator::ConsumerGroupCurrentMemberAssignmentValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ShareGroupMemberMetadata => {
+                <coordinator::ShareGroupMemberMetadataValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ShareGroupMetadata => <coordinator::ShareGroupMetadataValue<'static> as rt::Message<'static>>::INFO,
+            Self::ShareGroupTargetAssignmentMetadata => {
+                <coordinator::ShareGroupTargetAssignmentMetadataValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ShareGroupTargetAssignmentMember => {
+                <coordinator::ShareGroupTargetAssignmentMemberValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ShareGroupCurrentMemberAssignment => {
+                <coordinator::ShareGroupCurrentMemberAssignmentValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ShareGroupStatePartitionMetadata => {
+                <coordinator::ShareGroupStatePartitionMetadataValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::ConsumerGroupRegularExpression => {
+                <coordinator::ConsumerGroupRegularExpressionValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::StreamsGroupMetadata => {
+                <coordinator::StreamsGroupMetadataValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::StreamsGroupMemberMetadata => {
+                <coordinator::StreamsGroupMemberMetadataValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::StreamsGroupTargetAssignmentMetadata => {
+                <coordinator::StreamsGroupTargetAssignmentMetadataValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::StreamsGroupTargetAssignmentMember => {
+                <coordinator::StreamsGroupTargetAssignmentMemberValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::StreamsGroupCurrentMemberAssignment => {
+                <coordinator::StreamsGroupCurrentMemberAssignmentValue<'static> as rt::Message<'static>>::INFO
+            }
+            Self::StreamsGroupTopology => {
+                <coordinator::StreamsGroupTopologyValue<'static> as rt::Message<'static>>::INFO
+            }
         }
     }
 }
@@ -4238,6 +4408,26 @@ impl ShareCoordinatorRecordType {
     }
 }
 
+impl ShareCoordinatorRecordType {
+    /// Facts of the key schema.
+    pub fn key_info(self) -> rt::MessageInfo {
+        match self {
+            Self::ShareSnapshot => <coordinator::ShareSnapshotKey<'static> as rt::Message<'static>>::INFO,
+            Self::ShareUpdate => <coordinator::ShareUpdateKey<'static> as rt::Message<'static>>::INFO,
+        }
+    }
+}
+
+impl ShareCoordinatorRecordType {
+    /// Facts of the value schema.
+    pub fn value_info(self) -> rt::MessageInfo {
+        match self {
+            Self::ShareSnapshot => <coordinator::ShareSnapshotValue<'static> as rt::Message<'static>>::INFO,
+            Self::ShareUpdate => <coordinator::ShareUpdateValue<'static> as rt::Message<'static>>::INFO,
+        }
+    }
+}
+
 /// A record key of the share coordinator (`__share_group_state`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
@@ -4405,6 +4595,24 @@ impl TransactionCoordinatorRecordType {
     pub const fn name(self) -> &'static str {
         match self {
             Self::TransactionLog => "TransactionLog",
+        }
+    }
+}
+
+impl TransactionCoordinatorRecordType {
+    /// Facts of the key schema.
+    pub fn key_info(self) -> rt::MessageInfo {
+        match self {
+            Self::TransactionLog => <coordinator::TransactionLogKey<'static> as rt::Message<'static>>::INFO,
+        }
+    }
+}
+
+impl TransactionCoordinatorRecordType {
+    /// Facts of the value schema.
+    pub fn value_info(self) -> rt::MessageInfo {
+        match self {
+            Self::TransactionLog => <coordinator::TransactionLogValue<'static> as rt::Message<'static>>::INFO,
         }
     }
 }

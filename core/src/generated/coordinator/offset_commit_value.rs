@@ -74,11 +74,10 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
                 let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 if v >= 4 => {
+                    0 => {
                         topic_id_tag = rt::read::uuid(c, "topic_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "topic_id")?;
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "topic_id")),
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
                         unknown += 1;
@@ -111,7 +110,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
         if v >= 4 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 4 && !(self.topic_id == rt::Uuid::nil()) {
+            if true && !(self.topic_id == rt::Uuid::nil()) {
                 let s = 16;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -135,7 +134,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
         }
         if v >= 4 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_topic_id = v >= 4 && !(self.topic_id == rt::Uuid::nil());
+            let has_topic_id = true && !(self.topic_id == rt::Uuid::nil());
             tags += usize::from(has_topic_id);
             w.uvarint(tags as u32, "_tagged_fields")?;
             let mut unknown = self.unknown_tagged_fields.iter().peekable();

@@ -87,26 +87,22 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
                 let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 if v >= 1 => {
+                    0 => {
                         previous_producer_id_tag = rt::read::i64(c, "previous_producer_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "previous_producer_id")?;
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "previous_producer_id")),
-                    1 if v >= 1 => {
+                    1 => {
                         next_producer_id_tag = rt::read::i64(c, "next_producer_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "next_producer_id")?;
                     }
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "next_producer_id")),
-                    2 if v >= 1 => {
+                    2 => {
                         client_transaction_version_tag = rt::read::i16(c, "client_transaction_version")?;
                         rt::read::check_tag_size(c, before, size, tag, "client_transaction_version")?;
                     }
-                    2 => return Err(rt::read::tag_not_in_version(c, tag, "client_transaction_version")),
-                    3 if v >= 1 => {
+                    3 => {
                         next_producer_epoch_tag = rt::read::i16(c, "next_producer_epoch")?;
                         rt::read::check_tag_size(c, before, size, tag, "next_producer_epoch")?;
                     }
-                    3 => return Err(rt::read::tag_not_in_version(c, tag, "next_producer_epoch")),
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
                         unknown += 1;
@@ -150,22 +146,22 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !(self.previous_producer_id == -1_i64) {
+            if true && !(self.previous_producer_id == -1_i64) {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.next_producer_id == -1_i64) {
+            if true && !(self.next_producer_id == -1_i64) {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.client_transaction_version == 0_i16) {
+            if true && !(self.client_transaction_version == 0_i16) {
                 let s = 2;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.next_producer_epoch == -1_i16) {
+            if true && !(self.next_producer_epoch == -1_i16) {
                 let s = 2;
                 tags += 1;
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
@@ -190,13 +186,13 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         w.i64(self.transaction_start_timestamp_ms, "transaction_start_timestamp_ms")?;
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_previous_producer_id = v >= 1 && !(self.previous_producer_id == -1_i64);
+            let has_previous_producer_id = true && !(self.previous_producer_id == -1_i64);
             tags += usize::from(has_previous_producer_id);
-            let has_next_producer_id = v >= 1 && !(self.next_producer_id == -1_i64);
+            let has_next_producer_id = true && !(self.next_producer_id == -1_i64);
             tags += usize::from(has_next_producer_id);
-            let has_client_transaction_version = v >= 1 && !(self.client_transaction_version == 0_i16);
+            let has_client_transaction_version = true && !(self.client_transaction_version == 0_i16);
             tags += usize::from(has_client_transaction_version);
-            let has_next_producer_epoch = v >= 1 && !(self.next_producer_epoch == -1_i16);
+            let has_next_producer_epoch = true && !(self.next_producer_epoch == -1_i16);
             tags += usize::from(has_next_producer_epoch);
             w.uvarint(tags as u32, "_tagged_fields")?;
             let mut unknown = self.unknown_tagged_fields.iter().peekable();

@@ -74,28 +74,24 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                 let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 if v >= 3 => {
+                    0 => {
                         supported_features_tag =
                             rt::read::array::<SupportedFeatureKey<'a>>(c, true, v, "supported_features")?;
                         rt::read::check_tag_size(c, before, size, tag, "supported_features")?;
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "supported_features")),
-                    1 if v >= 3 => {
+                    1 => {
                         finalized_features_epoch_tag = rt::read::i64(c, "finalized_features_epoch")?;
                         rt::read::check_tag_size(c, before, size, tag, "finalized_features_epoch")?;
                     }
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "finalized_features_epoch")),
-                    2 if v >= 3 => {
+                    2 => {
                         finalized_features_tag =
                             rt::read::array::<FinalizedFeatureKey<'a>>(c, true, v, "finalized_features")?;
                         rt::read::check_tag_size(c, before, size, tag, "finalized_features")?;
                     }
-                    2 => return Err(rt::read::tag_not_in_version(c, tag, "finalized_features")),
-                    3 if v >= 3 => {
+                    3 => {
                         zk_migration_ready_tag = rt::read::bool(c, "zk_migration_ready")?;
                         rt::read::check_tag_size(c, before, size, tag, "zk_migration_ready")?;
                     }
-                    3 => return Err(rt::read::tag_not_in_version(c, tag, "zk_migration_ready")),
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
                         unknown += 1;
@@ -126,22 +122,22 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         if v >= 3 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 3 && !(self.supported_features.is_empty()) {
+            if true && !(self.supported_features.is_empty()) {
                 let s = rt::write::array_size(&self.supported_features, true, v, "supported_features")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 3 && !(self.finalized_features_epoch == -1_i64) {
+            if true && !(self.finalized_features_epoch == -1_i64) {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 3 && !(self.finalized_features.is_empty()) {
+            if true && !(self.finalized_features.is_empty()) {
                 let s = rt::write::array_size(&self.finalized_features, true, v, "finalized_features")?;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 3 && !(self.zk_migration_ready == false) {
+            if true && !(self.zk_migration_ready == false) {
                 let s = 1;
                 tags += 1;
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
@@ -161,13 +157,13 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         }
         if v >= 3 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_supported_features = v >= 3 && !(self.supported_features.is_empty());
+            let has_supported_features = true && !(self.supported_features.is_empty());
             tags += usize::from(has_supported_features);
-            let has_finalized_features_epoch = v >= 3 && !(self.finalized_features_epoch == -1_i64);
+            let has_finalized_features_epoch = true && !(self.finalized_features_epoch == -1_i64);
             tags += usize::from(has_finalized_features_epoch);
-            let has_finalized_features = v >= 3 && !(self.finalized_features.is_empty());
+            let has_finalized_features = true && !(self.finalized_features.is_empty());
             tags += usize::from(has_finalized_features);
-            let has_zk_migration_ready = v >= 3 && !(self.zk_migration_ready == false);
+            let has_zk_migration_ready = true && !(self.zk_migration_ready == false);
             tags += usize::from(has_zk_migration_ready);
             w.uvarint(tags as u32, "_tagged_fields")?;
             let mut unknown = self.unknown_tagged_fields.iter().peekable();

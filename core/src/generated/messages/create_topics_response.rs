@@ -172,11 +172,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                 let (tag, size) = rt::read::tag_header(c, "topics[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 if v >= 5 => {
+                    0 => {
                         topic_config_error_code_tag = rt::read::i16(c, "topics[].topic_config_error_code")?;
                         rt::read::check_tag_size(c, before, size, tag, "topics[].topic_config_error_code")?;
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "topics[].topic_config_error_code")),
                     _ => {
                         rt::read::skip_tag(c, size, "topics[]._tagged_fields")?;
                         unknown += 1;
@@ -220,7 +219,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         if v >= 5 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 5 && !(self.topic_config_error_code == 0_i16) {
+            if true && !(self.topic_config_error_code == 0_i16) {
                 let s = 2;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -252,7 +251,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         }
         if v >= 5 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_topic_config_error_code = v >= 5 && !(self.topic_config_error_code == 0_i16);
+            let has_topic_config_error_code = true && !(self.topic_config_error_code == 0_i16);
             tags += usize::from(has_topic_config_error_code);
             w.uvarint(tags as u32, "topics[]._tagged_fields")?;
             let mut unknown = self.unknown_tagged_fields.iter().peekable();

@@ -54,11 +54,10 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochResponse<'a> {
                 let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 if v >= 1 => {
+                    0 => {
                         node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
                         rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
                         unknown += 1;
@@ -85,7 +84,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochResponse<'a> {
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !(self.node_endpoints.is_empty()) {
+            if true && !(self.node_endpoints.is_empty()) {
                 let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -102,7 +101,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochResponse<'a> {
         w.array(&self.topics, v >= 1, v, "topics")?;
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_node_endpoints = v >= 1 && !(self.node_endpoints.is_empty());
+            let has_node_endpoints = true && !(self.node_endpoints.is_empty());
             tags += usize::from(has_node_endpoints);
             w.uvarint(tags as u32, "_tagged_fields")?;
             let mut unknown = self.unknown_tagged_fields.iter().peekable();

@@ -116,11 +116,10 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                 let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 if v >= 12 => {
+                    0 => {
                         cluster_id_tag = rt::read::opt_str(c, true, v >= 12, "cluster_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "cluster_id")),
                     1 if v >= 15 => {
                         replica_state_tag = <ReplicaState as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "replica_state")?;
@@ -188,7 +187,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 12 && !(self.cluster_id == None) {
+            if true && !(self.cluster_id == None) {
                 let s = rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
@@ -232,7 +231,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         }
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_cluster_id = v >= 12 && !(self.cluster_id == None);
+            let has_cluster_id = true && !(self.cluster_id == None);
             tags += usize::from(has_cluster_id);
             let has_replica_state = v >= 15 && !(self.replica_state == ReplicaState::DEFAULT);
             tags += usize::from(has_replica_state);

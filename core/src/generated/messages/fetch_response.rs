@@ -471,38 +471,17 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 let (tag, size) = rt::read::tag_header(c, "responses[].partitions[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 if v >= 12 => {
+                    0 => {
                         diverging_epoch_tag = <EpochEndOffset as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].diverging_epoch")?;
                     }
-                    0 => {
-                        return Err(rt::read::tag_not_in_version(
-                            c,
-                            tag,
-                            "responses[].partitions[].diverging_epoch",
-                        ))
-                    }
-                    1 if v >= 12 => {
+                    1 => {
                         current_leader_tag = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].current_leader")?;
                     }
-                    1 => {
-                        return Err(rt::read::tag_not_in_version(
-                            c,
-                            tag,
-                            "responses[].partitions[].current_leader",
-                        ))
-                    }
-                    2 if v >= 12 => {
+                    2 => {
                         snapshot_id_tag = <SnapshotId as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].snapshot_id")?;
-                    }
-                    2 => {
-                        return Err(rt::read::tag_not_in_version(
-                            c,
-                            tag,
-                            "responses[].partitions[].snapshot_id",
-                        ))
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "responses[].partitions[]._tagged_fields")?;
@@ -567,17 +546,17 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 12 && !(self.diverging_epoch == EpochEndOffset::DEFAULT) {
+            if true && !(self.diverging_epoch == EpochEndOffset::DEFAULT) {
                 let s = rt::Struct::size(&self.diverging_epoch, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 12 && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+            if true && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
                 let s = rt::Struct::size(&self.current_leader, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 12 && !(self.snapshot_id == SnapshotId::DEFAULT) {
+            if true && !(self.snapshot_id == SnapshotId::DEFAULT) {
                 let s = rt::Struct::size(&self.snapshot_id, v)?;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
@@ -618,11 +597,11 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         w.opt_bytes(self.records, v >= 12, "responses[].partitions[].records")?;
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_diverging_epoch = v >= 12 && !(self.diverging_epoch == EpochEndOffset::DEFAULT);
+            let has_diverging_epoch = true && !(self.diverging_epoch == EpochEndOffset::DEFAULT);
             tags += usize::from(has_diverging_epoch);
-            let has_current_leader = v >= 12 && !(self.current_leader == LeaderIdAndEpoch::DEFAULT);
+            let has_current_leader = true && !(self.current_leader == LeaderIdAndEpoch::DEFAULT);
             tags += usize::from(has_current_leader);
-            let has_snapshot_id = v >= 12 && !(self.snapshot_id == SnapshotId::DEFAULT);
+            let has_snapshot_id = true && !(self.snapshot_id == SnapshotId::DEFAULT);
             tags += usize::from(has_snapshot_id);
             w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields")?;
             let mut unknown = self.unknown_tagged_fields.iter().peekable();

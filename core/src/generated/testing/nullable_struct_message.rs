@@ -58,16 +58,14 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                 let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 if v >= 1 => {
+                    0 => {
                         nullable_struct3_tag = rt::read::opt_struct::<MyStruct3>(c, v >= 1, v, "nullable_struct3")?;
                         rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "nullable_struct3")),
-                    1 if v >= 1 => {
+                    1 => {
                         nullable_struct4_tag = rt::read::opt_struct::<MyStruct4>(c, v >= 1, v, "nullable_struct4")?;
                         rt::read::check_tag_size(c, before, size, tag, "nullable_struct4")?;
                     }
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "nullable_struct4")),
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
                         unknown += 1;
@@ -99,12 +97,12 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !(self.nullable_struct3 == None) {
+            if true && !(self.nullable_struct3 == None) {
                 let s = rt::write::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT)) {
+            if true && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT)) {
                 let s = rt::write::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
@@ -121,9 +119,9 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         w.opt_struct(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_nullable_struct3 = v >= 1 && !(self.nullable_struct3 == None);
+            let has_nullable_struct3 = true && !(self.nullable_struct3 == None);
             tags += usize::from(has_nullable_struct3);
-            let has_nullable_struct4 = v >= 1 && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT));
+            let has_nullable_struct4 = true && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT));
             tags += usize::from(has_nullable_struct4);
             w.uvarint(tags as u32, "_tagged_fields")?;
             let mut unknown = self.unknown_tagged_fields.iter().peekable();

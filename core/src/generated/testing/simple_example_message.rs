@@ -138,46 +138,38 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
-                    0 if v >= 1 => {
+                    0 => {
                         my_tagged_int_array_tag = rt::read::array::<i32>(c, true, v, "my_tagged_int_array")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_tagged_int_array")?;
                     }
-                    0 => return Err(rt::read::tag_not_in_version(c, tag, "my_tagged_int_array")),
-                    1 if v >= 1 => {
+                    1 => {
                         my_nullable_string_tag = rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
                     }
-                    1 => return Err(rt::read::tag_not_in_version(c, tag, "my_nullable_string")),
-                    2 if v >= 1 => {
+                    2 => {
                         my_int16_tag = rt::read::i16(c, "my_int16")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_int16")?;
                     }
-                    2 => return Err(rt::read::tag_not_in_version(c, tag, "my_int16")),
-                    3 if v >= 1 => {
+                    3 => {
                         my_float64_tag = rt::read::f64(c, "my_float64")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_float64")?;
                     }
-                    3 => return Err(rt::read::tag_not_in_version(c, tag, "my_float64")),
-                    4 if v >= 1 => {
+                    4 => {
                         my_string_tag = rt::read::str(c, true, "my_string")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_string")?;
                     }
-                    4 => return Err(rt::read::tag_not_in_version(c, tag, "my_string")),
-                    5 if v >= 1 => {
+                    5 => {
                         my_bytes_tag = rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
                     }
-                    5 => return Err(rt::read::tag_not_in_version(c, tag, "my_bytes")),
-                    6 if v >= 1 => {
+                    6 => {
                         tagged_uuid_tag = rt::read::uuid(c, "tagged_uuid")?;
                         rt::read::check_tag_size(c, before, size, tag, "tagged_uuid")?;
                     }
-                    6 => return Err(rt::read::tag_not_in_version(c, tag, "tagged_uuid")),
-                    7 if v >= 1 => {
+                    7 => {
                         tagged_long_tag = rt::read::i64(c, "tagged_long")?;
                         rt::read::check_tag_size(c, before, size, tag, "tagged_long")?;
                     }
-                    7 => return Err(rt::read::tag_not_in_version(c, tag, "tagged_long")),
                     8 if v >= 2 => {
                         my_tagged_struct_tag = <TaggedStruct as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "my_tagged_struct")?;
@@ -302,42 +294,42 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             n += self.unknown_tagged_fields.size()?;
-            if v >= 1 && !(self.my_tagged_int_array.is_empty()) {
+            if true && !(self.my_tagged_int_array.is_empty()) {
                 let s = rt::write::array_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
                 tags += 1;
                 n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.my_nullable_string == None) {
+            if true && !(self.my_nullable_string == None) {
                 let s = rt::write::opt_str_size(self.my_nullable_string, true, v >= 1, "my_nullable_string")?;
                 tags += 1;
                 n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.my_int16 == 123_i16) {
+            if true && !(self.my_int16 == 123_i16) {
                 let s = 2;
                 tags += 1;
                 n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.my_float64.to_bits() == (12.34_f64).to_bits()) {
+            if true && !(self.my_float64.to_bits() == (12.34_f64).to_bits()) {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.my_string == "") {
+            if true && !(self.my_string == "") {
                 let s = rt::write::str_size(self.my_string, true, "my_string")?;
                 tags += 1;
                 n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.my_bytes.is_some_and(|b| b.is_empty())) {
+            if true && !(self.my_bytes.is_some_and(|b| b.is_empty())) {
                 let s = rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes")?;
                 tags += 1;
                 n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec)) {
+            if true && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec)) {
                 let s = 16;
                 tags += 1;
                 n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
             }
-            if v >= 1 && !(self.tagged_long == 914172222550880202_i64) {
+            if true && !(self.tagged_long == 914172222550880202_i64) {
                 let s = 8;
                 tags += 1;
                 n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
@@ -386,22 +378,22 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         }
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
-            let has_my_tagged_int_array = v >= 1 && !(self.my_tagged_int_array.is_empty());
+            let has_my_tagged_int_array = true && !(self.my_tagged_int_array.is_empty());
             tags += usize::from(has_my_tagged_int_array);
-            let has_my_nullable_string = v >= 1 && !(self.my_nullable_string == None);
+            let has_my_nullable_string = true && !(self.my_nullable_string == None);
             tags += usize::from(has_my_nullable_string);
-            let has_my_int16 = v >= 1 && !(self.my_int16 == 123_i16);
+            let has_my_int16 = true && !(self.my_int16 == 123_i16);
             tags += usize::from(has_my_int16);
-            let has_my_float64 = v >= 1 && !(self.my_float64.to_bits() == (12.34_f64).to_bits());
+            let has_my_float64 = true && !(self.my_float64.to_bits() == (12.34_f64).to_bits());
             tags += usize::from(has_my_float64);
-            let has_my_string = v >= 1 && !(self.my_string == "");
+            let has_my_string = true && !(self.my_string == "");
             tags += usize::from(has_my_string);
-            let has_my_bytes = v >= 1 && !(self.my_bytes.is_some_and(|b| b.is_empty()));
+            let has_my_bytes = true && !(self.my_bytes.is_some_and(|b| b.is_empty()));
             tags += usize::from(has_my_bytes);
             let has_tagged_uuid =
-                v >= 1 && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec));
+                true && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec));
             tags += usize::from(has_tagged_uuid);
-            let has_tagged_long = v >= 1 && !(self.tagged_long == 914172222550880202_i64);
+            let has_tagged_long = true && !(self.tagged_long == 914172222550880202_i64);
             tags += usize::from(has_tagged_long);
             let has_my_tagged_struct = v >= 2 && !(self.my_tagged_struct == TaggedStruct::DEFAULT);
             tags += usize::from(has_my_tagged_struct);
