@@ -167,18 +167,32 @@ fn facts<'m>(fields: &'m [Field], prefix: &str) -> Vec<F<'m>> {
         .collect()
 }
 
+/// Versions for docs: `N+` when the set runs to the highest valid version.
+fn vdoc(set: Versions, valid: Versions) -> String {
+    let set = set.and(valid);
+    let hi = valid.max().unwrap_or(0);
+    let runs = set.runs();
+    if runs.is_empty() {
+        return "none".into();
+    }
+    runs.iter()
+        .map(|&(a, b)| if b == hi { format!("{a}+") } else if a == b { format!("{a}") } else { format!("{a}-{b}") })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn doc_field(m: &Message, x: &F) -> String {
     let f = x.f;
     let mut s = format!("`{}`", wire_name(&f.ty));
     let regular = f.versions.minus(f.tagged);
     if !regular.is_empty() {
-        let _ = write!(s, ", versions {}", regular.and(m.valid));
+        let _ = write!(s, ", versions {}", vdoc(regular, m.valid));
     }
     if !f.tagged.is_empty() {
-        let _ = write!(s, ", tagged field {} at versions {}", f.tag.unwrap_or(0), f.tagged.and(m.valid));
+        let _ = write!(s, ", tagged field {} at versions {}", f.tag.unwrap_or(0), vdoc(f.tagged, m.valid));
     }
     if !f.nullable.is_empty() {
-        let _ = write!(s, ", nullable at {}", f.nullable.and(m.valid));
+        let _ = write!(s, ", nullable at {}", vdoc(f.nullable, m.valid));
     }
     if let Some(d) = &f.default {
         let _ = write!(s, ", default `{d}`");
@@ -193,7 +207,7 @@ fn doc_field(m: &Message, x: &F) -> String {
         s.push_str(", map key");
     }
     if let Some(fv) = f.flexible {
-        let _ = write!(s, ", classic (non-compact) encoding outside {}", fv.and(m.valid));
+        let _ = write!(s, ", classic (non-compact) encoding outside {}", vdoc(fv, m.valid));
     }
     s.push('.');
     s

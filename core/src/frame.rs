@@ -265,3 +265,60 @@ coordinator!(
     TransactionCoordinatorKey,
     TransactionCoordinatorValue
 );
+
+fn frame_into<'o>(
+    out: &'o mut [u8],
+    head_len: usize,
+    body_len: usize,
+    name: &'static str,
+    version: i16,
+) -> Result<(&'o mut [u8], &'o mut [u8]), crate::EncodeError> {
+    let total = 4 + head_len + body_len;
+    if total > i32::MAX as usize {
+        return Err(crate::EncodeError::new(crate::EncodeErrorKind::TooLong { length: total }, "size").finish(name, version));
+    }
+    let Some(buf) = out.get_mut(..total) else {
+        return Err(crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "").finish(name, version));
+    };
+    let (size, rest) = buf.split_at_mut(4);
+    size.copy_from_slice(&((head_len + body_len) as i32).to_be_bytes());
+    Ok(rest.split_at_mut(head_len))
+}
+
+/// Encodes a whole request frame (size, header, body) into `out`. The header's API key and
+/// version are taken from `body` and `version`; its header version from the API key.
+pub fn encode_request_frame(
+    correlation_id: i32,
+    client_id: Option<&str>,
+    body: &RequestBody<'_>,
+    version: i16,
+    out: &mut [u8],
+) -> Result<usize, crate::EncodeError> {
+    let key = body.key();
+    let header = RequestHeader {
+        request_api_key: key.id(),
+        request_api_version: version,
+        correlation_id,
+        client_id,
+        ..RequestHeader::DEFAULT
+    };
+    let hv = key.request_header_version(version);
+    let head_len = header.encoded_len(hv)?;
+    let body_len = body.encoded_len(version)?;
+    let (mut h, mut b) = frame_into(out, head_len, body_len, body.info().name, version)?;
+    header.encode(&mut h, hv)?;
+    body.encode(&mut b, version)?;
+    Ok(4 + head_len + body_len)
+}
+
+/// Encodes a whole response frame (size, header, body) into `out`.
+pub fn encode_response_frame(correlation_id: i32, body: &ResponseBody<'_>, version: i16, out: &mut [u8]) -> Result<usize, crate::EncodeError> {
+    let header = ResponseHeader { correlation_id, ..ResponseHeader::DEFAULT };
+    let hv = body.key().response_header_version(version);
+    let head_len = header.encoded_len(hv)?;
+    let body_len = body.encoded_len(version)?;
+    let (mut h, mut b) = frame_into(out, head_len, body_len, body.info().name, version)?;
+    header.encode(&mut h, hv)?;
+    body.encode(&mut b, version)?;
+    Ok(4 + head_len + body_len)
+}

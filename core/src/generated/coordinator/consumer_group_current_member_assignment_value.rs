@@ -15,15 +15,15 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConsumerGroupCurrentMemberAssignmentValue<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub member_epoch: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub previous_member_epoch: i32,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub state: i8,
-    /// `[]TopicPartitions`, versions 0.
+    /// `[]TopicPartitions`, versions 0+.
     pub assigned_partitions: rt::Array<'a, TopicPartitions<'a>>,
-    /// `[]TopicPartitions`, versions 0.
+    /// `[]TopicPartitions`, versions 0+.
     pub partitions_pending_revocation: rt::Array<'a, TopicPartitions<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -113,9 +113,9 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicPartitions<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `[]int32`, versions 0.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,23 +15,23 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConsumerGroupMemberMetadataValue<'a> {
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub instance_id: Option<&'a str>,
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub rack_id: Option<&'a str>,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub client_id: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub client_host: &'a str,
-    /// `[]string`, versions 0.
+    /// `[]string`, versions 0+.
     pub subscribed_topic_names: rt::Array<'a, &'a str>,
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub subscribed_topic_regex: Option<&'a str>,
-    /// `int32`, versions 0, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub rebalance_timeout_ms: i32,
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub server_assignor: Option<&'a str>,
-    /// `ClassicMemberMetadata`, tagged field 0 at versions 0, nullable at 0.
+    /// `ClassicMemberMetadata`, tagged field 0 at versions 0+, nullable at 0+.
     pub classic_member_metadata: Option<ClassicMemberMetadata<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -164,9 +164,9 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClassicMemberMetadata<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub session_timeout_ms: i32,
-    /// `[]ClassicProtocol`, versions 0.
+    /// `[]ClassicProtocol`, versions 0+.
     pub supported_protocols: rt::Array<'a, ClassicProtocol<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -243,9 +243,9 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClassicProtocol<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub name: &'a str,
-    /// `bytes`, versions 0.
+    /// `bytes`, versions 0+.
     pub metadata: &'a [u8],
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

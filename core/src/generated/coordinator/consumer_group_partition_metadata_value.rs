@@ -15,7 +15,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConsumerGroupPartitionMetadataValue<'a> {
-    /// `[]TopicMetadata`, versions 0.
+    /// `[]TopicMetadata`, versions 0+.
     pub topics: rt::Array<'a, TopicMetadata<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -77,13 +77,13 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicMetadata<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub topic_name: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub num_partitions: i32,
-    /// `[]PartitionMetadata`, versions 0.
+    /// `[]PartitionMetadata`, versions 0+.
     pub partition_metadata: rt::Array<'a, PartitionMetadata<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -158,9 +158,9 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionMetadata<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition: i32,
-    /// `[]string`, versions 0.
+    /// `[]string`, versions 0+.
     pub racks: rt::Array<'a, &'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConsumerGroupRegularExpressionValue<'a> {
-    /// `[]string`, versions 0.
+    /// `[]string`, versions 0+.
     pub topics: rt::Array<'a, &'a str>,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub version: i64,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub timestamp: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,7 +15,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConsumerGroupTargetAssignmentMemberValue<'a> {
-    /// `[]TopicPartition`, versions 0.
+    /// `[]TopicPartition`, versions 0+.
     pub topic_partitions: rt::Array<'a, TopicPartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -77,9 +77,9 @@ impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicPartition<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `[]int32`, versions 0.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

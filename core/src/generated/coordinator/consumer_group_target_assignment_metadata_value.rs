@@ -15,7 +15,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConsumerGroupTargetAssignmentMetadataValue<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub assignment_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

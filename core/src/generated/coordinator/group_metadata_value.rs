@@ -15,17 +15,17 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GroupMetadataValue<'a> {
-    /// `string`, versions 0-4.
+    /// `string`, versions 0+.
     pub protocol_type: &'a str,
-    /// `int32`, versions 0-4.
+    /// `int32`, versions 0+.
     pub generation: i32,
-    /// `string`, versions 0-4, nullable at 0-4.
+    /// `string`, versions 0+, nullable at 0+.
     pub protocol: Option<&'a str>,
-    /// `string`, versions 0-4, nullable at 0-4.
+    /// `string`, versions 0+, nullable at 0+.
     pub leader: Option<&'a str>,
-    /// `int64`, versions 2-4, default `-1`, ignorable.
+    /// `int64`, versions 2+, default `-1`, ignorable.
     pub current_state_timestamp: i64,
-    /// `[]MemberMetadata`, versions 0-4.
+    /// `[]MemberMetadata`, versions 0+.
     pub members: rt::Array<'a, MemberMetadata<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -119,21 +119,21 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MemberMetadata<'a> {
-    /// `string`, versions 0-4.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `string`, versions 3-4, nullable at 3-4, default `null`, ignorable.
+    /// `string`, versions 3+, nullable at 3+, default `null`, ignorable.
     pub group_instance_id: Option<&'a str>,
-    /// `string`, versions 0-4.
+    /// `string`, versions 0+.
     pub client_id: &'a str,
-    /// `string`, versions 0-4.
+    /// `string`, versions 0+.
     pub client_host: &'a str,
-    /// `int32`, versions 1-4, default `-1`, ignorable.
+    /// `int32`, versions 1+, default `-1`, ignorable.
     pub rebalance_timeout: i32,
-    /// `int32`, versions 0-4.
+    /// `int32`, versions 0+.
     pub session_timeout: i32,
-    /// `bytes`, versions 0-4.
+    /// `bytes`, versions 0+.
     pub subscription: &'a [u8],
-    /// `bytes`, versions 0-4.
+    /// `bytes`, versions 0+.
     pub assignment: &'a [u8],
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

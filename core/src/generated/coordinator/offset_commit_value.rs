@@ -15,17 +15,17 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetCommitValue<'a> {
-    /// `int64`, versions 0-4.
+    /// `int64`, versions 0+.
     pub offset: i64,
-    /// `int32`, versions 3-4, default `-1`, ignorable.
+    /// `int32`, versions 3+, default `-1`, ignorable.
     pub leader_epoch: i32,
-    /// `string`, versions 0-4.
+    /// `string`, versions 0+.
     pub metadata: &'a str,
-    /// `int64`, versions 0-4.
+    /// `int64`, versions 0+.
     pub commit_timestamp: i64,
     /// `int64`, versions 1, default `-1`, ignorable.
     pub expire_timestamp: i64,
-    /// `uuid`, tagged field 0 at versions 4, ignorable.
+    /// `uuid`, tagged field 0 at versions 4+, ignorable.
     pub topic_id: rt::Uuid,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShareGroupMemberMetadataValue<'a> {
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub rack_id: Option<&'a str>,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub client_id: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub client_host: &'a str,
-    /// `[]string`, versions 0.
+    /// `[]string`, versions 0+.
     pub subscribed_topic_names: rt::Array<'a, &'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

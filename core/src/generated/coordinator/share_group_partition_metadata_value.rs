@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShareGroupPartitionMetadataValue<'a> {
-    /// `[]TopicPartitionsInfo`, versions 0.
+    /// `[]TopicPartitionsInfo`, versions 0+.
     pub initialized_topics: rt::Array<'a, TopicPartitionsInfo<'a>>,
-    /// `[]TopicInfo`, versions 0.
+    /// `[]TopicInfo`, versions 0+.
     pub deleting_topics: rt::Array<'a, TopicInfo<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -85,11 +85,11 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicPartitionsInfo<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub topic_name: &'a str,
-    /// `[]int32`, versions 0.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -160,9 +160,9 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicInfo<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub topic_name: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

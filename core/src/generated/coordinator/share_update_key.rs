@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShareUpdateKey<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub group_id: &'a str,
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

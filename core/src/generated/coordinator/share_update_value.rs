@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShareUpdateValue<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub snapshot_epoch: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub start_offset: i64,
-    /// `[]StateBatch`, versions 0.
+    /// `[]StateBatch`, versions 0+.
     pub state_batches: rt::Array<'a, StateBatch<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -95,13 +95,13 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StateBatch<'a> {
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub first_offset: i64,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub last_offset: i64,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub delivery_state: i8,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub delivery_count: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

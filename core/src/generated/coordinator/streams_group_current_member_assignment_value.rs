@@ -15,23 +15,23 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StreamsGroupCurrentMemberAssignmentValue<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub member_epoch: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub previous_member_epoch: i32,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub state: i8,
-    /// `[]TaskIds`, versions 0.
+    /// `[]TaskIds`, versions 0+.
     pub active_tasks: rt::Array<'a, TaskIds<'a>>,
-    /// `[]TaskIds`, versions 0.
+    /// `[]TaskIds`, versions 0+.
     pub standby_tasks: rt::Array<'a, TaskIds<'a>>,
-    /// `[]TaskIds`, versions 0.
+    /// `[]TaskIds`, versions 0+.
     pub warmup_tasks: rt::Array<'a, TaskIds<'a>>,
-    /// `[]TaskIds`, versions 0.
+    /// `[]TaskIds`, versions 0+.
     pub active_tasks_pending_revocation: rt::Array<'a, TaskIds<'a>>,
-    /// `[]TaskIds`, versions 0.
+    /// `[]TaskIds`, versions 0+.
     pub standby_tasks_pending_revocation: rt::Array<'a, TaskIds<'a>>,
-    /// `[]TaskIds`, versions 0.
+    /// `[]TaskIds`, versions 0+.
     pub warmup_tasks_pending_revocation: rt::Array<'a, TaskIds<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -163,9 +163,9 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TaskIds<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub subtopology_id: &'a str,
-    /// `[]int32`, versions 0.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,23 +15,23 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StreamsGroupMemberMetadataValue<'a> {
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub instance_id: Option<&'a str>,
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub rack_id: Option<&'a str>,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub client_id: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub client_host: &'a str,
-    /// `int32`, versions 0, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub rebalance_timeout_ms: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub topology_epoch: i32,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub process_id: &'a str,
-    /// `Endpoint`, versions 0, nullable at 0, default `null`.
+    /// `Endpoint`, versions 0+, nullable at 0+, default `null`.
     pub user_endpoint: Option<Endpoint<'a>>,
-    /// `[]KeyValue`, versions 0.
+    /// `[]KeyValue`, versions 0+.
     pub client_tags: rt::Array<'a, KeyValue<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -131,9 +131,9 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Endpoint<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `uint16`, versions 0.
+    /// `uint16`, versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -199,9 +199,9 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KeyValue<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub key: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub value: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

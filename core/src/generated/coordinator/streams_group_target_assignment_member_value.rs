@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StreamsGroupTargetAssignmentMemberValue<'a> {
-    /// `[]TaskIds`, versions 0.
+    /// `[]TaskIds`, versions 0+.
     pub active_tasks: rt::Array<'a, TaskIds<'a>>,
-    /// `[]TaskIds`, versions 0.
+    /// `[]TaskIds`, versions 0+.
     pub standby_tasks: rt::Array<'a, TaskIds<'a>>,
-    /// `[]TaskIds`, versions 0.
+    /// `[]TaskIds`, versions 0+.
     pub warmup_tasks: rt::Array<'a, TaskIds<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -91,9 +91,9 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TaskIds<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub subtopology_id: &'a str,
-    /// `[]int32`, versions 0.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

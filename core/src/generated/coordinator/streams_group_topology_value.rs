@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StreamsGroupTopologyValue<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub epoch: i32,
-    /// `[]Subtopology`, versions 0.
+    /// `[]Subtopology`, versions 0+.
     pub subtopologies: rt::Array<'a, Subtopology<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -83,19 +83,19 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Subtopology<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub subtopology_id: &'a str,
-    /// `[]string`, versions 0.
+    /// `[]string`, versions 0+.
     pub source_topics: rt::Array<'a, &'a str>,
-    /// `[]string`, versions 0.
+    /// `[]string`, versions 0+.
     pub source_topic_regex: rt::Array<'a, &'a str>,
-    /// `[]TopicInfo`, versions 0.
+    /// `[]TopicInfo`, versions 0+.
     pub state_changelog_topics: rt::Array<'a, TopicInfo<'a>>,
-    /// `[]string`, versions 0.
+    /// `[]string`, versions 0+.
     pub repartition_sink_topics: rt::Array<'a, &'a str>,
-    /// `[]TopicInfo`, versions 0.
+    /// `[]TopicInfo`, versions 0+.
     pub repartition_source_topics: rt::Array<'a, TopicInfo<'a>>,
-    /// `[]CopartitionGroup`, versions 0.
+    /// `[]CopartitionGroup`, versions 0+.
     pub copartition_groups: rt::Array<'a, CopartitionGroup<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -221,13 +221,13 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicInfo<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub name: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partitions: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub replication_factor: i16,
-    /// `[]TopicConfig`, versions 0.
+    /// `[]TopicConfig`, versions 0+.
     pub topic_configs: rt::Array<'a, TopicConfig<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -318,11 +318,11 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CopartitionGroup<'a> {
-    /// `[]int16`, versions 0.
+    /// `[]int16`, versions 0+.
     pub source_topics: rt::Array<'a, i16>,
-    /// `[]int16`, versions 0.
+    /// `[]int16`, versions 0+.
     pub source_topic_regex: rt::Array<'a, i16>,
-    /// `[]int16`, versions 0.
+    /// `[]int16`, versions 0+.
     pub repartition_source_topics: rt::Array<'a, i16>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -432,9 +432,9 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicConfig<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub key: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub value: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

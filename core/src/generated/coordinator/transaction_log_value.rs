@@ -15,27 +15,27 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TransactionLogValue<'a> {
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub producer_id: i64,
-    /// `int64`, tagged field 0 at versions 1, default `-1`.
+    /// `int64`, tagged field 0 at versions 1+, default `-1`.
     pub previous_producer_id: i64,
-    /// `int64`, tagged field 1 at versions 1, default `-1`.
+    /// `int64`, tagged field 1 at versions 1+, default `-1`.
     pub next_producer_id: i64,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub producer_epoch: i16,
-    /// `int16`, tagged field 3 at versions 1, default `-1`.
+    /// `int16`, tagged field 3 at versions 1+, default `-1`.
     pub next_producer_epoch: i16,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub transaction_timeout_ms: i32,
-    /// `int8`, versions 0-1.
+    /// `int8`, versions 0+.
     pub transaction_status: i8,
-    /// `[]PartitionsSchema`, versions 0-1, nullable at 0-1.
+    /// `[]PartitionsSchema`, versions 0+, nullable at 0+.
     pub transaction_partitions: Option<rt::Array<'a, PartitionsSchema<'a>>>,
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub transaction_last_update_timestamp_ms: i64,
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub transaction_start_timestamp_ms: i64,
-    /// `int16`, tagged field 2 at versions 1, default `0`.
+    /// `int16`, tagged field 2 at versions 1+, default `0`.
     pub client_transaction_version: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -235,9 +235,9 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionsSchema<'a> {
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub topic: &'a str,
-    /// `[]int32`, versions 0-1.
+    /// `[]int32`, versions 0+.
     pub partition_ids: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

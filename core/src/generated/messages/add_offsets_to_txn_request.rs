@@ -16,13 +16,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AddOffsetsToTxnRequest<'a> {
-    /// `string`, versions 0-4, entity `transactionalId`.
+    /// `string`, versions 0+, entity `transactionalId`.
     pub transactional_id: &'a str,
-    /// `int64`, versions 0-4, entity `producerId`.
+    /// `int64`, versions 0+, entity `producerId`.
     pub producer_id: i64,
-    /// `int16`, versions 0-4.
+    /// `int16`, versions 0+.
     pub producer_epoch: i16,
-    /// `string`, versions 0-4, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

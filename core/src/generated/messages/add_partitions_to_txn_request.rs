@@ -16,7 +16,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AddPartitionsToTxnRequest<'a> {
-    /// `[]AddPartitionsToTxnTransaction`, versions 4-5.
+    /// `[]AddPartitionsToTxnTransaction`, versions 4+.
     pub transactions: rt::Array<'a, AddPartitionsToTxnTransaction<'a>>,
     /// `string`, versions 0-3, entity `transactionalId`.
     pub v3_and_below_transactional_id: &'a str,
@@ -169,15 +169,15 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AddPartitionsToTxnTransaction<'a> {
-    /// `string`, versions 4-5, entity `transactionalId`, map key.
+    /// `string`, versions 4+, entity `transactionalId`, map key.
     pub transactional_id: &'a str,
-    /// `int64`, versions 4-5, entity `producerId`.
+    /// `int64`, versions 4+, entity `producerId`.
     pub producer_id: i64,
-    /// `int16`, versions 4-5.
+    /// `int16`, versions 4+.
     pub producer_epoch: i16,
-    /// `bool`, versions 4-5, default `false`.
+    /// `bool`, versions 4+, default `false`.
     pub verify_only: bool,
-    /// `[]AddPartitionsToTxnTopic`, versions 4-5.
+    /// `[]AddPartitionsToTxnTopic`, versions 4+.
     pub topics: rt::Array<'a, AddPartitionsToTxnTopic<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -314,9 +314,9 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AddPartitionsToTxnTopic<'a> {
-    /// `string`, versions 0-5, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub name: &'a str,
-    /// `[]int32`, versions 0-5.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AddPartitionsToTxnResponse<'a> {
-    /// `int32`, versions 0-5.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 4-5, ignorable.
+    /// `int16`, versions 4+, ignorable.
     pub error_code: i16,
-    /// `[]AddPartitionsToTxnResult`, versions 4-5.
+    /// `[]AddPartitionsToTxnResult`, versions 4+.
     pub results_by_transaction: rt::Array<'a, AddPartitionsToTxnResult<'a>>,
     /// `[]AddPartitionsToTxnTopicResult`, versions 0-3.
     pub results_by_topic_v3_and_below: rt::Array<'a, AddPartitionsToTxnTopicResult<'a>>,
@@ -133,9 +133,9 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AddPartitionsToTxnResult<'a> {
-    /// `string`, versions 4-5, entity `transactionalId`, map key.
+    /// `string`, versions 4+, entity `transactionalId`, map key.
     pub transactional_id: &'a str,
-    /// `[]AddPartitionsToTxnTopicResult`, versions 4-5.
+    /// `[]AddPartitionsToTxnTopicResult`, versions 4+.
     pub topic_results: rt::Array<'a, AddPartitionsToTxnTopicResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -239,9 +239,9 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AddPartitionsToTxnTopicResult<'a> {
-    /// `string`, versions 0-5, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub name: &'a str,
-    /// `[]AddPartitionsToTxnPartitionResult`, versions 0-5.
+    /// `[]AddPartitionsToTxnPartitionResult`, versions 0+.
     pub results_by_partition: rt::Array<'a, AddPartitionsToTxnPartitionResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -325,9 +325,9 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AddPartitionsToTxnPartitionResult<'a> {
-    /// `int32`, versions 0-5, map key.
+    /// `int32`, versions 0+, map key.
     pub partition_index: i32,
-    /// `int16`, versions 0-5.
+    /// `int16`, versions 0+.
     pub partition_error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

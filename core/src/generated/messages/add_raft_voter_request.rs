@@ -16,15 +16,15 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AddRaftVoterRequest<'a> {
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub cluster_id: Option<&'a str>,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub timeout_ms: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub voter_id: i32,
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub voter_directory_id: rt::Uuid,
-    /// `[]Listener`, versions 0.
+    /// `[]Listener`, versions 0+.
     pub listeners: rt::Array<'a, Listener<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -103,11 +103,11 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Listener<'a> {
-    /// `string`, versions 0, map key.
+    /// `string`, versions 0+, map key.
     pub name: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `uint16`, versions 0.
+    /// `uint16`, versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AllocateProducerIdsRequest<'a> {
-    /// `int32`, versions 0, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub broker_id: i32,
-    /// `int64`, versions 0, default `-1`.
+    /// `int64`, versions 0+, default `-1`.
     pub broker_epoch: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterClientQuotasRequest<'a> {
-    /// `[]EntryData`, versions 0-1.
+    /// `[]EntryData`, versions 0+.
     pub entries: rt::Array<'a, EntryData<'a>>,
-    /// `bool`, versions 0-1.
+    /// `bool`, versions 0+.
     pub validate_only: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -84,9 +84,9 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EntryData<'a> {
-    /// `[]EntityData`, versions 0-1.
+    /// `[]EntityData`, versions 0+.
     pub entity: rt::Array<'a, EntityData<'a>>,
-    /// `[]OpData`, versions 0-1.
+    /// `[]OpData`, versions 0+.
     pub ops: rt::Array<'a, OpData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -153,9 +153,9 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EntityData<'a> {
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub entity_type: &'a str,
-    /// `string`, versions 0-1, nullable at 0-1.
+    /// `string`, versions 0+, nullable at 0+.
     pub entity_name: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -222,11 +222,11 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OpData<'a> {
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub key: &'a str,
-    /// `float64`, versions 0-1.
+    /// `float64`, versions 0+.
     pub value: f64,
-    /// `bool`, versions 0-1.
+    /// `bool`, versions 0+.
     pub remove: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterClientQuotasResponse<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]EntryData`, versions 0-1.
+    /// `[]EntryData`, versions 0+.
     pub entries: rt::Array<'a, EntryData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -83,11 +83,11 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EntryData<'a> {
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-1, nullable at 0-1.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
-    /// `[]EntityData`, versions 0-1.
+    /// `[]EntityData`, versions 0+.
     pub entity: rt::Array<'a, EntityData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -158,9 +158,9 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EntityData<'a> {
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub entity_type: &'a str,
-    /// `string`, versions 0-1, nullable at 0-1.
+    /// `string`, versions 0+, nullable at 0+.
     pub entity_name: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterConfigsRequest<'a> {
-    /// `[]AlterConfigsResource`, versions 0-2.
+    /// `[]AlterConfigsResource`, versions 0+.
     pub resources: rt::Array<'a, AlterConfigsResource<'a>>,
-    /// `bool`, versions 0-2.
+    /// `bool`, versions 0+.
     pub validate_only: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -84,11 +84,11 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterConfigsResource<'a> {
-    /// `int8`, versions 0-2, map key.
+    /// `int8`, versions 0+, map key.
     pub resource_type: i8,
-    /// `string`, versions 0-2, map key.
+    /// `string`, versions 0+, map key.
     pub resource_name: &'a str,
-    /// `[]AlterableConfig`, versions 0-2.
+    /// `[]AlterableConfig`, versions 0+.
     pub configs: rt::Array<'a, AlterableConfig<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -159,9 +159,9 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterableConfig<'a> {
-    /// `string`, versions 0-2, map key.
+    /// `string`, versions 0+, map key.
     pub name: &'a str,
-    /// `string`, versions 0-2, nullable at 0-2.
+    /// `string`, versions 0+, nullable at 0+.
     pub value: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterConfigsResponse<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]AlterConfigsResourceResponse`, versions 0-2.
+    /// `[]AlterConfigsResourceResponse`, versions 0+.
     pub responses: rt::Array<'a, AlterConfigsResourceResponse<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -83,13 +83,13 @@ impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterConfigsResourceResponse<'a> {
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-2, nullable at 0-2.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
-    /// `int8`, versions 0-2.
+    /// `int8`, versions 0+.
     pub resource_type: i8,
-    /// `string`, versions 0-2.
+    /// `string`, versions 0+.
     pub resource_name: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterPartitionReassignmentsRequest<'a> {
-    /// `int32`, versions 0-1, default `60000`.
+    /// `int32`, versions 0+, default `60000`.
     pub timeout_ms: i32,
-    /// `bool`, versions 1, default `true`.
+    /// `bool`, versions 1+, default `true`.
     pub allow_replication_factor_change: bool,
-    /// `[]ReassignableTopic`, versions 0-1.
+    /// `[]ReassignableTopic`, versions 0+.
     pub topics: rt::Array<'a, ReassignableTopic<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -102,9 +102,9 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReassignableTopic<'a> {
-    /// `string`, versions 0-1, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]ReassignablePartition`, versions 0-1.
+    /// `[]ReassignablePartition`, versions 0+.
     pub partitions: rt::Array<'a, ReassignablePartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -171,9 +171,9 @@ impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReassignablePartition<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `[]int32`, versions 0-1, nullable at 0-1, default `null`, entity `brokerId`.
+    /// `[]int32`, versions 0+, nullable at 0+, default `null`, entity `brokerId`.
     pub replicas: Option<rt::Array<'a, i32>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,15 +15,15 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterPartitionReassignmentsResponse<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `bool`, versions 1, default `true`, ignorable.
+    /// `bool`, versions 1+, default `true`, ignorable.
     pub allow_replication_factor_change: bool,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-1, nullable at 0-1.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
-    /// `[]ReassignableTopicResponse`, versions 0-1.
+    /// `[]ReassignableTopicResponse`, versions 0+.
     pub responses: rt::Array<'a, ReassignableTopicResponse<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -111,9 +111,9 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReassignableTopicResponse<'a> {
-    /// `string`, versions 0-1, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]ReassignablePartitionResponse`, versions 0-1.
+    /// `[]ReassignablePartitionResponse`, versions 0+.
     pub partitions: rt::Array<'a, ReassignablePartitionResponse<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -180,11 +180,11 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReassignablePartitionResponse<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-1, nullable at 0-1.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,11 +17,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterPartitionRequest<'a> {
-    /// `int32`, versions 0-3, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub broker_id: i32,
-    /// `int64`, versions 0-3, default `-1`.
+    /// `int64`, versions 0+, default `-1`.
     pub broker_epoch: i64,
-    /// `[]TopicData`, versions 0-3.
+    /// `[]TopicData`, versions 0+.
     pub topics: rt::Array<'a, TopicData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -93,9 +93,9 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
 pub struct TopicData<'a> {
     /// `string`, versions 0-1, entity `topicName`, ignorable.
     pub topic_name: &'a str,
-    /// `uuid`, versions 2-3, ignorable.
+    /// `uuid`, versions 2+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `[]PartitionData`, versions 0-3.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -183,17 +183,17 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
     /// `[]int32`, versions 0-2, entity `brokerId`.
     pub new_isr: rt::Array<'a, i32>,
-    /// `[]BrokerState`, versions 3.
+    /// `[]BrokerState`, versions 3+.
     pub new_isr_with_epochs: rt::Array<'a, BrokerState<'a>>,
-    /// `int8`, versions 1-3, default `0`.
+    /// `int8`, versions 1+, default `0`.
     pub leader_recovery_state: i8,
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub partition_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -323,9 +323,9 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BrokerState<'a> {
-    /// `int32`, versions 3, entity `brokerId`.
+    /// `int32`, versions 3+, entity `brokerId`.
     pub broker_id: i32,
-    /// `int64`, versions 3, default `-1`.
+    /// `int64`, versions 3+, default `-1`.
     pub broker_epoch: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

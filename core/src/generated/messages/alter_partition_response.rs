@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterPartitionResponse<'a> {
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-3.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `[]TopicData`, versions 0-3.
+    /// `[]TopicData`, versions 0+.
     pub topics: rt::Array<'a, TopicData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -92,9 +92,9 @@ impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
 pub struct TopicData<'a> {
     /// `string`, versions 0-1, entity `topicName`, ignorable.
     pub topic_name: &'a str,
-    /// `uuid`, versions 2-3, ignorable.
+    /// `uuid`, versions 2+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `[]PartitionData`, versions 0-3.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -182,19 +182,19 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-3.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `int32`, versions 0-3, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub leader_id: i32,
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
-    /// `[]int32`, versions 0-3, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub isr: rt::Array<'a, i32>,
-    /// `int8`, versions 1-3, default `0`, ignorable.
+    /// `int8`, versions 1+, default `0`, ignorable.
     pub leader_recovery_state: i8,
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub partition_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

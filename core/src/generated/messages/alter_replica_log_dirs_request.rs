@@ -17,7 +17,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterReplicaLogDirsRequest<'a> {
-    /// `[]AlterReplicaLogDir`, versions 0-2.
+    /// `[]AlterReplicaLogDir`, versions 0+.
     pub dirs: rt::Array<'a, AlterReplicaLogDir<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -79,9 +79,9 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterReplicaLogDir<'a> {
-    /// `string`, versions 0-2, map key.
+    /// `string`, versions 0+, map key.
     pub path: &'a str,
-    /// `[]AlterReplicaLogDirTopic`, versions 0-2.
+    /// `[]AlterReplicaLogDirTopic`, versions 0+.
     pub topics: rt::Array<'a, AlterReplicaLogDirTopic<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -148,9 +148,9 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterReplicaLogDirTopic<'a> {
-    /// `string`, versions 0-2, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub name: &'a str,
-    /// `[]int32`, versions 0-2.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterReplicaLogDirsResponse<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]AlterReplicaLogDirTopicResult`, versions 0-2.
+    /// `[]AlterReplicaLogDirTopicResult`, versions 0+.
     pub results: rt::Array<'a, AlterReplicaLogDirTopicResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -84,9 +84,9 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterReplicaLogDirTopicResult<'a> {
-    /// `string`, versions 0-2, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `[]AlterReplicaLogDirPartitionResult`, versions 0-2.
+    /// `[]AlterReplicaLogDirPartitionResult`, versions 0+.
     pub partitions: rt::Array<'a, AlterReplicaLogDirPartitionResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -154,9 +154,9 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterReplicaLogDirPartitionResult<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterShareGroupOffsetsRequest<'a> {
-    /// `string`, versions 0, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `[]AlterShareGroupOffsetsRequestTopic`, versions 0.
+    /// `[]AlterShareGroupOffsetsRequestTopic`, versions 0+.
     pub topics: rt::Array<'a, AlterShareGroupOffsetsRequestTopic<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -85,9 +85,9 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterShareGroupOffsetsRequestTopic<'a> {
-    /// `string`, versions 0, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub topic_name: &'a str,
-    /// `[]AlterShareGroupOffsetsRequestPartition`, versions 0.
+    /// `[]AlterShareGroupOffsetsRequestPartition`, versions 0+.
     pub partitions: rt::Array<'a, AlterShareGroupOffsetsRequestPartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -155,9 +155,9 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterShareGroupOffsetsRequestPartition<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub start_offset: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

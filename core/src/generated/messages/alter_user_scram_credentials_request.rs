@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AlterUserScramCredentialsRequest<'a> {
-    /// `[]ScramCredentialDeletion`, versions 0.
+    /// `[]ScramCredentialDeletion`, versions 0+.
     pub deletions: rt::Array<'a, ScramCredentialDeletion<'a>>,
-    /// `[]ScramCredentialUpsertion`, versions 0.
+    /// `[]ScramCredentialUpsertion`, versions 0+.
     pub upsertions: rt::Array<'a, ScramCredentialUpsertion<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -85,9 +85,9 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScramCredentialDeletion<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub name: &'a str,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub mechanism: i8,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -153,15 +153,15 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ScramCredentialUpsertion<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub name: &'a str,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub mechanism: i8,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub iterations: i32,
-    /// `bytes`, versions 0.
+    /// `bytes`, versions 0+.
     pub salt: &'a [u8],
-    /// `bytes`, versions 0.
+    /// `bytes`, versions 0+.
     pub salted_password: &'a [u8],
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

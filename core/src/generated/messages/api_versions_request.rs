@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ApiVersionsRequest<'a> {
-    /// `string`, versions 3-4, ignorable.
+    /// `string`, versions 3+, ignorable.
     pub client_software_name: &'a str,
-    /// `string`, versions 3-4, ignorable.
+    /// `string`, versions 3+, ignorable.
     pub client_software_version: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,19 +15,19 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ApiVersionsResponse<'a> {
-    /// `int16`, versions 0-4.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `[]ApiVersion`, versions 0-4.
+    /// `[]ApiVersion`, versions 0+.
     pub api_keys: rt::Array<'a, ApiVersion<'a>>,
-    /// `int32`, versions 1-4, ignorable.
+    /// `int32`, versions 1+, ignorable.
     pub throttle_time_ms: i32,
-    /// `[]SupportedFeatureKey`, tagged field 0 at versions 3-4, ignorable.
+    /// `[]SupportedFeatureKey`, tagged field 0 at versions 3+, ignorable.
     pub supported_features: rt::Array<'a, SupportedFeatureKey<'a>>,
-    /// `int64`, tagged field 1 at versions 3-4, default `-1`, ignorable.
+    /// `int64`, tagged field 1 at versions 3+, default `-1`, ignorable.
     pub finalized_features_epoch: i64,
-    /// `[]FinalizedFeatureKey`, tagged field 2 at versions 3-4, ignorable.
+    /// `[]FinalizedFeatureKey`, tagged field 2 at versions 3+, ignorable.
     pub finalized_features: rt::Array<'a, FinalizedFeatureKey<'a>>,
-    /// `bool`, tagged field 3 at versions 3-4, default `false`, ignorable.
+    /// `bool`, tagged field 3 at versions 3+, default `false`, ignorable.
     pub zk_migration_ready: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -206,11 +206,11 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ApiVersion<'a> {
-    /// `int16`, versions 0-4, map key.
+    /// `int16`, versions 0+, map key.
     pub api_key: i16,
-    /// `int16`, versions 0-4.
+    /// `int16`, versions 0+.
     pub min_version: i16,
-    /// `int16`, versions 0-4.
+    /// `int16`, versions 0+.
     pub max_version: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -279,11 +279,11 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SupportedFeatureKey<'a> {
-    /// `string`, versions 3-4, map key.
+    /// `string`, versions 3+, map key.
     pub name: &'a str,
-    /// `int16`, versions 3-4.
+    /// `int16`, versions 3+.
     pub min_version: i16,
-    /// `int16`, versions 3-4.
+    /// `int16`, versions 3+.
     pub max_version: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -388,11 +388,11 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FinalizedFeatureKey<'a> {
-    /// `string`, versions 3-4, map key.
+    /// `string`, versions 3+, map key.
     pub name: &'a str,
-    /// `int16`, versions 3-4.
+    /// `int16`, versions 3+.
     pub max_version_level: i16,
-    /// `int16`, versions 3-4.
+    /// `int16`, versions 3+.
     pub min_version_level: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,13 +16,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BeginQuorumEpochRequest<'a> {
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub cluster_id: Option<&'a str>,
-    /// `int32`, versions 1, default `-1`, entity `brokerId`, ignorable.
+    /// `int32`, versions 1+, default `-1`, entity `brokerId`, ignorable.
     pub voter_id: i32,
-    /// `[]TopicData`, versions 0-1.
+    /// `[]TopicData`, versions 0+.
     pub topics: rt::Array<'a, TopicData<'a>>,
-    /// `[]LeaderEndpoint`, versions 1, ignorable.
+    /// `[]LeaderEndpoint`, versions 1+, ignorable.
     pub leader_endpoints: rt::Array<'a, LeaderEndpoint<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -111,9 +111,9 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicData<'a> {
-    /// `string`, versions 0-1, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `[]PartitionData`, versions 0-1.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -180,11 +180,11 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderEndpoint<'a> {
-    /// `string`, versions 1, map key.
+    /// `string`, versions 1+, map key.
     pub name: &'a str,
-    /// `string`, versions 1.
+    /// `string`, versions 1+.
     pub host: &'a str,
-    /// `uint16`, versions 1.
+    /// `uint16`, versions 1+.
     pub port: u16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -289,13 +289,13 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `uuid`, versions 1, ignorable.
+    /// `uuid`, versions 1+, ignorable.
     pub voter_directory_id: rt::Uuid,
-    /// `int32`, versions 0-1, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub leader_id: i32,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

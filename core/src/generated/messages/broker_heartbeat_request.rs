@@ -16,17 +16,17 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BrokerHeartbeatRequest<'a> {
-    /// `int32`, versions 0-1, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub broker_id: i32,
-    /// `int64`, versions 0-1, default `-1`.
+    /// `int64`, versions 0+, default `-1`.
     pub broker_epoch: i64,
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub current_metadata_offset: i64,
-    /// `bool`, versions 0-1.
+    /// `bool`, versions 0+.
     pub want_fence: bool,
-    /// `bool`, versions 0-1.
+    /// `bool`, versions 0+.
     pub want_shut_down: bool,
-    /// `[]uuid`, tagged field 0 at versions 1.
+    /// `[]uuid`, tagged field 0 at versions 1+.
     pub offline_log_dirs: rt::Array<'a, rt::Uuid>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

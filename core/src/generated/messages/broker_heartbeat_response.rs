@@ -15,15 +15,15 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BrokerHeartbeatResponse<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `bool`, versions 0-1, default `false`.
+    /// `bool`, versions 0+, default `false`.
     pub is_caught_up: bool,
-    /// `bool`, versions 0-1, default `true`.
+    /// `bool`, versions 0+, default `true`.
     pub is_fenced: bool,
-    /// `bool`, versions 0-1.
+    /// `bool`, versions 0+.
     pub should_shut_down: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

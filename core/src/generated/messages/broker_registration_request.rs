@@ -16,23 +16,23 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BrokerRegistrationRequest<'a> {
-    /// `int32`, versions 0-4, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub broker_id: i32,
-    /// `string`, versions 0-4.
+    /// `string`, versions 0+.
     pub cluster_id: &'a str,
-    /// `uuid`, versions 0-4.
+    /// `uuid`, versions 0+.
     pub incarnation_id: rt::Uuid,
-    /// `[]Listener`, versions 0-4.
+    /// `[]Listener`, versions 0+.
     pub listeners: rt::Array<'a, Listener<'a>>,
-    /// `[]Feature`, versions 0-4.
+    /// `[]Feature`, versions 0+.
     pub features: rt::Array<'a, Feature<'a>>,
-    /// `string`, versions 0-4, nullable at 0-4.
+    /// `string`, versions 0+, nullable at 0+.
     pub rack: Option<&'a str>,
-    /// `bool`, versions 1-4, default `false`.
+    /// `bool`, versions 1+, default `false`.
     pub is_migrating_zk_broker: bool,
-    /// `[]uuid`, versions 2-4, ignorable.
+    /// `[]uuid`, versions 2+, ignorable.
     pub log_dirs: rt::Array<'a, rt::Uuid>,
-    /// `int64`, versions 3-4, default `-1`, ignorable.
+    /// `int64`, versions 3+, default `-1`, ignorable.
     pub previous_broker_epoch: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -159,13 +159,13 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Listener<'a> {
-    /// `string`, versions 0-4, map key.
+    /// `string`, versions 0+, map key.
     pub name: &'a str,
-    /// `string`, versions 0-4.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `uint16`, versions 0-4.
+    /// `uint16`, versions 0+.
     pub port: u16,
-    /// `int16`, versions 0-4.
+    /// `int16`, versions 0+.
     pub security_protocol: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -240,11 +240,11 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Feature<'a> {
-    /// `string`, versions 0-4, map key.
+    /// `string`, versions 0+, map key.
     pub name: &'a str,
-    /// `int16`, versions 0-4.
+    /// `int16`, versions 0+.
     pub min_supported_version: i16,
-    /// `int16`, versions 0-4.
+    /// `int16`, versions 0+.
     pub max_supported_version: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

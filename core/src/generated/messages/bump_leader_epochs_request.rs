@@ -19,7 +19,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BumpLeaderEpochsRequest<'a> {
-    /// `[]TopicState`, versions 0.
+    /// `[]TopicState`, versions 0+.
     pub topics: rt::Array<'a, TopicState<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -81,9 +81,9 @@ impl<'a> rt::Struct<'a> for BumpLeaderEpochsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicState<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `[]LeaderEpochState`, versions 0.
+    /// `[]LeaderEpochState`, versions 0+.
     pub partitions: rt::Array<'a, LeaderEpochState<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -149,9 +149,9 @@ impl<'a> rt::Struct<'a> for TopicState<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderEpochState<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int32`, versions 0, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub min_leader_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConsumerGroupDescribeRequest<'a> {
-    /// `[]string`, versions 0-1, entity `groupId`.
+    /// `[]string`, versions 0+, entity `groupId`.
     pub group_ids: rt::Array<'a, &'a str>,
-    /// `bool`, versions 0-1.
+    /// `bool`, versions 0+.
     pub include_authorized_operations: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

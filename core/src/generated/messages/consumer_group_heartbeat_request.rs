@@ -16,25 +16,25 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConsumerGroupHeartbeatRequest<'a> {
-    /// `string`, versions 0-1, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub member_epoch: i32,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub instance_id: Option<&'a str>,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub rack_id: Option<&'a str>,
-    /// `int32`, versions 0-1, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub rebalance_timeout_ms: i32,
-    /// `[]string`, versions 0-1, nullable at 0-1, default `null`, entity `topicName`.
+    /// `[]string`, versions 0+, nullable at 0+, default `null`, entity `topicName`.
     pub subscribed_topic_names: Option<rt::Array<'a, &'a str>>,
-    /// `string`, versions 1, nullable at 1, default `null`.
+    /// `string`, versions 1+, nullable at 1+, default `null`.
     pub subscribed_topic_regex: Option<&'a str>,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub server_assignor: Option<&'a str>,
-    /// `[]TopicPartitions`, versions 0-1, nullable at 0-1, default `null`.
+    /// `[]TopicPartitions`, versions 0+, nullable at 0+, default `null`.
     pub topic_partitions: Option<rt::Array<'a, TopicPartitions<'a>>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -150,9 +150,9 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicPartitions<'a> {
-    /// `uuid`, versions 0-1.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `[]int32`, versions 0-1.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,19 +15,19 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConsumerGroupHeartbeatResponse<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub member_id: Option<&'a str>,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub member_epoch: i32,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub heartbeat_interval_ms: i32,
-    /// `Assignment`, versions 0-1, nullable at 0-1, default `null`.
+    /// `Assignment`, versions 0+, nullable at 0+, default `null`.
     pub assignment: Option<Assignment<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Assignment<'a> {
-    /// `[]TopicPartitions`, versions 0-1.
+    /// `[]TopicPartitions`, versions 0+.
     pub topic_partitions: rt::Array<'a, TopicPartitions<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -177,9 +177,9 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicPartitions<'a> {
-    /// `uuid`, versions 0-1.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `[]int32`, versions 0-1.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConsumerProtocolAssignment<'a> {
-    /// `[]TopicPartition`, versions 0-3.
+    /// `[]TopicPartition`, versions 0+.
     pub assigned_partitions: rt::Array<'a, TopicPartition<'a>>,
-    /// `bytes`, versions 0-3, nullable at 0-3, default `null`.
+    /// `bytes`, versions 0+, nullable at 0+, default `null`.
     pub user_data: Option<&'a [u8]>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -72,9 +72,9 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicPartition<'a> {
-    /// `string`, versions 0-3, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub topic: &'a str,
-    /// `[]int32`, versions 0-3.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,15 +15,15 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConsumerProtocolSubscription<'a> {
-    /// `[]string`, versions 0-3.
+    /// `[]string`, versions 0+.
     pub topics: rt::Array<'a, &'a str>,
-    /// `bytes`, versions 0-3, nullable at 0-3, default `null`.
+    /// `bytes`, versions 0+, nullable at 0+, default `null`.
     pub user_data: Option<&'a [u8]>,
-    /// `[]TopicPartition`, versions 1-3, ignorable.
+    /// `[]TopicPartition`, versions 1+, ignorable.
     pub owned_partitions: rt::Array<'a, TopicPartition<'a>>,
-    /// `int32`, versions 2-3, default `-1`, ignorable.
+    /// `int32`, versions 2+, default `-1`, ignorable.
     pub generation_id: i32,
-    /// `string`, versions 3, nullable at 3, default `null`, ignorable.
+    /// `string`, versions 3+, nullable at 3+, default `null`, ignorable.
     pub rack_id: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -117,9 +117,9 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicPartition<'a> {
-    /// `string`, versions 1-3, entity `topicName`, map key.
+    /// `string`, versions 1+, entity `topicName`, map key.
     pub topic: &'a str,
-    /// `[]int32`, versions 1-3.
+    /// `[]int32`, versions 1+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,9 +17,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ControlledShutdownRequest<'a> {
-    /// `int32`, versions 0-3, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub broker_id: i32,
-    /// `int64`, versions 2-3, default `-1`, ignorable.
+    /// `int64`, versions 2+, default `-1`, ignorable.
     pub broker_epoch: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

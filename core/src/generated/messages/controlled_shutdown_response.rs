@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ControlledShutdownResponse<'a> {
-    /// `int16`, versions 0-3.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `[]RemainingPartition`, versions 0-3.
+    /// `[]RemainingPartition`, versions 0+.
     pub remaining_partitions: rt::Array<'a, RemainingPartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -84,9 +84,9 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RemainingPartition<'a> {
-    /// `string`, versions 0-3, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub topic_name: &'a str,
-    /// `int32`, versions 0-3, map key.
+    /// `int32`, versions 0+, map key.
     pub partition_index: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,15 +16,15 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ControllerRegistrationRequest<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub controller_id: i32,
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub incarnation_id: rt::Uuid,
-    /// `bool`, versions 0.
+    /// `bool`, versions 0+.
     pub zk_migration_ready: bool,
-    /// `[]Listener`, versions 0.
+    /// `[]Listener`, versions 0+.
     pub listeners: rt::Array<'a, Listener<'a>>,
-    /// `[]Feature`, versions 0.
+    /// `[]Feature`, versions 0+.
     pub features: rt::Array<'a, Feature<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -103,13 +103,13 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Listener<'a> {
-    /// `string`, versions 0, map key.
+    /// `string`, versions 0+, map key.
     pub name: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `uint16`, versions 0.
+    /// `uint16`, versions 0+.
     pub port: u16,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub security_protocol: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -184,11 +184,11 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Feature<'a> {
-    /// `string`, versions 0, map key.
+    /// `string`, versions 0+, map key.
     pub name: &'a str,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub min_supported_version: i16,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub max_supported_version: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ControllerRegistrationResponse<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,7 +17,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreateAclsRequest<'a> {
-    /// `[]AclCreation`, versions 0-3.
+    /// `[]AclCreation`, versions 0+.
     pub creations: rt::Array<'a, AclCreation<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -79,19 +79,19 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AclCreation<'a> {
-    /// `int8`, versions 0-3.
+    /// `int8`, versions 0+.
     pub resource_type: i8,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub resource_name: &'a str,
-    /// `int8`, versions 1-3, default `3`.
+    /// `int8`, versions 1+, default `3`.
     pub resource_pattern_type: i8,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub principal: &'a str,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `int8`, versions 0-3.
+    /// `int8`, versions 0+.
     pub operation: i8,
-    /// `int8`, versions 0-3.
+    /// `int8`, versions 0+.
     pub permission_type: i8,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

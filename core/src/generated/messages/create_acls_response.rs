@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreateAclsResponse<'a> {
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]AclCreationResult`, versions 0-3.
+    /// `[]AclCreationResult`, versions 0+.
     pub results: rt::Array<'a, AclCreationResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -84,9 +84,9 @@ impl<'a> rt::Struct<'a> for CreateAclsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AclCreationResult<'a> {
-    /// `int16`, versions 0-3.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-3, nullable at 0-3.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,13 +17,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreateDelegationTokenRequest<'a> {
-    /// `string`, versions 3, nullable at 3.
+    /// `string`, versions 3+, nullable at 3+.
     pub owner_principal_type: Option<&'a str>,
-    /// `string`, versions 3, nullable at 3.
+    /// `string`, versions 3+, nullable at 3+.
     pub owner_principal_name: Option<&'a str>,
-    /// `[]CreatableRenewers`, versions 0-3.
+    /// `[]CreatableRenewers`, versions 0+.
     pub renewers: rt::Array<'a, CreatableRenewers<'a>>,
-    /// `int64`, versions 0-3.
+    /// `int64`, versions 0+.
     pub max_lifetime_ms: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -121,9 +121,9 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreatableRenewers<'a> {
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub principal_type: &'a str,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub principal_name: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

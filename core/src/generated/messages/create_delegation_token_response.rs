@@ -16,27 +16,27 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreateDelegationTokenResponse<'a> {
-    /// `int16`, versions 0-3.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub principal_type: &'a str,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub principal_name: &'a str,
-    /// `string`, versions 3.
+    /// `string`, versions 3+.
     pub token_requester_principal_type: &'a str,
-    /// `string`, versions 3.
+    /// `string`, versions 3+.
     pub token_requester_principal_name: &'a str,
-    /// `int64`, versions 0-3.
+    /// `int64`, versions 0+.
     pub issue_timestamp_ms: i64,
-    /// `int64`, versions 0-3.
+    /// `int64`, versions 0+.
     pub expiry_timestamp_ms: i64,
-    /// `int64`, versions 0-3.
+    /// `int64`, versions 0+.
     pub max_timestamp_ms: i64,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub token_id: &'a str,
-    /// `bytes`, versions 0-3.
+    /// `bytes`, versions 0+.
     pub hmac: &'a [u8],
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

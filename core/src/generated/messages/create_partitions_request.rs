@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreatePartitionsRequest<'a> {
-    /// `[]CreatePartitionsTopic`, versions 0-3.
+    /// `[]CreatePartitionsTopic`, versions 0+.
     pub topics: rt::Array<'a, CreatePartitionsTopic<'a>>,
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub timeout_ms: i32,
-    /// `bool`, versions 0-3.
+    /// `bool`, versions 0+.
     pub validate_only: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -90,11 +90,11 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreatePartitionsTopic<'a> {
-    /// `string`, versions 0-3, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub name: &'a str,
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub count: i32,
-    /// `[]CreatePartitionsAssignment`, versions 0-3, nullable at 0-3.
+    /// `[]CreatePartitionsAssignment`, versions 0+, nullable at 0+.
     pub assignments: Option<rt::Array<'a, CreatePartitionsAssignment<'a>>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -166,7 +166,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreatePartitionsAssignment<'a> {
-    /// `[]int32`, versions 0-3, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub broker_ids: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

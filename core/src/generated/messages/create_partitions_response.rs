@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreatePartitionsResponse<'a> {
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]CreatePartitionsTopicResult`, versions 0-3.
+    /// `[]CreatePartitionsTopicResult`, versions 0+.
     pub results: rt::Array<'a, CreatePartitionsTopicResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -83,11 +83,11 @@ impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreatePartitionsTopicResult<'a> {
-    /// `string`, versions 0-3, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `int16`, versions 0-3.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-3, nullable at 0-3, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,11 +17,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreateTopicsRequest<'a> {
-    /// `[]CreatableTopic`, versions 0-7.
+    /// `[]CreatableTopic`, versions 0+.
     pub topics: rt::Array<'a, CreatableTopic<'a>>,
-    /// `int32`, versions 0-7, default `60000`.
+    /// `int32`, versions 0+, default `60000`.
     pub timeout_ms: i32,
-    /// `bool`, versions 1-7, default `false`.
+    /// `bool`, versions 1+, default `false`.
     pub validate_only: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -103,15 +103,15 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreatableTopic<'a> {
-    /// `string`, versions 0-7, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub name: &'a str,
-    /// `int32`, versions 0-7.
+    /// `int32`, versions 0+.
     pub num_partitions: i32,
-    /// `int16`, versions 0-7.
+    /// `int16`, versions 0+.
     pub replication_factor: i16,
-    /// `[]CreatableReplicaAssignment`, versions 0-7.
+    /// `[]CreatableReplicaAssignment`, versions 0+.
     pub assignments: rt::Array<'a, CreatableReplicaAssignment<'a>>,
-    /// `[]CreatableTopicConfig`, versions 0-7.
+    /// `[]CreatableTopicConfig`, versions 0+.
     pub configs: rt::Array<'a, CreatableTopicConfig<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -191,9 +191,9 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreatableReplicaAssignment<'a> {
-    /// `int32`, versions 0-7, map key.
+    /// `int32`, versions 0+, map key.
     pub partition_index: i32,
-    /// `[]int32`, versions 0-7, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub broker_ids: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -259,9 +259,9 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreatableTopicConfig<'a> {
-    /// `string`, versions 0-7, map key.
+    /// `string`, versions 0+, map key.
     pub name: &'a str,
-    /// `string`, versions 0-7, nullable at 0-7.
+    /// `string`, versions 0+, nullable at 0+.
     pub value: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreateTopicsResponse<'a> {
-    /// `int32`, versions 2-7, ignorable.
+    /// `int32`, versions 2+, ignorable.
     pub throttle_time_ms: i32,
-    /// `[]CreatableTopicResult`, versions 0-7.
+    /// `[]CreatableTopicResult`, versions 0+.
     pub topics: rt::Array<'a, CreatableTopicResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -93,21 +93,21 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreatableTopicResult<'a> {
-    /// `string`, versions 0-7, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub name: &'a str,
-    /// `uuid`, versions 7, ignorable.
+    /// `uuid`, versions 7+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `int16`, versions 0-7.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 1-7, nullable at 1-7, ignorable.
+    /// `string`, versions 1+, nullable at 1+, ignorable.
     pub error_message: Option<&'a str>,
-    /// `int16`, tagged field 0 at versions 5-7, ignorable.
+    /// `int16`, tagged field 0 at versions 5+, ignorable.
     pub topic_config_error_code: i16,
-    /// `int32`, versions 5-7, default `-1`, ignorable.
+    /// `int32`, versions 5+, default `-1`, ignorable.
     pub num_partitions: i32,
-    /// `int16`, versions 5-7, default `-1`, ignorable.
+    /// `int16`, versions 5+, default `-1`, ignorable.
     pub replication_factor: i16,
-    /// `[]CreatableTopicConfigs`, versions 5-7, nullable at 5-7, ignorable.
+    /// `[]CreatableTopicConfigs`, versions 5+, nullable at 5+, ignorable.
     pub configs: Option<rt::Array<'a, CreatableTopicConfigs<'a>>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -273,15 +273,15 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CreatableTopicConfigs<'a> {
-    /// `string`, versions 5-7.
+    /// `string`, versions 5+.
     pub name: &'a str,
-    /// `string`, versions 5-7, nullable at 5-7.
+    /// `string`, versions 5+, nullable at 5+.
     pub value: Option<&'a str>,
-    /// `bool`, versions 5-7.
+    /// `bool`, versions 5+.
     pub read_only: bool,
-    /// `int8`, versions 5-7, default `-1`, ignorable.
+    /// `int8`, versions 5+, default `-1`, ignorable.
     pub config_source: i8,
-    /// `bool`, versions 5-7.
+    /// `bool`, versions 5+.
     pub is_sensitive: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

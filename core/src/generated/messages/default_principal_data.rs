@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DefaultPrincipalData<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub r#type: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub name: &'a str,
-    /// `bool`, versions 0.
+    /// `bool`, versions 0+.
     pub token_authenticated: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

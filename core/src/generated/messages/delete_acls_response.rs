@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeleteAclsResponse<'a> {
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]DeleteAclsFilterResult`, versions 0-3.
+    /// `[]DeleteAclsFilterResult`, versions 0+.
     pub filter_results: rt::Array<'a, DeleteAclsFilterResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -84,11 +84,11 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeleteAclsFilterResult<'a> {
-    /// `int16`, versions 0-3.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-3, nullable at 0-3.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
-    /// `[]DeleteAclsMatchingAcl`, versions 0-3.
+    /// `[]DeleteAclsMatchingAcl`, versions 0+.
     pub matching_acls: rt::Array<'a, DeleteAclsMatchingAcl<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -160,23 +160,23 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeleteAclsMatchingAcl<'a> {
-    /// `int16`, versions 0-3.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-3, nullable at 0-3.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
-    /// `int8`, versions 0-3.
+    /// `int8`, versions 0+.
     pub resource_type: i8,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub resource_name: &'a str,
-    /// `int8`, versions 1-3, default `3`.
+    /// `int8`, versions 1+, default `3`.
     pub pattern_type: i8,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub principal: &'a str,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `int8`, versions 0-3.
+    /// `int8`, versions 0+.
     pub operation: i8,
-    /// `int8`, versions 0-3.
+    /// `int8`, versions 0+.
     pub permission_type: i8,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeleteGroupsResponse<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]DeletableGroupResult`, versions 0-2.
+    /// `[]DeletableGroupResult`, versions 0+.
     pub results: rt::Array<'a, DeletableGroupResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -83,9 +83,9 @@ impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeletableGroupResult<'a> {
-    /// `string`, versions 0-2, entity `groupId`, map key.
+    /// `string`, versions 0+, entity `groupId`, map key.
     pub group_id: &'a str,
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

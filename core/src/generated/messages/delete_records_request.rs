@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeleteRecordsRequest<'a> {
-    /// `[]DeleteRecordsTopic`, versions 0-2.
+    /// `[]DeleteRecordsTopic`, versions 0+.
     pub topics: rt::Array<'a, DeleteRecordsTopic<'a>>,
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub timeout_ms: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -84,9 +84,9 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeleteRecordsTopic<'a> {
-    /// `string`, versions 0-2, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]DeleteRecordsPartition`, versions 0-2.
+    /// `[]DeleteRecordsPartition`, versions 0+.
     pub partitions: rt::Array<'a, DeleteRecordsPartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -153,9 +153,9 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeleteRecordsPartition<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int64`, versions 0-2.
+    /// `int64`, versions 0+.
     pub offset: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeleteRecordsResponse<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]DeleteRecordsTopicResult`, versions 0-2.
+    /// `[]DeleteRecordsTopicResult`, versions 0+.
     pub topics: rt::Array<'a, DeleteRecordsTopicResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -83,9 +83,9 @@ impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeleteRecordsTopicResult<'a> {
-    /// `string`, versions 0-2, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub name: &'a str,
-    /// `[]DeleteRecordsPartitionResult`, versions 0-2.
+    /// `[]DeleteRecordsPartitionResult`, versions 0+.
     pub partitions: rt::Array<'a, DeleteRecordsPartitionResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -152,11 +152,11 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeleteRecordsPartitionResult<'a> {
-    /// `int32`, versions 0-2, map key.
+    /// `int32`, versions 0+, map key.
     pub partition_index: i32,
-    /// `int64`, versions 0-2.
+    /// `int64`, versions 0+.
     pub low_watermark: i64,
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

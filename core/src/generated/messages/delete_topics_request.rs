@@ -17,11 +17,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeleteTopicsRequest<'a> {
-    /// `[]DeleteTopicState`, versions 6.
+    /// `[]DeleteTopicState`, versions 6+.
     pub topics: rt::Array<'a, DeleteTopicState<'a>>,
     /// `[]string`, versions 0-5, entity `topicName`, ignorable.
     pub topic_names: rt::Array<'a, &'a str>,
-    /// `int32`, versions 0-6.
+    /// `int32`, versions 0+.
     pub timeout_ms: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -111,9 +111,9 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeleteTopicState<'a> {
-    /// `string`, versions 6, nullable at 6, default `null`, entity `topicName`.
+    /// `string`, versions 6+, nullable at 6+, default `null`, entity `topicName`.
     pub name: Option<&'a str>,
-    /// `uuid`, versions 6.
+    /// `uuid`, versions 6+.
     pub topic_id: rt::Uuid,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

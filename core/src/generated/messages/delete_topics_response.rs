@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeleteTopicsResponse<'a> {
-    /// `int32`, versions 1-6, ignorable.
+    /// `int32`, versions 1+, ignorable.
     pub throttle_time_ms: i32,
-    /// `[]DeletableTopicResult`, versions 0-6.
+    /// `[]DeletableTopicResult`, versions 0+.
     pub responses: rt::Array<'a, DeletableTopicResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -93,13 +93,13 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeletableTopicResult<'a> {
-    /// `string`, versions 0-6, nullable at 6, entity `topicName`, map key.
+    /// `string`, versions 0+, nullable at 6+, entity `topicName`, map key.
     pub name: Option<&'a str>,
-    /// `uuid`, versions 6, ignorable.
+    /// `uuid`, versions 6+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `int16`, versions 0-6.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 5-6, nullable at 5-6, default `null`, ignorable.
+    /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
     pub error_message: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

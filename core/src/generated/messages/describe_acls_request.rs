@@ -17,19 +17,19 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeAclsRequest<'a> {
-    /// `int8`, versions 0-3.
+    /// `int8`, versions 0+.
     pub resource_type_filter: i8,
-    /// `string`, versions 0-3, nullable at 0-3.
+    /// `string`, versions 0+, nullable at 0+.
     pub resource_name_filter: Option<&'a str>,
-    /// `int8`, versions 1-3, default `3`.
+    /// `int8`, versions 1+, default `3`.
     pub pattern_type_filter: i8,
-    /// `string`, versions 0-3, nullable at 0-3.
+    /// `string`, versions 0+, nullable at 0+.
     pub principal_filter: Option<&'a str>,
-    /// `string`, versions 0-3, nullable at 0-3.
+    /// `string`, versions 0+, nullable at 0+.
     pub host_filter: Option<&'a str>,
-    /// `int8`, versions 0-3.
+    /// `int8`, versions 0+.
     pub operation: i8,
-    /// `int8`, versions 0-3.
+    /// `int8`, versions 0+.
     pub permission_type: i8,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,13 +16,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeAclsResponse<'a> {
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-3.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-3, nullable at 0-3.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
-    /// `[]DescribeAclsResource`, versions 0-3.
+    /// `[]DescribeAclsResource`, versions 0+.
     pub resources: rt::Array<'a, DescribeAclsResource<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -97,13 +97,13 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeAclsResource<'a> {
-    /// `int8`, versions 0-3.
+    /// `int8`, versions 0+.
     pub resource_type: i8,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub resource_name: &'a str,
-    /// `int8`, versions 1-3, default `3`.
+    /// `int8`, versions 1+, default `3`.
     pub pattern_type: i8,
-    /// `[]AclDescription`, versions 0-3.
+    /// `[]AclDescription`, versions 0+.
     pub acls: rt::Array<'a, AclDescription<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -190,13 +190,13 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AclDescription<'a> {
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub principal: &'a str,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `int8`, versions 0-3.
+    /// `int8`, versions 0+.
     pub operation: i8,
-    /// `int8`, versions 0-3.
+    /// `int8`, versions 0+.
     pub permission_type: i8,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

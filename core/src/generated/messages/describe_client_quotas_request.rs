@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeClientQuotasRequest<'a> {
-    /// `[]ComponentData`, versions 0-1.
+    /// `[]ComponentData`, versions 0+.
     pub components: rt::Array<'a, ComponentData<'a>>,
-    /// `bool`, versions 0-1.
+    /// `bool`, versions 0+.
     pub strict: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -84,11 +84,11 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ComponentData<'a> {
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub entity_type: &'a str,
-    /// `int8`, versions 0-1.
+    /// `int8`, versions 0+.
     pub match_type: i8,
-    /// `string`, versions 0-1, nullable at 0-1.
+    /// `string`, versions 0+, nullable at 0+.
     pub r#match: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

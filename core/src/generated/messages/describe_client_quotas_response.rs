@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeClientQuotasResponse<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-1, nullable at 0-1.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
-    /// `[]EntryData`, versions 0-1, nullable at 0-1.
+    /// `[]EntryData`, versions 0+, nullable at 0+.
     pub entries: Option<rt::Array<'a, EntryData<'a>>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -96,9 +96,9 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EntryData<'a> {
-    /// `[]EntityData`, versions 0-1.
+    /// `[]EntityData`, versions 0+.
     pub entity: rt::Array<'a, EntityData<'a>>,
-    /// `[]ValueData`, versions 0-1.
+    /// `[]ValueData`, versions 0+.
     pub values: rt::Array<'a, ValueData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -165,9 +165,9 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EntityData<'a> {
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub entity_type: &'a str,
-    /// `string`, versions 0-1, nullable at 0-1.
+    /// `string`, versions 0+, nullable at 0+.
     pub entity_name: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -234,9 +234,9 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ValueData<'a> {
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub key: &'a str,
-    /// `float64`, versions 0-1.
+    /// `float64`, versions 0+.
     pub value: f64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

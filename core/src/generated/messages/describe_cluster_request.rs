@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeClusterRequest<'a> {
-    /// `bool`, versions 0-2.
+    /// `bool`, versions 0+.
     pub include_cluster_authorized_operations: bool,
-    /// `int8`, versions 1-2, default `1`.
+    /// `int8`, versions 1+, default `1`.
     pub endpoint_type: i8,
-    /// `bool`, versions 2.
+    /// `bool`, versions 2+.
     pub include_fenced_brokers: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,21 +15,21 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeClusterResponse<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-2, nullable at 0-2, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `int8`, versions 1-2, default `1`.
+    /// `int8`, versions 1+, default `1`.
     pub endpoint_type: i8,
-    /// `string`, versions 0-2.
+    /// `string`, versions 0+.
     pub cluster_id: &'a str,
-    /// `int32`, versions 0-2, default `-1`, entity `brokerId`.
+    /// `int32`, versions 0+, default `-1`, entity `brokerId`.
     pub controller_id: i32,
-    /// `[]DescribeClusterBroker`, versions 0-2.
+    /// `[]DescribeClusterBroker`, versions 0+.
     pub brokers: rt::Array<'a, DescribeClusterBroker<'a>>,
-    /// `int32`, versions 0-2, default `-2147483648`.
+    /// `int32`, versions 0+, default `-2147483648`.
     pub cluster_authorized_operations: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -133,15 +133,15 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeClusterBroker<'a> {
-    /// `int32`, versions 0-2, entity `brokerId`, map key.
+    /// `int32`, versions 0+, entity `brokerId`, map key.
     pub broker_id: i32,
-    /// `string`, versions 0-2.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub port: i32,
-    /// `string`, versions 0-2, nullable at 0-2, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub rack: Option<&'a str>,
-    /// `bool`, versions 2.
+    /// `bool`, versions 2+.
     pub is_fenced: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

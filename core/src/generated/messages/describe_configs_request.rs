@@ -17,11 +17,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeConfigsRequest<'a> {
-    /// `[]DescribeConfigsResource`, versions 0-4.
+    /// `[]DescribeConfigsResource`, versions 0+.
     pub resources: rt::Array<'a, DescribeConfigsResource<'a>>,
-    /// `bool`, versions 1-4, default `false`.
+    /// `bool`, versions 1+, default `false`.
     pub include_synonyms: bool,
-    /// `bool`, versions 3-4, default `false`.
+    /// `bool`, versions 3+, default `false`.
     pub include_documentation: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -115,11 +115,11 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeConfigsResource<'a> {
-    /// `int8`, versions 0-4.
+    /// `int8`, versions 0+.
     pub resource_type: i8,
-    /// `string`, versions 0-4.
+    /// `string`, versions 0+.
     pub resource_name: &'a str,
-    /// `[]string`, versions 0-4, nullable at 0-4.
+    /// `[]string`, versions 0+, nullable at 0+.
     pub configuration_keys: Option<rt::Array<'a, &'a str>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeConfigsResponse<'a> {
-    /// `int32`, versions 0-4.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]DescribeConfigsResult`, versions 0-4.
+    /// `[]DescribeConfigsResult`, versions 0+.
     pub results: rt::Array<'a, DescribeConfigsResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -84,15 +84,15 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeConfigsResult<'a> {
-    /// `int16`, versions 0-4.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-4, nullable at 0-4.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
-    /// `int8`, versions 0-4.
+    /// `int8`, versions 0+.
     pub resource_type: i8,
-    /// `string`, versions 0-4.
+    /// `string`, versions 0+.
     pub resource_name: &'a str,
-    /// `[]DescribeConfigsResourceResult`, versions 0-4.
+    /// `[]DescribeConfigsResourceResult`, versions 0+.
     pub configs: rt::Array<'a, DescribeConfigsResourceResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -172,23 +172,23 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeConfigsResourceResult<'a> {
-    /// `string`, versions 0-4.
+    /// `string`, versions 0+.
     pub name: &'a str,
-    /// `string`, versions 0-4, nullable at 0-4.
+    /// `string`, versions 0+, nullable at 0+.
     pub value: Option<&'a str>,
-    /// `bool`, versions 0-4.
+    /// `bool`, versions 0+.
     pub read_only: bool,
     /// `bool`, versions 0.
     pub is_default: bool,
-    /// `int8`, versions 1-4, default `-1`, ignorable.
+    /// `int8`, versions 1+, default `-1`, ignorable.
     pub config_source: i8,
-    /// `bool`, versions 0-4.
+    /// `bool`, versions 0+.
     pub is_sensitive: bool,
-    /// `[]DescribeConfigsSynonym`, versions 1-4, ignorable.
+    /// `[]DescribeConfigsSynonym`, versions 1+, ignorable.
     pub synonyms: rt::Array<'a, DescribeConfigsSynonym<'a>>,
-    /// `int8`, versions 3-4, default `0`, ignorable.
+    /// `int8`, versions 3+, default `0`, ignorable.
     pub config_type: i8,
-    /// `string`, versions 3-4, nullable at 3-4, ignorable.
+    /// `string`, versions 3+, nullable at 3+, ignorable.
     pub documentation: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -331,11 +331,11 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeConfigsSynonym<'a> {
-    /// `string`, versions 1-4.
+    /// `string`, versions 1+.
     pub name: &'a str,
-    /// `string`, versions 1-4, nullable at 1-4.
+    /// `string`, versions 1+, nullable at 1+.
     pub value: Option<&'a str>,
-    /// `int8`, versions 1-4.
+    /// `int8`, versions 1+.
     pub source: i8,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

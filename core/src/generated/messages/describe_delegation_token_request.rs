@@ -17,7 +17,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeDelegationTokenRequest<'a> {
-    /// `[]DescribeDelegationTokenOwner`, versions 0-3, nullable at 0-3.
+    /// `[]DescribeDelegationTokenOwner`, versions 0+, nullable at 0+.
     pub owners: Option<rt::Array<'a, DescribeDelegationTokenOwner<'a>>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -79,9 +79,9 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeDelegationTokenOwner<'a> {
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub principal_type: &'a str,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub principal_name: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeDelegationTokenResponse<'a> {
-    /// `int16`, versions 0-3.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `[]DescribedDelegationToken`, versions 0-3.
+    /// `[]DescribedDelegationToken`, versions 0+.
     pub tokens: rt::Array<'a, DescribedDelegationToken<'a>>,
-    /// `int32`, versions 0-3.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -90,25 +90,25 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribedDelegationToken<'a> {
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub principal_type: &'a str,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub principal_name: &'a str,
-    /// `string`, versions 3.
+    /// `string`, versions 3+.
     pub token_requester_principal_type: &'a str,
-    /// `string`, versions 3.
+    /// `string`, versions 3+.
     pub token_requester_principal_name: &'a str,
-    /// `int64`, versions 0-3.
+    /// `int64`, versions 0+.
     pub issue_timestamp: i64,
-    /// `int64`, versions 0-3.
+    /// `int64`, versions 0+.
     pub expiry_timestamp: i64,
-    /// `int64`, versions 0-3.
+    /// `int64`, versions 0+.
     pub max_timestamp: i64,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub token_id: &'a str,
-    /// `bytes`, versions 0-3.
+    /// `bytes`, versions 0+.
     pub hmac: &'a [u8],
-    /// `[]DescribedDelegationTokenRenewer`, versions 0-3.
+    /// `[]DescribedDelegationTokenRenewer`, versions 0+.
     pub renewers: rt::Array<'a, DescribedDelegationTokenRenewer<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -250,9 +250,9 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribedDelegationTokenRenewer<'a> {
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub principal_type: &'a str,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub principal_name: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

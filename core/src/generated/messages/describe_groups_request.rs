@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeGroupsRequest<'a> {
-    /// `[]string`, versions 0-6, entity `groupId`.
+    /// `[]string`, versions 0+, entity `groupId`.
     pub groups: rt::Array<'a, &'a str>,
-    /// `bool`, versions 3-6.
+    /// `bool`, versions 3+.
     pub include_authorized_operations: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

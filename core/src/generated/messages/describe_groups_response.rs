@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeGroupsResponse<'a> {
-    /// `int32`, versions 1-6, ignorable.
+    /// `int32`, versions 1+, ignorable.
     pub throttle_time_ms: i32,
-    /// `[]DescribedGroup`, versions 0-6.
+    /// `[]DescribedGroup`, versions 0+.
     pub groups: rt::Array<'a, DescribedGroup<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -92,21 +92,21 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribedGroup<'a> {
-    /// `int16`, versions 0-6.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 6, nullable at 6, default `null`.
+    /// `string`, versions 6+, nullable at 6+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `string`, versions 0-6, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `string`, versions 0-6.
+    /// `string`, versions 0+.
     pub group_state: &'a str,
-    /// `string`, versions 0-6.
+    /// `string`, versions 0+.
     pub protocol_type: &'a str,
-    /// `string`, versions 0-6.
+    /// `string`, versions 0+.
     pub protocol_data: &'a str,
-    /// `[]DescribedGroupMember`, versions 0-6.
+    /// `[]DescribedGroupMember`, versions 0+.
     pub members: rt::Array<'a, DescribedGroupMember<'a>>,
-    /// `int32`, versions 3-6, default `-2147483648`.
+    /// `int32`, versions 3+, default `-2147483648`.
     pub authorized_operations: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -224,17 +224,17 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribedGroupMember<'a> {
-    /// `string`, versions 0-6.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `string`, versions 4-6, nullable at 4-6, default `null`, ignorable.
+    /// `string`, versions 4+, nullable at 4+, default `null`, ignorable.
     pub group_instance_id: Option<&'a str>,
-    /// `string`, versions 0-6.
+    /// `string`, versions 0+.
     pub client_id: &'a str,
-    /// `string`, versions 0-6.
+    /// `string`, versions 0+.
     pub client_host: &'a str,
-    /// `bytes`, versions 0-6.
+    /// `bytes`, versions 0+.
     pub member_metadata: &'a [u8],
-    /// `bytes`, versions 0-6.
+    /// `bytes`, versions 0+.
     pub member_assignment: &'a [u8],
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,7 +17,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeLogDirsRequest<'a> {
-    /// `[]DescribableLogDirTopic`, versions 0-4, nullable at 0-4.
+    /// `[]DescribableLogDirTopic`, versions 0+, nullable at 0+.
     pub topics: Option<rt::Array<'a, DescribableLogDirTopic<'a>>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -79,9 +79,9 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribableLogDirTopic<'a> {
-    /// `string`, versions 0-4, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub topic: &'a str,
-    /// `[]int32`, versions 0-4.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeLogDirsResponse<'a> {
-    /// `int32`, versions 0-4.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 3-4, ignorable.
+    /// `int16`, versions 3+, ignorable.
     pub error_code: i16,
-    /// `[]DescribeLogDirsResult`, versions 0-4.
+    /// `[]DescribeLogDirsResult`, versions 0+.
     pub results: rt::Array<'a, DescribeLogDirsResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -95,15 +95,15 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeLogDirsResult<'a> {
-    /// `int16`, versions 0-4.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-4.
+    /// `string`, versions 0+.
     pub log_dir: &'a str,
-    /// `[]DescribeLogDirsTopic`, versions 0-4.
+    /// `[]DescribeLogDirsTopic`, versions 0+.
     pub topics: rt::Array<'a, DescribeLogDirsTopic<'a>>,
-    /// `int64`, versions 4, default `-1`, ignorable.
+    /// `int64`, versions 4+, default `-1`, ignorable.
     pub total_bytes: i64,
-    /// `int64`, versions 4, default `-1`, ignorable.
+    /// `int64`, versions 4+, default `-1`, ignorable.
     pub usable_bytes: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -200,9 +200,9 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeLogDirsTopic<'a> {
-    /// `string`, versions 0-4, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]DescribeLogDirsPartition`, versions 0-4.
+    /// `[]DescribeLogDirsPartition`, versions 0+.
     pub partitions: rt::Array<'a, DescribeLogDirsPartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -270,13 +270,13 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeLogDirsPartition<'a> {
-    /// `int32`, versions 0-4.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int64`, versions 0-4.
+    /// `int64`, versions 0+.
     pub partition_size: i64,
-    /// `int64`, versions 0-4.
+    /// `int64`, versions 0+.
     pub offset_lag: i64,
-    /// `bool`, versions 0-4.
+    /// `bool`, versions 0+.
     pub is_future_key: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

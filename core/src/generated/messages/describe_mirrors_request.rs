@@ -19,9 +19,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeMirrorsRequest<'a> {
-    /// `[]string`, versions 0, nullable at 0, default `null`, entity `mirrorName`.
+    /// `[]string`, versions 0+, nullable at 0+, default `null`, entity `mirrorName`.
     pub mirror_names: Option<rt::Array<'a, &'a str>>,
-    /// `bool`, versions 0, default `false`.
+    /// `bool`, versions 0+, default `false`.
     pub include_authorized_operations: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

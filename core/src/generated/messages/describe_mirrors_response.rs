@@ -18,13 +18,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeMirrorsResponse<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0, nullable at 0, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `[]DescribedMirror`, versions 0.
+    /// `[]DescribedMirror`, versions 0+.
     pub mirrors: rt::Array<'a, DescribedMirror<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -99,13 +99,13 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribedMirror<'a> {
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0, entity `mirrorName`.
+    /// `string`, versions 0+, entity `mirrorName`.
     pub mirror_name: &'a str,
-    /// `int32`, versions 0, default `-2147483648`.
+    /// `int32`, versions 0+, default `-2147483648`.
     pub authorized_operations: i32,
-    /// `[]TopicPartitions`, versions 0.
+    /// `[]TopicPartitions`, versions 0+.
     pub topics: rt::Array<'a, TopicPartitions<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -180,9 +180,9 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicPartitions<'a> {
-    /// `string`, versions 0, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `[]PartitionDetail`, versions 0.
+    /// `[]PartitionDetail`, versions 0+.
     pub partitions: rt::Array<'a, PartitionDetail<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -249,17 +249,17 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionDetail<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int64`, versions 0, default `-1`.
+    /// `int64`, versions 0+, default `-1`.
     pub source_offset: i64,
-    /// `int64`, versions 0, default `-1`.
+    /// `int64`, versions 0+, default `-1`.
     pub destination_offset: i64,
-    /// `int64`, versions 0, default `-1`.
+    /// `int64`, versions 0+, default `-1`.
     pub lag: i64,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub state: &'a str,
-    /// `int32`, versions 0, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub last_mirror_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

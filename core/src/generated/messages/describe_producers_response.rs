@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeProducersResponse<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]TopicResponse`, versions 0.
+    /// `[]TopicResponse`, versions 0+.
     pub topics: rt::Array<'a, TopicResponse<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -83,9 +83,9 @@ impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicResponse<'a> {
-    /// `string`, versions 0, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]PartitionResponse`, versions 0.
+    /// `[]PartitionResponse`, versions 0+.
     pub partitions: rt::Array<'a, PartitionResponse<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -152,13 +152,13 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionResponse<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0, nullable at 0, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `[]ProducerState`, versions 0.
+    /// `[]ProducerState`, versions 0+.
     pub active_producers: rt::Array<'a, ProducerState<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -244,17 +244,17 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProducerState<'a> {
-    /// `int64`, versions 0, entity `producerId`.
+    /// `int64`, versions 0+, entity `producerId`.
     pub producer_id: i64,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub producer_epoch: i32,
-    /// `int32`, versions 0, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub last_sequence: i32,
-    /// `int64`, versions 0, default `-1`.
+    /// `int64`, versions 0+, default `-1`.
     pub last_timestamp: i64,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub coordinator_epoch: i32,
-    /// `int64`, versions 0, default `-1`.
+    /// `int64`, versions 0+, default `-1`.
     pub current_txn_start_offset: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

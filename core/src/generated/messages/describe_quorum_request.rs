@@ -16,7 +16,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeQuorumRequest<'a> {
-    /// `[]TopicData`, versions 0-2.
+    /// `[]TopicData`, versions 0+.
     pub topics: rt::Array<'a, TopicData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -78,9 +78,9 @@ impl<'a> rt::Struct<'a> for DescribeQuorumRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicData<'a> {
-    /// `string`, versions 0-2, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `[]PartitionData`, versions 0-2.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

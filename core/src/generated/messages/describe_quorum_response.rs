@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeQuorumResponse<'a> {
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 2, nullable at 2, ignorable.
+    /// `string`, versions 2+, nullable at 2+, ignorable.
     pub error_message: Option<&'a str>,
-    /// `[]TopicData`, versions 0-2.
+    /// `[]TopicData`, versions 0+.
     pub topics: rt::Array<'a, TopicData<'a>>,
-    /// `[]Node`, versions 2.
+    /// `[]Node`, versions 2+.
     pub nodes: rt::Array<'a, Node<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -116,9 +116,9 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicData<'a> {
-    /// `string`, versions 0-2, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `[]PartitionData`, versions 0-2.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -185,9 +185,9 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Node<'a> {
-    /// `int32`, versions 2, entity `brokerId`, map key.
+    /// `int32`, versions 2+, entity `brokerId`, map key.
     pub node_id: i32,
-    /// `[]Listener`, versions 2.
+    /// `[]Listener`, versions 2+.
     pub listeners: rt::Array<'a, Listener<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -276,21 +276,21 @@ impl<'a> rt::Struct<'a> for Node<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 2, nullable at 2, ignorable.
+    /// `string`, versions 2+, nullable at 2+, ignorable.
     pub error_message: Option<&'a str>,
-    /// `int32`, versions 0-2, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub leader_id: i32,
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
-    /// `int64`, versions 0-2.
+    /// `int64`, versions 0+.
     pub high_watermark: i64,
-    /// `[]ReplicaState`, versions 0-2.
+    /// `[]ReplicaState`, versions 0+.
     pub current_voters: rt::Array<'a, ReplicaState<'a>>,
-    /// `[]ReplicaState`, versions 0-2.
+    /// `[]ReplicaState`, versions 0+.
     pub observers: rt::Array<'a, ReplicaState<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -390,11 +390,11 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Listener<'a> {
-    /// `string`, versions 2, map key.
+    /// `string`, versions 2+, map key.
     pub name: &'a str,
-    /// `string`, versions 2.
+    /// `string`, versions 2+.
     pub host: &'a str,
-    /// `uint16`, versions 2.
+    /// `uint16`, versions 2+.
     pub port: u16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -499,15 +499,15 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReplicaState<'a> {
-    /// `int32`, versions 0-2, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub replica_id: i32,
-    /// `uuid`, versions 2.
+    /// `uuid`, versions 2+.
     pub replica_directory_id: rt::Uuid,
-    /// `int64`, versions 0-2.
+    /// `int64`, versions 0+.
     pub log_end_offset: i64,
-    /// `int64`, versions 1-2, default `-1`, ignorable.
+    /// `int64`, versions 1+, default `-1`, ignorable.
     pub last_fetch_timestamp: i64,
-    /// `int64`, versions 1-2, default `-1`, ignorable.
+    /// `int64`, versions 1+, default `-1`, ignorable.
     pub last_caught_up_timestamp: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,7 +16,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeShareGroupOffsetsRequest<'a> {
-    /// `[]DescribeShareGroupOffsetsRequestGroup`, versions 0.
+    /// `[]DescribeShareGroupOffsetsRequestGroup`, versions 0+.
     pub groups: rt::Array<'a, DescribeShareGroupOffsetsRequestGroup<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -78,9 +78,9 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeShareGroupOffsetsRequestGroup<'a> {
-    /// `string`, versions 0, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `[]DescribeShareGroupOffsetsRequestTopic`, versions 0, nullable at 0.
+    /// `[]DescribeShareGroupOffsetsRequestTopic`, versions 0+, nullable at 0+.
     pub topics: Option<rt::Array<'a, DescribeShareGroupOffsetsRequestTopic<'a>>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -148,9 +148,9 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeShareGroupOffsetsRequestTopic<'a> {
-    /// `string`, versions 0, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `[]int32`, versions 0.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeTopicPartitionsRequest<'a> {
-    /// `[]TopicRequest`, versions 0.
+    /// `[]TopicRequest`, versions 0+.
     pub topics: rt::Array<'a, TopicRequest<'a>>,
-    /// `int32`, versions 0, default `2000`.
+    /// `int32`, versions 0+, default `2000`.
     pub response_partition_limit: i32,
-    /// `Cursor`, versions 0, nullable at 0, default `null`.
+    /// `Cursor`, versions 0+, nullable at 0+, default `null`.
     pub cursor: Option<Cursor<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -91,7 +91,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicRequest<'a> {
-    /// `string`, versions 0, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -153,9 +153,9 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cursor<'a> {
-    /// `string`, versions 0, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

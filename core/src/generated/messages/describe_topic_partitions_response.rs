@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeTopicPartitionsResponse<'a> {
-    /// `int32`, versions 0, ignorable.
+    /// `int32`, versions 0+, ignorable.
     pub throttle_time_ms: i32,
-    /// `[]DescribeTopicPartitionsResponseTopic`, versions 0.
+    /// `[]DescribeTopicPartitionsResponseTopic`, versions 0+.
     pub topics: rt::Array<'a, DescribeTopicPartitionsResponseTopic<'a>>,
-    /// `Cursor`, versions 0, nullable at 0, default `null`.
+    /// `Cursor`, versions 0+, nullable at 0+, default `null`.
     pub next_cursor: Option<Cursor<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -90,17 +90,17 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeTopicPartitionsResponseTopic<'a> {
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0, nullable at 0, entity `topicName`, map key.
+    /// `string`, versions 0+, nullable at 0+, entity `topicName`, map key.
     pub name: Option<&'a str>,
-    /// `uuid`, versions 0, ignorable.
+    /// `uuid`, versions 0+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `bool`, versions 0, default `false`, ignorable.
+    /// `bool`, versions 0+, default `false`, ignorable.
     pub is_internal: bool,
-    /// `[]DescribeTopicPartitionsResponsePartition`, versions 0.
+    /// `[]DescribeTopicPartitionsResponsePartition`, versions 0+.
     pub partitions: rt::Array<'a, DescribeTopicPartitionsResponsePartition<'a>>,
-    /// `int32`, versions 0, default `-2147483648`.
+    /// `int32`, versions 0+, default `-2147483648`.
     pub topic_authorized_operations: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -184,9 +184,9 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Cursor<'a> {
-    /// `string`, versions 0, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -252,23 +252,23 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeTopicPartitionsResponsePartition<'a> {
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int32`, versions 0, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub leader_id: i32,
-    /// `int32`, versions 0, default `-1`, ignorable.
+    /// `int32`, versions 0+, default `-1`, ignorable.
     pub leader_epoch: i32,
-    /// `[]int32`, versions 0, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub replica_nodes: rt::Array<'a, i32>,
-    /// `[]int32`, versions 0, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub isr_nodes: rt::Array<'a, i32>,
-    /// `[]int32`, versions 0, nullable at 0, default `null`, entity `brokerId`.
+    /// `[]int32`, versions 0+, nullable at 0+, default `null`, entity `brokerId`.
     pub eligible_leader_replicas: Option<rt::Array<'a, i32>>,
-    /// `[]int32`, versions 0, nullable at 0, default `null`, entity `brokerId`.
+    /// `[]int32`, versions 0+, nullable at 0+, default `null`, entity `brokerId`.
     pub last_known_elr: Option<rt::Array<'a, i32>>,
-    /// `[]int32`, versions 0, entity `brokerId`, ignorable.
+    /// `[]int32`, versions 0+, entity `brokerId`, ignorable.
     pub offline_replicas: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

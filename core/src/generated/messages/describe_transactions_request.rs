@@ -16,7 +16,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeTransactionsRequest<'a> {
-    /// `[]string`, versions 0, entity `transactionalId`.
+    /// `[]string`, versions 0+, entity `transactionalId`.
     pub transactional_ids: rt::Array<'a, &'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeTransactionsResponse<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]TransactionState`, versions 0.
+    /// `[]TransactionState`, versions 0+.
     pub transaction_states: rt::Array<'a, TransactionState<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -83,21 +83,21 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TransactionState<'a> {
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0, entity `transactionalId`.
+    /// `string`, versions 0+, entity `transactionalId`.
     pub transactional_id: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub transaction_state: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub transaction_timeout_ms: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub transaction_start_time_ms: i64,
-    /// `int64`, versions 0, entity `producerId`.
+    /// `int64`, versions 0+, entity `producerId`.
     pub producer_id: i64,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub producer_epoch: i16,
-    /// `[]TopicData`, versions 0.
+    /// `[]TopicData`, versions 0+.
     pub topics: rt::Array<'a, TopicData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -195,9 +195,9 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicData<'a> {
-    /// `string`, versions 0, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub topic: &'a str,
-    /// `[]int32`, versions 0.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeUserScramCredentialsResponse<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
-    /// `[]DescribeUserScramCredentialsResult`, versions 0.
+    /// `[]DescribeUserScramCredentialsResult`, versions 0+.
     pub results: rt::Array<'a, DescribeUserScramCredentialsResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -96,13 +96,13 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribeUserScramCredentialsResult<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub user: &'a str,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
-    /// `[]CredentialInfo`, versions 0.
+    /// `[]CredentialInfo`, versions 0+.
     pub credential_infos: rt::Array<'a, CredentialInfo<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -178,9 +178,9 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CredentialInfo<'a> {
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub mechanism: i8,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub iterations: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ElectLeadersRequest<'a> {
-    /// `int8`, versions 1-2.
+    /// `int8`, versions 1+.
     pub election_type: i8,
-    /// `[]TopicPartitions`, versions 0-2, nullable at 0-2.
+    /// `[]TopicPartitions`, versions 0+, nullable at 0+.
     pub topic_partitions: Option<rt::Array<'a, TopicPartitions<'a>>>,
-    /// `int32`, versions 0-2, default `60000`.
+    /// `int32`, versions 0+, default `60000`.
     pub timeout_ms: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -102,9 +102,9 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicPartitions<'a> {
-    /// `string`, versions 0-2, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub topic: &'a str,
-    /// `[]int32`, versions 0-2.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

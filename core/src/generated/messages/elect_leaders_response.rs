@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ElectLeadersResponse<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 1-2.
+    /// `int16`, versions 1+.
     pub error_code: i16,
-    /// `[]ReplicaElectionResult`, versions 0-2.
+    /// `[]ReplicaElectionResult`, versions 0+.
     pub replica_election_results: rt::Array<'a, ReplicaElectionResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -98,9 +98,9 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReplicaElectionResult<'a> {
-    /// `string`, versions 0-2, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic: &'a str,
-    /// `[]PartitionResult`, versions 0-2.
+    /// `[]PartitionResult`, versions 0+.
     pub partition_result: rt::Array<'a, PartitionResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -180,11 +180,11 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionResult<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub partition_id: i32,
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-2, nullable at 0-2.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

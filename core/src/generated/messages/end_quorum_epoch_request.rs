@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EndQuorumEpochRequest<'a> {
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub cluster_id: Option<&'a str>,
-    /// `[]TopicData`, versions 0-1.
+    /// `[]TopicData`, versions 0+.
     pub topics: rt::Array<'a, TopicData<'a>>,
-    /// `[]LeaderEndpoint`, versions 1, ignorable.
+    /// `[]LeaderEndpoint`, versions 1+, ignorable.
     pub leader_endpoints: rt::Array<'a, LeaderEndpoint<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -100,9 +100,9 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicData<'a> {
-    /// `string`, versions 0-1, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `[]PartitionData`, versions 0-1.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -169,11 +169,11 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderEndpoint<'a> {
-    /// `string`, versions 1, map key.
+    /// `string`, versions 1+, map key.
     pub name: &'a str,
-    /// `string`, versions 1.
+    /// `string`, versions 1+.
     pub host: &'a str,
-    /// `uint16`, versions 1.
+    /// `uint16`, versions 1+.
     pub port: u16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -278,15 +278,15 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int32`, versions 0-1, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub leader_id: i32,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
     /// `[]int32`, versions 0, ignorable.
     pub preferred_successors: rt::Array<'a, i32>,
-    /// `[]ReplicaInfo`, versions 1, ignorable.
+    /// `[]ReplicaInfo`, versions 1+, ignorable.
     pub preferred_candidates: rt::Array<'a, ReplicaInfo<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -401,9 +401,9 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReplicaInfo<'a> {
-    /// `int32`, versions 1, entity `brokerId`.
+    /// `int32`, versions 1+, entity `brokerId`.
     pub candidate_id: i32,
-    /// `uuid`, versions 1.
+    /// `uuid`, versions 1+.
     pub candidate_directory_id: rt::Uuid,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EndQuorumEpochResponse<'a> {
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `[]TopicData`, versions 0-1.
+    /// `[]TopicData`, versions 0+.
     pub topics: rt::Array<'a, TopicData<'a>>,
-    /// `[]NodeEndpoint`, tagged field 0 at versions 1.
+    /// `[]NodeEndpoint`, tagged field 0 at versions 1+.
     pub node_endpoints: rt::Array<'a, NodeEndpoint<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -123,9 +123,9 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicData<'a> {
-    /// `string`, versions 0-1, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `[]PartitionData`, versions 0-1.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -192,11 +192,11 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NodeEndpoint<'a> {
-    /// `int32`, versions 1, entity `brokerId`, map key.
+    /// `int32`, versions 1+, entity `brokerId`, map key.
     pub node_id: i32,
-    /// `string`, versions 1.
+    /// `string`, versions 1+.
     pub host: &'a str,
-    /// `uint16`, versions 1.
+    /// `uint16`, versions 1+.
     pub port: u16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -301,13 +301,13 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `int32`, versions 0-1, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub leader_id: i32,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

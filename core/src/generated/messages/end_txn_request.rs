@@ -16,13 +16,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EndTxnRequest<'a> {
-    /// `string`, versions 0-5, entity `transactionalId`.
+    /// `string`, versions 0+, entity `transactionalId`.
     pub transactional_id: &'a str,
-    /// `int64`, versions 0-5, entity `producerId`.
+    /// `int64`, versions 0+, entity `producerId`.
     pub producer_id: i64,
-    /// `int16`, versions 0-5.
+    /// `int16`, versions 0+.
     pub producer_epoch: i16,
-    /// `bool`, versions 0-5.
+    /// `bool`, versions 0+.
     pub committed: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

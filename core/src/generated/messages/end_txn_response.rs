@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EndTxnResponse<'a> {
-    /// `int32`, versions 0-5.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-5.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `int64`, versions 5, default `-1`, entity `producerId`, ignorable.
+    /// `int64`, versions 5+, default `-1`, entity `producerId`, ignorable.
     pub producer_id: i64,
-    /// `int16`, versions 5, default `-1`, ignorable.
+    /// `int16`, versions 5+, default `-1`, ignorable.
     pub producer_epoch: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EnvelopeRequest<'a> {
-    /// `bytes`, versions 0.
+    /// `bytes`, versions 0+.
     pub request_data: &'a [u8],
-    /// `bytes`, versions 0, nullable at 0.
+    /// `bytes`, versions 0+, nullable at 0+.
     pub request_principal: Option<&'a [u8]>,
-    /// `bytes`, versions 0.
+    /// `bytes`, versions 0+.
     pub client_host_address: &'a [u8],
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

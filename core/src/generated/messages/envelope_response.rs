@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EnvelopeResponse<'a> {
-    /// `bytes`, versions 0, nullable at 0, default `null`.
+    /// `bytes`, versions 0+, nullable at 0+, default `null`.
     pub response_data: Option<&'a [u8]>,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

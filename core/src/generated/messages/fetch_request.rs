@@ -17,29 +17,29 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FetchRequest<'a> {
-    /// `string`, tagged field 0 at versions 12-18, nullable at 12-18, default `null`, ignorable.
+    /// `string`, tagged field 0 at versions 12+, nullable at 12+, default `null`, ignorable.
     pub cluster_id: Option<&'a str>,
     /// `int32`, versions 0-14, default `-1`, entity `brokerId`.
     pub replica_id: i32,
-    /// `ReplicaState`, tagged field 1 at versions 15-18.
+    /// `ReplicaState`, tagged field 1 at versions 15+.
     pub replica_state: ReplicaState<'a>,
-    /// `int32`, versions 0-18.
+    /// `int32`, versions 0+.
     pub max_wait_ms: i32,
-    /// `int32`, versions 0-18.
+    /// `int32`, versions 0+.
     pub min_bytes: i32,
-    /// `int32`, versions 3-18, default `0x7fffffff`, ignorable.
+    /// `int32`, versions 3+, default `0x7fffffff`, ignorable.
     pub max_bytes: i32,
-    /// `int8`, versions 4-18, default `0`, ignorable.
+    /// `int8`, versions 4+, default `0`, ignorable.
     pub isolation_level: i8,
-    /// `int32`, versions 7-18, default `0`, ignorable.
+    /// `int32`, versions 7+, default `0`, ignorable.
     pub session_id: i32,
-    /// `int32`, versions 7-18, default `-1`, ignorable.
+    /// `int32`, versions 7+, default `-1`, ignorable.
     pub session_epoch: i32,
-    /// `[]FetchTopic`, versions 0-18.
+    /// `[]FetchTopic`, versions 0+.
     pub topics: rt::Array<'a, FetchTopic<'a>>,
-    /// `[]ForgottenTopic`, versions 7-18.
+    /// `[]ForgottenTopic`, versions 7+.
     pub forgotten_topics_data: rt::Array<'a, ForgottenTopic<'a>>,
-    /// `string`, versions 11-18, default ``, ignorable.
+    /// `string`, versions 11+, default ``, ignorable.
     pub rack_id: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -262,9 +262,9 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReplicaState<'a> {
-    /// `int32`, versions 15-18, default `-1`, entity `brokerId`.
+    /// `int32`, versions 15+, default `-1`, entity `brokerId`.
     pub replica_id: i32,
-    /// `int64`, versions 15-18, default `-1`.
+    /// `int64`, versions 15+, default `-1`.
     pub replica_epoch: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -355,9 +355,9 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
 pub struct FetchTopic<'a> {
     /// `string`, versions 0-12, entity `topicName`, ignorable.
     pub topic: &'a str,
-    /// `uuid`, versions 13-18, ignorable.
+    /// `uuid`, versions 13+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `[]FetchPartition`, versions 0-18.
+    /// `[]FetchPartition`, versions 0+.
     pub partitions: rt::Array<'a, FetchPartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -447,9 +447,9 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
 pub struct ForgottenTopic<'a> {
     /// `string`, versions 7-12, entity `topicName`, ignorable.
     pub topic: &'a str,
-    /// `uuid`, versions 13-18, ignorable.
+    /// `uuid`, versions 13+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `[]int32`, versions 7-18.
+    /// `[]int32`, versions 7+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -548,21 +548,21 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FetchPartition<'a> {
-    /// `int32`, versions 0-18.
+    /// `int32`, versions 0+.
     pub partition: i32,
-    /// `int32`, versions 9-18, default `-1`, ignorable.
+    /// `int32`, versions 9+, default `-1`, ignorable.
     pub current_leader_epoch: i32,
-    /// `int64`, versions 0-18.
+    /// `int64`, versions 0+.
     pub fetch_offset: i64,
-    /// `int32`, versions 12-18, default `-1`.
+    /// `int32`, versions 12+, default `-1`.
     pub last_fetched_epoch: i32,
-    /// `int64`, versions 5-18, default `-1`, ignorable.
+    /// `int64`, versions 5+, default `-1`, ignorable.
     pub log_start_offset: i64,
-    /// `int32`, versions 0-18.
+    /// `int32`, versions 0+.
     pub partition_max_bytes: i32,
-    /// `uuid`, tagged field 0 at versions 17-18, ignorable.
+    /// `uuid`, tagged field 0 at versions 17+, ignorable.
     pub replica_directory_id: rt::Uuid,
-    /// `int64`, tagged field 1 at versions 18, default `9223372036854775807`, ignorable.
+    /// `int64`, tagged field 1 at versions 18+, default `9223372036854775807`, ignorable.
     pub high_watermark: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,15 +16,15 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FetchResponse<'a> {
-    /// `int32`, versions 1-18, ignorable.
+    /// `int32`, versions 1+, ignorable.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 7-18, ignorable.
+    /// `int16`, versions 7+, ignorable.
     pub error_code: i16,
-    /// `int32`, versions 7-18, default `0`.
+    /// `int32`, versions 7+, default `0`.
     pub session_id: i32,
-    /// `[]FetchableTopicResponse`, versions 0-18.
+    /// `[]FetchableTopicResponse`, versions 0+.
     pub responses: rt::Array<'a, FetchableTopicResponse<'a>>,
-    /// `[]NodeEndpoint`, tagged field 0 at versions 16-18.
+    /// `[]NodeEndpoint`, tagged field 0 at versions 16+.
     pub node_endpoints: rt::Array<'a, NodeEndpoint<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -161,9 +161,9 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
 pub struct FetchableTopicResponse<'a> {
     /// `string`, versions 0-12, entity `topicName`, ignorable.
     pub topic: &'a str,
-    /// `uuid`, versions 13-18, ignorable.
+    /// `uuid`, versions 13+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `[]PartitionData`, versions 0-18.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -251,13 +251,13 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NodeEndpoint<'a> {
-    /// `int32`, versions 16-18, entity `brokerId`, map key.
+    /// `int32`, versions 16+, entity `brokerId`, map key.
     pub node_id: i32,
-    /// `string`, versions 16-18.
+    /// `string`, versions 16+.
     pub host: &'a str,
-    /// `int32`, versions 16-18.
+    /// `int32`, versions 16+.
     pub port: i32,
-    /// `string`, versions 16-18, nullable at 16-18, default `null`.
+    /// `string`, versions 16+, nullable at 16+, default `null`.
     pub rack: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -378,27 +378,27 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0-18.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-18.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `int64`, versions 0-18.
+    /// `int64`, versions 0+.
     pub high_watermark: i64,
-    /// `int64`, versions 4-18, default `-1`, ignorable.
+    /// `int64`, versions 4+, default `-1`, ignorable.
     pub last_stable_offset: i64,
-    /// `int64`, versions 5-18, default `-1`, ignorable.
+    /// `int64`, versions 5+, default `-1`, ignorable.
     pub log_start_offset: i64,
-    /// `EpochEndOffset`, tagged field 0 at versions 12-18.
+    /// `EpochEndOffset`, tagged field 0 at versions 12+.
     pub diverging_epoch: EpochEndOffset<'a>,
-    /// `LeaderIdAndEpoch`, tagged field 1 at versions 12-18.
+    /// `LeaderIdAndEpoch`, tagged field 1 at versions 12+.
     pub current_leader: LeaderIdAndEpoch<'a>,
-    /// `SnapshotId`, tagged field 2 at versions 12-18.
+    /// `SnapshotId`, tagged field 2 at versions 12+.
     pub snapshot_id: SnapshotId<'a>,
-    /// `[]AbortedTransaction`, versions 4-18, nullable at 4-18, ignorable.
+    /// `[]AbortedTransaction`, versions 4+, nullable at 4+, ignorable.
     pub aborted_transactions: Option<rt::Array<'a, AbortedTransaction<'a>>>,
-    /// `int32`, versions 11-18, default `-1`, entity `brokerId`.
+    /// `int32`, versions 11+, default `-1`, entity `brokerId`.
     pub preferred_read_replica: i32,
-    /// `records`, versions 0-18, nullable at 0-18.
+    /// `records`, versions 0+, nullable at 0+.
     pub records: Option<&'a [u8]>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -637,9 +637,9 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EpochEndOffset<'a> {
-    /// `int32`, versions 12-18, default `-1`.
+    /// `int32`, versions 12+, default `-1`.
     pub epoch: i32,
-    /// `int64`, versions 12-18, default `-1`.
+    /// `int64`, versions 12+, default `-1`.
     pub end_offset: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -734,9 +734,9 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderIdAndEpoch<'a> {
-    /// `int32`, versions 12-18, default `-1`, entity `brokerId`.
+    /// `int32`, versions 12+, default `-1`, entity `brokerId`.
     pub leader_id: i32,
-    /// `int32`, versions 12-18, default `-1`.
+    /// `int32`, versions 12+, default `-1`.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -834,9 +834,9 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SnapshotId<'a> {
-    /// `int64`, versions 0-18, default `-1`.
+    /// `int64`, versions 0+, default `-1`.
     pub end_offset: i64,
-    /// `int32`, versions 0-18, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -903,9 +903,9 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AbortedTransaction<'a> {
-    /// `int64`, versions 4-18, entity `producerId`.
+    /// `int64`, versions 4+, entity `producerId`.
     pub producer_id: i64,
-    /// `int64`, versions 4-18.
+    /// `int64`, versions 4+.
     pub first_offset: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,13 +16,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FetchSnapshotRequest<'a> {
-    /// `string`, tagged field 0 at versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, tagged field 0 at versions 0+, nullable at 0+, default `null`.
     pub cluster_id: Option<&'a str>,
-    /// `int32`, versions 0-1, default `-1`, entity `brokerId`.
+    /// `int32`, versions 0+, default `-1`, entity `brokerId`.
     pub replica_id: i32,
-    /// `int32`, versions 0-1, default `0x7fffffff`.
+    /// `int32`, versions 0+, default `0x7fffffff`.
     pub max_bytes: i32,
-    /// `[]TopicSnapshot`, versions 0-1.
+    /// `[]TopicSnapshot`, versions 0+.
     pub topics: rt::Array<'a, TopicSnapshot<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -127,9 +127,9 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicSnapshot<'a> {
-    /// `string`, versions 0-1, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]PartitionSnapshot`, versions 0-1.
+    /// `[]PartitionSnapshot`, versions 0+.
     pub partitions: rt::Array<'a, PartitionSnapshot<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -196,15 +196,15 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionSnapshot<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub partition: i32,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub current_leader_epoch: i32,
-    /// `SnapshotId`, versions 0-1.
+    /// `SnapshotId`, versions 0+.
     pub snapshot_id: SnapshotId<'a>,
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub position: i64,
-    /// `uuid`, tagged field 0 at versions 1, ignorable.
+    /// `uuid`, tagged field 0 at versions 1+, ignorable.
     pub replica_directory_id: rt::Uuid,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -320,9 +320,9 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SnapshotId<'a> {
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub end_offset: i64,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

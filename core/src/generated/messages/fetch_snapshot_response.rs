@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FetchSnapshotResponse<'a> {
-    /// `int32`, versions 0-1, ignorable.
+    /// `int32`, versions 0+, ignorable.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `[]TopicSnapshot`, versions 0-1.
+    /// `[]TopicSnapshot`, versions 0+.
     pub topics: rt::Array<'a, TopicSnapshot<'a>>,
-    /// `[]NodeEndpoint`, tagged field 0 at versions 1.
+    /// `[]NodeEndpoint`, tagged field 0 at versions 1+.
     pub node_endpoints: rt::Array<'a, NodeEndpoint<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -130,9 +130,9 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicSnapshot<'a> {
-    /// `string`, versions 0-1, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]PartitionSnapshot`, versions 0-1.
+    /// `[]PartitionSnapshot`, versions 0+.
     pub partitions: rt::Array<'a, PartitionSnapshot<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -199,11 +199,11 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NodeEndpoint<'a> {
-    /// `int32`, versions 1, entity `brokerId`, map key.
+    /// `int32`, versions 1+, entity `brokerId`, map key.
     pub node_id: i32,
-    /// `string`, versions 1.
+    /// `string`, versions 1+.
     pub host: &'a str,
-    /// `uint16`, versions 1.
+    /// `uint16`, versions 1+.
     pub port: u16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -308,19 +308,19 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionSnapshot<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub index: i32,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `SnapshotId`, versions 0-1.
+    /// `SnapshotId`, versions 0+.
     pub snapshot_id: SnapshotId<'a>,
-    /// `LeaderIdAndEpoch`, tagged field 0 at versions 0-1.
+    /// `LeaderIdAndEpoch`, tagged field 0 at versions 0+.
     pub current_leader: LeaderIdAndEpoch<'a>,
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub size: i64,
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub position: i64,
-    /// `records`, versions 0-1.
+    /// `records`, versions 0+.
     pub unaligned_records: Option<&'a [u8]>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -443,9 +443,9 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SnapshotId<'a> {
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub end_offset: i64,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -512,9 +512,9 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderIdAndEpoch<'a> {
-    /// `int32`, versions 0-1, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub leader_id: i32,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

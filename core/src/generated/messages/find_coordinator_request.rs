@@ -18,9 +18,9 @@ use crate::rt;
 pub struct FindCoordinatorRequest<'a> {
     /// `string`, versions 0-3.
     pub key: &'a str,
-    /// `int8`, versions 1-6, default `0`.
+    /// `int8`, versions 1+, default `0`.
     pub key_type: i8,
-    /// `[]string`, versions 4-6.
+    /// `[]string`, versions 4+.
     pub coordinator_keys: rt::Array<'a, &'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

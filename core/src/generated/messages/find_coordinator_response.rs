@@ -15,7 +15,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FindCoordinatorResponse<'a> {
-    /// `int32`, versions 1-6, ignorable.
+    /// `int32`, versions 1+, ignorable.
     pub throttle_time_ms: i32,
     /// `int16`, versions 0-3.
     pub error_code: i16,
@@ -27,7 +27,7 @@ pub struct FindCoordinatorResponse<'a> {
     pub host: &'a str,
     /// `int32`, versions 0-3.
     pub port: i32,
-    /// `[]Coordinator`, versions 4-6.
+    /// `[]Coordinator`, versions 4+.
     pub coordinators: rt::Array<'a, Coordinator<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -174,17 +174,17 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Coordinator<'a> {
-    /// `string`, versions 4-6.
+    /// `string`, versions 4+.
     pub key: &'a str,
-    /// `int32`, versions 4-6, entity `brokerId`.
+    /// `int32`, versions 4+, entity `brokerId`.
     pub node_id: i32,
-    /// `string`, versions 4-6.
+    /// `string`, versions 4+.
     pub host: &'a str,
-    /// `int32`, versions 4-6.
+    /// `int32`, versions 4+.
     pub port: i32,
-    /// `int16`, versions 4-6.
+    /// `int16`, versions 4+.
     pub error_code: i16,
-    /// `string`, versions 4-6, nullable at 4-6, ignorable.
+    /// `string`, versions 4+, nullable at 4+, ignorable.
     pub error_message: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,23 +15,23 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GetTelemetrySubscriptionsResponse<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub client_instance_id: rt::Uuid,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub subscription_id: i32,
-    /// `[]int8`, versions 0.
+    /// `[]int8`, versions 0+.
     pub accepted_compression_types: rt::Array<'a, i8>,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub push_interval_ms: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub telemetry_max_bytes: i32,
-    /// `bool`, versions 0.
+    /// `bool`, versions 0+.
     pub delta_temporality: bool,
-    /// `[]string`, versions 0.
+    /// `[]string`, versions 0+.
     pub requested_metrics: rt::Array<'a, &'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,13 +16,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HeartbeatRequest<'a> {
-    /// `string`, versions 0-4, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `int32`, versions 0-4.
+    /// `int32`, versions 0+.
     pub generation_id: i32,
-    /// `string`, versions 0-4.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `string`, versions 3-4, nullable at 3-4, default `null`.
+    /// `string`, versions 3+, nullable at 3+, default `null`.
     pub group_instance_id: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

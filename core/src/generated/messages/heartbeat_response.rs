@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HeartbeatResponse<'a> {
-    /// `int32`, versions 1-4, ignorable.
+    /// `int32`, versions 1+, ignorable.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-4.
+    /// `int16`, versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

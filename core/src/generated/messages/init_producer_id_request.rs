@@ -17,17 +17,17 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct InitProducerIdRequest<'a> {
-    /// `string`, versions 0-6, nullable at 0-6, entity `transactionalId`.
+    /// `string`, versions 0+, nullable at 0+, entity `transactionalId`.
     pub transactional_id: Option<&'a str>,
-    /// `int32`, versions 0-6.
+    /// `int32`, versions 0+.
     pub transaction_timeout_ms: i32,
-    /// `int64`, versions 3-6, default `-1`, entity `producerId`.
+    /// `int64`, versions 3+, default `-1`, entity `producerId`.
     pub producer_id: i64,
-    /// `int16`, versions 3-6, default `-1`.
+    /// `int16`, versions 3+, default `-1`.
     pub producer_epoch: i16,
-    /// `bool`, versions 6, default `false`.
+    /// `bool`, versions 6+, default `false`.
     pub enable2_pc: bool,
-    /// `bool`, versions 6, default `false`.
+    /// `bool`, versions 6+, default `false`.
     pub keep_prepared_txn: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,17 +15,17 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct InitProducerIdResponse<'a> {
-    /// `int32`, versions 0-6, ignorable.
+    /// `int32`, versions 0+, ignorable.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-6.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `int64`, versions 0-6, default `-1`, entity `producerId`.
+    /// `int64`, versions 0+, default `-1`, entity `producerId`.
     pub producer_id: i64,
-    /// `int16`, versions 0-6.
+    /// `int16`, versions 0+.
     pub producer_epoch: i16,
-    /// `int64`, versions 6, default `-1`, entity `producerId`.
+    /// `int64`, versions 6+, default `-1`, entity `producerId`.
     pub ongoing_txn_producer_id: i64,
-    /// `int16`, versions 6, default `-1`.
+    /// `int16`, versions 6+, default `-1`.
     pub ongoing_txn_producer_epoch: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct InitializeShareGroupStateRequest<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub group_id: &'a str,
-    /// `[]InitializeStateData`, versions 0.
+    /// `[]InitializeStateData`, versions 0+.
     pub topics: rt::Array<'a, InitializeStateData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -85,9 +85,9 @@ impl<'a> rt::Struct<'a> for InitializeShareGroupStateRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct InitializeStateData<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `[]PartitionData`, versions 0.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -153,11 +153,11 @@ impl<'a> rt::Struct<'a> for InitializeStateData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub state_epoch: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub start_offset: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

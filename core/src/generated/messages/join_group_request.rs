@@ -16,21 +16,21 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JoinGroupRequest<'a> {
-    /// `string`, versions 0-9, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `int32`, versions 0-9.
+    /// `int32`, versions 0+.
     pub session_timeout_ms: i32,
-    /// `int32`, versions 1-9, default `-1`, ignorable.
+    /// `int32`, versions 1+, default `-1`, ignorable.
     pub rebalance_timeout_ms: i32,
-    /// `string`, versions 0-9.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `string`, versions 5-9, nullable at 5-9, default `null`.
+    /// `string`, versions 5+, nullable at 5+, default `null`.
     pub group_instance_id: Option<&'a str>,
-    /// `string`, versions 0-9.
+    /// `string`, versions 0+.
     pub protocol_type: &'a str,
-    /// `[]JoinGroupRequestProtocol`, versions 0-9.
+    /// `[]JoinGroupRequestProtocol`, versions 0+.
     pub protocols: rt::Array<'a, JoinGroupRequestProtocol<'a>>,
-    /// `string`, versions 8-9, nullable at 8-9, default `null`, ignorable.
+    /// `string`, versions 8+, nullable at 8+, default `null`, ignorable.
     pub reason: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -153,9 +153,9 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JoinGroupRequestProtocol<'a> {
-    /// `string`, versions 0-9, map key.
+    /// `string`, versions 0+, map key.
     pub name: &'a str,
-    /// `bytes`, versions 0-9.
+    /// `bytes`, versions 0+.
     pub metadata: &'a [u8],
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,23 +15,23 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JoinGroupResponse<'a> {
-    /// `int32`, versions 2-9, ignorable.
+    /// `int32`, versions 2+, ignorable.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-9.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `int32`, versions 0-9, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub generation_id: i32,
-    /// `string`, versions 7-9, nullable at 7-9, default `null`, ignorable.
+    /// `string`, versions 7+, nullable at 7+, default `null`, ignorable.
     pub protocol_type: Option<&'a str>,
-    /// `string`, versions 0-9, nullable at 7-9.
+    /// `string`, versions 0+, nullable at 7+.
     pub protocol_name: Option<&'a str>,
-    /// `string`, versions 0-9.
+    /// `string`, versions 0+.
     pub leader: &'a str,
-    /// `bool`, versions 9, default `false`.
+    /// `bool`, versions 9+, default `false`.
     pub skip_assignment: bool,
-    /// `string`, versions 0-9.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `[]JoinGroupResponseMember`, versions 0-9.
+    /// `[]JoinGroupResponseMember`, versions 0+.
     pub members: rt::Array<'a, JoinGroupResponseMember<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -158,11 +158,11 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct JoinGroupResponseMember<'a> {
-    /// `string`, versions 0-9.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `string`, versions 5-9, nullable at 5-9, default `null`, ignorable.
+    /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
     pub group_instance_id: Option<&'a str>,
-    /// `bytes`, versions 0-9.
+    /// `bytes`, versions 0+.
     pub metadata: &'a [u8],
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

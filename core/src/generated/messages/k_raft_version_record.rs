@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KRaftVersionRecord<'a> {
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub version: i16,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub k_raft_version: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

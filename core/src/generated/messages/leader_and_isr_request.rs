@@ -17,21 +17,21 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderAndIsrRequest<'a> {
-    /// `int32`, versions 0-7, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub controller_id: i32,
-    /// `bool`, versions 7, default `false`.
+    /// `bool`, versions 7+, default `false`.
     pub is_k_raft_controller: bool,
-    /// `int32`, versions 0-7.
+    /// `int32`, versions 0+.
     pub controller_epoch: i32,
-    /// `int64`, versions 2-7, default `-1`, ignorable.
+    /// `int64`, versions 2+, default `-1`, ignorable.
     pub broker_epoch: i64,
-    /// `int8`, versions 5-7.
+    /// `int8`, versions 5+.
     pub r#type: i8,
     /// `[]LeaderAndIsrPartitionState`, versions 0-1.
     pub ungrouped_partition_states: rt::Array<'a, LeaderAndIsrPartitionState<'a>>,
-    /// `[]LeaderAndIsrTopicState`, versions 2-7.
+    /// `[]LeaderAndIsrTopicState`, versions 2+.
     pub topic_states: rt::Array<'a, LeaderAndIsrTopicState<'a>>,
-    /// `[]LeaderAndIsrLiveLeader`, versions 0-7.
+    /// `[]LeaderAndIsrLiveLeader`, versions 0+.
     pub live_leaders: rt::Array<'a, LeaderAndIsrLiveLeader<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -186,27 +186,27 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
 pub struct LeaderAndIsrPartitionState<'a> {
     /// `string`, versions 0-1, entity `topicName`, ignorable.
     pub topic_name: &'a str,
-    /// `int32`, versions 0-7.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int32`, versions 0-7.
+    /// `int32`, versions 0+.
     pub controller_epoch: i32,
-    /// `int32`, versions 0-7, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub leader: i32,
-    /// `int32`, versions 0-7.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
-    /// `[]int32`, versions 0-7, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub isr: rt::Array<'a, i32>,
-    /// `int32`, versions 0-7.
+    /// `int32`, versions 0+.
     pub partition_epoch: i32,
-    /// `[]int32`, versions 0-7, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub replicas: rt::Array<'a, i32>,
-    /// `[]int32`, versions 3-7, entity `brokerId`, ignorable.
+    /// `[]int32`, versions 3+, entity `brokerId`, ignorable.
     pub adding_replicas: rt::Array<'a, i32>,
-    /// `[]int32`, versions 3-7, entity `brokerId`, ignorable.
+    /// `[]int32`, versions 3+, entity `brokerId`, ignorable.
     pub removing_replicas: rt::Array<'a, i32>,
-    /// `bool`, versions 1-7, default `false`, ignorable.
+    /// `bool`, versions 1+, default `false`, ignorable.
     pub is_new: bool,
-    /// `int8`, versions 6-7, default `0`.
+    /// `int8`, versions 6+, default `0`.
     pub leader_recovery_state: i8,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -388,11 +388,11 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderAndIsrTopicState<'a> {
-    /// `string`, versions 2-7, entity `topicName`.
+    /// `string`, versions 2+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `uuid`, versions 5-7, ignorable.
+    /// `uuid`, versions 5+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `[]LeaderAndIsrPartitionState`, versions 2-7.
+    /// `[]LeaderAndIsrPartitionState`, versions 2+.
     pub partition_states: rt::Array<'a, LeaderAndIsrPartitionState<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -494,11 +494,11 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderAndIsrLiveLeader<'a> {
-    /// `int32`, versions 0-7, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub broker_id: i32,
-    /// `string`, versions 0-7.
+    /// `string`, versions 0+.
     pub host_name: &'a str,
-    /// `int32`, versions 0-7.
+    /// `int32`, versions 0+.
     pub port: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

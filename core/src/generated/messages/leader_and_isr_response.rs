@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderAndIsrResponse<'a> {
-    /// `int16`, versions 0-7.
+    /// `int16`, versions 0+.
     pub error_code: i16,
     /// `[]LeaderAndIsrPartitionError`, versions 0-4.
     pub partition_errors: rt::Array<'a, LeaderAndIsrPartitionError<'a>>,
-    /// `[]LeaderAndIsrTopicError`, versions 5-7.
+    /// `[]LeaderAndIsrTopicError`, versions 5+.
     pub topics: rt::Array<'a, LeaderAndIsrTopicError<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -115,9 +115,9 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
 pub struct LeaderAndIsrPartitionError<'a> {
     /// `string`, versions 0-4, entity `topicName`, ignorable.
     pub topic_name: &'a str,
-    /// `int32`, versions 0-7.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-7.
+    /// `int16`, versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -195,9 +195,9 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderAndIsrTopicError<'a> {
-    /// `uuid`, versions 5-7, map key.
+    /// `uuid`, versions 5+, map key.
     pub topic_id: rt::Uuid,
-    /// `[]LeaderAndIsrPartitionError`, versions 5-7.
+    /// `[]LeaderAndIsrPartitionError`, versions 5+.
     pub partition_errors: rt::Array<'a, LeaderAndIsrPartitionError<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderChangeMessage<'a> {
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub version: i16,
-    /// `int32`, versions 0-1, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub leader_id: i32,
-    /// `[]Voter`, versions 0-1.
+    /// `[]Voter`, versions 0+.
     pub voters: rt::Array<'a, Voter<'a>>,
-    /// `[]Voter`, versions 0-1.
+    /// `[]Voter`, versions 0+.
     pub granting_voters: rt::Array<'a, Voter<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -96,9 +96,9 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Voter<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub voter_id: i32,
-    /// `uuid`, versions 1.
+    /// `uuid`, versions 1+.
     pub voter_directory_id: rt::Uuid,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

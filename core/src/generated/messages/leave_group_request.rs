@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaveGroupRequest<'a> {
-    /// `string`, versions 0-5, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
     /// `string`, versions 0-2.
     pub member_id: &'a str,
-    /// `[]MemberIdentity`, versions 3-5.
+    /// `[]MemberIdentity`, versions 3+.
     pub members: rt::Array<'a, MemberIdentity<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -114,11 +114,11 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MemberIdentity<'a> {
-    /// `string`, versions 3-5.
+    /// `string`, versions 3+.
     pub member_id: &'a str,
-    /// `string`, versions 3-5, nullable at 3-5, default `null`.
+    /// `string`, versions 3+, nullable at 3+, default `null`.
     pub group_instance_id: Option<&'a str>,
-    /// `string`, versions 5, nullable at 5, default `null`, ignorable.
+    /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
     pub reason: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaveGroupResponse<'a> {
-    /// `int32`, versions 1-5, ignorable.
+    /// `int32`, versions 1+, ignorable.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-5.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `[]MemberResponse`, versions 3-5.
+    /// `[]MemberResponse`, versions 3+.
     pub members: rt::Array<'a, MemberResponse<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -109,11 +109,11 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MemberResponse<'a> {
-    /// `string`, versions 3-5.
+    /// `string`, versions 3+.
     pub member_id: &'a str,
-    /// `string`, versions 3-5, nullable at 3-5.
+    /// `string`, versions 3+, nullable at 3+.
     pub group_instance_id: Option<&'a str>,
-    /// `int16`, versions 3-5.
+    /// `int16`, versions 3+.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,7 +16,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListConfigResourcesRequest<'a> {
-    /// `[]int8`, versions 1.
+    /// `[]int8`, versions 1+.
     pub resource_types: rt::Array<'a, i8>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListConfigResourcesResponse<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `[]ConfigResource`, versions 0-1.
+    /// `[]ConfigResource`, versions 0+.
     pub config_resources: rt::Array<'a, ConfigResource<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -89,9 +89,9 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ConfigResource<'a> {
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub resource_name: &'a str,
-    /// `int8`, versions 1, default `16`, ignorable.
+    /// `int8`, versions 1+, default `16`, ignorable.
     pub resource_type: i8,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

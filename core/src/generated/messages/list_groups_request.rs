@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListGroupsRequest<'a> {
-    /// `[]string`, versions 4-5.
+    /// `[]string`, versions 4+.
     pub states_filter: rt::Array<'a, &'a str>,
-    /// `[]string`, versions 5.
+    /// `[]string`, versions 5+.
     pub types_filter: rt::Array<'a, &'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListGroupsResponse<'a> {
-    /// `int32`, versions 1-5, ignorable.
+    /// `int32`, versions 1+, ignorable.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-5.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `[]ListedGroup`, versions 0-5.
+    /// `[]ListedGroup`, versions 0+.
     pub groups: rt::Array<'a, ListedGroup<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -98,13 +98,13 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListedGroup<'a> {
-    /// `string`, versions 0-5, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `string`, versions 0-5.
+    /// `string`, versions 0+.
     pub protocol_type: &'a str,
-    /// `string`, versions 4-5, ignorable.
+    /// `string`, versions 4+, ignorable.
     pub group_state: &'a str,
-    /// `string`, versions 5, ignorable.
+    /// `string`, versions 5+, ignorable.
     pub group_type: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

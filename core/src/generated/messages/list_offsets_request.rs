@@ -17,13 +17,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListOffsetsRequest<'a> {
-    /// `int32`, versions 0-10, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub replica_id: i32,
-    /// `int8`, versions 2-10.
+    /// `int8`, versions 2+.
     pub isolation_level: i8,
-    /// `[]ListOffsetsTopic`, versions 0-10.
+    /// `[]ListOffsetsTopic`, versions 0+.
     pub topics: rt::Array<'a, ListOffsetsTopic<'a>>,
-    /// `int32`, versions 10, ignorable.
+    /// `int32`, versions 10+, ignorable.
     pub timeout_ms: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -118,9 +118,9 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListOffsetsTopic<'a> {
-    /// `string`, versions 0-10, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]ListOffsetsPartition`, versions 0-10.
+    /// `[]ListOffsetsPartition`, versions 0+.
     pub partitions: rt::Array<'a, ListOffsetsPartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -187,11 +187,11 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListOffsetsPartition<'a> {
-    /// `int32`, versions 0-10.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int32`, versions 4-10, default `-1`, ignorable.
+    /// `int32`, versions 4+, default `-1`, ignorable.
     pub current_leader_epoch: i32,
-    /// `int64`, versions 0-10.
+    /// `int64`, versions 0+.
     pub timestamp: i64,
     /// `int32`, versions 0, default `1`.
     pub max_num_offsets: i32,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListOffsetsResponse<'a> {
-    /// `int32`, versions 2-10, ignorable.
+    /// `int32`, versions 2+, ignorable.
     pub throttle_time_ms: i32,
-    /// `[]ListOffsetsTopicResponse`, versions 0-10.
+    /// `[]ListOffsetsTopicResponse`, versions 0+.
     pub topics: rt::Array<'a, ListOffsetsTopicResponse<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -93,9 +93,9 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListOffsetsTopicResponse<'a> {
-    /// `string`, versions 0-10, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]ListOffsetsPartitionResponse`, versions 0-10.
+    /// `[]ListOffsetsPartitionResponse`, versions 0+.
     pub partitions: rt::Array<'a, ListOffsetsPartitionResponse<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -162,17 +162,17 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListOffsetsPartitionResponse<'a> {
-    /// `int32`, versions 0-10.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-10.
+    /// `int16`, versions 0+.
     pub error_code: i16,
     /// `[]int64`, versions 0.
     pub old_style_offsets: rt::Array<'a, i64>,
-    /// `int64`, versions 1-10, default `-1`.
+    /// `int64`, versions 1+, default `-1`.
     pub timestamp: i64,
-    /// `int64`, versions 1-10, default `-1`.
+    /// `int64`, versions 1+, default `-1`.
     pub offset: i64,
-    /// `int32`, versions 4-10, default `-1`.
+    /// `int32`, versions 4+, default `-1`.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListPartitionReassignmentsRequest<'a> {
-    /// `int32`, versions 0, default `60000`.
+    /// `int32`, versions 0+, default `60000`.
     pub timeout_ms: i32,
-    /// `[]ListPartitionReassignmentsTopics`, versions 0, nullable at 0, default `null`.
+    /// `[]ListPartitionReassignmentsTopics`, versions 0+, nullable at 0+, default `null`.
     pub topics: Option<rt::Array<'a, ListPartitionReassignmentsTopics<'a>>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -84,9 +84,9 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListPartitionReassignmentsTopics<'a> {
-    /// `string`, versions 0, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]int32`, versions 0.
+    /// `[]int32`, versions 0+.
     pub partition_indexes: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

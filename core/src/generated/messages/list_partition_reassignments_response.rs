@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListPartitionReassignmentsResponse<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
-    /// `[]OngoingTopicReassignment`, versions 0.
+    /// `[]OngoingTopicReassignment`, versions 0+.
     pub topics: rt::Array<'a, OngoingTopicReassignment<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -96,9 +96,9 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OngoingTopicReassignment<'a> {
-    /// `string`, versions 0, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]OngoingPartitionReassignment`, versions 0.
+    /// `[]OngoingPartitionReassignment`, versions 0+.
     pub partitions: rt::Array<'a, OngoingPartitionReassignment<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -165,13 +165,13 @@ impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OngoingPartitionReassignment<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `[]int32`, versions 0, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub replicas: rt::Array<'a, i32>,
-    /// `[]int32`, versions 0, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub adding_replicas: rt::Array<'a, i32>,
-    /// `[]int32`, versions 0, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub removing_replicas: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

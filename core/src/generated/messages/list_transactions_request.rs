@@ -16,13 +16,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListTransactionsRequest<'a> {
-    /// `[]string`, versions 0-2.
+    /// `[]string`, versions 0+.
     pub state_filters: rt::Array<'a, &'a str>,
-    /// `[]int64`, versions 0-2, entity `producerId`.
+    /// `[]int64`, versions 0+, entity `producerId`.
     pub producer_id_filters: rt::Array<'a, i64>,
-    /// `int64`, versions 1-2, default `-1`.
+    /// `int64`, versions 1+, default `-1`.
     pub duration_filter: i64,
-    /// `string`, versions 2, nullable at 2, default `null`.
+    /// `string`, versions 2+, nullable at 2+, default `null`.
     pub transactional_id_pattern: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

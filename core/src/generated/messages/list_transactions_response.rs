@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ListTransactionsResponse<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `[]string`, versions 0-2.
+    /// `[]string`, versions 0+.
     pub unknown_state_filters: rt::Array<'a, &'a str>,
-    /// `[]TransactionState`, versions 0-2.
+    /// `[]TransactionState`, versions 0+.
     pub transaction_states: rt::Array<'a, TransactionState<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -96,11 +96,11 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TransactionState<'a> {
-    /// `string`, versions 0-2, entity `transactionalId`.
+    /// `string`, versions 0+, entity `transactionalId`.
     pub transactional_id: &'a str,
-    /// `int64`, versions 0-2, entity `producerId`.
+    /// `int64`, versions 0+, entity `producerId`.
     pub producer_id: i64,
-    /// `string`, versions 0-2.
+    /// `string`, versions 0+.
     pub transaction_state: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,13 +16,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MetadataRequest<'a> {
-    /// `[]MetadataRequestTopic`, versions 0-13, nullable at 1-13.
+    /// `[]MetadataRequestTopic`, versions 0+, nullable at 1+.
     pub topics: Option<rt::Array<'a, MetadataRequestTopic<'a>>>,
-    /// `bool`, versions 4-13, default `true`.
+    /// `bool`, versions 4+, default `true`.
     pub allow_auto_topic_creation: bool,
     /// `bool`, versions 8-10.
     pub include_cluster_authorized_operations: bool,
-    /// `bool`, versions 8-13.
+    /// `bool`, versions 8+.
     pub include_topic_authorized_operations: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -138,9 +138,9 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MetadataRequestTopic<'a> {
-    /// `uuid`, versions 10-13, ignorable.
+    /// `uuid`, versions 10+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `string`, versions 0-13, nullable at 10-13, entity `topicName`.
+    /// `string`, versions 0+, nullable at 10+, entity `topicName`.
     pub name: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,19 +15,19 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MetadataResponse<'a> {
-    /// `int32`, versions 3-13, ignorable.
+    /// `int32`, versions 3+, ignorable.
     pub throttle_time_ms: i32,
-    /// `[]MetadataResponseBroker`, versions 0-13.
+    /// `[]MetadataResponseBroker`, versions 0+.
     pub brokers: rt::Array<'a, MetadataResponseBroker<'a>>,
-    /// `string`, versions 2-13, nullable at 2-13, default `null`, ignorable.
+    /// `string`, versions 2+, nullable at 2+, default `null`, ignorable.
     pub cluster_id: Option<&'a str>,
-    /// `int32`, versions 1-13, default `-1`, entity `brokerId`, ignorable.
+    /// `int32`, versions 1+, default `-1`, entity `brokerId`, ignorable.
     pub controller_id: i32,
-    /// `[]MetadataResponseTopic`, versions 0-13.
+    /// `[]MetadataResponseTopic`, versions 0+.
     pub topics: rt::Array<'a, MetadataResponseTopic<'a>>,
     /// `int32`, versions 8-10, default `-2147483648`.
     pub cluster_authorized_operations: i32,
-    /// `int16`, versions 13, ignorable.
+    /// `int16`, versions 13+, ignorable.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -162,13 +162,13 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MetadataResponseBroker<'a> {
-    /// `int32`, versions 0-13, entity `brokerId`, map key.
+    /// `int32`, versions 0+, entity `brokerId`, map key.
     pub node_id: i32,
-    /// `string`, versions 0-13.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `int32`, versions 0-13.
+    /// `int32`, versions 0+.
     pub port: i32,
-    /// `string`, versions 1-13, nullable at 1-13, default `null`, ignorable.
+    /// `string`, versions 1+, nullable at 1+, default `null`, ignorable.
     pub rack: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -251,17 +251,17 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MetadataResponseTopic<'a> {
-    /// `int16`, versions 0-13.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-13, nullable at 12-13, entity `topicName`, map key.
+    /// `string`, versions 0+, nullable at 12+, entity `topicName`, map key.
     pub name: Option<&'a str>,
-    /// `uuid`, versions 10-13, ignorable.
+    /// `uuid`, versions 10+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `bool`, versions 1-13, default `false`, ignorable.
+    /// `bool`, versions 1+, default `false`, ignorable.
     pub is_internal: bool,
-    /// `[]MetadataResponsePartition`, versions 0-13.
+    /// `[]MetadataResponsePartition`, versions 0+.
     pub partitions: rt::Array<'a, MetadataResponsePartition<'a>>,
-    /// `int32`, versions 8-13, default `-2147483648`.
+    /// `int32`, versions 8+, default `-2147483648`.
     pub topic_authorized_operations: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -374,19 +374,19 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MetadataResponsePartition<'a> {
-    /// `int16`, versions 0-13.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `int32`, versions 0-13.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int32`, versions 0-13, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub leader_id: i32,
-    /// `int32`, versions 7-13, default `-1`, ignorable.
+    /// `int32`, versions 7+, default `-1`, ignorable.
     pub leader_epoch: i32,
-    /// `[]int32`, versions 0-13, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub replica_nodes: rt::Array<'a, i32>,
-    /// `[]int32`, versions 0-13, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub isr_nodes: rt::Array<'a, i32>,
-    /// `[]int32`, versions 5-13, entity `brokerId`, ignorable.
+    /// `[]int32`, versions 5+, entity `brokerId`, ignorable.
     pub offline_replicas: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -18,17 +18,17 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetCommitRequest<'a> {
-    /// `string`, versions 0-10, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `int32`, versions 1-10, default `-1`, ignorable.
+    /// `int32`, versions 1+, default `-1`, ignorable.
     pub generation_id_or_member_epoch: i32,
-    /// `string`, versions 1-10, ignorable.
+    /// `string`, versions 1+, ignorable.
     pub member_id: &'a str,
-    /// `string`, versions 7-10, nullable at 7-10, default `null`.
+    /// `string`, versions 7+, nullable at 7+, default `null`.
     pub group_instance_id: Option<&'a str>,
     /// `int64`, versions 2-4, default `-1`, ignorable.
     pub retention_time_ms: i64,
-    /// `[]OffsetCommitRequestTopic`, versions 0-10.
+    /// `[]OffsetCommitRequestTopic`, versions 0+.
     pub topics: rt::Array<'a, OffsetCommitRequestTopic<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -152,9 +152,9 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
 pub struct OffsetCommitRequestTopic<'a> {
     /// `string`, versions 0-9, entity `topicName`, ignorable.
     pub name: &'a str,
-    /// `uuid`, versions 10, ignorable.
+    /// `uuid`, versions 10+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `[]OffsetCommitRequestPartition`, versions 0-10.
+    /// `[]OffsetCommitRequestPartition`, versions 0+.
     pub partitions: rt::Array<'a, OffsetCommitRequestPartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -242,15 +242,15 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetCommitRequestPartition<'a> {
-    /// `int32`, versions 0-10.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int64`, versions 0-10.
+    /// `int64`, versions 0+.
     pub committed_offset: i64,
-    /// `int32`, versions 6-10, default `-1`, ignorable.
+    /// `int32`, versions 6+, default `-1`, ignorable.
     pub committed_leader_epoch: i32,
     /// `int64`, versions 1, default `-1`.
     pub commit_timestamp: i64,
-    /// `string`, versions 0-10, nullable at 0-10.
+    /// `string`, versions 0+, nullable at 0+.
     pub committed_metadata: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetCommitResponse<'a> {
-    /// `int32`, versions 3-10, ignorable.
+    /// `int32`, versions 3+, ignorable.
     pub throttle_time_ms: i32,
-    /// `[]OffsetCommitResponseTopic`, versions 0-10.
+    /// `[]OffsetCommitResponseTopic`, versions 0+.
     pub topics: rt::Array<'a, OffsetCommitResponseTopic<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -95,9 +95,9 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
 pub struct OffsetCommitResponseTopic<'a> {
     /// `string`, versions 0-9, entity `topicName`, ignorable.
     pub name: &'a str,
-    /// `uuid`, versions 10, ignorable.
+    /// `uuid`, versions 10+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `[]OffsetCommitResponsePartition`, versions 0-10.
+    /// `[]OffsetCommitResponsePartition`, versions 0+.
     pub partitions: rt::Array<'a, OffsetCommitResponsePartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -185,9 +185,9 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetCommitResponsePartition<'a> {
-    /// `int32`, versions 0-10.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-10.
+    /// `int16`, versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

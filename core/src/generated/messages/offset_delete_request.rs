@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetDeleteRequest<'a> {
-    /// `string`, versions 0, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `[]OffsetDeleteRequestTopic`, versions 0.
+    /// `[]OffsetDeleteRequestTopic`, versions 0+.
     pub topics: rt::Array<'a, OffsetDeleteRequestTopic<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -73,9 +73,9 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetDeleteRequestTopic<'a> {
-    /// `string`, versions 0, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub name: &'a str,
-    /// `[]OffsetDeleteRequestPartition`, versions 0.
+    /// `[]OffsetDeleteRequestPartition`, versions 0+.
     pub partitions: rt::Array<'a, OffsetDeleteRequestPartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -130,7 +130,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetDeleteRequestPartition<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

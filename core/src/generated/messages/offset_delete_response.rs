@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetDeleteResponse<'a> {
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `int32`, versions 0, ignorable.
+    /// `int32`, versions 0+, ignorable.
     pub throttle_time_ms: i32,
-    /// `[]OffsetDeleteResponseTopic`, versions 0.
+    /// `[]OffsetDeleteResponseTopic`, versions 0+.
     pub topics: rt::Array<'a, OffsetDeleteResponseTopic<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -77,9 +77,9 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetDeleteResponseTopic<'a> {
-    /// `string`, versions 0, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub name: &'a str,
-    /// `[]OffsetDeleteResponsePartition`, versions 0.
+    /// `[]OffsetDeleteResponsePartition`, versions 0+.
     pub partitions: rt::Array<'a, OffsetDeleteResponsePartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -134,9 +134,9 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetDeleteResponsePartition<'a> {
-    /// `int32`, versions 0, map key.
+    /// `int32`, versions 0+, map key.
     pub partition_index: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -22,9 +22,9 @@ pub struct OffsetFetchRequest<'a> {
     pub group_id: &'a str,
     /// `[]OffsetFetchRequestTopic`, versions 0-7, nullable at 2-7.
     pub topics: Option<rt::Array<'a, OffsetFetchRequestTopic<'a>>>,
-    /// `[]OffsetFetchRequestGroup`, versions 8-10.
+    /// `[]OffsetFetchRequestGroup`, versions 8+.
     pub groups: rt::Array<'a, OffsetFetchRequestGroup<'a>>,
-    /// `bool`, versions 7-10, default `false`.
+    /// `bool`, versions 7+, default `false`.
     pub require_stable: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -236,13 +236,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetFetchRequestGroup<'a> {
-    /// `string`, versions 8-10, entity `groupId`.
+    /// `string`, versions 8+, entity `groupId`.
     pub group_id: &'a str,
-    /// `string`, versions 9-10, nullable at 9-10, default `null`, ignorable.
+    /// `string`, versions 9+, nullable at 9+, default `null`, ignorable.
     pub member_id: Option<&'a str>,
-    /// `int32`, versions 9-10, default `-1`, ignorable.
+    /// `int32`, versions 9+, default `-1`, ignorable.
     pub member_epoch: i32,
-    /// `[]OffsetFetchRequestTopics`, versions 8-10, nullable at 8-10.
+    /// `[]OffsetFetchRequestTopics`, versions 8+, nullable at 8+.
     pub topics: Option<rt::Array<'a, OffsetFetchRequestTopics<'a>>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -359,9 +359,9 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
 pub struct OffsetFetchRequestTopics<'a> {
     /// `string`, versions 8-9, entity `topicName`, ignorable.
     pub name: &'a str,
-    /// `uuid`, versions 10, ignorable.
+    /// `uuid`, versions 10+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `[]int32`, versions 8-10.
+    /// `[]int32`, versions 8+.
     pub partition_indexes: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,13 +16,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetFetchResponse<'a> {
-    /// `int32`, versions 3-10, ignorable.
+    /// `int32`, versions 3+, ignorable.
     pub throttle_time_ms: i32,
     /// `[]OffsetFetchResponseTopic`, versions 0-7.
     pub topics: rt::Array<'a, OffsetFetchResponseTopic<'a>>,
     /// `int16`, versions 2-7, default `0`, ignorable.
     pub error_code: i16,
-    /// `[]OffsetFetchResponseGroup`, versions 8-10.
+    /// `[]OffsetFetchResponseGroup`, versions 8+.
     pub groups: rt::Array<'a, OffsetFetchResponseGroup<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -228,11 +228,11 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetFetchResponseGroup<'a> {
-    /// `string`, versions 8-10, entity `groupId`.
+    /// `string`, versions 8+, entity `groupId`.
     pub group_id: &'a str,
-    /// `[]OffsetFetchResponseTopics`, versions 8-10.
+    /// `[]OffsetFetchResponseTopics`, versions 8+.
     pub topics: rt::Array<'a, OffsetFetchResponseTopics<'a>>,
-    /// `int16`, versions 8-10, default `0`.
+    /// `int16`, versions 8+, default `0`.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -484,9 +484,9 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
 pub struct OffsetFetchResponseTopics<'a> {
     /// `string`, versions 8-9, entity `topicName`, ignorable.
     pub name: &'a str,
-    /// `uuid`, versions 10, ignorable.
+    /// `uuid`, versions 10+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `[]OffsetFetchResponsePartitions`, versions 8-10.
+    /// `[]OffsetFetchResponsePartitions`, versions 8+.
     pub partitions: rt::Array<'a, OffsetFetchResponsePartitions<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -585,15 +585,15 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetFetchResponsePartitions<'a> {
-    /// `int32`, versions 8-10.
+    /// `int32`, versions 8+.
     pub partition_index: i32,
-    /// `int64`, versions 8-10.
+    /// `int64`, versions 8+.
     pub committed_offset: i64,
-    /// `int32`, versions 8-10, default `-1`, ignorable.
+    /// `int32`, versions 8+, default `-1`, ignorable.
     pub committed_leader_epoch: i32,
-    /// `string`, versions 8-10, nullable at 8-10.
+    /// `string`, versions 8+, nullable at 8+.
     pub metadata: Option<&'a str>,
-    /// `int16`, versions 8-10.
+    /// `int16`, versions 8+.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,9 +17,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetForLeaderEpochRequest<'a> {
-    /// `int32`, versions 3-4, default `-2`, entity `brokerId`, ignorable.
+    /// `int32`, versions 3+, default `-2`, entity `brokerId`, ignorable.
     pub replica_id: i32,
-    /// `[]OffsetForLeaderTopic`, versions 0-4.
+    /// `[]OffsetForLeaderTopic`, versions 0+.
     pub topics: rt::Array<'a, OffsetForLeaderTopic<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -94,9 +94,9 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetForLeaderTopic<'a> {
-    /// `string`, versions 0-4, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub topic: &'a str,
-    /// `[]OffsetForLeaderPartition`, versions 0-4.
+    /// `[]OffsetForLeaderPartition`, versions 0+.
     pub partitions: rt::Array<'a, OffsetForLeaderPartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -163,11 +163,11 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetForLeaderPartition<'a> {
-    /// `int32`, versions 0-4.
+    /// `int32`, versions 0+.
     pub partition: i32,
-    /// `int32`, versions 2-4, default `-1`, ignorable.
+    /// `int32`, versions 2+, default `-1`, ignorable.
     pub current_leader_epoch: i32,
-    /// `int32`, versions 0-4.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

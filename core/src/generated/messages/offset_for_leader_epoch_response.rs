@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetForLeaderEpochResponse<'a> {
-    /// `int32`, versions 2-4, ignorable.
+    /// `int32`, versions 2+, ignorable.
     pub throttle_time_ms: i32,
-    /// `[]OffsetForLeaderTopicResult`, versions 0-4.
+    /// `[]OffsetForLeaderTopicResult`, versions 0+.
     pub topics: rt::Array<'a, OffsetForLeaderTopicResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -93,9 +93,9 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OffsetForLeaderTopicResult<'a> {
-    /// `string`, versions 0-4, entity `topicName`, map key.
+    /// `string`, versions 0+, entity `topicName`, map key.
     pub topic: &'a str,
-    /// `[]EpochEndOffset`, versions 0-4.
+    /// `[]EpochEndOffset`, versions 0+.
     pub partitions: rt::Array<'a, EpochEndOffset<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -162,13 +162,13 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EpochEndOffset<'a> {
-    /// `int16`, versions 0-4.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `int32`, versions 0-4.
+    /// `int32`, versions 0+.
     pub partition: i32,
-    /// `int32`, versions 1-4, default `-1`, ignorable.
+    /// `int32`, versions 1+, default `-1`, ignorable.
     pub leader_epoch: i32,
-    /// `int64`, versions 0-4, default `-1`.
+    /// `int64`, versions 0+, default `-1`.
     pub end_offset: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,13 +17,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProduceRequest<'a> {
-    /// `string`, versions 3-13, nullable at 3-13, default `null`, entity `transactionalId`.
+    /// `string`, versions 3+, nullable at 3+, default `null`, entity `transactionalId`.
     pub transactional_id: Option<&'a str>,
-    /// `int16`, versions 0-13.
+    /// `int16`, versions 0+.
     pub acks: i16,
-    /// `int32`, versions 0-13.
+    /// `int32`, versions 0+.
     pub timeout_ms: i32,
-    /// `[]TopicProduceData`, versions 0-13.
+    /// `[]TopicProduceData`, versions 0+.
     pub topic_data: rt::Array<'a, TopicProduceData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -111,9 +111,9 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
 pub struct TopicProduceData<'a> {
     /// `string`, versions 0-12, entity `topicName`, ignorable, map key.
     pub name: &'a str,
-    /// `uuid`, versions 13, ignorable, map key.
+    /// `uuid`, versions 13+, ignorable, map key.
     pub topic_id: rt::Uuid,
-    /// `[]PartitionProduceData`, versions 0-13.
+    /// `[]PartitionProduceData`, versions 0+.
     pub partition_data: rt::Array<'a, PartitionProduceData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -201,9 +201,9 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionProduceData<'a> {
-    /// `int32`, versions 0-13.
+    /// `int32`, versions 0+.
     pub index: i32,
-    /// `records`, versions 0-13, nullable at 0-13.
+    /// `records`, versions 0+, nullable at 0+.
     pub records: Option<&'a [u8]>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProduceResponse<'a> {
-    /// `[]TopicProduceResponse`, versions 0-13.
+    /// `[]TopicProduceResponse`, versions 0+.
     pub responses: rt::Array<'a, TopicProduceResponse<'a>>,
-    /// `int32`, versions 1-13, default `0`, ignorable.
+    /// `int32`, versions 1+, default `0`, ignorable.
     pub throttle_time_ms: i32,
-    /// `[]NodeEndpoint`, tagged field 0 at versions 10-13.
+    /// `[]NodeEndpoint`, tagged field 0 at versions 10+.
     pub node_endpoints: rt::Array<'a, NodeEndpoint<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -136,9 +136,9 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
 pub struct TopicProduceResponse<'a> {
     /// `string`, versions 0-12, entity `topicName`, ignorable, map key.
     pub name: &'a str,
-    /// `uuid`, versions 13, ignorable, map key.
+    /// `uuid`, versions 13+, ignorable, map key.
     pub topic_id: rt::Uuid,
-    /// `[]PartitionProduceResponse`, versions 0-13.
+    /// `[]PartitionProduceResponse`, versions 0+.
     pub partition_responses: rt::Array<'a, PartitionProduceResponse<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -227,13 +227,13 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NodeEndpoint<'a> {
-    /// `int32`, versions 10-13, entity `brokerId`, map key.
+    /// `int32`, versions 10+, entity `brokerId`, map key.
     pub node_id: i32,
-    /// `string`, versions 10-13.
+    /// `string`, versions 10+.
     pub host: &'a str,
-    /// `int32`, versions 10-13.
+    /// `int32`, versions 10+.
     pub port: i32,
-    /// `string`, versions 10-13, nullable at 10-13, default `null`.
+    /// `string`, versions 10+, nullable at 10+, default `null`.
     pub rack: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -354,21 +354,21 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionProduceResponse<'a> {
-    /// `int32`, versions 0-13.
+    /// `int32`, versions 0+.
     pub index: i32,
-    /// `int16`, versions 0-13.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `int64`, versions 0-13.
+    /// `int64`, versions 0+.
     pub base_offset: i64,
-    /// `int64`, versions 2-13, default `-1`, ignorable.
+    /// `int64`, versions 2+, default `-1`, ignorable.
     pub log_append_time_ms: i64,
-    /// `int64`, versions 5-13, default `-1`, ignorable.
+    /// `int64`, versions 5+, default `-1`, ignorable.
     pub log_start_offset: i64,
-    /// `[]BatchIndexAndErrorMessage`, versions 8-13, ignorable.
+    /// `[]BatchIndexAndErrorMessage`, versions 8+, ignorable.
     pub record_errors: rt::Array<'a, BatchIndexAndErrorMessage<'a>>,
-    /// `string`, versions 8-13, nullable at 8-13, default `null`, ignorable.
+    /// `string`, versions 8+, nullable at 8+, default `null`, ignorable.
     pub error_message: Option<&'a str>,
-    /// `LeaderIdAndEpoch`, tagged field 0 at versions 10-13.
+    /// `LeaderIdAndEpoch`, tagged field 0 at versions 10+.
     pub current_leader: LeaderIdAndEpoch<'a>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -574,9 +574,9 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BatchIndexAndErrorMessage<'a> {
-    /// `int32`, versions 8-13.
+    /// `int32`, versions 8+.
     pub batch_index: i32,
-    /// `string`, versions 8-13, nullable at 8-13, default `null`.
+    /// `string`, versions 8+, nullable at 8+, default `null`.
     pub batch_index_error_message: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -688,9 +688,9 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderIdAndEpoch<'a> {
-    /// `int32`, versions 10-13, default `-1`, entity `brokerId`.
+    /// `int32`, versions 10+, default `-1`, entity `brokerId`.
     pub leader_id: i32,
-    /// `int32`, versions 10-13, default `-1`.
+    /// `int32`, versions 10+, default `-1`.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,15 +16,15 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PushTelemetryRequest<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub client_instance_id: rt::Uuid,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub subscription_id: i32,
-    /// `bool`, versions 0.
+    /// `bool`, versions 0+.
     pub terminating: bool,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub compression_type: i8,
-    /// `bytes`, versions 0.
+    /// `bytes`, versions 0+.
     pub metrics: &'a [u8],
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

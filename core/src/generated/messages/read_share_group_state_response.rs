@@ -15,7 +15,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReadShareGroupStateResponse<'a> {
-    /// `[]ReadStateResult`, versions 0.
+    /// `[]ReadStateResult`, versions 0+.
     pub results: rt::Array<'a, ReadStateResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -77,9 +77,9 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReadStateResult<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `[]PartitionResult`, versions 0.
+    /// `[]PartitionResult`, versions 0+.
     pub partitions: rt::Array<'a, PartitionResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -145,17 +145,17 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionResult<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0, nullable at 0, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub state_epoch: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub start_offset: i64,
-    /// `[]StateBatch`, versions 0.
+    /// `[]StateBatch`, versions 0+.
     pub state_batches: rt::Array<'a, StateBatch<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -238,13 +238,13 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StateBatch<'a> {
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub first_offset: i64,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub last_offset: i64,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub delivery_state: i8,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub delivery_count: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReadShareGroupStateSummaryRequest<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub group_id: &'a str,
-    /// `[]ReadStateSummaryData`, versions 0.
+    /// `[]ReadStateSummaryData`, versions 0+.
     pub topics: rt::Array<'a, ReadStateSummaryData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -85,9 +85,9 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReadStateSummaryData<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `[]PartitionData`, versions 0.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -153,9 +153,9 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

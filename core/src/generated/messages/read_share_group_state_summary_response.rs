@@ -15,7 +15,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReadShareGroupStateSummaryResponse<'a> {
-    /// `[]ReadStateSummaryResult`, versions 0.
+    /// `[]ReadStateSummaryResult`, versions 0+.
     pub results: rt::Array<'a, ReadStateSummaryResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -77,9 +77,9 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReadStateSummaryResult<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `[]PartitionResult`, versions 0.
+    /// `[]PartitionResult`, versions 0+.
     pub partitions: rt::Array<'a, PartitionResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -145,17 +145,17 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionResult<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0, nullable at 0, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub state_epoch: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub start_offset: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RemoveRaftVoterRequest<'a> {
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub cluster_id: Option<&'a str>,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub voter_id: i32,
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub voter_directory_id: rt::Uuid,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,9 +17,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RenewDelegationTokenRequest<'a> {
-    /// `bytes`, versions 0-2.
+    /// `bytes`, versions 0+.
     pub hmac: &'a [u8],
-    /// `int64`, versions 0-2.
+    /// `int64`, versions 0+.
     pub renew_period_ms: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,13 +16,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RequestHeader<'a> {
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub request_api_key: i16,
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub request_api_version: i16,
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub correlation_id: i32,
-    /// `string`, versions 1-2, nullable at 1-2, classic (non-compact) encoding outside none.
+    /// `string`, versions 1+, nullable at 1+, classic (non-compact) encoding outside none.
     pub client_id: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

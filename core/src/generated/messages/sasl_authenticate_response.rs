@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SaslAuthenticateResponse<'a> {
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-2, nullable at 0-2.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
-    /// `bytes`, versions 0-2.
+    /// `bytes`, versions 0+.
     pub auth_bytes: &'a [u8],
-    /// `int64`, versions 1-2, default `0`, ignorable.
+    /// `int64`, versions 1+, default `0`, ignorable.
     pub session_lifetime_ms: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,7 +16,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SaslHandshakeRequest<'a> {
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub mechanism: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,13 +17,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShareAcknowledgeRequest<'a> {
-    /// `string`, versions 0-1, nullable at 0-1, default `null`, entity `groupId`.
+    /// `string`, versions 0+, nullable at 0+, default `null`, entity `groupId`.
     pub group_id: Option<&'a str>,
-    /// `string`, versions 0-1, nullable at 0-1.
+    /// `string`, versions 0+, nullable at 0+.
     pub member_id: Option<&'a str>,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub share_session_epoch: i32,
-    /// `[]AcknowledgeTopic`, versions 0-1.
+    /// `[]AcknowledgeTopic`, versions 0+.
     pub topics: rt::Array<'a, AcknowledgeTopic<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -99,9 +99,9 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AcknowledgeTopic<'a> {
-    /// `uuid`, versions 0-1, map key.
+    /// `uuid`, versions 0+, map key.
     pub topic_id: rt::Uuid,
-    /// `[]AcknowledgePartition`, versions 0-1.
+    /// `[]AcknowledgePartition`, versions 0+.
     pub partitions: rt::Array<'a, AcknowledgePartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -167,9 +167,9 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AcknowledgePartition<'a> {
-    /// `int32`, versions 0-1, map key.
+    /// `int32`, versions 0+, map key.
     pub partition_index: i32,
-    /// `[]AcknowledgementBatch`, versions 0-1.
+    /// `[]AcknowledgementBatch`, versions 0+.
     pub acknowledgement_batches: rt::Array<'a, AcknowledgementBatch<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -246,11 +246,11 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AcknowledgementBatch<'a> {
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub first_offset: i64,
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub last_offset: i64,
-    /// `[]int8`, versions 0-1.
+    /// `[]int8`, versions 0+.
     pub acknowledge_types: rt::Array<'a, i8>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,15 +16,15 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShareAcknowledgeResponse<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `[]ShareAcknowledgeTopicResponse`, versions 0-1.
+    /// `[]ShareAcknowledgeTopicResponse`, versions 0+.
     pub responses: rt::Array<'a, ShareAcknowledgeTopicResponse<'a>>,
-    /// `[]NodeEndpoint`, versions 0-1.
+    /// `[]NodeEndpoint`, versions 0+.
     pub node_endpoints: rt::Array<'a, NodeEndpoint<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -104,9 +104,9 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShareAcknowledgeTopicResponse<'a> {
-    /// `uuid`, versions 0-1, map key.
+    /// `uuid`, versions 0+, map key.
     pub topic_id: rt::Uuid,
-    /// `[]PartitionData`, versions 0-1.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -172,13 +172,13 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NodeEndpoint<'a> {
-    /// `int32`, versions 0-1, entity `brokerId`, map key.
+    /// `int32`, versions 0+, entity `brokerId`, map key.
     pub node_id: i32,
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub port: i32,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub rack: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -253,13 +253,13 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `LeaderIdAndEpoch`, versions 0-1.
+    /// `LeaderIdAndEpoch`, versions 0+.
     pub current_leader: LeaderIdAndEpoch<'a>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -336,9 +336,9 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderIdAndEpoch<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub leader_id: i32,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,25 +17,25 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShareFetchRequest<'a> {
-    /// `string`, versions 0-1, nullable at 0-1, default `null`, entity `groupId`.
+    /// `string`, versions 0+, nullable at 0+, default `null`, entity `groupId`.
     pub group_id: Option<&'a str>,
-    /// `string`, versions 0-1, nullable at 0-1.
+    /// `string`, versions 0+, nullable at 0+.
     pub member_id: Option<&'a str>,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub share_session_epoch: i32,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub max_wait_ms: i32,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub min_bytes: i32,
-    /// `int32`, versions 0-1, default `0x7fffffff`.
+    /// `int32`, versions 0+, default `0x7fffffff`.
     pub max_bytes: i32,
-    /// `int32`, versions 1.
+    /// `int32`, versions 1+.
     pub max_records: i32,
-    /// `int32`, versions 1.
+    /// `int32`, versions 1+.
     pub batch_size: i32,
-    /// `[]FetchTopic`, versions 0-1.
+    /// `[]FetchTopic`, versions 0+.
     pub topics: rt::Array<'a, FetchTopic<'a>>,
-    /// `[]ForgottenTopic`, versions 0-1.
+    /// `[]ForgottenTopic`, versions 0+.
     pub forgotten_topics_data: rt::Array<'a, ForgottenTopic<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -156,9 +156,9 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FetchTopic<'a> {
-    /// `uuid`, versions 0-1, map key.
+    /// `uuid`, versions 0+, map key.
     pub topic_id: rt::Uuid,
-    /// `[]FetchPartition`, versions 0-1.
+    /// `[]FetchPartition`, versions 0+.
     pub partitions: rt::Array<'a, FetchPartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -224,9 +224,9 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ForgottenTopic<'a> {
-    /// `uuid`, versions 0-1.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `[]int32`, versions 0-1.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -292,11 +292,11 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FetchPartition<'a> {
-    /// `int32`, versions 0-1, map key.
+    /// `int32`, versions 0+, map key.
     pub partition_index: i32,
     /// `int32`, versions 0.
     pub partition_max_bytes: i32,
-    /// `[]AcknowledgementBatch`, versions 0-1.
+    /// `[]AcknowledgementBatch`, versions 0+.
     pub acknowledgement_batches: rt::Array<'a, AcknowledgementBatch<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -389,11 +389,11 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AcknowledgementBatch<'a> {
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub first_offset: i64,
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub last_offset: i64,
-    /// `[]int8`, versions 0-1.
+    /// `[]int8`, versions 0+.
     pub acknowledge_types: rt::Array<'a, i8>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

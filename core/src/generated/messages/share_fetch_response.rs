@@ -16,17 +16,17 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShareFetchResponse<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `int32`, versions 1.
+    /// `int32`, versions 1+.
     pub acquisition_lock_timeout_ms: i32,
-    /// `[]ShareFetchableTopicResponse`, versions 0-1.
+    /// `[]ShareFetchableTopicResponse`, versions 0+.
     pub responses: rt::Array<'a, ShareFetchableTopicResponse<'a>>,
-    /// `[]NodeEndpoint`, versions 0-1.
+    /// `[]NodeEndpoint`, versions 0+.
     pub node_endpoints: rt::Array<'a, NodeEndpoint<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -122,9 +122,9 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShareFetchableTopicResponse<'a> {
-    /// `uuid`, versions 0-1, map key.
+    /// `uuid`, versions 0+, map key.
     pub topic_id: rt::Uuid,
-    /// `[]PartitionData`, versions 0-1.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -190,13 +190,13 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NodeEndpoint<'a> {
-    /// `int32`, versions 0-1, entity `brokerId`, map key.
+    /// `int32`, versions 0+, entity `brokerId`, map key.
     pub node_id: i32,
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub port: i32,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub rack: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -271,21 +271,21 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub acknowledge_error_code: i16,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub acknowledge_error_message: Option<&'a str>,
-    /// `LeaderIdAndEpoch`, versions 0-1.
+    /// `LeaderIdAndEpoch`, versions 0+.
     pub current_leader: LeaderIdAndEpoch<'a>,
-    /// `records`, versions 0-1, nullable at 0.
+    /// `records`, versions 0+, nullable at 0.
     pub records: Option<&'a [u8]>,
-    /// `[]AcquiredRecords`, versions 0-1.
+    /// `[]AcquiredRecords`, versions 0+.
     pub acquired_records: rt::Array<'a, AcquiredRecords<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -405,9 +405,9 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LeaderIdAndEpoch<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub leader_id: i32,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -477,11 +477,11 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AcquiredRecords<'a> {
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub first_offset: i64,
-    /// `int64`, versions 0-1.
+    /// `int64`, versions 0+.
     pub last_offset: i64,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub delivery_count: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShareGroupDescribeResponse<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]DescribedGroup`, versions 0-1.
+    /// `[]DescribedGroup`, versions 0+.
     pub groups: rt::Array<'a, DescribedGroup<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -84,23 +84,23 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribedGroup<'a> {
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `string`, versions 0-1, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub group_state: &'a str,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub group_epoch: i32,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub assignment_epoch: i32,
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub assignor_name: &'a str,
-    /// `[]Member`, versions 0-1.
+    /// `[]Member`, versions 0+.
     pub members: rt::Array<'a, Member<'a>>,
-    /// `int32`, versions 0-1, default `-2147483648`.
+    /// `int32`, versions 0+, default `-2147483648`.
     pub authorized_operations: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -198,19 +198,19 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Member<'a> {
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub rack_id: Option<&'a str>,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub member_epoch: i32,
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub client_id: &'a str,
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub client_host: &'a str,
-    /// `[]string`, versions 0-1, entity `topicName`.
+    /// `[]string`, versions 0+, entity `topicName`.
     pub subscribed_topic_names: rt::Array<'a, &'a str>,
-    /// `Assignment`, versions 0-1.
+    /// `Assignment`, versions 0+.
     pub assignment: Assignment<'a>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -312,7 +312,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Assignment<'a> {
-    /// `[]TopicPartitions`, versions 0-1.
+    /// `[]TopicPartitions`, versions 0+.
     pub topic_partitions: rt::Array<'a, TopicPartitions<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -387,11 +387,11 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicPartitions<'a> {
-    /// `uuid`, versions 0-1.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `string`, versions 0-1, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `[]int32`, versions 0-1.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,15 +17,15 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShareGroupHeartbeatRequest<'a> {
-    /// `string`, versions 0-1, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `string`, versions 0-1.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub member_epoch: i32,
-    /// `string`, versions 0-1, nullable at 0-1, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub rack_id: Option<&'a str>,
-    /// `[]string`, versions 0-1, nullable at 0-1, default `null`, entity `topicName`.
+    /// `[]string`, versions 0+, nullable at 0+, default `null`, entity `topicName`.
     pub subscribed_topic_names: Option<rt::Array<'a, &'a str>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SnapshotHeaderRecord<'a> {
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub version: i16,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub last_contained_log_timestamp: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

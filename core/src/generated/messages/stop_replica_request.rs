@@ -17,13 +17,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StopReplicaRequest<'a> {
-    /// `int32`, versions 0-4, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub controller_id: i32,
-    /// `bool`, versions 4, default `false`.
+    /// `bool`, versions 4+, default `false`.
     pub is_k_raft_controller: bool,
-    /// `int32`, versions 0-4.
+    /// `int32`, versions 0+.
     pub controller_epoch: i32,
-    /// `int64`, versions 1-4, default `-1`, ignorable.
+    /// `int64`, versions 1+, default `-1`, ignorable.
     pub broker_epoch: i64,
     /// `bool`, versions 0-2.
     pub delete_partitions: bool,
@@ -31,7 +31,7 @@ pub struct StopReplicaRequest<'a> {
     pub ungrouped_partitions: rt::Array<'a, StopReplicaPartitionV0<'a>>,
     /// `[]StopReplicaTopicV1`, versions 1-2.
     pub topics: rt::Array<'a, StopReplicaTopicV1<'a>>,
-    /// `[]StopReplicaTopicState`, versions 3-4.
+    /// `[]StopReplicaTopicState`, versions 3+.
     pub topic_states: rt::Array<'a, StopReplicaTopicState<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -371,9 +371,9 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StopReplicaTopicState<'a> {
-    /// `string`, versions 3-4, entity `topicName`.
+    /// `string`, versions 3+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `[]StopReplicaPartitionState`, versions 3-4.
+    /// `[]StopReplicaPartitionState`, versions 3+.
     pub partition_states: rt::Array<'a, StopReplicaPartitionState<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -462,11 +462,11 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StopReplicaPartitionState<'a> {
-    /// `int32`, versions 3-4.
+    /// `int32`, versions 3+.
     pub partition_index: i32,
-    /// `int32`, versions 3-4, default `-1`.
+    /// `int32`, versions 3+, default `-1`.
     pub leader_epoch: i32,
-    /// `bool`, versions 3-4.
+    /// `bool`, versions 3+.
     pub delete_partition: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

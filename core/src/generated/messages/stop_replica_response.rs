@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StopReplicaResponse<'a> {
-    /// `int16`, versions 0-4.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `[]StopReplicaPartitionError`, versions 0-4.
+    /// `[]StopReplicaPartitionError`, versions 0+.
     pub partition_errors: rt::Array<'a, StopReplicaPartitionError<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -84,11 +84,11 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StopReplicaPartitionError<'a> {
-    /// `string`, versions 0-4, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `int32`, versions 0-4.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-4.
+    /// `int16`, versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

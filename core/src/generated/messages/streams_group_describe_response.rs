@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StreamsGroupDescribeResponse<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]DescribedGroup`, versions 0.
+    /// `[]DescribedGroup`, versions 0+.
     pub groups: rt::Array<'a, DescribedGroup<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -83,23 +83,23 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DescribedGroup<'a> {
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0, nullable at 0, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `string`, versions 0, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub group_state: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub group_epoch: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub assignment_epoch: i32,
-    /// `Topology`, versions 0, nullable at 0, default `null`.
+    /// `Topology`, versions 0+, nullable at 0+, default `null`.
     pub topology: Option<Topology<'a>>,
-    /// `[]Member`, versions 0.
+    /// `[]Member`, versions 0+.
     pub members: rt::Array<'a, Member<'a>>,
-    /// `int32`, versions 0, default `-2147483648`.
+    /// `int32`, versions 0+, default `-2147483648`.
     pub authorized_operations: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -197,9 +197,9 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Topology<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub epoch: i32,
-    /// `[]Subtopology`, versions 0, nullable at 0, default `null`.
+    /// `[]Subtopology`, versions 0+, nullable at 0+, default `null`.
     pub subtopologies: Option<rt::Array<'a, Subtopology<'a>>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -266,35 +266,35 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Member<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub member_epoch: i32,
-    /// `string`, versions 0, nullable at 0, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub instance_id: Option<&'a str>,
-    /// `string`, versions 0, nullable at 0, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub rack_id: Option<&'a str>,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub client_id: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub client_host: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub topology_epoch: i32,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub process_id: &'a str,
-    /// `Endpoint`, versions 0, nullable at 0, default `null`.
+    /// `Endpoint`, versions 0+, nullable at 0+, default `null`.
     pub user_endpoint: Option<Endpoint<'a>>,
-    /// `[]KeyValue`, versions 0.
+    /// `[]KeyValue`, versions 0+.
     pub client_tags: rt::Array<'a, KeyValue<'a>>,
-    /// `[]TaskOffset`, versions 0.
+    /// `[]TaskOffset`, versions 0+.
     pub task_offsets: rt::Array<'a, TaskOffset<'a>>,
-    /// `[]TaskOffset`, versions 0.
+    /// `[]TaskOffset`, versions 0+.
     pub task_end_offsets: rt::Array<'a, TaskOffset<'a>>,
-    /// `Assignment`, versions 0.
+    /// `Assignment`, versions 0+.
     pub assignment: Assignment<'a>,
-    /// `Assignment`, versions 0.
+    /// `Assignment`, versions 0+.
     pub target_assignment: Assignment<'a>,
-    /// `bool`, versions 0.
+    /// `bool`, versions 0+.
     pub is_classic: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -423,15 +423,15 @@ impl<'a> rt::Struct<'a> for Member<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Subtopology<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub subtopology_id: &'a str,
-    /// `[]string`, versions 0, entity `topicName`.
+    /// `[]string`, versions 0+, entity `topicName`.
     pub source_topics: rt::Array<'a, &'a str>,
-    /// `[]string`, versions 0, entity `topicName`.
+    /// `[]string`, versions 0+, entity `topicName`.
     pub repartition_sink_topics: rt::Array<'a, &'a str>,
-    /// `[]TopicInfo`, versions 0.
+    /// `[]TopicInfo`, versions 0+.
     pub state_changelog_topics: rt::Array<'a, TopicInfo<'a>>,
-    /// `[]TopicInfo`, versions 0.
+    /// `[]TopicInfo`, versions 0+.
     pub repartition_source_topics: rt::Array<'a, TopicInfo<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -570,9 +570,9 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Endpoint<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `uint16`, versions 0.
+    /// `uint16`, versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -640,9 +640,9 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KeyValue<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub key: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub value: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -711,11 +711,11 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TaskOffset<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub subtopology_id: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub offset: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -795,11 +795,11 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Assignment<'a> {
-    /// `[]TaskIds`, versions 0.
+    /// `[]TaskIds`, versions 0+.
     pub active_tasks: rt::Array<'a, TaskIds<'a>>,
-    /// `[]TaskIds`, versions 0.
+    /// `[]TaskIds`, versions 0+.
     pub standby_tasks: rt::Array<'a, TaskIds<'a>>,
-    /// `[]TaskIds`, versions 0.
+    /// `[]TaskIds`, versions 0+.
     pub warmup_tasks: rt::Array<'a, TaskIds<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -903,13 +903,13 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicInfo<'a> {
-    /// `string`, versions 0, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partitions: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub replication_factor: i16,
-    /// `[]KeyValue`, versions 0.
+    /// `[]KeyValue`, versions 0+.
     pub topic_configs: rt::Array<'a, KeyValue<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -1028,9 +1028,9 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TaskIds<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub subtopology_id: &'a str,
-    /// `[]int32`, versions 0.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

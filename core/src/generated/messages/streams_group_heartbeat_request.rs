@@ -17,39 +17,39 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StreamsGroupHeartbeatRequest<'a> {
-    /// `string`, versions 0, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub member_epoch: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub endpoint_information_epoch: i32,
-    /// `string`, versions 0, nullable at 0, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub instance_id: Option<&'a str>,
-    /// `string`, versions 0, nullable at 0, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub rack_id: Option<&'a str>,
-    /// `int32`, versions 0, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub rebalance_timeout_ms: i32,
-    /// `Topology`, versions 0, nullable at 0, default `null`.
+    /// `Topology`, versions 0+, nullable at 0+, default `null`.
     pub topology: Option<Topology<'a>>,
-    /// `[]TaskIds`, versions 0, nullable at 0, default `null`.
+    /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
     pub active_tasks: Option<rt::Array<'a, TaskIds<'a>>>,
-    /// `[]TaskIds`, versions 0, nullable at 0, default `null`.
+    /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
     pub standby_tasks: Option<rt::Array<'a, TaskIds<'a>>>,
-    /// `[]TaskIds`, versions 0, nullable at 0, default `null`.
+    /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
     pub warmup_tasks: Option<rt::Array<'a, TaskIds<'a>>>,
-    /// `string`, versions 0, nullable at 0, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub process_id: Option<&'a str>,
-    /// `Endpoint`, versions 0, nullable at 0, default `null`.
+    /// `Endpoint`, versions 0+, nullable at 0+, default `null`.
     pub user_endpoint: Option<Endpoint<'a>>,
-    /// `[]KeyValue`, versions 0, nullable at 0, default `null`.
+    /// `[]KeyValue`, versions 0+, nullable at 0+, default `null`.
     pub client_tags: Option<rt::Array<'a, KeyValue<'a>>>,
-    /// `[]TaskOffset`, versions 0, nullable at 0, default `null`.
+    /// `[]TaskOffset`, versions 0+, nullable at 0+, default `null`.
     pub task_offsets: Option<rt::Array<'a, TaskOffset<'a>>>,
-    /// `[]TaskOffset`, versions 0, nullable at 0, default `null`.
+    /// `[]TaskOffset`, versions 0+, nullable at 0+, default `null`.
     pub task_end_offsets: Option<rt::Array<'a, TaskOffset<'a>>>,
-    /// `bool`, versions 0, default `false`.
+    /// `bool`, versions 0+, default `false`.
     pub shutdown_application: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -187,9 +187,9 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Topology<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub epoch: i32,
-    /// `[]Subtopology`, versions 0.
+    /// `[]Subtopology`, versions 0+.
     pub subtopologies: rt::Array<'a, Subtopology<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -255,9 +255,9 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TaskIds<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub subtopology_id: &'a str,
-    /// `[]int32`, versions 0.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -324,9 +324,9 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Endpoint<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `uint16`, versions 0.
+    /// `uint16`, versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -392,9 +392,9 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KeyValue<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub key: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub value: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -461,11 +461,11 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TaskOffset<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub subtopology_id: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub offset: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -535,19 +535,19 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Subtopology<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub subtopology_id: &'a str,
-    /// `[]string`, versions 0, entity `topicName`.
+    /// `[]string`, versions 0+, entity `topicName`.
     pub source_topics: rt::Array<'a, &'a str>,
-    /// `[]string`, versions 0.
+    /// `[]string`, versions 0+.
     pub source_topic_regex: rt::Array<'a, &'a str>,
-    /// `[]TopicInfo`, versions 0.
+    /// `[]TopicInfo`, versions 0+.
     pub state_changelog_topics: rt::Array<'a, TopicInfo<'a>>,
-    /// `[]string`, versions 0, entity `topicName`.
+    /// `[]string`, versions 0+, entity `topicName`.
     pub repartition_sink_topics: rt::Array<'a, &'a str>,
-    /// `[]TopicInfo`, versions 0.
+    /// `[]TopicInfo`, versions 0+.
     pub repartition_source_topics: rt::Array<'a, TopicInfo<'a>>,
-    /// `[]CopartitionGroup`, versions 0.
+    /// `[]CopartitionGroup`, versions 0+.
     pub copartition_groups: rt::Array<'a, CopartitionGroup<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -695,13 +695,13 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicInfo<'a> {
-    /// `string`, versions 0, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partitions: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub replication_factor: i16,
-    /// `[]KeyValue`, versions 0.
+    /// `[]KeyValue`, versions 0+.
     pub topic_configs: rt::Array<'a, KeyValue<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -810,11 +810,11 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CopartitionGroup<'a> {
-    /// `[]int16`, versions 0.
+    /// `[]int16`, versions 0+.
     pub source_topics: rt::Array<'a, i16>,
-    /// `[]int16`, versions 0.
+    /// `[]int16`, versions 0+.
     pub source_topic_regex: rt::Array<'a, i16>,
-    /// `[]int16`, versions 0.
+    /// `[]int16`, versions 0+.
     pub repartition_source_topics: rt::Array<'a, i16>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

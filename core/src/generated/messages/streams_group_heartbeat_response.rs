@@ -15,33 +15,33 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StreamsGroupHeartbeatResponse<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0, nullable at 0, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub error_message: Option<&'a str>,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub member_epoch: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub heartbeat_interval_ms: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub acceptable_recovery_lag: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub task_offset_interval_ms: i32,
-    /// `[]Status`, versions 0, nullable at 0, default `null`.
+    /// `[]Status`, versions 0+, nullable at 0+, default `null`.
     pub status: Option<rt::Array<'a, Status<'a>>>,
-    /// `[]TaskIds`, versions 0, nullable at 0, default `null`.
+    /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
     pub active_tasks: Option<rt::Array<'a, TaskIds<'a>>>,
-    /// `[]TaskIds`, versions 0, nullable at 0, default `null`.
+    /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
     pub standby_tasks: Option<rt::Array<'a, TaskIds<'a>>>,
-    /// `[]TaskIds`, versions 0, nullable at 0, default `null`.
+    /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
     pub warmup_tasks: Option<rt::Array<'a, TaskIds<'a>>>,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub endpoint_information_epoch: i32,
-    /// `[]EndpointToPartitions`, versions 0, nullable at 0, default `null`.
+    /// `[]EndpointToPartitions`, versions 0+, nullable at 0+, default `null`.
     pub partitions_by_user_endpoint: Option<rt::Array<'a, EndpointToPartitions<'a>>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -173,9 +173,9 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Status<'a> {
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub status_code: i8,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub status_detail: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -241,9 +241,9 @@ impl<'a> rt::Struct<'a> for Status<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TaskIds<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub subtopology_id: &'a str,
-    /// `[]int32`, versions 0.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -310,11 +310,11 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EndpointToPartitions<'a> {
-    /// `Endpoint`, versions 0.
+    /// `Endpoint`, versions 0+.
     pub user_endpoint: Endpoint<'a>,
-    /// `[]TopicPartition`, versions 0.
+    /// `[]TopicPartition`, versions 0+.
     pub active_partitions: rt::Array<'a, TopicPartition<'a>>,
-    /// `[]TopicPartition`, versions 0.
+    /// `[]TopicPartition`, versions 0+.
     pub standby_partitions: rt::Array<'a, TopicPartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -410,9 +410,9 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Endpoint<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `uint16`, versions 0.
+    /// `uint16`, versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -480,9 +480,9 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicPartition<'a> {
-    /// `string`, versions 0, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic: &'a str,
-    /// `[]int32`, versions 0.
+    /// `[]int32`, versions 0+.
     pub partitions: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,19 +16,19 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SyncGroupRequest<'a> {
-    /// `string`, versions 0-5, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `int32`, versions 0-5.
+    /// `int32`, versions 0+.
     pub generation_id: i32,
-    /// `string`, versions 0-5.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `string`, versions 3-5, nullable at 3-5, default `null`.
+    /// `string`, versions 3+, nullable at 3+, default `null`.
     pub group_instance_id: Option<&'a str>,
-    /// `string`, versions 5, nullable at 5, default `null`, ignorable.
+    /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
     pub protocol_type: Option<&'a str>,
-    /// `string`, versions 5, nullable at 5, default `null`, ignorable.
+    /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
     pub protocol_name: Option<&'a str>,
-    /// `[]SyncGroupRequestAssignment`, versions 0-5.
+    /// `[]SyncGroupRequestAssignment`, versions 0+.
     pub assignments: rt::Array<'a, SyncGroupRequestAssignment<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -146,9 +146,9 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SyncGroupRequestAssignment<'a> {
-    /// `string`, versions 0-5.
+    /// `string`, versions 0+.
     pub member_id: &'a str,
-    /// `bytes`, versions 0-5.
+    /// `bytes`, versions 0+.
     pub assignment: &'a [u8],
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,15 +15,15 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SyncGroupResponse<'a> {
-    /// `int32`, versions 1-5, ignorable.
+    /// `int32`, versions 1+, ignorable.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-5.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 5, nullable at 5, default `null`, ignorable.
+    /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
     pub protocol_type: Option<&'a str>,
-    /// `string`, versions 5, nullable at 5, default `null`, ignorable.
+    /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
     pub protocol_name: Option<&'a str>,
-    /// `bytes`, versions 0-5.
+    /// `bytes`, versions 0+.
     pub assignment: &'a [u8],
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

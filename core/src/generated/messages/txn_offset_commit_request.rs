@@ -16,21 +16,21 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TxnOffsetCommitRequest<'a> {
-    /// `string`, versions 0-5, entity `transactionalId`.
+    /// `string`, versions 0+, entity `transactionalId`.
     pub transactional_id: &'a str,
-    /// `string`, versions 0-5, entity `groupId`.
+    /// `string`, versions 0+, entity `groupId`.
     pub group_id: &'a str,
-    /// `int64`, versions 0-5, entity `producerId`.
+    /// `int64`, versions 0+, entity `producerId`.
     pub producer_id: i64,
-    /// `int16`, versions 0-5.
+    /// `int16`, versions 0+.
     pub producer_epoch: i16,
-    /// `int32`, versions 3-5, default `-1`.
+    /// `int32`, versions 3+, default `-1`.
     pub generation_id: i32,
-    /// `string`, versions 3-5, default ``.
+    /// `string`, versions 3+, default ``.
     pub member_id: &'a str,
-    /// `string`, versions 3-5, nullable at 3-5, default `null`.
+    /// `string`, versions 3+, nullable at 3+, default `null`.
     pub group_instance_id: Option<&'a str>,
-    /// `[]TxnOffsetCommitRequestTopic`, versions 0-5.
+    /// `[]TxnOffsetCommitRequestTopic`, versions 0+.
     pub topics: rt::Array<'a, TxnOffsetCommitRequestTopic<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -158,9 +158,9 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TxnOffsetCommitRequestTopic<'a> {
-    /// `string`, versions 0-5, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]TxnOffsetCommitRequestPartition`, versions 0-5.
+    /// `[]TxnOffsetCommitRequestPartition`, versions 0+.
     pub partitions: rt::Array<'a, TxnOffsetCommitRequestPartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -227,13 +227,13 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TxnOffsetCommitRequestPartition<'a> {
-    /// `int32`, versions 0-5.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int64`, versions 0-5.
+    /// `int64`, versions 0+.
     pub committed_offset: i64,
-    /// `int32`, versions 2-5, default `-1`, ignorable.
+    /// `int32`, versions 2+, default `-1`, ignorable.
     pub committed_leader_epoch: i32,
-    /// `string`, versions 0-5, nullable at 0-5.
+    /// `string`, versions 0+, nullable at 0+.
     pub committed_metadata: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TxnOffsetCommitResponse<'a> {
-    /// `int32`, versions 0-5.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `[]TxnOffsetCommitResponseTopic`, versions 0-5.
+    /// `[]TxnOffsetCommitResponseTopic`, versions 0+.
     pub topics: rt::Array<'a, TxnOffsetCommitResponseTopic<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -83,9 +83,9 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TxnOffsetCommitResponseTopic<'a> {
-    /// `string`, versions 0-5, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]TxnOffsetCommitResponsePartition`, versions 0-5.
+    /// `[]TxnOffsetCommitResponsePartition`, versions 0+.
     pub partitions: rt::Array<'a, TxnOffsetCommitResponsePartition<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -152,9 +152,9 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponseTopic<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TxnOffsetCommitResponsePartition<'a> {
-    /// `int32`, versions 0-5.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-5.
+    /// `int16`, versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

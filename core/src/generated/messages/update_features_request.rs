@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UpdateFeaturesRequest<'a> {
-    /// `int32`, versions 0-2, default `60000`.
+    /// `int32`, versions 0+, default `60000`.
     pub timeout_ms: i32,
-    /// `[]FeatureUpdateKey`, versions 0-2.
+    /// `[]FeatureUpdateKey`, versions 0+.
     pub feature_updates: rt::Array<'a, FeatureUpdateKey<'a>>,
-    /// `bool`, versions 1-2, default `false`.
+    /// `bool`, versions 1+, default `false`.
     pub validate_only: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -102,13 +102,13 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FeatureUpdateKey<'a> {
-    /// `string`, versions 0-2, map key.
+    /// `string`, versions 0+, map key.
     pub feature: &'a str,
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub max_version_level: i16,
     /// `bool`, versions 0.
     pub allow_downgrade: bool,
-    /// `int8`, versions 1-2, default `1`.
+    /// `int8`, versions 1+, default `1`.
     pub upgrade_type: i8,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UpdateFeaturesResponse<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-2, nullable at 0-2.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
     /// `[]UpdatableFeatureResult`, versions 0-1, ignorable.
     pub results: rt::Array<'a, UpdatableFeatureResult<'a>>,
@@ -104,11 +104,11 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UpdatableFeatureResult<'a> {
-    /// `string`, versions 0-2, map key.
+    /// `string`, versions 0+, map key.
     pub feature: &'a str,
-    /// `int16`, versions 0-2.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `string`, versions 0-2, nullable at 0-2.
+    /// `string`, versions 0+, nullable at 0+.
     pub error_message: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

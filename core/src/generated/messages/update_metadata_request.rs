@@ -17,21 +17,21 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UpdateMetadataRequest<'a> {
-    /// `int32`, versions 0-8, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub controller_id: i32,
-    /// `bool`, versions 8, default `false`.
+    /// `bool`, versions 8+, default `false`.
     pub is_k_raft_controller: bool,
-    /// `int8`, tagged field 0 at versions 8, default `0`.
+    /// `int8`, tagged field 0 at versions 8+, default `0`.
     pub r#type: i8,
-    /// `int32`, versions 0-8.
+    /// `int32`, versions 0+.
     pub controller_epoch: i32,
-    /// `int64`, versions 5-8, default `-1`, ignorable.
+    /// `int64`, versions 5+, default `-1`, ignorable.
     pub broker_epoch: i64,
     /// `[]UpdateMetadataPartitionState`, versions 0-4.
     pub ungrouped_partition_states: rt::Array<'a, UpdateMetadataPartitionState<'a>>,
-    /// `[]UpdateMetadataTopicState`, versions 5-8.
+    /// `[]UpdateMetadataTopicState`, versions 5+.
     pub topic_states: rt::Array<'a, UpdateMetadataTopicState<'a>>,
-    /// `[]UpdateMetadataBroker`, versions 0-8.
+    /// `[]UpdateMetadataBroker`, versions 0+.
     pub live_brokers: rt::Array<'a, UpdateMetadataBroker<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -213,21 +213,21 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
 pub struct UpdateMetadataPartitionState<'a> {
     /// `string`, versions 0-4, entity `topicName`, ignorable.
     pub topic_name: &'a str,
-    /// `int32`, versions 0-8.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int32`, versions 0-8.
+    /// `int32`, versions 0+.
     pub controller_epoch: i32,
-    /// `int32`, versions 0-8, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub leader: i32,
-    /// `int32`, versions 0-8.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
-    /// `[]int32`, versions 0-8, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub isr: rt::Array<'a, i32>,
-    /// `int32`, versions 0-8.
+    /// `int32`, versions 0+.
     pub zk_version: i32,
-    /// `[]int32`, versions 0-8, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub replicas: rt::Array<'a, i32>,
-    /// `[]int32`, versions 4-8, entity `brokerId`, ignorable.
+    /// `[]int32`, versions 4+, entity `brokerId`, ignorable.
     pub offline_replicas: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -352,11 +352,11 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UpdateMetadataTopicState<'a> {
-    /// `string`, versions 5-8, entity `topicName`.
+    /// `string`, versions 5+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `uuid`, versions 7-8, ignorable.
+    /// `uuid`, versions 7+, ignorable.
     pub topic_id: rt::Uuid,
-    /// `[]UpdateMetadataPartitionState`, versions 5-8.
+    /// `[]UpdateMetadataPartitionState`, versions 5+.
     pub partition_states: rt::Array<'a, UpdateMetadataPartitionState<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -458,15 +458,15 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UpdateMetadataBroker<'a> {
-    /// `int32`, versions 0-8, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub id: i32,
     /// `string`, versions 0, ignorable.
     pub v0_host: &'a str,
     /// `int32`, versions 0, ignorable.
     pub v0_port: i32,
-    /// `[]UpdateMetadataEndpoint`, versions 1-8, ignorable.
+    /// `[]UpdateMetadataEndpoint`, versions 1+, ignorable.
     pub endpoints: rt::Array<'a, UpdateMetadataEndpoint<'a>>,
-    /// `string`, versions 2-8, nullable at 2-8, ignorable.
+    /// `string`, versions 2+, nullable at 2+, ignorable.
     pub rack: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -579,13 +579,13 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UpdateMetadataEndpoint<'a> {
-    /// `int32`, versions 1-8.
+    /// `int32`, versions 1+.
     pub port: i32,
-    /// `string`, versions 1-8.
+    /// `string`, versions 1+.
     pub host: &'a str,
-    /// `string`, versions 3-8, ignorable.
+    /// `string`, versions 3+, ignorable.
     pub listener: &'a str,
-    /// `int16`, versions 1-8.
+    /// `int16`, versions 1+.
     pub security_protocol: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

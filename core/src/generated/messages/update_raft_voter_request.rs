@@ -16,17 +16,17 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UpdateRaftVoterRequest<'a> {
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub cluster_id: Option<&'a str>,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub current_leader_epoch: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub voter_id: i32,
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub voter_directory_id: rt::Uuid,
-    /// `[]Listener`, versions 0.
+    /// `[]Listener`, versions 0+.
     pub listeners: rt::Array<'a, Listener<'a>>,
-    /// `KRaftVersionFeature`, versions 0.
+    /// `KRaftVersionFeature`, versions 0+.
     pub k_raft_version_feature: KRaftVersionFeature<'a>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -110,11 +110,11 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Listener<'a> {
-    /// `string`, versions 0, map key.
+    /// `string`, versions 0+, map key.
     pub name: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `uint16`, versions 0.
+    /// `uint16`, versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -185,9 +185,9 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KRaftVersionFeature<'a> {
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub min_supported_version: i16,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub max_supported_version: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,11 +15,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UpdateRaftVoterResponse<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub throttle_time_ms: i32,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub error_code: i16,
-    /// `CurrentLeader`, tagged field 0 at versions 0.
+    /// `CurrentLeader`, tagged field 0 at versions 0+.
     pub current_leader: CurrentLeader<'a>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -119,13 +119,13 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CurrentLeader<'a> {
-    /// `int32`, versions 0, default `-1`, entity `brokerId`.
+    /// `int32`, versions 0+, default `-1`, entity `brokerId`.
     pub leader_id: i32,
-    /// `int32`, versions 0, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub leader_epoch: i32,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub port: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

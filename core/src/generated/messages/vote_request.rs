@@ -16,11 +16,11 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VoteRequest<'a> {
-    /// `string`, versions 0-2, nullable at 0-2, default `null`.
+    /// `string`, versions 0+, nullable at 0+, default `null`.
     pub cluster_id: Option<&'a str>,
-    /// `int32`, versions 1-2, default `-1`, entity `brokerId`, ignorable.
+    /// `int32`, versions 1+, default `-1`, entity `brokerId`, ignorable.
     pub voter_id: i32,
-    /// `[]TopicData`, versions 0-2.
+    /// `[]TopicData`, versions 0+.
     pub topics: rt::Array<'a, TopicData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -96,9 +96,9 @@ impl<'a> rt::Struct<'a> for VoteRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicData<'a> {
-    /// `string`, versions 0-2, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic_name: &'a str,
-    /// `[]PartitionData`, versions 0-2.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -165,21 +165,21 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub replica_epoch: i32,
-    /// `int32`, versions 0-2, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub replica_id: i32,
-    /// `uuid`, versions 1-2, ignorable.
+    /// `uuid`, versions 1+, ignorable.
     pub replica_directory_id: rt::Uuid,
-    /// `uuid`, versions 1-2, ignorable.
+    /// `uuid`, versions 1+, ignorable.
     pub voter_directory_id: rt::Uuid,
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub last_offset_epoch: i32,
-    /// `int64`, versions 0-2.
+    /// `int64`, versions 0+.
     pub last_offset: i64,
-    /// `bool`, versions 2.
+    /// `bool`, versions 2+.
     pub pre_vote: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

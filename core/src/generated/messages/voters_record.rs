@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct VotersRecord<'a> {
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub version: i16,
-    /// `[]Voter`, versions 0.
+    /// `[]Voter`, versions 0+.
     pub voters: rt::Array<'a, Voter<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -83,13 +83,13 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Voter<'a> {
-    /// `int32`, versions 0, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub voter_id: i32,
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub voter_directory_id: rt::Uuid,
-    /// `[]Endpoint`, versions 0.
+    /// `[]Endpoint`, versions 0+.
     pub endpoints: rt::Array<'a, Endpoint<'a>>,
-    /// `KRaftVersionFeature`, versions 0.
+    /// `KRaftVersionFeature`, versions 0+.
     pub k_raft_version_feature: KRaftVersionFeature<'a>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -164,11 +164,11 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Endpoint<'a> {
-    /// `string`, versions 0, map key.
+    /// `string`, versions 0+, map key.
     pub name: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `uint16`, versions 0.
+    /// `uint16`, versions 0+.
     pub port: u16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -239,9 +239,9 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KRaftVersionFeature<'a> {
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub min_supported_version: i16,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub max_supported_version: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

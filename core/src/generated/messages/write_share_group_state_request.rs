@@ -16,9 +16,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WriteShareGroupStateRequest<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub group_id: &'a str,
-    /// `[]WriteStateData`, versions 0.
+    /// `[]WriteStateData`, versions 0+.
     pub topics: rt::Array<'a, WriteStateData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -85,9 +85,9 @@ impl<'a> rt::Struct<'a> for WriteShareGroupStateRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WriteStateData<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `[]PartitionData`, versions 0.
+    /// `[]PartitionData`, versions 0+.
     pub partitions: rt::Array<'a, PartitionData<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -153,15 +153,15 @@ impl<'a> rt::Struct<'a> for WriteStateData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionData<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub state_epoch: i32,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub start_offset: i64,
-    /// `[]StateBatch`, versions 0.
+    /// `[]StateBatch`, versions 0+.
     pub state_batches: rt::Array<'a, StateBatch<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -239,13 +239,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StateBatch<'a> {
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub first_offset: i64,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub last_offset: i64,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub delivery_state: i8,
-    /// `int16`, versions 0.
+    /// `int16`, versions 0+.
     pub delivery_count: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,7 +17,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WriteTxnMarkersRequest<'a> {
-    /// `[]WritableTxnMarker`, versions 0-1.
+    /// `[]WritableTxnMarker`, versions 0+.
     pub markers: rt::Array<'a, WritableTxnMarker<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -79,15 +79,15 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WritableTxnMarker<'a> {
-    /// `int64`, versions 0-1, entity `producerId`.
+    /// `int64`, versions 0+, entity `producerId`.
     pub producer_id: i64,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub producer_epoch: i16,
-    /// `bool`, versions 0-1.
+    /// `bool`, versions 0+.
     pub transaction_result: bool,
-    /// `[]WritableTxnMarkerTopic`, versions 0-1.
+    /// `[]WritableTxnMarkerTopic`, versions 0+.
     pub topics: rt::Array<'a, WritableTxnMarkerTopic<'a>>,
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub coordinator_epoch: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -165,9 +165,9 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WritableTxnMarkerTopic<'a> {
-    /// `string`, versions 0-1, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]int32`, versions 0-1.
+    /// `[]int32`, versions 0+.
     pub partition_indexes: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -16,7 +16,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WriteTxnMarkersResponse<'a> {
-    /// `[]WritableTxnMarkerResult`, versions 0-1.
+    /// `[]WritableTxnMarkerResult`, versions 0+.
     pub markers: rt::Array<'a, WritableTxnMarkerResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -78,9 +78,9 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WritableTxnMarkerResult<'a> {
-    /// `int64`, versions 0-1, entity `producerId`.
+    /// `int64`, versions 0+, entity `producerId`.
     pub producer_id: i64,
-    /// `[]WritableTxnMarkerTopicResult`, versions 0-1.
+    /// `[]WritableTxnMarkerTopicResult`, versions 0+.
     pub topics: rt::Array<'a, WritableTxnMarkerTopicResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -146,9 +146,9 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WritableTxnMarkerTopicResult<'a> {
-    /// `string`, versions 0-1, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub name: &'a str,
-    /// `[]WritableTxnMarkerPartitionResult`, versions 0-1.
+    /// `[]WritableTxnMarkerPartitionResult`, versions 0+.
     pub partitions: rt::Array<'a, WritableTxnMarkerPartitionResult<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -216,9 +216,9 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WritableTxnMarkerPartitionResult<'a> {
-    /// `int32`, versions 0-1.
+    /// `int32`, versions 0+.
     pub partition_index: i32,
-    /// `int16`, versions 0-1.
+    /// `int16`, versions 0+.
     pub error_code: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,21 +15,21 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AccessControlEntryRecord<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub id: rt::Uuid,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub resource_type: i8,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub resource_name: &'a str,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub pattern_type: i8,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub principal: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub operation: i8,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub permission_type: i8,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

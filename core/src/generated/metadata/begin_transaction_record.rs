@@ -15,7 +15,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BeginTransactionRecord<'a> {
-    /// `string`, tagged field 0 at versions 0, nullable at 0, default `null`.
+    /// `string`, tagged field 0 at versions 0+, nullable at 0+, default `null`.
     pub name: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,15 +15,15 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BrokerRegistrationChangeRecord<'a> {
-    /// `int32`, versions 0-2, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub broker_id: i32,
-    /// `int64`, versions 0-2.
+    /// `int64`, versions 0+.
     pub broker_epoch: i64,
-    /// `int8`, tagged field 0 at versions 0-2.
+    /// `int8`, tagged field 0 at versions 0+.
     pub fenced: i8,
-    /// `int8`, tagged field 1 at versions 1-2.
+    /// `int8`, tagged field 1 at versions 1+.
     pub in_controlled_shutdown: i8,
-    /// `[]uuid`, tagged field 2 at versions 2.
+    /// `[]uuid`, tagged field 2 at versions 2+.
     pub log_dirs: rt::Array<'a, rt::Uuid>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

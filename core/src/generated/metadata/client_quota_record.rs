@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClientQuotaRecord<'a> {
-    /// `[]EntityData`, versions 0.
+    /// `[]EntityData`, versions 0+.
     pub entity: rt::Array<'a, EntityData<'a>>,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub key: &'a str,
-    /// `float64`, versions 0.
+    /// `float64`, versions 0+.
     pub value: f64,
-    /// `bool`, versions 0.
+    /// `bool`, versions 0+.
     pub remove: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -96,9 +96,9 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EntityData<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub entity_type: &'a str,
-    /// `string`, versions 0, nullable at 0.
+    /// `string`, versions 0+, nullable at 0+.
     pub entity_name: Option<&'a str>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,19 +15,19 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DelegationTokenRecord<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub owner: &'a str,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub requester: &'a str,
-    /// `[]string`, versions 0.
+    /// `[]string`, versions 0+.
     pub renewers: rt::Array<'a, &'a str>,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub issue_timestamp: i64,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub max_timestamp: i64,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub expiration_timestamp: i64,
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub token_id: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FenceBrokerRecord<'a> {
-    /// `int32`, versions 0, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub id: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub epoch: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

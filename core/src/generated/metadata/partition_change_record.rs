@@ -15,27 +15,27 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionChangeRecord<'a> {
-    /// `int32`, versions 0-2, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub partition_id: i32,
-    /// `uuid`, versions 0-2.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `[]int32`, tagged field 0 at versions 0-2, nullable at 0-2, default `null`, entity `brokerId`.
+    /// `[]int32`, tagged field 0 at versions 0+, nullable at 0+, default `null`, entity `brokerId`.
     pub isr: Option<rt::Array<'a, i32>>,
-    /// `int32`, tagged field 1 at versions 0-2, default `-2`, entity `brokerId`.
+    /// `int32`, tagged field 1 at versions 0+, default `-2`, entity `brokerId`.
     pub leader: i32,
-    /// `[]int32`, tagged field 2 at versions 0-2, nullable at 0-2, default `null`, entity `brokerId`.
+    /// `[]int32`, tagged field 2 at versions 0+, nullable at 0+, default `null`, entity `brokerId`.
     pub replicas: Option<rt::Array<'a, i32>>,
-    /// `[]int32`, tagged field 3 at versions 0-2, nullable at 0-2, default `null`, entity `brokerId`.
+    /// `[]int32`, tagged field 3 at versions 0+, nullable at 0+, default `null`, entity `brokerId`.
     pub removing_replicas: Option<rt::Array<'a, i32>>,
-    /// `[]int32`, tagged field 4 at versions 0-2, nullable at 0-2, default `null`, entity `brokerId`.
+    /// `[]int32`, tagged field 4 at versions 0+, nullable at 0+, default `null`, entity `brokerId`.
     pub adding_replicas: Option<rt::Array<'a, i32>>,
-    /// `int8`, tagged field 5 at versions 0-2, default `-1`.
+    /// `int8`, tagged field 5 at versions 0+, default `-1`.
     pub leader_recovery_state: i8,
-    /// `[]uuid`, tagged field 8 at versions 1-2, nullable at 1-2, default `null`.
+    /// `[]uuid`, tagged field 8 at versions 1+, nullable at 1+, default `null`.
     pub directories: Option<rt::Array<'a, rt::Uuid>>,
-    /// `[]int32`, tagged field 6 at versions 2, nullable at 2, default `null`, entity `brokerId`.
+    /// `[]int32`, tagged field 6 at versions 2+, nullable at 2+, default `null`, entity `brokerId`.
     pub eligible_leader_replicas: Option<rt::Array<'a, i32>>,
-    /// `[]int32`, tagged field 7 at versions 2, nullable at 2, default `null`, entity `brokerId`.
+    /// `[]int32`, tagged field 7 at versions 2+, nullable at 2+, default `null`, entity `brokerId`.
     pub last_known_elr: Option<rt::Array<'a, i32>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,31 +15,31 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PartitionRecord<'a> {
-    /// `int32`, versions 0-2, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub partition_id: i32,
-    /// `uuid`, versions 0-2.
+    /// `uuid`, versions 0+.
     pub topic_id: rt::Uuid,
-    /// `[]int32`, versions 0-2, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub replicas: rt::Array<'a, i32>,
-    /// `[]int32`, versions 0-2.
+    /// `[]int32`, versions 0+.
     pub isr: rt::Array<'a, i32>,
-    /// `[]int32`, versions 0-2, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub removing_replicas: rt::Array<'a, i32>,
-    /// `[]int32`, versions 0-2, entity `brokerId`.
+    /// `[]int32`, versions 0+, entity `brokerId`.
     pub adding_replicas: rt::Array<'a, i32>,
-    /// `int32`, versions 0-2, default `-1`, entity `brokerId`.
+    /// `int32`, versions 0+, default `-1`, entity `brokerId`.
     pub leader: i32,
-    /// `int8`, tagged field 0 at versions 0-2, default `0`.
+    /// `int8`, tagged field 0 at versions 0+, default `0`.
     pub leader_recovery_state: i8,
-    /// `int32`, versions 0-2, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub leader_epoch: i32,
-    /// `int32`, versions 0-2, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub partition_epoch: i32,
-    /// `[]uuid`, versions 1-2.
+    /// `[]uuid`, versions 1+.
     pub directories: rt::Array<'a, rt::Uuid>,
-    /// `[]int32`, tagged field 1 at versions 2, nullable at 2, default `null`, entity `brokerId`.
+    /// `[]int32`, tagged field 1 at versions 2+, nullable at 2+, default `null`, entity `brokerId`.
     pub eligible_leader_replicas: Option<rt::Array<'a, i32>>,
-    /// `[]int32`, tagged field 2 at versions 2, nullable at 2, default `null`, entity `brokerId`.
+    /// `[]int32`, tagged field 2 at versions 2+, nullable at 2+, default `null`, entity `brokerId`.
     pub last_known_elr: Option<rt::Array<'a, i32>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

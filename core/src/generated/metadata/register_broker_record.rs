@@ -15,25 +15,25 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RegisterBrokerRecord<'a> {
-    /// `int32`, versions 0-3, entity `brokerId`.
+    /// `int32`, versions 0+, entity `brokerId`.
     pub broker_id: i32,
-    /// `bool`, versions 2-3, default `false`.
+    /// `bool`, versions 2+, default `false`.
     pub is_migrating_zk_broker: bool,
-    /// `uuid`, versions 0-3.
+    /// `uuid`, versions 0+.
     pub incarnation_id: rt::Uuid,
-    /// `int64`, versions 0-3.
+    /// `int64`, versions 0+.
     pub broker_epoch: i64,
-    /// `[]BrokerEndpoint`, versions 0-3.
+    /// `[]BrokerEndpoint`, versions 0+.
     pub end_points: rt::Array<'a, BrokerEndpoint<'a>>,
-    /// `[]BrokerFeature`, versions 0-3.
+    /// `[]BrokerFeature`, versions 0+.
     pub features: rt::Array<'a, BrokerFeature<'a>>,
-    /// `string`, versions 0-3, nullable at 0-3.
+    /// `string`, versions 0+, nullable at 0+.
     pub rack: Option<&'a str>,
-    /// `bool`, versions 0-3, default `true`.
+    /// `bool`, versions 0+, default `true`.
     pub fenced: bool,
-    /// `bool`, versions 1-3, default `false`.
+    /// `bool`, versions 1+, default `false`.
     pub in_controlled_shutdown: bool,
-    /// `[]uuid`, tagged field 0 at versions 3.
+    /// `[]uuid`, tagged field 0 at versions 3+.
     pub log_dirs: rt::Array<'a, rt::Uuid>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -192,13 +192,13 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BrokerEndpoint<'a> {
-    /// `string`, versions 0-3, map key.
+    /// `string`, versions 0+, map key.
     pub name: &'a str,
-    /// `string`, versions 0-3.
+    /// `string`, versions 0+.
     pub host: &'a str,
-    /// `uint16`, versions 0-3.
+    /// `uint16`, versions 0+.
     pub port: u16,
-    /// `int16`, versions 0-3.
+    /// `int16`, versions 0+.
     pub security_protocol: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -273,11 +273,11 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BrokerFeature<'a> {
-    /// `string`, versions 0-3, map key.
+    /// `string`, versions 0+, map key.
     pub name: &'a str,
-    /// `int16`, versions 0-3.
+    /// `int16`, versions 0+.
     pub min_supported_version: i16,
-    /// `int16`, versions 0-3.
+    /// `int16`, versions 0+.
     pub max_supported_version: i16,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

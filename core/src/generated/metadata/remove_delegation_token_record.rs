@@ -15,7 +15,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RemoveDelegationTokenRecord<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub token_id: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

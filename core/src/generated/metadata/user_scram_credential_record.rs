@@ -15,17 +15,17 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UserScramCredentialRecord<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub name: &'a str,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub mechanism: i8,
-    /// `bytes`, versions 0.
+    /// `bytes`, versions 0+.
     pub salt: &'a [u8],
-    /// `bytes`, versions 0.
+    /// `bytes`, versions 0+.
     pub stored_key: &'a [u8],
-    /// `bytes`, versions 0.
+    /// `bytes`, versions 0+.
     pub server_key: &'a [u8],
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub iterations: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

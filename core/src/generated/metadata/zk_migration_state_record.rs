@@ -15,7 +15,7 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ZkMigrationStateRecord<'a> {
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub zk_migration_state: i8,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -17,13 +17,13 @@ use crate::rt;
 pub struct QuorumStateData<'a> {
     /// `string`, versions 0.
     pub cluster_id: &'a str,
-    /// `int32`, versions 0-1, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub leader_id: i32,
-    /// `int32`, versions 0-1, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub leader_epoch: i32,
-    /// `int32`, versions 0-1, default `-1`.
+    /// `int32`, versions 0+, default `-1`.
     pub voted_id: i32,
-    /// `uuid`, versions 1.
+    /// `uuid`, versions 1+.
     pub voted_directory_id: rt::Uuid,
     /// `int64`, versions 0.
     pub applied_offset: i64,

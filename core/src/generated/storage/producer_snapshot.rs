@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProducerSnapshot<'a> {
-    /// `uint32`, versions 1.
+    /// `uint32`, versions 1+.
     pub crc: u32,
-    /// `[]ProducerEntry`, versions 1.
+    /// `[]ProducerEntry`, versions 1+.
     pub producer_entries: rt::Array<'a, ProducerEntry<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -71,21 +71,21 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ProducerEntry<'a> {
-    /// `int64`, versions 1.
+    /// `int64`, versions 1+.
     pub producer_id: i64,
-    /// `int16`, versions 1.
+    /// `int16`, versions 1+.
     pub epoch: i16,
-    /// `int32`, versions 1.
+    /// `int32`, versions 1+.
     pub last_sequence: i32,
-    /// `int64`, versions 1.
+    /// `int64`, versions 1+.
     pub last_offset: i64,
-    /// `int32`, versions 1.
+    /// `int32`, versions 1+.
     pub offset_delta: i32,
-    /// `int64`, versions 1.
+    /// `int64`, versions 1+.
     pub timestamp: i64,
-    /// `int32`, versions 1.
+    /// `int32`, versions 1+.
     pub coordinator_epoch: i32,
-    /// `int64`, versions 1.
+    /// `int64`, versions 1+.
     pub current_txn_first_offset: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

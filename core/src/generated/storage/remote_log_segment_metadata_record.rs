@@ -15,27 +15,27 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RemoteLogSegmentMetadataRecord<'a> {
-    /// `RemoteLogSegmentIdEntry`, versions 0.
+    /// `RemoteLogSegmentIdEntry`, versions 0+.
     pub remote_log_segment_id: RemoteLogSegmentIdEntry<'a>,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub start_offset: i64,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub end_offset: i64,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub broker_id: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub max_timestamp_ms: i64,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub event_timestamp_ms: i64,
-    /// `[]SegmentLeaderEpochEntry`, versions 0.
+    /// `[]SegmentLeaderEpochEntry`, versions 0+.
     pub segment_leader_epochs: rt::Array<'a, SegmentLeaderEpochEntry<'a>>,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub segment_size_in_bytes: i32,
-    /// `bytes`, versions 0, nullable at 0, default `null`.
+    /// `bytes`, versions 0+, nullable at 0+, default `null`.
     pub custom_metadata: Option<&'a [u8]>,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub remote_log_segment_state: i8,
-    /// `bool`, tagged field 0 at versions 0.
+    /// `bool`, tagged field 0 at versions 0+.
     pub txn_index_empty: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -171,9 +171,9 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RemoteLogSegmentIdEntry<'a> {
-    /// `TopicIdPartitionEntry`, versions 0.
+    /// `TopicIdPartitionEntry`, versions 0+.
     pub topic_id_partition: TopicIdPartitionEntry<'a>,
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub id: rt::Uuid,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -239,9 +239,9 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SegmentLeaderEpochEntry<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub offset: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -306,11 +306,11 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicIdPartitionEntry<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub name: &'a str,
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub id: rt::Uuid,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,27 +15,27 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RemoteLogSegmentMetadataSnapshotRecord<'a> {
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub segment_id: rt::Uuid,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub start_offset: i64,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub end_offset: i64,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub broker_id: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub max_timestamp_ms: i64,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub event_timestamp_ms: i64,
-    /// `[]SegmentLeaderEpochEntry`, versions 0.
+    /// `[]SegmentLeaderEpochEntry`, versions 0+.
     pub segment_leader_epochs: rt::Array<'a, SegmentLeaderEpochEntry<'a>>,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub segment_size_in_bytes: i32,
-    /// `bytes`, versions 0, nullable at 0, default `null`.
+    /// `bytes`, versions 0+, nullable at 0+, default `null`.
     pub custom_metadata: Option<&'a [u8]>,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub remote_log_segment_state: i8,
-    /// `bool`, tagged field 0 at versions 0.
+    /// `bool`, tagged field 0 at versions 0+.
     pub txn_index_empty: bool,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -170,9 +170,9 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SegmentLeaderEpochEntry<'a> {
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub leader_epoch: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub offset: i64,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,15 +15,15 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RemoteLogSegmentMetadataUpdateRecord<'a> {
-    /// `RemoteLogSegmentIdEntry`, versions 0.
+    /// `RemoteLogSegmentIdEntry`, versions 0+.
     pub remote_log_segment_id: RemoteLogSegmentIdEntry<'a>,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub broker_id: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub event_timestamp_ms: i64,
-    /// `bytes`, versions 0, nullable at 0, default `null`.
+    /// `bytes`, versions 0+, nullable at 0+, default `null`.
     pub custom_metadata: Option<&'a [u8]>,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub remote_log_segment_state: i8,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -102,9 +102,9 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RemoteLogSegmentIdEntry<'a> {
-    /// `TopicIdPartitionEntry`, versions 0.
+    /// `TopicIdPartitionEntry`, versions 0+.
     pub topic_id_partition: TopicIdPartitionEntry<'a>,
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub id: rt::Uuid,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -170,11 +170,11 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicIdPartitionEntry<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub name: &'a str,
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub id: rt::Uuid,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RemotePartitionDeleteMetadataRecord<'a> {
-    /// `TopicIdPartitionEntry`, versions 0.
+    /// `TopicIdPartitionEntry`, versions 0+.
     pub topic_id_partition: TopicIdPartitionEntry<'a>,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub broker_id: i32,
-    /// `int64`, versions 0.
+    /// `int64`, versions 0+.
     pub event_timestamp_ms: i64,
-    /// `int8`, versions 0.
+    /// `int8`, versions 0+.
     pub remote_partition_delete_state: i8,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -95,11 +95,11 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TopicIdPartitionEntry<'a> {
-    /// `string`, versions 0.
+    /// `string`, versions 0+.
     pub name: &'a str,
-    /// `uuid`, versions 0.
+    /// `uuid`, versions 0+.
     pub id: rt::Uuid,
-    /// `int32`, versions 0.
+    /// `int32`, versions 0+.
     pub partition: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,25 +15,25 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SubscriptionInfoData<'a> {
-    /// `int32`, versions 1-11.
+    /// `int32`, versions 1+.
     pub version: i32,
-    /// `int32`, versions 3-11, default `-1`.
+    /// `int32`, versions 3+, default `-1`.
     pub latest_supported_version: i32,
-    /// `uuid`, versions 1-11.
+    /// `uuid`, versions 1+.
     pub process_id: rt::Uuid,
     /// `[]TaskId`, versions 1-6.
     pub prev_tasks: rt::Array<'a, TaskId<'a>>,
     /// `[]TaskId`, versions 1-6.
     pub standby_tasks: rt::Array<'a, TaskId<'a>>,
-    /// `bytes`, versions 2-11.
+    /// `bytes`, versions 2+.
     pub user_end_point: &'a [u8],
-    /// `[]TaskOffsetSum`, versions 7-11.
+    /// `[]TaskOffsetSum`, versions 7+.
     pub task_offset_sums: rt::Array<'a, TaskOffsetSum<'a>>,
-    /// `int8`, versions 8-11.
+    /// `int8`, versions 8+.
     pub unique_field: i8,
-    /// `int32`, versions 9-11.
+    /// `int32`, versions 9+.
     pub error_code: i32,
-    /// `[]ClientTag`, versions 11.
+    /// `[]ClientTag`, versions 11+.
     pub client_tags: rt::Array<'a, ClientTag<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -285,13 +285,13 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TaskOffsetSum<'a> {
-    /// `int32`, versions 7-11.
+    /// `int32`, versions 7+.
     pub topic_group_id: i32,
-    /// `int32`, versions 10-11.
+    /// `int32`, versions 10+.
     pub partition: i32,
-    /// `int64`, versions 10-11.
+    /// `int64`, versions 10+.
     pub offset_sum: i64,
-    /// `string`, versions 10-11, nullable at 10-11.
+    /// `string`, versions 10+, nullable at 10+.
     pub named_topology: Option<&'a str>,
     /// `[]PartitionToOffsetSum`, versions 7-9.
     pub partition_to_offset_sum: rt::Array<'a, PartitionToOffsetSum<'a>>,
@@ -428,9 +428,9 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClientTag<'a> {
-    /// `bytes`, versions 11.
+    /// `bytes`, versions 11+.
     pub key: &'a [u8],
-    /// `bytes`, versions 11.
+    /// `bytes`, versions 11+.
     pub value: &'a [u8],
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,13 +15,13 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NullableStructMessage<'a> {
-    /// `MyStruct`, versions 0-2, nullable at 0-2, default `null`.
+    /// `MyStruct`, versions 0+, nullable at 0+, default `null`.
     pub nullable_struct: Option<MyStruct<'a>>,
-    /// `MyStruct2`, versions 0-2, nullable at 1-2.
+    /// `MyStruct2`, versions 0+, nullable at 1+.
     pub nullable_struct2: Option<MyStruct2<'a>>,
-    /// `MyStruct3`, tagged field 0 at versions 1-2, nullable at 1-2, default `null`.
+    /// `MyStruct3`, tagged field 0 at versions 1+, nullable at 1+, default `null`.
     pub nullable_struct3: Option<MyStruct3<'a>>,
-    /// `MyStruct4`, tagged field 1 at versions 1-2, nullable at 1-2.
+    /// `MyStruct4`, tagged field 1 at versions 1+, nullable at 1+.
     pub nullable_struct4: Option<MyStruct4<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -150,9 +150,9 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MyStruct<'a> {
-    /// `string`, versions 0-2.
+    /// `string`, versions 0+.
     pub my_string: &'a str,
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub my_int: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -218,9 +218,9 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MyStruct2<'a> {
-    /// `string`, versions 0-2.
+    /// `string`, versions 0+.
     pub my_string: &'a str,
-    /// `int32`, versions 0-2.
+    /// `int32`, versions 0+.
     pub my_int: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -286,9 +286,9 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MyStruct3<'a> {
-    /// `string`, versions 1-2.
+    /// `string`, versions 1+.
     pub my_string: &'a str,
-    /// `int32`, versions 1-2.
+    /// `int32`, versions 1+.
     pub my_int: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -377,9 +377,9 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MyStruct4<'a> {
-    /// `string`, versions 1-2.
+    /// `string`, versions 1+.
     pub my_string: &'a str,
-    /// `int32`, versions 1-2.
+    /// `int32`, versions 1+.
     pub my_int: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

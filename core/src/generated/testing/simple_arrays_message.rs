@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SimpleArraysMessage<'a> {
-    /// `[]StructArray`, versions 1-2.
+    /// `[]StructArray`, versions 1+.
     pub goats: rt::Array<'a, StructArray<'a>>,
-    /// `[]int32`, versions 0-2.
+    /// `[]int32`, versions 0+.
     pub sheep: rt::Array<'a, i32>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -95,9 +95,9 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StructArray<'a> {
-    /// `int8`, versions 1-2.
+    /// `int8`, versions 1+.
     pub color: i8,
-    /// `string`, versions 2.
+    /// `string`, versions 2+.
     pub name: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

@@ -15,41 +15,41 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SimpleExampleMessage<'a> {
-    /// `uuid`, versions 1-2.
+    /// `uuid`, versions 1+.
     pub process_id: rt::Uuid,
-    /// `[]int32`, tagged field 0 at versions 1-2.
+    /// `[]int32`, tagged field 0 at versions 1+.
     pub my_tagged_int_array: rt::Array<'a, i32>,
-    /// `string`, tagged field 1 at versions 1-2, nullable at 1-2, default `null`.
+    /// `string`, tagged field 1 at versions 1+, nullable at 1+, default `null`.
     pub my_nullable_string: Option<&'a str>,
-    /// `int16`, tagged field 2 at versions 1-2, default `123`.
+    /// `int16`, tagged field 2 at versions 1+, default `123`.
     pub my_int16: i16,
-    /// `float64`, tagged field 3 at versions 1-2, default `12.34`.
+    /// `float64`, tagged field 3 at versions 1+, default `12.34`.
     pub my_float64: f64,
-    /// `string`, tagged field 4 at versions 1-2.
+    /// `string`, tagged field 4 at versions 1+.
     pub my_string: &'a str,
-    /// `bytes`, tagged field 5 at versions 1-2, nullable at 1-2.
+    /// `bytes`, tagged field 5 at versions 1+, nullable at 1+.
     pub my_bytes: Option<&'a [u8]>,
-    /// `uuid`, tagged field 6 at versions 1-2, default `H3KKO4NTRPaCWtEmm3vW7A`.
+    /// `uuid`, tagged field 6 at versions 1+, default `H3KKO4NTRPaCWtEmm3vW7A`.
     pub tagged_uuid: rt::Uuid,
-    /// `int64`, tagged field 7 at versions 1-2, default `0xcafcacafcacafca`.
+    /// `int64`, tagged field 7 at versions 1+, default `0xcafcacafcacafca`.
     pub tagged_long: i64,
     /// `bytes`, versions 1.
     pub zero_copy_byte_buffer: &'a [u8],
     /// `bytes`, versions 1, nullable at 1.
     pub nullable_zero_copy_byte_buffer: Option<&'a [u8]>,
-    /// `MyStruct`, versions 2.
+    /// `MyStruct`, versions 2+.
     pub my_struct: MyStruct<'a>,
-    /// `TaggedStruct`, tagged field 8 at versions 2.
+    /// `TaggedStruct`, tagged field 8 at versions 2+.
     pub my_tagged_struct: TaggedStruct<'a>,
-    /// `int64`, tagged field 9 at versions 2, default `0`, ignorable.
+    /// `int64`, tagged field 9 at versions 2+, default `0`, ignorable.
     pub tagged_long_flexible_version_subset: i64,
-    /// `TestCommonStruct`, versions 0-2.
+    /// `TestCommonStruct`, versions 0+.
     pub my_common_struct: TestCommonStruct<'a>,
-    /// `TestCommonStruct`, versions 0-2.
+    /// `TestCommonStruct`, versions 0+.
     pub my_other_common_struct: TestCommonStruct<'a>,
-    /// `uint16`, versions 1-2, default `33000`.
+    /// `uint16`, versions 1+, default `33000`.
     pub my_uint16: u16,
-    /// `uint32`, versions 1-2, default `1234567`.
+    /// `uint32`, versions 1+, default `1234567`.
     pub my_uint32: u32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -486,9 +486,9 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MyStruct<'a> {
-    /// `int32`, versions 2.
+    /// `int32`, versions 2+.
     pub struct_id: i32,
-    /// `[]StructArray`, versions 2.
+    /// `[]StructArray`, versions 2+.
     pub array_in_struct: rt::Array<'a, StructArray<'a>>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -577,7 +577,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TaggedStruct<'a> {
-    /// `string`, versions 2.
+    /// `string`, versions 2+.
     pub struct_id: &'a str,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -650,9 +650,9 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TestCommonStruct<'a> {
-    /// `int32`, versions 0-2, default `123`.
+    /// `int32`, versions 0+, default `123`.
     pub foo: i32,
-    /// `int32`, versions 0-2, default `123`.
+    /// `int32`, versions 0+, default `123`.
     pub bar: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
@@ -717,7 +717,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StructArray<'a> {
-    /// `int32`, versions 2.
+    /// `int32`, versions 2+.
     pub array_field_id: i32,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,

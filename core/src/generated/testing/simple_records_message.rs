@@ -15,9 +15,9 @@ use crate::rt;
 /// Returned by a parse as a view over the input, and built by hand for encoding.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SimpleRecordsMessage<'a> {
-    /// `string`, versions 0-1, entity `topicName`.
+    /// `string`, versions 0+, entity `topicName`.
     pub topic: &'a str,
-    /// `records`, versions 0-1, nullable at 0-1.
+    /// `records`, versions 0+, nullable at 0+.
     pub record_set: Option<&'a [u8]>,
     /// Tagged fields this schema does not know, kept for the round trip.
     pub unknown_tagged_fields: rt::TaggedFields<'a>,
