@@ -412,3 +412,40 @@ fn api_key_table() {
     assert!(ApiKey::ALL.len() > 90);
     assert!(ApiKey::from_i16(-1).is_none());
 }
+
+#[test]
+fn produce_request_built_entirely_on_the_stack() {
+    use kafka_wire::messages::produce_request::{PartitionProduceData, ProduceRequest, TopicProduceData};
+    // Everything below lives on the stack: no allocation, borrowed records.
+    let batch = [0xAAu8; 61];
+    let parts = [PartitionProduceData { index: 0, records: Some(&batch), ..PartitionProduceData::DEFAULT }];
+    let topics = [TopicProduceData { name: "sensors", partition_data: Array::from_slice(&parts), ..TopicProduceData::DEFAULT }];
+    let req = ProduceRequest { acks: -1, timeout_ms: 30_000, topic_data: Array::from_slice(&topics), ..ProduceRequest::DEFAULT };
+    let mut buf = [0u8; 256];
+    for v in [3i16, 9, 12] {
+        let n = req.encode_to_slice(&mut buf, v).unwrap();
+        assert_eq!(n, req.encoded_len(v).unwrap());
+        let view = ProduceRequest::parse(&buf[..n], v).unwrap();
+        let p = view.topic_data.iter().next().unwrap().partition_data.iter().next().unwrap();
+        assert_eq!(p.records, Some(&batch[..]));
+        // The records are borrowed from `buf`, not copied.
+        let start = buf.as_ptr() as usize;
+        let rec = p.records.unwrap().as_ptr() as usize;
+        assert!(rec > start && rec < start + n);
+    }
+    // ProduceRequest v13 names topics by id; the schema marks the name ignorable, so v13 leaves
+    // it out (as Kafka does) rather than failing.
+    let n = req.encode_to_slice(&mut buf, 13).unwrap();
+    let view = ProduceRequest::parse(&buf[..n], 13).unwrap();
+    assert_eq!(view.topic_data.iter().next().unwrap().name, "");
+}
+
+#[cfg(feature = "alloc")]
+#[test]
+fn vec_sink() {
+    let m = MetadataRequest { topics: None, allow_auto_topic_creation: true, ..MetadataRequest::DEFAULT };
+    let mut v: Vec<u8> = vec![9];
+    let n = m.encode(&mut v, 12).unwrap();
+    assert_eq!(v.len(), 1 + n);
+    assert_eq!(&v[1..], &encode(&m, 12)[..]);
+}
