@@ -61,6 +61,17 @@ fn scalar_ty(t: &Type) -> String {
     }
 }
 
+/// Rust type of an owned element or scalar.
+fn owned_ty(t: &Type) -> String {
+    match t {
+        Type::String => "String".into(),
+        Type::Bytes | Type::Records => "Vec<u8>".into(),
+        Type::Struct(n) => n.clone(),
+        Type::Array(e) => format!("Vec<{}>", owned_ty(e)),
+        t => scalar_ty(t),
+    }
+}
+
 fn fixed_width(t: &Type) -> Option<usize> {
     Some(match t {
         Type::Bool | Type::Int8 => 1,
@@ -94,11 +105,13 @@ struct F<'m> {
     path: String,
     /// Optional in Rust (`Option<…>`).
     opt: bool,
+    /// The owned twin (`String`, `Vec`) rather than the borrowed view.
+    owned: bool,
 }
 
 impl F<'_> {
     fn rust_ty(&self) -> String {
-        let t = scalar_ty(&self.f.ty);
+        let t = if self.owned { owned_ty(&self.f.ty) } else { scalar_ty(&self.f.ty) };
         if self.opt {
             format!("Option<{t}>")
         } else {
@@ -124,13 +137,20 @@ impl F<'_> {
                 let v: f64 = d.and_then(|s| s.parse().ok()).unwrap_or(0.0);
                 format!("{v:?}_f64")
             }
+            Type::String if self.owned => match d.unwrap_or("") {
+                "" => "String::new()".into(),
+                d => format!("String::from({d:?})"),
+            },
             Type::String => format!("{:?}", d.unwrap_or("")),
+            Type::Bytes | Type::Records if self.owned => "Vec::new()".into(),
             Type::Bytes | Type::Records => "&[] as &[u8]".into(),
             Type::Uuid => match d.and_then(parse_uuid) {
                 Some(u) if u != 0 => format!("rt::Uuid::from_u128({u:#x})"),
                 _ => "rt::Uuid::nil()".into(),
             },
+            Type::Struct(n) if self.owned => format!("{n}::default()"),
             Type::Struct(n) => format!("{n}::DEFAULT"),
+            Type::Array(_) if self.owned => "Vec::new()".into(),
             Type::Array(_) => "rt::Array::EMPTY".into(),
         };
         if self.opt {
@@ -147,11 +167,16 @@ impl F<'_> {
         match (&self.f.ty, self.opt) {
             (Type::Array(_), false) => format!("self.{id}.is_empty()"),
             (Type::Array(_), true) if d == "None" => format!("self.{id}.is_none()"),
-            (Type::Array(_), true) => format!("self.{id}.is_some_and(|a| a.is_empty())"),
+            (Type::Array(_), true) => format!("self.{id}.as_ref().is_some_and(|a| a.is_empty())"),
             (Type::Bytes | Type::Records, false) => format!("self.{id}.is_empty()"),
             (Type::Bytes | Type::Records, true) if d == "None" => format!("self.{id}.is_none()"),
-            (Type::Bytes | Type::Records, true) => format!("self.{id}.is_some_and(|b| b.is_empty())"),
+            (Type::Bytes | Type::Records, true) => format!("self.{id}.as_ref().is_some_and(|b| b.is_empty())"),
             (Type::Float64, _) => format!("self.{id}.to_bits() == ({d}).to_bits()"),
+            (Type::String, false) if self.owned => format!("self.{id} == {:?}", self.f.default.as_deref().unwrap_or("")),
+            (Type::String, true) if self.owned => match d.as_str() {
+                "None" => format!("self.{id}.is_none()"),
+                _ => format!("self.{id}.as_deref() == Some({:?})", self.f.default.as_deref().unwrap_or("")),
+            },
             _ => format!("self.{id} == {d}"),
         }
     }
@@ -162,7 +187,7 @@ fn facts<'m>(fields: &'m [Field], prefix: &str) -> Vec<F<'m>> {
         .iter()
         .map(|f| {
             let opt = !f.nullable.is_empty() || matches!(f.ty, Type::Records);
-            F { f, id: field_ident(&f.name), path: format!("{prefix}{}", snake(&f.name)), opt }
+            F { f, id: field_ident(&f.name), path: format!("{prefix}{}", snake(&f.name)), opt, owned: false }
         })
         .collect()
 }
@@ -247,7 +272,73 @@ pub fn message_module(m: &Message) -> String {
         emit_struct(&mut o, m, name, prefix, fields, i == 0);
     }
     emit_message_impl(&mut o, m);
+    emit_owned(&mut o, m, &all);
     o
+}
+
+/// Conversion of one field from the view (`v`) to the owned twin.
+fn from_view_expr(x: &F) -> String {
+    let id = &x.id;
+    let elem = |t: &Type| -> &'static str {
+        match t {
+            Type::String => ".map(String::from)",
+            Type::Struct(_) => ".map(|e| (&e).into())",
+            _ => "",
+        }
+    };
+    match (&x.f.ty, x.opt) {
+        (t, _) if fixed_width(t).is_some() => format!("v.{id}"),
+        (Type::String, false) => format!("v.{id}.into()"),
+        (Type::String, true) => format!("v.{id}.map(String::from)"),
+        (Type::Bytes | Type::Records, false) => format!("v.{id}.to_vec()"),
+        (Type::Bytes | Type::Records, true) => format!("v.{id}.map(<[u8]>::to_vec)"),
+        (Type::Array(e), false) => format!("v.{id}.iter(){}.collect()", elem(e)),
+        (Type::Array(e), true) => format!("v.{id}.map(|a| a.iter(){}.collect())", elem(e)),
+        (Type::Struct(_), false) => format!("(&v.{id}).into()"),
+        (Type::Struct(_), true) => format!("v.{id}.as_ref().map(Into::into)"),
+        _ => unreachable!(),
+    }
+}
+
+fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)]) {
+    o.push_str("\n/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned\n/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.\n");
+    o.push_str("#[cfg(feature = \"alloc\")]\npub mod owned {\n    use crate::rt;\n    #[allow(unused_imports)]\n    use alloc::{string::String, vec::Vec};\n");
+    for (name, prefix, fields) in all {
+        let mut fs = facts(fields, prefix);
+        for x in &mut fs {
+            x.owned = true;
+        }
+        let _ = writeln!(o, "\n    /// Owned [`{name}`](super::{name}).\n    #[derive(Clone, Debug, PartialEq)]\n    pub struct {name} {{");
+        for x in &fs {
+            let _ = writeln!(o, "        /// {}", doc_field(m, x));
+            let _ = writeln!(o, "        pub {}: {},", x.id, x.rust_ty());
+        }
+        o.push_str("        /// Tagged fields this schema does not know.\n        pub unknown_tagged_fields: rt::OwnedTaggedFields,\n    }\n");
+        let _ = writeln!(o, "\n    impl Default for {name} {{\n        fn default() -> Self {{\n            Self {{");
+        for x in &fs {
+            let _ = writeln!(o, "                {}: {},", x.id, x.default_expr());
+        }
+        o.push_str("                unknown_tagged_fields: rt::OwnedTaggedFields::new(),\n            }\n        }\n    }\n");
+        let _ = writeln!(o, "\n    impl From<&super::{name}<'_>> for {name} {{\n        fn from(v: &super::{name}<'_>) -> Self {{\n            Self {{");
+        for x in &fs {
+            let _ = writeln!(o, "                {}: {},", x.id, from_view_expr(x));
+        }
+        o.push_str("                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),\n            }\n        }\n    }\n");
+        let tagged: Vec<&F> = {
+            let mut t: Vec<&F> = fs.iter().filter(|x| !x.f.tagged.and(m.valid).is_empty()).collect();
+            t.sort_by_key(|x| x.f.tag);
+            t
+        };
+        let _ = writeln!(o, "\n    impl rt::OwnedStruct for {name} {{");
+        let mut body = String::new();
+        emit_size_write(&mut body, m, &fs, &tagged, prefix);
+        o.push_str(&body);
+    }
+    let _ = writeln!(
+        o,
+        "\n    impl rt::OwnedMessage for {n} {{\n        type View<'a> = super::{n}<'a>;\n        fn from_view(v: &super::{n}<'_>) -> Self {{\n            Self::from(v)\n        }}\n    }}\n}}",
+        n = m.name
+    );
 }
 
 fn describe(m: &Message) -> String {
@@ -382,11 +473,21 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     }
     let _ = writeln!(o, "        Ok(Self {{ {init} }})\n    }}\n");
 
+    emit_size_write(o, m, &fs, &tagged, prefix);
+}
+
+/// The `size` and `write` functions (the same text for views and owned values; only the field
+/// accessors differ).
+fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str) {
+    let valid = m.valid;
+    let flex = cond(m.flexible, valid);
+    let flex_used = flex != "false";
+    let uses_v = |s: &str| s.contains('v');
     // size
     let mut sb = String::new();
     let mut sv = false;
     let mut fixed = 0usize;
-    for x in &fs {
+    for x in fs {
         let present = x.f.versions.minus(x.f.tagged);
         let c = cond(present, valid);
         if c != "false" {
@@ -423,7 +524,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
         let _ = writeln!(sb, "        if {flex} {{");
         let mt = if tagged.is_empty() { "" } else { "mut " };
         let _ = writeln!(sb, "            let {mt}tags = self.unknown_tagged_fields.len();\n            n += self.unknown_tagged_fields.size()?;");
-        for x in &tagged {
+        for x in tagged {
             let tc = cond(x.f.tagged, valid.and(m.flexible));
             sv |= uses_v(&tc);
             let (e, w) = size_expr(m, x, true);
@@ -449,7 +550,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     // write
     let mut wb = String::new();
     let mut wv = false;
-    for x in &fs {
+    for x in fs {
         let present = x.f.versions.minus(x.f.tagged);
         let c = cond(present, valid);
         if c == "false" {
@@ -466,11 +567,11 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     if flex_used {
         wv |= uses_v(&flex);
         if tagged.is_empty() {
-            let _ = writeln!(wb, "        if {flex} {{ w.unknown_tags_only(&self.unknown_tagged_fields)?; }}");
+            let _ = writeln!(wb, "        if {flex} {{ w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?; }}");
         } else {
             let _ = writeln!(wb, "        if {flex} {{");
             wb.push_str("            let mut tags = self.unknown_tagged_fields.len();\n");
-            for x in &tagged {
+            for x in tagged {
                 let tc = cond(x.f.tagged, valid.and(m.flexible));
                 wv |= uses_v(&tc);
                 let _ = writeln!(wb, "            let has_{} = {tc} && !({});", x.id.trim_start_matches("r#"), x.is_default());
@@ -478,7 +579,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
             }
             let _ = writeln!(wb, "            w.uvarint(tags as u32, \"{prefix}_tagged_fields\")?;");
             wb.push_str("            let mut unknown = self.unknown_tagged_fields.iter().peekable();\n");
-            for x in &tagged {
+            for x in tagged {
                 let t = x.f.tag.unwrap_or(0);
                 let id = x.id.trim_start_matches("r#");
                 let (se, sw) = size_expr(m, x, true);
@@ -546,6 +647,22 @@ fn size_expr(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
         cond(cv, valid)
     };
     let nullable = cond(f.nullable, valid);
+    if x.owned {
+        return match &f.ty {
+            t if fixed_width(t).is_some() => (String::new(), fixed_width(t)),
+            Type::String if x.opt => (format!("rt::write::opt_str_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")?"), None),
+            Type::String => (format!("rt::write::str_size(&self.{id}, {compact}, \"{p}\")?"), None),
+            Type::Bytes | Type::Records if x.opt => {
+                (format!("rt::write::opt_bytes_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")?"), None)
+            }
+            Type::Bytes | Type::Records => (format!("rt::write::bytes_size(&self.{id}, {compact}, \"{p}\")?"), None),
+            Type::Array(_) if x.opt => (format!("rt::owned::opt_vec_size(&self.{id}, {compact}, {nullable}, v, \"{p}\")?"), None),
+            Type::Array(_) => (format!("rt::owned::vec_size(&self.{id}, {compact}, v, \"{p}\")?"), None),
+            Type::Struct(_) if x.opt => (format!("rt::owned::opt_struct_size(&self.{id}, {nullable}, v, \"{p}\")?"), None),
+            Type::Struct(_) => (format!("rt::OwnedStruct::size(&self.{id}, v)?"), None),
+            _ => unreachable!(),
+        };
+    }
     match &f.ty {
         t if fixed_width(t).is_some() => (String::new(), fixed_width(t)),
         Type::String if x.opt => (format!("rt::write::opt_str_size(self.{id}, {compact}, {nullable}, \"{p}\")?"), None),
@@ -575,6 +692,20 @@ fn write_stmt(m: &Message, x: &F, tagged: bool) -> String {
         cond(cv, valid)
     };
     let nullable = cond(f.nullable, valid);
+    if x.owned {
+        return match &f.ty {
+            t if fixed_width(t).is_some() => format!("w.{}(self.{id}, \"{p}\")?;", prim_fn(t)),
+            Type::String if x.opt => format!("w.opt_str(self.{id}.as_deref(), {compact}, \"{p}\")?;"),
+            Type::String => format!("w.str(&self.{id}, {compact}, \"{p}\")?;"),
+            Type::Bytes | Type::Records if x.opt => format!("w.opt_bytes(self.{id}.as_deref(), {compact}, \"{p}\")?;"),
+            Type::Bytes | Type::Records => format!("w.bytes(&self.{id}, {compact}, \"{p}\")?;"),
+            Type::Array(_) if x.opt => format!("rt::owned::write_opt_vec(w, &self.{id}, {compact}, v, \"{p}\")?;"),
+            Type::Array(_) => format!("rt::owned::write_vec(w, &self.{id}, {compact}, v, \"{p}\")?;"),
+            Type::Struct(_) if x.opt => format!("rt::owned::write_opt_struct(w, &self.{id}, {nullable}, v, \"{p}\")?;"),
+            Type::Struct(_) => format!("rt::OwnedStruct::write(&self.{id}, w, v)?;"),
+            _ => unreachable!(),
+        };
+    }
     match &f.ty {
         t if fixed_width(t).is_some() => format!("w.{}(self.{id}, \"{p}\")?;", prim_fn(t)),
         Type::String if x.opt => format!("w.opt_str(self.{id}, {compact}, \"{p}\")?;"),
@@ -647,14 +778,15 @@ pub fn catalog(msgs: &[Message]) -> String {
     let mut o = header("Apache Kafka 4.1.1 and 3.9.1 schemas and kafka-wire's drafts");
     o.push_str("//! Every message this crate knows, in one table: its facts and a transcoder that parses\n//! strictly at one version and encodes at another, without knowing the type at compile time.\n\n");
     o.push_str("use crate::rt;\n\n");
-    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: fn(&[u8], i16, &mut [u8], i16) -> Result<usize, rt::CodecError>,\n}\n\n");
+    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: fn(&[u8], i16, &mut [u8], i16) -> Result<usize, rt::CodecError>,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: fn(&[u8], i16, i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>,\n}\n\n");
     o.push_str("/// Every message, by group and then name.\npub static ALL: &[Entry] = &[\n");
     for (g, ms) in groups(msgs) {
         for m in ms {
             let _ = writeln!(
                 o,
-                "    Entry {{ group: \"{g}\", info: <super::{g}::{n}<'static> as rt::Message<'static>>::INFO, transcode: |i, f, o, t| rt::transcode::<super::{g}::{n}<'_>>(i, f, o, t) }},",
-                n = m.name
+                "    Entry {{ group: \"{g}\", info: <super::{g}::{n}<'static> as rt::Message<'static>>::INFO, transcode: |i, f, o, t| rt::transcode::<super::{g}::{n}<'_>>(i, f, o, t), #[cfg(feature = \"alloc\")] owned_transcode: rt::owned_transcode::<super::{g}::{s}::owned::{n}> }},",
+                n = m.name,
+                s = snake(&m.name)
             );
         }
     }

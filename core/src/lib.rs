@@ -48,6 +48,10 @@
 extern crate alloc;
 
 mod codec;
+#[cfg(feature = "alloc")]
+mod owned;
+#[cfg(feature = "defmt")]
+mod defmt_impls;
 mod error;
 pub mod frame;
 mod read;
@@ -58,6 +62,8 @@ pub use codec::{parse_mode, transcode, CodecError, Message, MessageInfo, Message
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use types::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter};
 pub use write::{Sink, Writer};
+#[cfg(feature = "alloc")]
+pub use owned::{owned_transcode, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStruct, OwnedTaggedFields};
 
 /// The `uuid` crate, re-exported: UUID fields are [`uuid::Uuid`].
 pub use uuid;
@@ -72,6 +78,8 @@ mod rt {
     pub(crate) use crate::write;
     pub(crate) use crate::write::{Sink, Writer};
     pub(crate) use uuid::Uuid;
+    #[cfg(feature = "alloc")]
+    pub(crate) use crate::owned::{self, owned_transcode, OwnedMessage, OwnedStruct, OwnedTaggedFields};
 }
 
 mod generated;

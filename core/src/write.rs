@@ -6,7 +6,7 @@
 
 use crate::codec::Struct;
 use crate::error::{EncodeError, EncodeErrorKind as K};
-use crate::types::{Array, Elem, TaggedFields, TaggedIter};
+use crate::types::{Array, Elem, RawTaggedField};
 
 /// Where encoded bytes go: anything that can hand out `len` writable bytes at its end.
 ///
@@ -264,9 +264,9 @@ impl Writer<'_> {
 
     /// The tagged-field section of a struct that knows no tags.
     #[inline]
-    pub(crate) fn unknown_tags_only(&mut self, t: &TaggedFields<'_>) -> Result<(), EncodeError> {
-        self.uvarint(t.len() as u32, "_tagged_fields")?;
-        for r in t.iter() {
+    pub(crate) fn unknown_tags_only<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) -> Result<(), EncodeError> {
+        self.uvarint(n as u32, "_tagged_fields")?;
+        for r in tags {
             self.raw_tag(r.tag, r.data)?;
         }
         Ok(())
@@ -274,7 +274,11 @@ impl Writer<'_> {
 
     /// Writes the unknown tagged fields whose tag is below `next`.
     #[inline]
-    pub(crate) fn unknown_tags_before(&mut self, it: &mut core::iter::Peekable<TaggedIter<'_>>, next: u32) -> Result<(), EncodeError> {
+    pub(crate) fn unknown_tags_before<'t, I: Iterator<Item = RawTaggedField<'t>>>(
+        &mut self,
+        it: &mut core::iter::Peekable<I>,
+        next: u32,
+    ) -> Result<(), EncodeError> {
         while let Some(r) = it.next_if(|r| r.tag < next) {
             self.raw_tag(r.tag, r.data)?;
         }

@@ -232,7 +232,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
             "classic_member_metadata.supported_protocols",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -311,7 +311,7 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
             "classic_member_metadata.supported_protocols[].metadata",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -328,4 +328,275 @@ impl<'a> rt::Message<'a> for ConsumerGroupMemberMetadataValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ConsumerGroupMemberMetadataValue`](super::ConsumerGroupMemberMetadataValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ConsumerGroupMemberMetadataValue {
+        /// `string`, versions 0+, nullable at 0+.
+        pub instance_id: Option<String>,
+        /// `string`, versions 0+, nullable at 0+.
+        pub rack_id: Option<String>,
+        /// `string`, versions 0+.
+        pub client_id: String,
+        /// `string`, versions 0+.
+        pub client_host: String,
+        /// `[]string`, versions 0+.
+        pub subscribed_topic_names: Vec<String>,
+        /// `string`, versions 0+, nullable at 0+.
+        pub subscribed_topic_regex: Option<String>,
+        /// `int32`, versions 0+, default `-1`.
+        pub rebalance_timeout_ms: i32,
+        /// `string`, versions 0+, nullable at 0+.
+        pub server_assignor: Option<String>,
+        /// `ClassicMemberMetadata`, tagged field 0 at versions 0+, nullable at 0+.
+        pub classic_member_metadata: Option<ClassicMemberMetadata>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ConsumerGroupMemberMetadataValue {
+        fn default() -> Self {
+            Self {
+                instance_id: Some(String::new()),
+                rack_id: Some(String::new()),
+                client_id: String::new(),
+                client_host: String::new(),
+                subscribed_topic_names: Vec::new(),
+                subscribed_topic_regex: Some(String::new()),
+                rebalance_timeout_ms: -1_i32,
+                server_assignor: Some(String::new()),
+                classic_member_metadata: Some(ClassicMemberMetadata::default()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ConsumerGroupMemberMetadataValue<'_>> for ConsumerGroupMemberMetadataValue {
+        fn from(v: &super::ConsumerGroupMemberMetadataValue<'_>) -> Self {
+            Self {
+                instance_id: v.instance_id.map(String::from),
+                rack_id: v.rack_id.map(String::from),
+                client_id: v.client_id.into(),
+                client_host: v.client_host.into(),
+                subscribed_topic_names: v.subscribed_topic_names.iter().map(String::from).collect(),
+                subscribed_topic_regex: v.subscribed_topic_regex.map(String::from),
+                rebalance_timeout_ms: v.rebalance_timeout_ms,
+                server_assignor: v.server_assignor.map(String::from),
+                classic_member_metadata: v.classic_member_metadata.as_ref().map(Into::into),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ConsumerGroupMemberMetadataValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
+            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
+            n += rt::write::str_size(&self.client_id, true, "client_id")?;
+            n += rt::write::str_size(&self.client_host, true, "client_host")?;
+            n += rt::owned::vec_size(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+            n += rt::write::opt_str_size(
+                self.subscribed_topic_regex.as_deref(),
+                true,
+                true,
+                "subscribed_topic_regex",
+            )?;
+            n += rt::write::opt_str_size(self.server_assignor.as_deref(), true, true, "server_assignor")?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.classic_member_metadata == Some(ClassicMemberMetadata::default())) {
+                    let s =
+                        rt::owned::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_str(self.instance_id.as_deref(), true, "instance_id")?;
+            w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
+            w.str(&self.client_id, true, "client_id")?;
+            w.str(&self.client_host, true, "client_host")?;
+            rt::owned::write_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+            w.opt_str(self.subscribed_topic_regex.as_deref(), true, "subscribed_topic_regex")?;
+            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
+            w.opt_str(self.server_assignor.as_deref(), true, "server_assignor")?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_classic_member_metadata =
+                    true && !(self.classic_member_metadata == Some(ClassicMemberMetadata::default()));
+                tags += usize::from(has_classic_member_metadata);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_classic_member_metadata {
+                    let s =
+                        rt::owned::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
+                    w.uvarint(0, "classic_member_metadata")?;
+                    w.uvarint(s as u32, "classic_member_metadata")?;
+                    rt::owned::write_opt_struct(w, &self.classic_member_metadata, true, v, "classic_member_metadata")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ClassicMemberMetadata`](super::ClassicMemberMetadata).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ClassicMemberMetadata {
+        /// `int32`, versions 0+.
+        pub session_timeout_ms: i32,
+        /// `[]ClassicProtocol`, versions 0+.
+        pub supported_protocols: Vec<ClassicProtocol>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ClassicMemberMetadata {
+        fn default() -> Self {
+            Self {
+                session_timeout_ms: 0_i32,
+                supported_protocols: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ClassicMemberMetadata<'_>> for ClassicMemberMetadata {
+        fn from(v: &super::ClassicMemberMetadata<'_>) -> Self {
+            Self {
+                session_timeout_ms: v.session_timeout_ms,
+                supported_protocols: v.supported_protocols.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ClassicMemberMetadata {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(
+                &self.supported_protocols,
+                true,
+                v,
+                "classic_member_metadata.supported_protocols",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("classic_member_metadata._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.session_timeout_ms, "classic_member_metadata.session_timeout_ms")?;
+            rt::owned::write_vec(
+                w,
+                &self.supported_protocols,
+                true,
+                v,
+                "classic_member_metadata.supported_protocols",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ClassicProtocol`](super::ClassicProtocol).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ClassicProtocol {
+        /// `string`, versions 0+.
+        pub name: String,
+        /// `bytes`, versions 0+.
+        pub metadata: Vec<u8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ClassicProtocol {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                metadata: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ClassicProtocol<'_>> for ClassicProtocol {
+        fn from(v: &super::ClassicProtocol<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                metadata: v.metadata.to_vec(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ClassicProtocol {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, true, "classic_member_metadata.supported_protocols[].name")?;
+            n += rt::write::bytes_size(
+                &self.metadata,
+                true,
+                "classic_member_metadata.supported_protocols[].metadata",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "classic_member_metadata.supported_protocols[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "classic_member_metadata.supported_protocols[].name")?;
+            w.bytes(
+                &self.metadata,
+                true,
+                "classic_member_metadata.supported_protocols[].metadata",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ConsumerGroupMemberMetadataValue {
+        type View<'a> = super::ConsumerGroupMemberMetadataValue<'a>;
+        fn from_view(v: &super::ConsumerGroupMemberMetadataValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -120,3 +120,90 @@ impl<'a> rt::Message<'a> for ConsumerGroupMetadataValue<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ConsumerGroupMetadataValue`](super::ConsumerGroupMetadataValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ConsumerGroupMetadataValue {
+        /// `int32`, versions 0+.
+        pub epoch: i32,
+        /// `int64`, tagged field 0 at versions 0+, default `0`.
+        pub metadata_hash: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ConsumerGroupMetadataValue {
+        fn default() -> Self {
+            Self {
+                epoch: 0_i32,
+                metadata_hash: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ConsumerGroupMetadataValue<'_>> for ConsumerGroupMetadataValue {
+        fn from(v: &super::ConsumerGroupMetadataValue<'_>) -> Self {
+            Self {
+                epoch: v.epoch,
+                metadata_hash: v.metadata_hash,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ConsumerGroupMetadataValue {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.metadata_hash == 0_i64) {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.epoch, "epoch")?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_metadata_hash = true && !(self.metadata_hash == 0_i64);
+                tags += usize::from(has_metadata_hash);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_metadata_hash {
+                    let s = 8;
+                    w.uvarint(0, "metadata_hash")?;
+                    w.uvarint(s as u32, "metadata_hash")?;
+                    w.i64(self.metadata_hash, "metadata_hash")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ConsumerGroupMetadataValue {
+        type View<'a> = super::ConsumerGroupMetadataValue<'a>;
+        fn from_view(v: &super::ConsumerGroupMetadataValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         w.i32(self.num_partitions, "topics[].num_partitions")?;
         w.array(&self.partition_metadata, true, v, "topics[].partition_metadata")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -217,7 +217,7 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
         w.i32(self.partition, "topics[].partition_metadata[].partition")?;
         w.array(&self.racks, true, v, "topics[].partition_metadata[].racks")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -234,4 +234,196 @@ impl<'a> rt::Message<'a> for ConsumerGroupPartitionMetadataValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ConsumerGroupPartitionMetadataValue`](super::ConsumerGroupPartitionMetadataValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ConsumerGroupPartitionMetadataValue {
+        /// `[]TopicMetadata`, versions 0+.
+        pub topics: Vec<TopicMetadata>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ConsumerGroupPartitionMetadataValue {
+        fn default() -> Self {
+            Self {
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ConsumerGroupPartitionMetadataValue<'_>> for ConsumerGroupPartitionMetadataValue {
+        fn from(v: &super::ConsumerGroupPartitionMetadataValue<'_>) -> Self {
+            Self {
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ConsumerGroupPartitionMetadataValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicMetadata`](super::TopicMetadata).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicMetadata {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `string`, versions 0+.
+        pub topic_name: String,
+        /// `int32`, versions 0+.
+        pub num_partitions: i32,
+        /// `[]PartitionMetadata`, versions 0+.
+        pub partition_metadata: Vec<PartitionMetadata>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicMetadata {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                topic_name: String::new(),
+                num_partitions: 0_i32,
+                partition_metadata: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicMetadata<'_>> for TopicMetadata {
+        fn from(v: &super::TopicMetadata<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                topic_name: v.topic_name.into(),
+                num_partitions: v.num_partitions,
+                partition_metadata: v.partition_metadata.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicMetadata {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+            n += rt::owned::vec_size(&self.partition_metadata, true, v, "topics[].partition_metadata")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "topics[].topic_id")?;
+            w.str(&self.topic_name, true, "topics[].topic_name")?;
+            w.i32(self.num_partitions, "topics[].num_partitions")?;
+            rt::owned::write_vec(w, &self.partition_metadata, true, v, "topics[].partition_metadata")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionMetadata`](super::PartitionMetadata).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionMetadata {
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// `[]string`, versions 0+.
+        pub racks: Vec<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionMetadata {
+        fn default() -> Self {
+            Self {
+                partition: 0_i32,
+                racks: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionMetadata<'_>> for PartitionMetadata {
+        fn from(v: &super::PartitionMetadata<'_>) -> Self {
+            Self {
+                partition: v.partition,
+                racks: v.racks.iter().map(String::from).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionMetadata {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.racks, true, v, "topics[].partition_metadata[].racks")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topics[].partition_metadata[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition, "topics[].partition_metadata[].partition")?;
+            rt::owned::write_vec(w, &self.racks, true, v, "topics[].partition_metadata[].racks")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ConsumerGroupPartitionMetadataValue {
+        type View<'a> = super::ConsumerGroupPartitionMetadataValue<'a>;
+        fn from_view(v: &super::ConsumerGroupPartitionMetadataValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -79,3 +79,69 @@ impl<'a> rt::Message<'a> for ConsumerGroupRegularExpressionKey<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ConsumerGroupRegularExpressionKey`](super::ConsumerGroupRegularExpressionKey).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ConsumerGroupRegularExpressionKey {
+        /// `string`, versions 0+.
+        pub group_id: String,
+        /// `string`, versions 0+.
+        pub regular_expression: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ConsumerGroupRegularExpressionKey {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                regular_expression: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ConsumerGroupRegularExpressionKey<'_>> for ConsumerGroupRegularExpressionKey {
+        fn from(v: &super::ConsumerGroupRegularExpressionKey<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                regular_expression: v.regular_expression.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ConsumerGroupRegularExpressionKey {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.group_id, false, "group_id")?;
+            n += rt::write::str_size(&self.regular_expression, false, "regular_expression")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, false, "group_id")?;
+            w.str(&self.regular_expression, false, "regular_expression")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ConsumerGroupRegularExpressionKey {
+        type View<'a> = super::ConsumerGroupRegularExpressionKey<'a>;
+        fn from_view(v: &super::ConsumerGroupRegularExpressionKey<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -78,7 +78,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
         w.i64(self.version, "version")?;
         w.i64(self.timestamp, "timestamp")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -95,4 +95,81 @@ impl<'a> rt::Message<'a> for ConsumerGroupRegularExpressionValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ConsumerGroupRegularExpressionValue`](super::ConsumerGroupRegularExpressionValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ConsumerGroupRegularExpressionValue {
+        /// `[]string`, versions 0+.
+        pub topics: Vec<String>,
+        /// `int64`, versions 0+.
+        pub version: i64,
+        /// `int64`, versions 0+.
+        pub timestamp: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ConsumerGroupRegularExpressionValue {
+        fn default() -> Self {
+            Self {
+                topics: Vec::new(),
+                version: 0_i64,
+                timestamp: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ConsumerGroupRegularExpressionValue<'_>> for ConsumerGroupRegularExpressionValue {
+        fn from(v: &super::ConsumerGroupRegularExpressionValue<'_>) -> Self {
+            Self {
+                topics: v.topics.iter().map(String::from).collect(),
+                version: v.version,
+                timestamp: v.timestamp,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ConsumerGroupRegularExpressionValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            w.i64(self.version, "version")?;
+            w.i64(self.timestamp, "timestamp")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ConsumerGroupRegularExpressionValue {
+        type View<'a> = super::ConsumerGroupRegularExpressionValue<'a>;
+        fn from_view(v: &super::ConsumerGroupRegularExpressionValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.topic_partitions, true, v, "topic_partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -134,7 +134,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         w.uuid(self.topic_id, "topic_partitions[].topic_id")?;
         w.array(&self.partitions, true, v, "topic_partitions[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -151,4 +151,127 @@ impl<'a> rt::Message<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ConsumerGroupTargetAssignmentMemberValue`](super::ConsumerGroupTargetAssignmentMemberValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ConsumerGroupTargetAssignmentMemberValue {
+        /// `[]TopicPartition`, versions 0+.
+        pub topic_partitions: Vec<TopicPartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ConsumerGroupTargetAssignmentMemberValue {
+        fn default() -> Self {
+            Self {
+                topic_partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ConsumerGroupTargetAssignmentMemberValue<'_>> for ConsumerGroupTargetAssignmentMemberValue {
+        fn from(v: &super::ConsumerGroupTargetAssignmentMemberValue<'_>) -> Self {
+            Self {
+                topic_partitions: v.topic_partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ConsumerGroupTargetAssignmentMemberValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.topic_partitions, true, v, "topic_partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.topic_partitions, true, v, "topic_partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicPartition`](super::TopicPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicPartition {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicPartition {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicPartition<'_>> for TopicPartition {
+        fn from(v: &super::TopicPartition<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicPartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "topic_partitions[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topic_partitions[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ConsumerGroupTargetAssignmentMemberValue {
+        type View<'a> = super::ConsumerGroupTargetAssignmentMemberValue<'a>;
+        fn from_view(v: &super::ConsumerGroupTargetAssignmentMemberValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

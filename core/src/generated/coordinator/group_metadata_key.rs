@@ -72,3 +72,63 @@ impl<'a> rt::Message<'a> for GroupMetadataKey<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`GroupMetadataKey`](super::GroupMetadataKey).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct GroupMetadataKey {
+        /// `string`, versions 0+.
+        pub group: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for GroupMetadataKey {
+        fn default() -> Self {
+            Self {
+                group: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::GroupMetadataKey<'_>> for GroupMetadataKey {
+        fn from(v: &super::GroupMetadataKey<'_>) -> Self {
+            Self {
+                group: v.group.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for GroupMetadataKey {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.group, false, "group")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group, false, "group")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for GroupMetadataKey {
+        type View<'a> = super::GroupMetadataKey<'a>;
+        fn from_view(v: &super::GroupMetadataKey<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

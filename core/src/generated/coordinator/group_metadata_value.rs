@@ -108,7 +108,7 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
         }
         w.array(&self.members, v >= 4, v, "members")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -234,7 +234,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
         w.bytes(self.subscription, v >= 4, "members[].subscription")?;
         w.bytes(self.assignment, v >= 4, "members[].assignment")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -251,4 +251,209 @@ impl<'a> rt::Message<'a> for GroupMetadataValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`GroupMetadataValue`](super::GroupMetadataValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct GroupMetadataValue {
+        /// `string`, versions 0+.
+        pub protocol_type: String,
+        /// `int32`, versions 0+.
+        pub generation: i32,
+        /// `string`, versions 0+, nullable at 0+.
+        pub protocol: Option<String>,
+        /// `string`, versions 0+, nullable at 0+.
+        pub leader: Option<String>,
+        /// `int64`, versions 2+, default `-1`, ignorable.
+        pub current_state_timestamp: i64,
+        /// `[]MemberMetadata`, versions 0+.
+        pub members: Vec<MemberMetadata>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for GroupMetadataValue {
+        fn default() -> Self {
+            Self {
+                protocol_type: String::new(),
+                generation: 0_i32,
+                protocol: Some(String::new()),
+                leader: Some(String::new()),
+                current_state_timestamp: -1_i64,
+                members: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::GroupMetadataValue<'_>> for GroupMetadataValue {
+        fn from(v: &super::GroupMetadataValue<'_>) -> Self {
+            Self {
+                protocol_type: v.protocol_type.into(),
+                generation: v.generation,
+                protocol: v.protocol.map(String::from),
+                leader: v.leader.map(String::from),
+                current_state_timestamp: v.current_state_timestamp,
+                members: v.members.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for GroupMetadataValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.protocol_type, v >= 4, "protocol_type")?;
+            n += rt::write::opt_str_size(self.protocol.as_deref(), v >= 4, true, "protocol")?;
+            n += rt::write::opt_str_size(self.leader.as_deref(), v >= 4, true, "leader")?;
+            if v >= 2 {
+                n += 8;
+            }
+            n += rt::owned::vec_size(&self.members, v >= 4, v, "members")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.protocol_type, v >= 4, "protocol_type")?;
+            w.i32(self.generation, "generation")?;
+            w.opt_str(self.protocol.as_deref(), v >= 4, "protocol")?;
+            w.opt_str(self.leader.as_deref(), v >= 4, "leader")?;
+            if v >= 2 {
+                w.i64(self.current_state_timestamp, "current_state_timestamp")?;
+            }
+            rt::owned::write_vec(w, &self.members, v >= 4, v, "members")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`MemberMetadata`](super::MemberMetadata).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MemberMetadata {
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `string`, versions 3+, nullable at 3+, default `null`, ignorable.
+        pub group_instance_id: Option<String>,
+        /// `string`, versions 0+.
+        pub client_id: String,
+        /// `string`, versions 0+.
+        pub client_host: String,
+        /// `int32`, versions 1+, default `-1`, ignorable.
+        pub rebalance_timeout: i32,
+        /// `int32`, versions 0+.
+        pub session_timeout: i32,
+        /// `bytes`, versions 0+.
+        pub subscription: Vec<u8>,
+        /// `bytes`, versions 0+.
+        pub assignment: Vec<u8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MemberMetadata {
+        fn default() -> Self {
+            Self {
+                member_id: String::new(),
+                group_instance_id: None,
+                client_id: String::new(),
+                client_host: String::new(),
+                rebalance_timeout: -1_i32,
+                session_timeout: 0_i32,
+                subscription: Vec::new(),
+                assignment: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MemberMetadata<'_>> for MemberMetadata {
+        fn from(v: &super::MemberMetadata<'_>) -> Self {
+            Self {
+                member_id: v.member_id.into(),
+                group_instance_id: v.group_instance_id.map(String::from),
+                client_id: v.client_id.into(),
+                client_host: v.client_host.into(),
+                rebalance_timeout: v.rebalance_timeout,
+                session_timeout: v.session_timeout,
+                subscription: v.subscription.to_vec(),
+                assignment: v.assignment.to_vec(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MemberMetadata {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
+            if v >= 3 {
+                n += rt::write::opt_str_size(
+                    self.group_instance_id.as_deref(),
+                    v >= 4,
+                    v >= 3,
+                    "members[].group_instance_id",
+                )?;
+            }
+            n += rt::write::str_size(&self.client_id, v >= 4, "members[].client_id")?;
+            n += rt::write::str_size(&self.client_host, v >= 4, "members[].client_host")?;
+            if v >= 1 {
+                n += 4;
+            }
+            n += rt::write::bytes_size(&self.subscription, v >= 4, "members[].subscription")?;
+            n += rt::write::bytes_size(&self.assignment, v >= 4, "members[].assignment")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.member_id, v >= 4, "members[].member_id")?;
+            if v >= 3 {
+                w.opt_str(self.group_instance_id.as_deref(), v >= 4, "members[].group_instance_id")?;
+            }
+            w.str(&self.client_id, v >= 4, "members[].client_id")?;
+            w.str(&self.client_host, v >= 4, "members[].client_host")?;
+            if v >= 1 {
+                w.i32(self.rebalance_timeout, "members[].rebalance_timeout")?;
+            }
+            w.i32(self.session_timeout, "members[].session_timeout")?;
+            w.bytes(&self.subscription, v >= 4, "members[].subscription")?;
+            w.bytes(&self.assignment, v >= 4, "members[].assignment")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for GroupMetadataValue {
+        type View<'a> = super::GroupMetadataValue<'a>;
+        fn from_view(v: &super::GroupMetadataValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

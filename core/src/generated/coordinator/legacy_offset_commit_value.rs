@@ -84,3 +84,73 @@ impl<'a> rt::Message<'a> for LegacyOffsetCommitValue<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`LegacyOffsetCommitValue`](super::LegacyOffsetCommitValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LegacyOffsetCommitValue {
+        /// `int64`, versions 0+.
+        pub offset: i64,
+        /// `string`, versions 0+.
+        pub metadata: String,
+        /// `int64`, versions 0+.
+        pub commit_timestamp: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LegacyOffsetCommitValue {
+        fn default() -> Self {
+            Self {
+                offset: 0_i64,
+                metadata: String::new(),
+                commit_timestamp: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LegacyOffsetCommitValue<'_>> for LegacyOffsetCommitValue {
+        fn from(v: &super::LegacyOffsetCommitValue<'_>) -> Self {
+            Self {
+                offset: v.offset,
+                metadata: v.metadata.into(),
+                commit_timestamp: v.commit_timestamp,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LegacyOffsetCommitValue {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::write::str_size(&self.metadata, false, "metadata")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(self.offset, "offset")?;
+            w.str(&self.metadata, false, "metadata")?;
+            w.i64(self.commit_timestamp, "commit_timestamp")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for LegacyOffsetCommitValue {
+        type View<'a> = super::LegacyOffsetCommitValue<'a>;
+        fn from_view(v: &super::LegacyOffsetCommitValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -85,3 +85,74 @@ impl<'a> rt::Message<'a> for OffsetCommitKey<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`OffsetCommitKey`](super::OffsetCommitKey).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetCommitKey {
+        /// `string`, versions 0+.
+        pub group: String,
+        /// `string`, versions 0+.
+        pub topic: String,
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetCommitKey {
+        fn default() -> Self {
+            Self {
+                group: String::new(),
+                topic: String::new(),
+                partition: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetCommitKey<'_>> for OffsetCommitKey {
+        fn from(v: &super::OffsetCommitKey<'_>) -> Self {
+            Self {
+                group: v.group.into(),
+                topic: v.topic.into(),
+                partition: v.partition,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetCommitKey {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.group, false, "group")?;
+            n += rt::write::str_size(&self.topic, false, "topic")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group, false, "group")?;
+            w.str(&self.topic, false, "topic")?;
+            w.i32(self.partition, "partition")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for OffsetCommitKey {
+        type View<'a> = super::OffsetCommitKey<'a>;
+        fn from_view(v: &super::OffsetCommitKey<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -163,3 +163,121 @@ impl<'a> rt::Message<'a> for OffsetCommitValue<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`OffsetCommitValue`](super::OffsetCommitValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetCommitValue {
+        /// `int64`, versions 0+.
+        pub offset: i64,
+        /// `int32`, versions 3+, default `-1`, ignorable.
+        pub leader_epoch: i32,
+        /// `string`, versions 0+.
+        pub metadata: String,
+        /// `int64`, versions 0+.
+        pub commit_timestamp: i64,
+        /// `int64`, versions 1, default `-1`, ignorable.
+        pub expire_timestamp: i64,
+        /// `uuid`, tagged field 0 at versions 4+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetCommitValue {
+        fn default() -> Self {
+            Self {
+                offset: 0_i64,
+                leader_epoch: -1_i32,
+                metadata: String::new(),
+                commit_timestamp: 0_i64,
+                expire_timestamp: -1_i64,
+                topic_id: rt::Uuid::nil(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetCommitValue<'_>> for OffsetCommitValue {
+        fn from(v: &super::OffsetCommitValue<'_>) -> Self {
+            Self {
+                offset: v.offset,
+                leader_epoch: v.leader_epoch,
+                metadata: v.metadata.into(),
+                commit_timestamp: v.commit_timestamp,
+                expire_timestamp: v.expire_timestamp,
+                topic_id: v.topic_id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetCommitValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            if v >= 3 {
+                n += 4;
+            }
+            n += rt::write::str_size(&self.metadata, v >= 4, "metadata")?;
+            if v == 1 {
+                n += 8;
+            }
+            if v >= 4 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.topic_id == rt::Uuid::nil()) {
+                    let s = 16;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(self.offset, "offset")?;
+            if v >= 3 {
+                w.i32(self.leader_epoch, "leader_epoch")?;
+            }
+            w.str(&self.metadata, v >= 4, "metadata")?;
+            w.i64(self.commit_timestamp, "commit_timestamp")?;
+            if v == 1 {
+                w.i64(self.expire_timestamp, "expire_timestamp")?;
+            }
+            if v >= 4 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_topic_id = true && !(self.topic_id == rt::Uuid::nil());
+                tags += usize::from(has_topic_id);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_topic_id {
+                    let s = 16;
+                    w.uvarint(0, "topic_id")?;
+                    w.uvarint(s as u32, "topic_id")?;
+                    w.uuid(self.topic_id, "topic_id")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for OffsetCommitValue {
+        type View<'a> = super::OffsetCommitValue<'a>;
+        fn from_view(v: &super::OffsetCommitValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
         w.i8(self.state, "state")?;
         w.array(&self.assigned_partitions, true, v, "assigned_partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -152,7 +152,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         w.uuid(self.topic_id, "assigned_partitions[].topic_id")?;
         w.array(&self.partitions, true, v, "assigned_partitions[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -169,4 +169,142 @@ impl<'a> rt::Message<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareGroupCurrentMemberAssignmentValue`](super::ShareGroupCurrentMemberAssignmentValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareGroupCurrentMemberAssignmentValue {
+        /// `int32`, versions 0+.
+        pub member_epoch: i32,
+        /// `int32`, versions 0+.
+        pub previous_member_epoch: i32,
+        /// `int8`, versions 0+.
+        pub state: i8,
+        /// `[]TopicPartitions`, versions 0+.
+        pub assigned_partitions: Vec<TopicPartitions>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareGroupCurrentMemberAssignmentValue {
+        fn default() -> Self {
+            Self {
+                member_epoch: 0_i32,
+                previous_member_epoch: 0_i32,
+                state: 0_i8,
+                assigned_partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareGroupCurrentMemberAssignmentValue<'_>> for ShareGroupCurrentMemberAssignmentValue {
+        fn from(v: &super::ShareGroupCurrentMemberAssignmentValue<'_>) -> Self {
+            Self {
+                member_epoch: v.member_epoch,
+                previous_member_epoch: v.previous_member_epoch,
+                state: v.state,
+                assigned_partitions: v.assigned_partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareGroupCurrentMemberAssignmentValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 9;
+            n += rt::owned::vec_size(&self.assigned_partitions, true, v, "assigned_partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.member_epoch, "member_epoch")?;
+            w.i32(self.previous_member_epoch, "previous_member_epoch")?;
+            w.i8(self.state, "state")?;
+            rt::owned::write_vec(w, &self.assigned_partitions, true, v, "assigned_partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicPartitions`](super::TopicPartitions).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicPartitions {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicPartitions {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        fn from(v: &super::TopicPartitions<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicPartitions {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "assigned_partitions[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("assigned_partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "assigned_partitions[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "assigned_partitions[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareGroupCurrentMemberAssignmentValue {
+        type View<'a> = super::ShareGroupCurrentMemberAssignmentValue<'a>;
+        fn from_view(v: &super::ShareGroupCurrentMemberAssignmentValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
         w.str(self.client_host, true, "client_host")?;
         w.array(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -104,4 +104,89 @@ impl<'a> rt::Message<'a> for ShareGroupMemberMetadataValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareGroupMemberMetadataValue`](super::ShareGroupMemberMetadataValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareGroupMemberMetadataValue {
+        /// `string`, versions 0+, nullable at 0+.
+        pub rack_id: Option<String>,
+        /// `string`, versions 0+.
+        pub client_id: String,
+        /// `string`, versions 0+.
+        pub client_host: String,
+        /// `[]string`, versions 0+.
+        pub subscribed_topic_names: Vec<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareGroupMemberMetadataValue {
+        fn default() -> Self {
+            Self {
+                rack_id: Some(String::new()),
+                client_id: String::new(),
+                client_host: String::new(),
+                subscribed_topic_names: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareGroupMemberMetadataValue<'_>> for ShareGroupMemberMetadataValue {
+        fn from(v: &super::ShareGroupMemberMetadataValue<'_>) -> Self {
+            Self {
+                rack_id: v.rack_id.map(String::from),
+                client_id: v.client_id.into(),
+                client_host: v.client_host.into(),
+                subscribed_topic_names: v.subscribed_topic_names.iter().map(String::from).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareGroupMemberMetadataValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
+            n += rt::write::str_size(&self.client_id, true, "client_id")?;
+            n += rt::write::str_size(&self.client_host, true, "client_host")?;
+            n += rt::owned::vec_size(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
+            w.str(&self.client_id, true, "client_id")?;
+            w.str(&self.client_host, true, "client_host")?;
+            rt::owned::write_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareGroupMemberMetadataValue {
+        type View<'a> = super::ShareGroupMemberMetadataValue<'a>;
+        fn from_view(v: &super::ShareGroupMemberMetadataValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

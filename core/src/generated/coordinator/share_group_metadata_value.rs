@@ -71,7 +71,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMetadataValue<'a> {
         w.i32(self.epoch, "epoch")?;
         w.i64(self.metadata_hash, "metadata_hash")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -88,4 +88,75 @@ impl<'a> rt::Message<'a> for ShareGroupMetadataValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareGroupMetadataValue`](super::ShareGroupMetadataValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareGroupMetadataValue {
+        /// `int32`, versions 0+.
+        pub epoch: i32,
+        /// `int64`, versions 0+.
+        pub metadata_hash: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareGroupMetadataValue {
+        fn default() -> Self {
+            Self {
+                epoch: 0_i32,
+                metadata_hash: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareGroupMetadataValue<'_>> for ShareGroupMetadataValue {
+        fn from(v: &super::ShareGroupMetadataValue<'_>) -> Self {
+            Self {
+                epoch: v.epoch,
+                metadata_hash: v.metadata_hash,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareGroupMetadataValue {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.epoch, "epoch")?;
+            w.i64(self.metadata_hash, "metadata_hash")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareGroupMetadataValue {
+        type View<'a> = super::ShareGroupMetadataValue<'a>;
+        fn from_view(v: &super::ShareGroupMetadataValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -74,7 +74,7 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
         w.array(&self.initialized_topics, true, v, "initialized_topics")?;
         w.array(&self.deleting_topics, true, v, "deleting_topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -149,7 +149,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         w.str(self.topic_name, true, "initialized_topics[].topic_name")?;
         w.array(&self.partitions, true, v, "initialized_topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -217,7 +217,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         w.uuid(self.topic_id, "deleting_topics[].topic_id")?;
         w.str(self.topic_name, true, "deleting_topics[].topic_name")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -234,4 +234,195 @@ impl<'a> rt::Message<'a> for ShareGroupPartitionMetadataValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareGroupPartitionMetadataValue`](super::ShareGroupPartitionMetadataValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareGroupPartitionMetadataValue {
+        /// `[]TopicPartitionsInfo`, versions 0+.
+        pub initialized_topics: Vec<TopicPartitionsInfo>,
+        /// `[]TopicInfo`, versions 0+.
+        pub deleting_topics: Vec<TopicInfo>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareGroupPartitionMetadataValue {
+        fn default() -> Self {
+            Self {
+                initialized_topics: Vec::new(),
+                deleting_topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareGroupPartitionMetadataValue<'_>> for ShareGroupPartitionMetadataValue {
+        fn from(v: &super::ShareGroupPartitionMetadataValue<'_>) -> Self {
+            Self {
+                initialized_topics: v.initialized_topics.iter().map(|e| (&e).into()).collect(),
+                deleting_topics: v.deleting_topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareGroupPartitionMetadataValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.initialized_topics, true, v, "initialized_topics")?;
+            n += rt::owned::vec_size(&self.deleting_topics, true, v, "deleting_topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics")?;
+            rt::owned::write_vec(w, &self.deleting_topics, true, v, "deleting_topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicPartitionsInfo`](super::TopicPartitionsInfo).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicPartitionsInfo {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `string`, versions 0+.
+        pub topic_name: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicPartitionsInfo {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                topic_name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicPartitionsInfo<'_>> for TopicPartitionsInfo {
+        fn from(v: &super::TopicPartitionsInfo<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                topic_name: v.topic_name.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicPartitionsInfo {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::write::str_size(&self.topic_name, true, "initialized_topics[].topic_name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "initialized_topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("initialized_topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "initialized_topics[].topic_id")?;
+            w.str(&self.topic_name, true, "initialized_topics[].topic_name")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "initialized_topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicInfo`](super::TopicInfo).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicInfo {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `string`, versions 0+.
+        pub topic_name: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicInfo {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                topic_name: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicInfo<'_>> for TopicInfo {
+        fn from(v: &super::TopicInfo<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                topic_name: v.topic_name.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicInfo {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::write::str_size(&self.topic_name, true, "deleting_topics[].topic_name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("deleting_topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "deleting_topics[].topic_id")?;
+            w.str(&self.topic_name, true, "deleting_topics[].topic_name")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareGroupPartitionMetadataValue {
+        type View<'a> = super::ShareGroupPartitionMetadataValue<'a>;
+        fn from_view(v: &super::ShareGroupPartitionMetadataValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

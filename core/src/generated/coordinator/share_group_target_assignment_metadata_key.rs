@@ -72,3 +72,63 @@ impl<'a> rt::Message<'a> for ShareGroupTargetAssignmentMetadataKey<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareGroupTargetAssignmentMetadataKey`](super::ShareGroupTargetAssignmentMetadataKey).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareGroupTargetAssignmentMetadataKey {
+        /// `string`, versions 0+.
+        pub group_id: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareGroupTargetAssignmentMetadataKey {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareGroupTargetAssignmentMetadataKey<'_>> for ShareGroupTargetAssignmentMetadataKey {
+        fn from(v: &super::ShareGroupTargetAssignmentMetadataKey<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareGroupTargetAssignmentMetadataKey {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.group_id, false, "group_id")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, false, "group_id")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareGroupTargetAssignmentMetadataKey {
+        type View<'a> = super::ShareGroupTargetAssignmentMetadataKey<'a>;
+        fn from_view(v: &super::ShareGroupTargetAssignmentMetadataKey<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -65,7 +65,7 @@ impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMetadataValue<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.i32(self.assignment_epoch, "assignment_epoch")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -82,4 +82,70 @@ impl<'a> rt::Message<'a> for ShareGroupTargetAssignmentMetadataValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareGroupTargetAssignmentMetadataValue`](super::ShareGroupTargetAssignmentMetadataValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareGroupTargetAssignmentMetadataValue {
+        /// `int32`, versions 0+.
+        pub assignment_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareGroupTargetAssignmentMetadataValue {
+        fn default() -> Self {
+            Self {
+                assignment_epoch: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareGroupTargetAssignmentMetadataValue<'_>> for ShareGroupTargetAssignmentMetadataValue {
+        fn from(v: &super::ShareGroupTargetAssignmentMetadataValue<'_>) -> Self {
+            Self {
+                assignment_epoch: v.assignment_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareGroupTargetAssignmentMetadataValue {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.assignment_epoch, "assignment_epoch")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareGroupTargetAssignmentMetadataValue {
+        type View<'a> = super::ShareGroupTargetAssignmentMetadataValue<'a>;
+        fn from_view(v: &super::ShareGroupTargetAssignmentMetadataValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -84,3 +84,73 @@ impl<'a> rt::Message<'a> for ShareUpdateKey<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareUpdateKey`](super::ShareUpdateKey).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareUpdateKey {
+        /// `string`, versions 0+.
+        pub group_id: String,
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareUpdateKey {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partition: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareUpdateKey<'_>> for ShareUpdateKey {
+        fn from(v: &super::ShareUpdateKey<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                topic_id: v.topic_id,
+                partition: v.partition,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareUpdateKey {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            n += rt::write::str_size(&self.group_id, false, "group_id")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, false, "group_id")?;
+            w.uuid(self.topic_id, "topic_id")?;
+            w.i32(self.partition, "partition")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareUpdateKey {
+        type View<'a> = super::ShareUpdateKey<'a>;
+        fn from_view(v: &super::ShareUpdateKey<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

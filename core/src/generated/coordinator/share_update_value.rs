@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
         w.i64(self.start_offset, "start_offset")?;
         w.array(&self.state_batches, true, v, "state_batches")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -163,7 +163,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         w.i8(self.delivery_state, "state_batches[].delivery_state")?;
         w.i16(self.delivery_count, "state_batches[].delivery_count")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -180,4 +180,151 @@ impl<'a> rt::Message<'a> for ShareUpdateValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareUpdateValue`](super::ShareUpdateValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareUpdateValue {
+        /// `int32`, versions 0+.
+        pub snapshot_epoch: i32,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// `int64`, versions 0+.
+        pub start_offset: i64,
+        /// `[]StateBatch`, versions 0+.
+        pub state_batches: Vec<StateBatch>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareUpdateValue {
+        fn default() -> Self {
+            Self {
+                snapshot_epoch: 0_i32,
+                leader_epoch: 0_i32,
+                start_offset: 0_i64,
+                state_batches: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareUpdateValue<'_>> for ShareUpdateValue {
+        fn from(v: &super::ShareUpdateValue<'_>) -> Self {
+            Self {
+                snapshot_epoch: v.snapshot_epoch,
+                leader_epoch: v.leader_epoch,
+                start_offset: v.start_offset,
+                state_batches: v.state_batches.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareUpdateValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.state_batches, true, v, "state_batches")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.snapshot_epoch, "snapshot_epoch")?;
+            w.i32(self.leader_epoch, "leader_epoch")?;
+            w.i64(self.start_offset, "start_offset")?;
+            rt::owned::write_vec(w, &self.state_batches, true, v, "state_batches")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`StateBatch`](super::StateBatch).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StateBatch {
+        /// `int64`, versions 0+.
+        pub first_offset: i64,
+        /// `int64`, versions 0+.
+        pub last_offset: i64,
+        /// `int8`, versions 0+.
+        pub delivery_state: i8,
+        /// `int16`, versions 0+.
+        pub delivery_count: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StateBatch {
+        fn default() -> Self {
+            Self {
+                first_offset: 0_i64,
+                last_offset: 0_i64,
+                delivery_state: 0_i8,
+                delivery_count: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StateBatch<'_>> for StateBatch {
+        fn from(v: &super::StateBatch<'_>) -> Self {
+            Self {
+                first_offset: v.first_offset,
+                last_offset: v.last_offset,
+                delivery_state: v.delivery_state,
+                delivery_count: v.delivery_count,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StateBatch {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 19;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("state_batches[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(self.first_offset, "state_batches[].first_offset")?;
+            w.i64(self.last_offset, "state_batches[].last_offset")?;
+            w.i8(self.delivery_state, "state_batches[].delivery_state")?;
+            w.i16(self.delivery_count, "state_batches[].delivery_count")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareUpdateValue {
+        type View<'a> = super::ShareUpdateValue<'a>;
+        fn from_view(v: &super::ShareUpdateValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

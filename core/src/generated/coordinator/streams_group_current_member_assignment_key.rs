@@ -79,3 +79,69 @@ impl<'a> rt::Message<'a> for StreamsGroupCurrentMemberAssignmentKey<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`StreamsGroupCurrentMemberAssignmentKey`](super::StreamsGroupCurrentMemberAssignmentKey).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StreamsGroupCurrentMemberAssignmentKey {
+        /// `string`, versions 0+.
+        pub group_id: String,
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StreamsGroupCurrentMemberAssignmentKey {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                member_id: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StreamsGroupCurrentMemberAssignmentKey<'_>> for StreamsGroupCurrentMemberAssignmentKey {
+        fn from(v: &super::StreamsGroupCurrentMemberAssignmentKey<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                member_id: v.member_id.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StreamsGroupCurrentMemberAssignmentKey {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.group_id, false, "group_id")?;
+            n += rt::write::str_size(&self.member_id, false, "member_id")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, false, "group_id")?;
+            w.str(&self.member_id, false, "member_id")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for StreamsGroupCurrentMemberAssignmentKey {
+        type View<'a> = super::StreamsGroupCurrentMemberAssignmentKey<'a>;
+        fn from_view(v: &super::StreamsGroupCurrentMemberAssignmentKey<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -152,7 +152,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
             "warmup_tasks_pending_revocation",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -221,7 +221,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         w.str(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
         w.array(&self.partitions, true, v, "active_tasks[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -238,4 +238,218 @@ impl<'a> rt::Message<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`StreamsGroupCurrentMemberAssignmentValue`](super::StreamsGroupCurrentMemberAssignmentValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StreamsGroupCurrentMemberAssignmentValue {
+        /// `int32`, versions 0+.
+        pub member_epoch: i32,
+        /// `int32`, versions 0+.
+        pub previous_member_epoch: i32,
+        /// `int8`, versions 0+.
+        pub state: i8,
+        /// `[]TaskIds`, versions 0+.
+        pub active_tasks: Vec<TaskIds>,
+        /// `[]TaskIds`, versions 0+.
+        pub standby_tasks: Vec<TaskIds>,
+        /// `[]TaskIds`, versions 0+.
+        pub warmup_tasks: Vec<TaskIds>,
+        /// `[]TaskIds`, versions 0+.
+        pub active_tasks_pending_revocation: Vec<TaskIds>,
+        /// `[]TaskIds`, versions 0+.
+        pub standby_tasks_pending_revocation: Vec<TaskIds>,
+        /// `[]TaskIds`, versions 0+.
+        pub warmup_tasks_pending_revocation: Vec<TaskIds>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StreamsGroupCurrentMemberAssignmentValue {
+        fn default() -> Self {
+            Self {
+                member_epoch: 0_i32,
+                previous_member_epoch: 0_i32,
+                state: 0_i8,
+                active_tasks: Vec::new(),
+                standby_tasks: Vec::new(),
+                warmup_tasks: Vec::new(),
+                active_tasks_pending_revocation: Vec::new(),
+                standby_tasks_pending_revocation: Vec::new(),
+                warmup_tasks_pending_revocation: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StreamsGroupCurrentMemberAssignmentValue<'_>> for StreamsGroupCurrentMemberAssignmentValue {
+        fn from(v: &super::StreamsGroupCurrentMemberAssignmentValue<'_>) -> Self {
+            Self {
+                member_epoch: v.member_epoch,
+                previous_member_epoch: v.previous_member_epoch,
+                state: v.state,
+                active_tasks: v.active_tasks.iter().map(|e| (&e).into()).collect(),
+                standby_tasks: v.standby_tasks.iter().map(|e| (&e).into()).collect(),
+                warmup_tasks: v.warmup_tasks.iter().map(|e| (&e).into()).collect(),
+                active_tasks_pending_revocation: v
+                    .active_tasks_pending_revocation
+                    .iter()
+                    .map(|e| (&e).into())
+                    .collect(),
+                standby_tasks_pending_revocation: v
+                    .standby_tasks_pending_revocation
+                    .iter()
+                    .map(|e| (&e).into())
+                    .collect(),
+                warmup_tasks_pending_revocation: v
+                    .warmup_tasks_pending_revocation
+                    .iter()
+                    .map(|e| (&e).into())
+                    .collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StreamsGroupCurrentMemberAssignmentValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 9;
+            n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
+            n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")?;
+            n += rt::owned::vec_size(&self.warmup_tasks, true, v, "warmup_tasks")?;
+            n += rt::owned::vec_size(
+                &self.active_tasks_pending_revocation,
+                true,
+                v,
+                "active_tasks_pending_revocation",
+            )?;
+            n += rt::owned::vec_size(
+                &self.standby_tasks_pending_revocation,
+                true,
+                v,
+                "standby_tasks_pending_revocation",
+            )?;
+            n += rt::owned::vec_size(
+                &self.warmup_tasks_pending_revocation,
+                true,
+                v,
+                "warmup_tasks_pending_revocation",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.member_epoch, "member_epoch")?;
+            w.i32(self.previous_member_epoch, "previous_member_epoch")?;
+            w.i8(self.state, "state")?;
+            rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks")?;
+            rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks")?;
+            rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")?;
+            rt::owned::write_vec(
+                w,
+                &self.active_tasks_pending_revocation,
+                true,
+                v,
+                "active_tasks_pending_revocation",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.standby_tasks_pending_revocation,
+                true,
+                v,
+                "standby_tasks_pending_revocation",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.warmup_tasks_pending_revocation,
+                true,
+                v,
+                "warmup_tasks_pending_revocation",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TaskIds`](super::TaskIds).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TaskIds {
+        /// `string`, versions 0+.
+        pub subtopology_id: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TaskIds {
+        fn default() -> Self {
+            Self {
+                subtopology_id: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TaskIds<'_>> for TaskIds {
+        fn from(v: &super::TaskIds<'_>) -> Self {
+            Self {
+                subtopology_id: v.subtopology_id.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TaskIds {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("active_tasks[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for StreamsGroupCurrentMemberAssignmentValue {
+        type View<'a> = super::StreamsGroupCurrentMemberAssignmentValue<'a>;
+        fn from_view(v: &super::StreamsGroupCurrentMemberAssignmentValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -120,7 +120,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         w.opt_struct(&self.user_endpoint, true, v, "user_endpoint")?;
         w.array(&self.client_tags, true, v, "client_tags")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -188,7 +188,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         w.str(self.host, true, "user_endpoint.host")?;
         w.u16(self.port, "user_endpoint.port")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -257,7 +257,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         w.str(self.key, true, "client_tags[].key")?;
         w.str(self.value, true, "client_tags[].value")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -274,4 +274,230 @@ impl<'a> rt::Message<'a> for StreamsGroupMemberMetadataValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`StreamsGroupMemberMetadataValue`](super::StreamsGroupMemberMetadataValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StreamsGroupMemberMetadataValue {
+        /// `string`, versions 0+, nullable at 0+.
+        pub instance_id: Option<String>,
+        /// `string`, versions 0+, nullable at 0+.
+        pub rack_id: Option<String>,
+        /// `string`, versions 0+.
+        pub client_id: String,
+        /// `string`, versions 0+.
+        pub client_host: String,
+        /// `int32`, versions 0+, default `-1`.
+        pub rebalance_timeout_ms: i32,
+        /// `int32`, versions 0+.
+        pub topology_epoch: i32,
+        /// `string`, versions 0+.
+        pub process_id: String,
+        /// `Endpoint`, versions 0+, nullable at 0+, default `null`.
+        pub user_endpoint: Option<Endpoint>,
+        /// `[]KeyValue`, versions 0+.
+        pub client_tags: Vec<KeyValue>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StreamsGroupMemberMetadataValue {
+        fn default() -> Self {
+            Self {
+                instance_id: Some(String::new()),
+                rack_id: Some(String::new()),
+                client_id: String::new(),
+                client_host: String::new(),
+                rebalance_timeout_ms: -1_i32,
+                topology_epoch: 0_i32,
+                process_id: String::new(),
+                user_endpoint: None,
+                client_tags: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StreamsGroupMemberMetadataValue<'_>> for StreamsGroupMemberMetadataValue {
+        fn from(v: &super::StreamsGroupMemberMetadataValue<'_>) -> Self {
+            Self {
+                instance_id: v.instance_id.map(String::from),
+                rack_id: v.rack_id.map(String::from),
+                client_id: v.client_id.into(),
+                client_host: v.client_host.into(),
+                rebalance_timeout_ms: v.rebalance_timeout_ms,
+                topology_epoch: v.topology_epoch,
+                process_id: v.process_id.into(),
+                user_endpoint: v.user_endpoint.as_ref().map(Into::into),
+                client_tags: v.client_tags.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StreamsGroupMemberMetadataValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
+            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
+            n += rt::write::str_size(&self.client_id, true, "client_id")?;
+            n += rt::write::str_size(&self.client_host, true, "client_host")?;
+            n += rt::write::str_size(&self.process_id, true, "process_id")?;
+            n += rt::owned::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
+            n += rt::owned::vec_size(&self.client_tags, true, v, "client_tags")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_str(self.instance_id.as_deref(), true, "instance_id")?;
+            w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
+            w.str(&self.client_id, true, "client_id")?;
+            w.str(&self.client_host, true, "client_host")?;
+            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
+            w.i32(self.topology_epoch, "topology_epoch")?;
+            w.str(&self.process_id, true, "process_id")?;
+            rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint")?;
+            rt::owned::write_vec(w, &self.client_tags, true, v, "client_tags")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Endpoint`](super::Endpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Endpoint {
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `uint16`, versions 0+.
+        pub port: u16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Endpoint {
+        fn default() -> Self {
+            Self {
+                host: String::new(),
+                port: 0_u16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Endpoint<'_>> for Endpoint {
+        fn from(v: &super::Endpoint<'_>) -> Self {
+            Self {
+                host: v.host.into(),
+                port: v.port,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Endpoint {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.host, true, "user_endpoint.host")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("user_endpoint._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.host, true, "user_endpoint.host")?;
+            w.u16(self.port, "user_endpoint.port")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`KeyValue`](super::KeyValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct KeyValue {
+        /// `string`, versions 0+.
+        pub key: String,
+        /// `string`, versions 0+.
+        pub value: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for KeyValue {
+        fn default() -> Self {
+            Self {
+                key: String::new(),
+                value: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::KeyValue<'_>> for KeyValue {
+        fn from(v: &super::KeyValue<'_>) -> Self {
+            Self {
+                key: v.key.into(),
+                value: v.value.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for KeyValue {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.key, true, "client_tags[].key")?;
+            n += rt::write::str_size(&self.value, true, "client_tags[].value")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("client_tags[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.key, true, "client_tags[].key")?;
+            w.str(&self.value, true, "client_tags[].value")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for StreamsGroupMemberMetadataValue {
+        type View<'a> = super::StreamsGroupMemberMetadataValue<'a>;
+        fn from_view(v: &super::StreamsGroupMemberMetadataValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -80,7 +80,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         w.array(&self.standby_tasks, true, v, "standby_tasks")?;
         w.array(&self.warmup_tasks, true, v, "warmup_tasks")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -149,7 +149,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         w.str(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
         w.array(&self.partitions, true, v, "active_tasks[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -166,4 +166,140 @@ impl<'a> rt::Message<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`StreamsGroupTargetAssignmentMemberValue`](super::StreamsGroupTargetAssignmentMemberValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StreamsGroupTargetAssignmentMemberValue {
+        /// `[]TaskIds`, versions 0+.
+        pub active_tasks: Vec<TaskIds>,
+        /// `[]TaskIds`, versions 0+.
+        pub standby_tasks: Vec<TaskIds>,
+        /// `[]TaskIds`, versions 0+.
+        pub warmup_tasks: Vec<TaskIds>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StreamsGroupTargetAssignmentMemberValue {
+        fn default() -> Self {
+            Self {
+                active_tasks: Vec::new(),
+                standby_tasks: Vec::new(),
+                warmup_tasks: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StreamsGroupTargetAssignmentMemberValue<'_>> for StreamsGroupTargetAssignmentMemberValue {
+        fn from(v: &super::StreamsGroupTargetAssignmentMemberValue<'_>) -> Self {
+            Self {
+                active_tasks: v.active_tasks.iter().map(|e| (&e).into()).collect(),
+                standby_tasks: v.standby_tasks.iter().map(|e| (&e).into()).collect(),
+                warmup_tasks: v.warmup_tasks.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StreamsGroupTargetAssignmentMemberValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.active_tasks, true, v, "active_tasks")?;
+            n += rt::owned::vec_size(&self.standby_tasks, true, v, "standby_tasks")?;
+            n += rt::owned::vec_size(&self.warmup_tasks, true, v, "warmup_tasks")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks")?;
+            rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks")?;
+            rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TaskIds`](super::TaskIds).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TaskIds {
+        /// `string`, versions 0+.
+        pub subtopology_id: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TaskIds {
+        fn default() -> Self {
+            Self {
+                subtopology_id: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TaskIds<'_>> for TaskIds {
+        fn from(v: &super::TaskIds<'_>) -> Self {
+            Self {
+                subtopology_id: v.subtopology_id.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TaskIds {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("active_tasks[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for StreamsGroupTargetAssignmentMemberValue {
+        type View<'a> = super::StreamsGroupTargetAssignmentMemberValue<'a>;
+        fn from_view(v: &super::StreamsGroupTargetAssignmentMemberValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

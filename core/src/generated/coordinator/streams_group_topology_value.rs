@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
         w.i32(self.epoch, "epoch")?;
         w.array(&self.subtopologies, true, v, "subtopologies")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -210,7 +210,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         )?;
         w.array(&self.copartition_groups, true, v, "subtopologies[].copartition_groups")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -307,7 +307,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             "subtopologies[].state_changelog_topics[].topic_configs",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -421,7 +421,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             "subtopologies[].copartition_groups[].repartition_source_topics",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -515,7 +515,7 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
             "subtopologies[].state_changelog_topics[].topic_configs[].value",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -532,4 +532,464 @@ impl<'a> rt::Message<'a> for StreamsGroupTopologyValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`StreamsGroupTopologyValue`](super::StreamsGroupTopologyValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StreamsGroupTopologyValue {
+        /// `int32`, versions 0+.
+        pub epoch: i32,
+        /// `[]Subtopology`, versions 0+.
+        pub subtopologies: Vec<Subtopology>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StreamsGroupTopologyValue {
+        fn default() -> Self {
+            Self {
+                epoch: 0_i32,
+                subtopologies: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StreamsGroupTopologyValue<'_>> for StreamsGroupTopologyValue {
+        fn from(v: &super::StreamsGroupTopologyValue<'_>) -> Self {
+            Self {
+                epoch: v.epoch,
+                subtopologies: v.subtopologies.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StreamsGroupTopologyValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.subtopologies, true, v, "subtopologies")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.epoch, "epoch")?;
+            rt::owned::write_vec(w, &self.subtopologies, true, v, "subtopologies")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Subtopology`](super::Subtopology).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Subtopology {
+        /// `string`, versions 0+.
+        pub subtopology_id: String,
+        /// `[]string`, versions 0+.
+        pub source_topics: Vec<String>,
+        /// `[]string`, versions 0+.
+        pub source_topic_regex: Vec<String>,
+        /// `[]TopicInfo`, versions 0+.
+        pub state_changelog_topics: Vec<TopicInfo>,
+        /// `[]string`, versions 0+.
+        pub repartition_sink_topics: Vec<String>,
+        /// `[]TopicInfo`, versions 0+.
+        pub repartition_source_topics: Vec<TopicInfo>,
+        /// `[]CopartitionGroup`, versions 0+.
+        pub copartition_groups: Vec<CopartitionGroup>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Subtopology {
+        fn default() -> Self {
+            Self {
+                subtopology_id: String::new(),
+                source_topics: Vec::new(),
+                source_topic_regex: Vec::new(),
+                state_changelog_topics: Vec::new(),
+                repartition_sink_topics: Vec::new(),
+                repartition_source_topics: Vec::new(),
+                copartition_groups: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Subtopology<'_>> for Subtopology {
+        fn from(v: &super::Subtopology<'_>) -> Self {
+            Self {
+                subtopology_id: v.subtopology_id.into(),
+                source_topics: v.source_topics.iter().map(String::from).collect(),
+                source_topic_regex: v.source_topic_regex.iter().map(String::from).collect(),
+                state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
+                repartition_sink_topics: v.repartition_sink_topics.iter().map(String::from).collect(),
+                repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
+                copartition_groups: v.copartition_groups.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Subtopology {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.subtopology_id, true, "subtopologies[].subtopology_id")?;
+            n += rt::owned::vec_size(&self.source_topics, true, v, "subtopologies[].source_topics")?;
+            n += rt::owned::vec_size(&self.source_topic_regex, true, v, "subtopologies[].source_topic_regex")?;
+            n += rt::owned::vec_size(
+                &self.state_changelog_topics,
+                true,
+                v,
+                "subtopologies[].state_changelog_topics",
+            )?;
+            n += rt::owned::vec_size(
+                &self.repartition_sink_topics,
+                true,
+                v,
+                "subtopologies[].repartition_sink_topics",
+            )?;
+            n += rt::owned::vec_size(
+                &self.repartition_source_topics,
+                true,
+                v,
+                "subtopologies[].repartition_source_topics",
+            )?;
+            n += rt::owned::vec_size(&self.copartition_groups, true, v, "subtopologies[].copartition_groups")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("subtopologies[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.subtopology_id, true, "subtopologies[].subtopology_id")?;
+            rt::owned::write_vec(w, &self.source_topics, true, v, "subtopologies[].source_topics")?;
+            rt::owned::write_vec(
+                w,
+                &self.source_topic_regex,
+                true,
+                v,
+                "subtopologies[].source_topic_regex",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.state_changelog_topics,
+                true,
+                v,
+                "subtopologies[].state_changelog_topics",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.repartition_sink_topics,
+                true,
+                v,
+                "subtopologies[].repartition_sink_topics",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.repartition_source_topics,
+                true,
+                v,
+                "subtopologies[].repartition_source_topics",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.copartition_groups,
+                true,
+                v,
+                "subtopologies[].copartition_groups",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicInfo`](super::TopicInfo).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicInfo {
+        /// `string`, versions 0+.
+        pub name: String,
+        /// `int32`, versions 0+.
+        pub partitions: i32,
+        /// `int16`, versions 0+.
+        pub replication_factor: i16,
+        /// `[]TopicConfig`, versions 0+.
+        pub topic_configs: Vec<TopicConfig>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicInfo {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: 0_i32,
+                replication_factor: 0_i16,
+                topic_configs: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicInfo<'_>> for TopicInfo {
+        fn from(v: &super::TopicInfo<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions,
+                replication_factor: v.replication_factor,
+                topic_configs: v.topic_configs.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicInfo {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::str_size(&self.name, true, "subtopologies[].state_changelog_topics[].name")?;
+            n += rt::owned::vec_size(
+                &self.topic_configs,
+                true,
+                v,
+                "subtopologies[].state_changelog_topics[].topic_configs",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "subtopologies[].state_changelog_topics[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "subtopologies[].state_changelog_topics[].name")?;
+            w.i32(self.partitions, "subtopologies[].state_changelog_topics[].partitions")?;
+            w.i16(
+                self.replication_factor,
+                "subtopologies[].state_changelog_topics[].replication_factor",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.topic_configs,
+                true,
+                v,
+                "subtopologies[].state_changelog_topics[].topic_configs",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`CopartitionGroup`](super::CopartitionGroup).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CopartitionGroup {
+        /// `[]int16`, versions 0+.
+        pub source_topics: Vec<i16>,
+        /// `[]int16`, versions 0+.
+        pub source_topic_regex: Vec<i16>,
+        /// `[]int16`, versions 0+.
+        pub repartition_source_topics: Vec<i16>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CopartitionGroup {
+        fn default() -> Self {
+            Self {
+                source_topics: Vec::new(),
+                source_topic_regex: Vec::new(),
+                repartition_source_topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CopartitionGroup<'_>> for CopartitionGroup {
+        fn from(v: &super::CopartitionGroup<'_>) -> Self {
+            Self {
+                source_topics: v.source_topics.iter().collect(),
+                source_topic_regex: v.source_topic_regex.iter().collect(),
+                repartition_source_topics: v.repartition_source_topics.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CopartitionGroup {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(
+                &self.source_topics,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].source_topics",
+            )?;
+            n += rt::owned::vec_size(
+                &self.source_topic_regex,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].source_topic_regex",
+            )?;
+            n += rt::owned::vec_size(
+                &self.repartition_source_topics,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "subtopologies[].copartition_groups[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(
+                w,
+                &self.source_topics,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].source_topics",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.source_topic_regex,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].source_topic_regex",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.repartition_source_topics,
+                true,
+                v,
+                "subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicConfig`](super::TopicConfig).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicConfig {
+        /// `string`, versions 0+.
+        pub key: String,
+        /// `string`, versions 0+.
+        pub value: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicConfig {
+        fn default() -> Self {
+            Self {
+                key: String::new(),
+                value: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicConfig<'_>> for TopicConfig {
+        fn from(v: &super::TopicConfig<'_>) -> Self {
+            Self {
+                key: v.key.into(),
+                value: v.value.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicConfig {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(
+                &self.key,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].key",
+            )?;
+            n += rt::write::str_size(
+                &self.value,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].value",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(
+                &self.key,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].key",
+            )?;
+            w.str(
+                &self.value,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].value",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for StreamsGroupTopologyValue {
+        type View<'a> = super::StreamsGroupTopologyValue<'a>;
+        fn from_view(v: &super::StreamsGroupTopologyValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -72,3 +72,63 @@ impl<'a> rt::Message<'a> for TransactionLogKey<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`TransactionLogKey`](super::TransactionLogKey).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TransactionLogKey {
+        /// `string`, versions 0+.
+        pub transactional_id: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TransactionLogKey {
+        fn default() -> Self {
+            Self {
+                transactional_id: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TransactionLogKey<'_>> for TransactionLogKey {
+        fn from(v: &super::TransactionLogKey<'_>) -> Self {
+            Self {
+                transactional_id: v.transactional_id.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TransactionLogKey {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.transactional_id, false, "transactional_id")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.transactional_id, false, "transactional_id")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for TransactionLogKey {
+        type View<'a> = super::TransactionLogKey<'a>;
+        fn from_view(v: &super::TransactionLogKey<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -295,7 +295,7 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
         w.str(self.topic, v >= 1, "transaction_partitions[].topic")?;
         w.array(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -312,4 +312,258 @@ impl<'a> rt::Message<'a> for TransactionLogValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`TransactionLogValue`](super::TransactionLogValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TransactionLogValue {
+        /// `int64`, versions 0+.
+        pub producer_id: i64,
+        /// `int64`, tagged field 0 at versions 1+, default `-1`.
+        pub previous_producer_id: i64,
+        /// `int64`, tagged field 1 at versions 1+, default `-1`.
+        pub next_producer_id: i64,
+        /// `int16`, versions 0+.
+        pub producer_epoch: i16,
+        /// `int16`, tagged field 3 at versions 1+, default `-1`.
+        pub next_producer_epoch: i16,
+        /// `int32`, versions 0+.
+        pub transaction_timeout_ms: i32,
+        /// `int8`, versions 0+.
+        pub transaction_status: i8,
+        /// `[]PartitionsSchema`, versions 0+, nullable at 0+.
+        pub transaction_partitions: Option<Vec<PartitionsSchema>>,
+        /// `int64`, versions 0+.
+        pub transaction_last_update_timestamp_ms: i64,
+        /// `int64`, versions 0+.
+        pub transaction_start_timestamp_ms: i64,
+        /// `int16`, tagged field 2 at versions 1+, default `0`.
+        pub client_transaction_version: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TransactionLogValue {
+        fn default() -> Self {
+            Self {
+                producer_id: 0_i64,
+                previous_producer_id: -1_i64,
+                next_producer_id: -1_i64,
+                producer_epoch: 0_i16,
+                next_producer_epoch: -1_i16,
+                transaction_timeout_ms: 0_i32,
+                transaction_status: 0_i8,
+                transaction_partitions: Some(Vec::new()),
+                transaction_last_update_timestamp_ms: 0_i64,
+                transaction_start_timestamp_ms: 0_i64,
+                client_transaction_version: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TransactionLogValue<'_>> for TransactionLogValue {
+        fn from(v: &super::TransactionLogValue<'_>) -> Self {
+            Self {
+                producer_id: v.producer_id,
+                previous_producer_id: v.previous_producer_id,
+                next_producer_id: v.next_producer_id,
+                producer_epoch: v.producer_epoch,
+                next_producer_epoch: v.next_producer_epoch,
+                transaction_timeout_ms: v.transaction_timeout_ms,
+                transaction_status: v.transaction_status,
+                transaction_partitions: v
+                    .transaction_partitions
+                    .map(|a| a.iter().map(|e| (&e).into()).collect()),
+                transaction_last_update_timestamp_ms: v.transaction_last_update_timestamp_ms,
+                transaction_start_timestamp_ms: v.transaction_start_timestamp_ms,
+                client_transaction_version: v.client_transaction_version,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TransactionLogValue {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 31;
+            if !(v >= 1) && !(self.previous_producer_id == -1_i64) {
+                return Err(rt::write::not_in_version("previous_producer_id"));
+            }
+            if !(v >= 1) && !(self.next_producer_id == -1_i64) {
+                return Err(rt::write::not_in_version("next_producer_id"));
+            }
+            if !(v >= 1) && !(self.next_producer_epoch == -1_i16) {
+                return Err(rt::write::not_in_version("next_producer_epoch"));
+            }
+            n += rt::owned::opt_vec_size(&self.transaction_partitions, v >= 1, true, v, "transaction_partitions")?;
+            if !(v >= 1) && !(self.client_transaction_version == 0_i16) {
+                return Err(rt::write::not_in_version("client_transaction_version"));
+            }
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.previous_producer_id == -1_i64) {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.next_producer_id == -1_i64) {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.client_transaction_version == 0_i16) {
+                    let s = 2;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.next_producer_epoch == -1_i16) {
+                    let s = 2;
+                    tags += 1;
+                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(self.producer_id, "producer_id")?;
+            w.i16(self.producer_epoch, "producer_epoch")?;
+            w.i32(self.transaction_timeout_ms, "transaction_timeout_ms")?;
+            w.i8(self.transaction_status, "transaction_status")?;
+            rt::owned::write_opt_vec(w, &self.transaction_partitions, v >= 1, v, "transaction_partitions")?;
+            w.i64(
+                self.transaction_last_update_timestamp_ms,
+                "transaction_last_update_timestamp_ms",
+            )?;
+            w.i64(self.transaction_start_timestamp_ms, "transaction_start_timestamp_ms")?;
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_previous_producer_id = true && !(self.previous_producer_id == -1_i64);
+                tags += usize::from(has_previous_producer_id);
+                let has_next_producer_id = true && !(self.next_producer_id == -1_i64);
+                tags += usize::from(has_next_producer_id);
+                let has_client_transaction_version = true && !(self.client_transaction_version == 0_i16);
+                tags += usize::from(has_client_transaction_version);
+                let has_next_producer_epoch = true && !(self.next_producer_epoch == -1_i16);
+                tags += usize::from(has_next_producer_epoch);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_previous_producer_id {
+                    let s = 8;
+                    w.uvarint(0, "previous_producer_id")?;
+                    w.uvarint(s as u32, "previous_producer_id")?;
+                    w.i64(self.previous_producer_id, "previous_producer_id")?;
+                }
+                w.unknown_tags_before(&mut unknown, 1)?;
+                if has_next_producer_id {
+                    let s = 8;
+                    w.uvarint(1, "next_producer_id")?;
+                    w.uvarint(s as u32, "next_producer_id")?;
+                    w.i64(self.next_producer_id, "next_producer_id")?;
+                }
+                w.unknown_tags_before(&mut unknown, 2)?;
+                if has_client_transaction_version {
+                    let s = 2;
+                    w.uvarint(2, "client_transaction_version")?;
+                    w.uvarint(s as u32, "client_transaction_version")?;
+                    w.i16(self.client_transaction_version, "client_transaction_version")?;
+                }
+                w.unknown_tags_before(&mut unknown, 3)?;
+                if has_next_producer_epoch {
+                    let s = 2;
+                    w.uvarint(3, "next_producer_epoch")?;
+                    w.uvarint(s as u32, "next_producer_epoch")?;
+                    w.i16(self.next_producer_epoch, "next_producer_epoch")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionsSchema`](super::PartitionsSchema).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionsSchema {
+        /// `string`, versions 0+.
+        pub topic: String,
+        /// `[]int32`, versions 0+.
+        pub partition_ids: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionsSchema {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                partition_ids: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionsSchema<'_>> for PartitionsSchema {
+        fn from(v: &super::PartitionsSchema<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                partition_ids: v.partition_ids.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionsSchema {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic, v >= 1, "transaction_partitions[].topic")?;
+            n += rt::owned::vec_size(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "transaction_partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic, v >= 1, "transaction_partitions[].topic")?;
+            rt::owned::write_vec(
+                w,
+                &self.partition_ids,
+                v >= 1,
+                v,
+                "transaction_partitions[].partition_ids",
+            )?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for TransactionLogValue {
+        type View<'a> = super::TransactionLogValue<'a>;
+        fn from_view(v: &super::TransactionLogValue<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -86,7 +86,7 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
         w.i16(self.producer_epoch, "producer_epoch")?;
         w.str(self.group_id, v >= 3, "group_id")?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -103,4 +103,87 @@ impl<'a> rt::Message<'a> for AddOffsetsToTxnRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AddOffsetsToTxnRequest`](super::AddOffsetsToTxnRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AddOffsetsToTxnRequest {
+        /// `string`, versions 0+, entity `transactionalId`.
+        pub transactional_id: String,
+        /// `int64`, versions 0+, entity `producerId`.
+        pub producer_id: i64,
+        /// `int16`, versions 0+.
+        pub producer_epoch: i16,
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AddOffsetsToTxnRequest {
+        fn default() -> Self {
+            Self {
+                transactional_id: String::new(),
+                producer_id: 0_i64,
+                producer_epoch: 0_i16,
+                group_id: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AddOffsetsToTxnRequest<'_>> for AddOffsetsToTxnRequest {
+        fn from(v: &super::AddOffsetsToTxnRequest<'_>) -> Self {
+            Self {
+                transactional_id: v.transactional_id.into(),
+                producer_id: v.producer_id,
+                producer_epoch: v.producer_epoch,
+                group_id: v.group_id.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AddOffsetsToTxnRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 10;
+            n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
+            n += rt::write::str_size(&self.group_id, v >= 3, "group_id")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.transactional_id, v >= 3, "transactional_id")?;
+            w.i64(self.producer_id, "producer_id")?;
+            w.i16(self.producer_epoch, "producer_epoch")?;
+            w.str(&self.group_id, v >= 3, "group_id")?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AddOffsetsToTxnRequest {
+        type View<'a> = super::AddOffsetsToTxnRequest<'a>;
+        fn from_view(v: &super::AddOffsetsToTxnRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

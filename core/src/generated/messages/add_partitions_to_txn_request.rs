@@ -158,7 +158,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
             w.array(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
         }
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -303,7 +303,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             w.array(&self.topics, v >= 3, v, "transactions[].topics")?;
         }
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -372,7 +372,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
         w.str(self.name, v >= 3, "v3_and_below_topics[].name")?;
         w.array(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -389,4 +389,305 @@ impl<'a> rt::Message<'a> for AddPartitionsToTxnRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AddPartitionsToTxnRequest`](super::AddPartitionsToTxnRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AddPartitionsToTxnRequest {
+        /// `[]AddPartitionsToTxnTransaction`, versions 4+.
+        pub transactions: Vec<AddPartitionsToTxnTransaction>,
+        /// `string`, versions 0-3, entity `transactionalId`.
+        pub v3_and_below_transactional_id: String,
+        /// `int64`, versions 0-3, entity `producerId`.
+        pub v3_and_below_producer_id: i64,
+        /// `int16`, versions 0-3.
+        pub v3_and_below_producer_epoch: i16,
+        /// `[]AddPartitionsToTxnTopic`, versions 0-3.
+        pub v3_and_below_topics: Vec<AddPartitionsToTxnTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AddPartitionsToTxnRequest {
+        fn default() -> Self {
+            Self {
+                transactions: Vec::new(),
+                v3_and_below_transactional_id: String::new(),
+                v3_and_below_producer_id: 0_i64,
+                v3_and_below_producer_epoch: 0_i16,
+                v3_and_below_topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AddPartitionsToTxnRequest<'_>> for AddPartitionsToTxnRequest {
+        fn from(v: &super::AddPartitionsToTxnRequest<'_>) -> Self {
+            Self {
+                transactions: v.transactions.iter().map(|e| (&e).into()).collect(),
+                v3_and_below_transactional_id: v.v3_and_below_transactional_id.into(),
+                v3_and_below_producer_id: v.v3_and_below_producer_id,
+                v3_and_below_producer_epoch: v.v3_and_below_producer_epoch,
+                v3_and_below_topics: v.v3_and_below_topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AddPartitionsToTxnRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 4 {
+                n += rt::owned::vec_size(&self.transactions, v >= 3, v, "transactions")?;
+            }
+            if !(v >= 4) && !(self.transactions.is_empty()) {
+                return Err(rt::write::not_in_version("transactions"));
+            }
+            if v <= 3 {
+                n += rt::write::str_size(
+                    &self.v3_and_below_transactional_id,
+                    v >= 3,
+                    "v3_and_below_transactional_id",
+                )?;
+            }
+            if !(v <= 3) && !(self.v3_and_below_transactional_id == "") {
+                return Err(rt::write::not_in_version("v3_and_below_transactional_id"));
+            }
+            if v <= 3 {
+                n += 8;
+            }
+            if !(v <= 3) && !(self.v3_and_below_producer_id == 0_i64) {
+                return Err(rt::write::not_in_version("v3_and_below_producer_id"));
+            }
+            if v <= 3 {
+                n += 2;
+            }
+            if !(v <= 3) && !(self.v3_and_below_producer_epoch == 0_i16) {
+                return Err(rt::write::not_in_version("v3_and_below_producer_epoch"));
+            }
+            if v <= 3 {
+                n += rt::owned::vec_size(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
+            }
+            if !(v <= 3) && !(self.v3_and_below_topics.is_empty()) {
+                return Err(rt::write::not_in_version("v3_and_below_topics"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 4 {
+                rt::owned::write_vec(w, &self.transactions, v >= 3, v, "transactions")?;
+            }
+            if v <= 3 {
+                w.str(
+                    &self.v3_and_below_transactional_id,
+                    v >= 3,
+                    "v3_and_below_transactional_id",
+                )?;
+            }
+            if v <= 3 {
+                w.i64(self.v3_and_below_producer_id, "v3_and_below_producer_id")?;
+            }
+            if v <= 3 {
+                w.i16(self.v3_and_below_producer_epoch, "v3_and_below_producer_epoch")?;
+            }
+            if v <= 3 {
+                rt::owned::write_vec(w, &self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AddPartitionsToTxnTransaction`](super::AddPartitionsToTxnTransaction).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AddPartitionsToTxnTransaction {
+        /// `string`, versions 4+, entity `transactionalId`, map key.
+        pub transactional_id: String,
+        /// `int64`, versions 4+, entity `producerId`.
+        pub producer_id: i64,
+        /// `int16`, versions 4+.
+        pub producer_epoch: i16,
+        /// `bool`, versions 4+, default `false`.
+        pub verify_only: bool,
+        /// `[]AddPartitionsToTxnTopic`, versions 4+.
+        pub topics: Vec<AddPartitionsToTxnTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AddPartitionsToTxnTransaction {
+        fn default() -> Self {
+            Self {
+                transactional_id: String::new(),
+                producer_id: 0_i64,
+                producer_epoch: 0_i16,
+                verify_only: false,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AddPartitionsToTxnTransaction<'_>> for AddPartitionsToTxnTransaction {
+        fn from(v: &super::AddPartitionsToTxnTransaction<'_>) -> Self {
+            Self {
+                transactional_id: v.transactional_id.into(),
+                producer_id: v.producer_id,
+                producer_epoch: v.producer_epoch,
+                verify_only: v.verify_only,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AddPartitionsToTxnTransaction {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 4 {
+                n += rt::write::str_size(&self.transactional_id, v >= 3, "transactions[].transactional_id")?;
+            }
+            if !(v >= 4) && !(self.transactional_id == "") {
+                return Err(rt::write::not_in_version("transactions[].transactional_id"));
+            }
+            if v >= 4 {
+                n += 8;
+            }
+            if !(v >= 4) && !(self.producer_id == 0_i64) {
+                return Err(rt::write::not_in_version("transactions[].producer_id"));
+            }
+            if v >= 4 {
+                n += 2;
+            }
+            if !(v >= 4) && !(self.producer_epoch == 0_i16) {
+                return Err(rt::write::not_in_version("transactions[].producer_epoch"));
+            }
+            if v >= 4 {
+                n += 1;
+            }
+            if !(v >= 4) && !(self.verify_only == false) {
+                return Err(rt::write::not_in_version("transactions[].verify_only"));
+            }
+            if v >= 4 {
+                n += rt::owned::vec_size(&self.topics, v >= 3, v, "transactions[].topics")?;
+            }
+            if !(v >= 4) && !(self.topics.is_empty()) {
+                return Err(rt::write::not_in_version("transactions[].topics"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("transactions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 4 {
+                w.str(&self.transactional_id, v >= 3, "transactions[].transactional_id")?;
+            }
+            if v >= 4 {
+                w.i64(self.producer_id, "transactions[].producer_id")?;
+            }
+            if v >= 4 {
+                w.i16(self.producer_epoch, "transactions[].producer_epoch")?;
+            }
+            if v >= 4 {
+                w.bool(self.verify_only, "transactions[].verify_only")?;
+            }
+            if v >= 4 {
+                rt::owned::write_vec(w, &self.topics, v >= 3, v, "transactions[].topics")?;
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AddPartitionsToTxnTopic`](super::AddPartitionsToTxnTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AddPartitionsToTxnTopic {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub name: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AddPartitionsToTxnTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AddPartitionsToTxnTopic<'_>> for AddPartitionsToTxnTopic {
+        fn from(v: &super::AddPartitionsToTxnTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AddPartitionsToTxnTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 3, "v3_and_below_topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("v3_and_below_topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 3, "v3_and_below_topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AddPartitionsToTxnRequest {
+        type View<'a> = super::AddPartitionsToTxnRequest<'a>;
+        fn from_view(v: &super::AddPartitionsToTxnRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -122,7 +122,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
             )?;
         }
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -228,7 +228,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
             w.array(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")?;
         }
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -314,7 +314,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
             "results_by_topic_v3_and_below[].results_by_partition",
         )?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -398,7 +398,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
             "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
         )?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -415,4 +415,337 @@ impl<'a> rt::Message<'a> for AddPartitionsToTxnResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AddPartitionsToTxnResponse`](super::AddPartitionsToTxnResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AddPartitionsToTxnResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 4+, ignorable.
+        pub error_code: i16,
+        /// `[]AddPartitionsToTxnResult`, versions 4+.
+        pub results_by_transaction: Vec<AddPartitionsToTxnResult>,
+        /// `[]AddPartitionsToTxnTopicResult`, versions 0-3.
+        pub results_by_topic_v3_and_below: Vec<AddPartitionsToTxnTopicResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AddPartitionsToTxnResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                results_by_transaction: Vec::new(),
+                results_by_topic_v3_and_below: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AddPartitionsToTxnResponse<'_>> for AddPartitionsToTxnResponse {
+        fn from(v: &super::AddPartitionsToTxnResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                results_by_transaction: v.results_by_transaction.iter().map(|e| (&e).into()).collect(),
+                results_by_topic_v3_and_below: v.results_by_topic_v3_and_below.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AddPartitionsToTxnResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if v >= 4 {
+                n += 2;
+            }
+            if v >= 4 {
+                n += rt::owned::vec_size(&self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
+            }
+            if !(v >= 4) && !(self.results_by_transaction.is_empty()) {
+                return Err(rt::write::not_in_version("results_by_transaction"));
+            }
+            if v <= 3 {
+                n += rt::owned::vec_size(
+                    &self.results_by_topic_v3_and_below,
+                    v >= 3,
+                    v,
+                    "results_by_topic_v3_and_below",
+                )?;
+            }
+            if !(v <= 3) && !(self.results_by_topic_v3_and_below.is_empty()) {
+                return Err(rt::write::not_in_version("results_by_topic_v3_and_below"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            if v >= 4 {
+                w.i16(self.error_code, "error_code")?;
+            }
+            if v >= 4 {
+                rt::owned::write_vec(w, &self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
+            }
+            if v <= 3 {
+                rt::owned::write_vec(
+                    w,
+                    &self.results_by_topic_v3_and_below,
+                    v >= 3,
+                    v,
+                    "results_by_topic_v3_and_below",
+                )?;
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AddPartitionsToTxnResult`](super::AddPartitionsToTxnResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AddPartitionsToTxnResult {
+        /// `string`, versions 4+, entity `transactionalId`, map key.
+        pub transactional_id: String,
+        /// `[]AddPartitionsToTxnTopicResult`, versions 4+.
+        pub topic_results: Vec<AddPartitionsToTxnTopicResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AddPartitionsToTxnResult {
+        fn default() -> Self {
+            Self {
+                transactional_id: String::new(),
+                topic_results: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AddPartitionsToTxnResult<'_>> for AddPartitionsToTxnResult {
+        fn from(v: &super::AddPartitionsToTxnResult<'_>) -> Self {
+            Self {
+                transactional_id: v.transactional_id.into(),
+                topic_results: v.topic_results.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AddPartitionsToTxnResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 4 {
+                n += rt::write::str_size(
+                    &self.transactional_id,
+                    v >= 3,
+                    "results_by_transaction[].transactional_id",
+                )?;
+            }
+            if !(v >= 4) && !(self.transactional_id == "") {
+                return Err(rt::write::not_in_version("results_by_transaction[].transactional_id"));
+            }
+            if v >= 4 {
+                n += rt::owned::vec_size(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")?;
+            }
+            if !(v >= 4) && !(self.topic_results.is_empty()) {
+                return Err(rt::write::not_in_version("results_by_transaction[].topic_results"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "results_by_transaction[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 4 {
+                w.str(
+                    &self.transactional_id,
+                    v >= 3,
+                    "results_by_transaction[].transactional_id",
+                )?;
+            }
+            if v >= 4 {
+                rt::owned::write_vec(
+                    w,
+                    &self.topic_results,
+                    v >= 3,
+                    v,
+                    "results_by_transaction[].topic_results",
+                )?;
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AddPartitionsToTxnTopicResult`](super::AddPartitionsToTxnTopicResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AddPartitionsToTxnTopicResult {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub name: String,
+        /// `[]AddPartitionsToTxnPartitionResult`, versions 0+.
+        pub results_by_partition: Vec<AddPartitionsToTxnPartitionResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AddPartitionsToTxnTopicResult {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                results_by_partition: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AddPartitionsToTxnTopicResult<'_>> for AddPartitionsToTxnTopicResult {
+        fn from(v: &super::AddPartitionsToTxnTopicResult<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                results_by_partition: v.results_by_partition.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AddPartitionsToTxnTopicResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 3, "results_by_topic_v3_and_below[].name")?;
+            n += rt::owned::vec_size(
+                &self.results_by_partition,
+                v >= 3,
+                v,
+                "results_by_topic_v3_and_below[].results_by_partition",
+            )?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "results_by_topic_v3_and_below[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 3, "results_by_topic_v3_and_below[].name")?;
+            rt::owned::write_vec(
+                w,
+                &self.results_by_partition,
+                v >= 3,
+                v,
+                "results_by_topic_v3_and_below[].results_by_partition",
+            )?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AddPartitionsToTxnPartitionResult`](super::AddPartitionsToTxnPartitionResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AddPartitionsToTxnPartitionResult {
+        /// `int32`, versions 0+, map key.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub partition_error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AddPartitionsToTxnPartitionResult {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                partition_error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AddPartitionsToTxnPartitionResult<'_>> for AddPartitionsToTxnPartitionResult {
+        fn from(v: &super::AddPartitionsToTxnPartitionResult<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                partition_error_code: v.partition_error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AddPartitionsToTxnPartitionResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(
+                self.partition_index,
+                "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
+            )?;
+            w.i16(
+                self.partition_error_code,
+                "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
+            )?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AddPartitionsToTxnResponse {
+        type View<'a> = super::AddPartitionsToTxnResponse<'a>;
+        fn from_view(v: &super::AddPartitionsToTxnResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

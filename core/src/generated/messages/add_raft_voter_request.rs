@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         w.uuid(self.voter_directory_id, "voter_directory_id")?;
         w.array(&self.listeners, true, v, "listeners")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -167,7 +167,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         w.str(self.host, true, "listeners[].host")?;
         w.u16(self.port, "listeners[].port")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -184,4 +184,154 @@ impl<'a> rt::Message<'a> for AddRaftVoterRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AddRaftVoterRequest`](super::AddRaftVoterRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AddRaftVoterRequest {
+        /// `string`, versions 0+, nullable at 0+.
+        pub cluster_id: Option<String>,
+        /// `int32`, versions 0+.
+        pub timeout_ms: i32,
+        /// `int32`, versions 0+.
+        pub voter_id: i32,
+        /// `uuid`, versions 0+.
+        pub voter_directory_id: rt::Uuid,
+        /// `[]Listener`, versions 0+.
+        pub listeners: Vec<Listener>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AddRaftVoterRequest {
+        fn default() -> Self {
+            Self {
+                cluster_id: Some(String::new()),
+                timeout_ms: 0_i32,
+                voter_id: 0_i32,
+                voter_directory_id: rt::Uuid::nil(),
+                listeners: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AddRaftVoterRequest<'_>> for AddRaftVoterRequest {
+        fn from(v: &super::AddRaftVoterRequest<'_>) -> Self {
+            Self {
+                cluster_id: v.cluster_id.map(String::from),
+                timeout_ms: v.timeout_ms,
+                voter_id: v.voter_id,
+                voter_directory_id: v.voter_directory_id,
+                listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AddRaftVoterRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 24;
+            n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
+            n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
+            w.i32(self.timeout_ms, "timeout_ms")?;
+            w.i32(self.voter_id, "voter_id")?;
+            w.uuid(self.voter_directory_id, "voter_directory_id")?;
+            rt::owned::write_vec(w, &self.listeners, true, v, "listeners")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Listener`](super::Listener).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Listener {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `uint16`, versions 0+.
+        pub port: u16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Listener {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                host: String::new(),
+                port: 0_u16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Listener<'_>> for Listener {
+        fn from(v: &super::Listener<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                host: v.host.into(),
+                port: v.port,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Listener {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.name, true, "listeners[].name")?;
+            n += rt::write::str_size(&self.host, true, "listeners[].host")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("listeners[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "listeners[].name")?;
+            w.str(&self.host, true, "listeners[].host")?;
+            w.u16(self.port, "listeners[].port")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AddRaftVoterRequest {
+        type View<'a> = super::AddRaftVoterRequest<'a>;
+        fn from_view(v: &super::AddRaftVoterRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

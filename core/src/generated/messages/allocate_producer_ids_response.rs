@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
         w.i64(self.producer_id_start, "producer_id_start")?;
         w.i32(self.producer_id_len, "producer_id_len")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -100,4 +100,85 @@ impl<'a> rt::Message<'a> for AllocateProducerIdsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AllocateProducerIdsResponse`](super::AllocateProducerIdsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AllocateProducerIdsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `int64`, versions 0+, entity `producerId`.
+        pub producer_id_start: i64,
+        /// `int32`, versions 0+.
+        pub producer_id_len: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AllocateProducerIdsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                producer_id_start: 0_i64,
+                producer_id_len: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AllocateProducerIdsResponse<'_>> for AllocateProducerIdsResponse {
+        fn from(v: &super::AllocateProducerIdsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                producer_id_start: v.producer_id_start,
+                producer_id_len: v.producer_id_len,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AllocateProducerIdsResponse {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 18;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.i64(self.producer_id_start, "producer_id_start")?;
+            w.i32(self.producer_id_len, "producer_id_len")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AllocateProducerIdsResponse {
+        type View<'a> = super::AllocateProducerIdsResponse<'a>;
+        fn from_view(v: &super::AllocateProducerIdsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
         w.array(&self.entries, v >= 1, v, "entries")?;
         w.bool(self.validate_only, "validate_only")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         w.array(&self.entity, v >= 1, v, "entries[].entity")?;
         w.array(&self.ops, v >= 1, v, "entries[].ops")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -211,7 +211,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
         w.opt_str(self.entity_name, v >= 1, "entries[].entity[].entity_name")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -285,7 +285,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
         w.f64(self.value, "entries[].ops[].value")?;
         w.bool(self.remove, "entries[].ops[].remove")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -302,4 +302,256 @@ impl<'a> rt::Message<'a> for AlterClientQuotasRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AlterClientQuotasRequest`](super::AlterClientQuotasRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterClientQuotasRequest {
+        /// `[]EntryData`, versions 0+.
+        pub entries: Vec<EntryData>,
+        /// `bool`, versions 0+.
+        pub validate_only: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterClientQuotasRequest {
+        fn default() -> Self {
+            Self {
+                entries: Vec::new(),
+                validate_only: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterClientQuotasRequest<'_>> for AlterClientQuotasRequest {
+        fn from(v: &super::AlterClientQuotasRequest<'_>) -> Self {
+            Self {
+                entries: v.entries.iter().map(|e| (&e).into()).collect(),
+                validate_only: v.validate_only,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterClientQuotasRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::owned::vec_size(&self.entries, v >= 1, v, "entries")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.entries, v >= 1, v, "entries")?;
+            w.bool(self.validate_only, "validate_only")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`EntryData`](super::EntryData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EntryData {
+        /// `[]EntityData`, versions 0+.
+        pub entity: Vec<EntityData>,
+        /// `[]OpData`, versions 0+.
+        pub ops: Vec<OpData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EntryData {
+        fn default() -> Self {
+            Self {
+                entity: Vec::new(),
+                ops: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EntryData<'_>> for EntryData {
+        fn from(v: &super::EntryData<'_>) -> Self {
+            Self {
+                entity: v.entity.iter().map(|e| (&e).into()).collect(),
+                ops: v.ops.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EntryData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
+            n += rt::owned::vec_size(&self.ops, v >= 1, v, "entries[].ops")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity")?;
+            rt::owned::write_vec(w, &self.ops, v >= 1, v, "entries[].ops")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`EntityData`](super::EntityData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EntityData {
+        /// `string`, versions 0+.
+        pub entity_type: String,
+        /// `string`, versions 0+, nullable at 0+.
+        pub entity_name: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EntityData {
+        fn default() -> Self {
+            Self {
+                entity_type: String::new(),
+                entity_name: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EntityData<'_>> for EntityData {
+        fn from(v: &super::EntityData<'_>) -> Self {
+            Self {
+                entity_type: v.entity_type.into(),
+                entity_name: v.entity_name.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EntityData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
+            n += rt::write::opt_str_size(
+                self.entity_name.as_deref(),
+                v >= 1,
+                true,
+                "entries[].entity[].entity_name",
+            )?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
+            w.opt_str(self.entity_name.as_deref(), v >= 1, "entries[].entity[].entity_name")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OpData`](super::OpData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OpData {
+        /// `string`, versions 0+.
+        pub key: String,
+        /// `float64`, versions 0+.
+        pub value: f64,
+        /// `bool`, versions 0+.
+        pub remove: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OpData {
+        fn default() -> Self {
+            Self {
+                key: String::new(),
+                value: 0.0_f64,
+                remove: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OpData<'_>> for OpData {
+        fn from(v: &super::OpData<'_>) -> Self {
+            Self {
+                key: v.key.into(),
+                value: v.value,
+                remove: v.remove,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OpData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 9;
+            n += rt::write::str_size(&self.key, v >= 1, "entries[].ops[].key")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entries[].ops[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.key, v >= 1, "entries[].ops[].key")?;
+            w.f64(self.value, "entries[].ops[].value")?;
+            w.bool(self.remove, "entries[].ops[].remove")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AlterClientQuotasRequest {
+        type View<'a> = super::AlterClientQuotasRequest<'a>;
+        fn from_view(v: &super::AlterClientQuotasRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

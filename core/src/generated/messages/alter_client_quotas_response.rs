@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.entries, v >= 1, v, "entries")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         w.opt_str(self.error_message, v >= 1, "entries[].error_message")?;
         w.array(&self.entity, v >= 1, v, "entries[].entity")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -216,7 +216,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
         w.opt_str(self.entity_name, v >= 1, "entries[].entity[].entity_name")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -233,4 +233,200 @@ impl<'a> rt::Message<'a> for AlterClientQuotasResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AlterClientQuotasResponse`](super::AlterClientQuotasResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterClientQuotasResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]EntryData`, versions 0+.
+        pub entries: Vec<EntryData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterClientQuotasResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                entries: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterClientQuotasResponse<'_>> for AlterClientQuotasResponse {
+        fn from(v: &super::AlterClientQuotasResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                entries: v.entries.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterClientQuotasResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.entries, v >= 1, v, "entries")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.entries, v >= 1, v, "entries")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`EntryData`](super::EntryData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EntryData {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// `[]EntityData`, versions 0+.
+        pub entity: Vec<EntityData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EntryData {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                entity: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EntryData<'_>> for EntryData {
+        fn from(v: &super::EntryData<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                entity: v.entity.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EntryData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "entries[].error_message")?;
+            n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "entries[].error_code")?;
+            w.opt_str(self.error_message.as_deref(), v >= 1, "entries[].error_message")?;
+            rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`EntityData`](super::EntityData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EntityData {
+        /// `string`, versions 0+.
+        pub entity_type: String,
+        /// `string`, versions 0+, nullable at 0+.
+        pub entity_name: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EntityData {
+        fn default() -> Self {
+            Self {
+                entity_type: String::new(),
+                entity_name: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EntityData<'_>> for EntityData {
+        fn from(v: &super::EntityData<'_>) -> Self {
+            Self {
+                entity_type: v.entity_type.into(),
+                entity_name: v.entity_name.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EntityData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
+            n += rt::write::opt_str_size(
+                self.entity_name.as_deref(),
+                v >= 1,
+                true,
+                "entries[].entity[].entity_name",
+            )?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
+            w.opt_str(self.entity_name.as_deref(), v >= 1, "entries[].entity[].entity_name")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AlterClientQuotasResponse {
+        type View<'a> = super::AlterClientQuotasResponse<'a>;
+        fn from_view(v: &super::AlterClientQuotasResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

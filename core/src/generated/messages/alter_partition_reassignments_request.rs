@@ -91,7 +91,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
         }
         w.array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -160,7 +160,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
         w.str(self.name, true, "topics[].name")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -228,7 +228,7 @@ impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
         w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
         w.opt_array(&self.replicas, true, v, "topics[].partitions[].replicas")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -245,4 +245,202 @@ impl<'a> rt::Message<'a> for AlterPartitionReassignmentsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AlterPartitionReassignmentsRequest`](super::AlterPartitionReassignmentsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterPartitionReassignmentsRequest {
+        /// `int32`, versions 0+, default `60000`.
+        pub timeout_ms: i32,
+        /// `bool`, versions 1+, default `true`.
+        pub allow_replication_factor_change: bool,
+        /// `[]ReassignableTopic`, versions 0+.
+        pub topics: Vec<ReassignableTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterPartitionReassignmentsRequest {
+        fn default() -> Self {
+            Self {
+                timeout_ms: 60000_i32,
+                allow_replication_factor_change: true,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterPartitionReassignmentsRequest<'_>> for AlterPartitionReassignmentsRequest {
+        fn from(v: &super::AlterPartitionReassignmentsRequest<'_>) -> Self {
+            Self {
+                timeout_ms: v.timeout_ms,
+                allow_replication_factor_change: v.allow_replication_factor_change,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterPartitionReassignmentsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.allow_replication_factor_change == true) {
+                return Err(rt::write::not_in_version("allow_replication_factor_change"));
+            }
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.timeout_ms, "timeout_ms")?;
+            if v >= 1 {
+                w.bool(self.allow_replication_factor_change, "allow_replication_factor_change")?;
+            }
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ReassignableTopic`](super::ReassignableTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ReassignableTopic {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]ReassignablePartition`, versions 0+.
+        pub partitions: Vec<ReassignablePartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ReassignableTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ReassignableTopic<'_>> for ReassignableTopic {
+        fn from(v: &super::ReassignableTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ReassignableTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, true, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ReassignablePartition`](super::ReassignablePartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ReassignablePartition {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `[]int32`, versions 0+, nullable at 0+, default `null`, entity `brokerId`.
+        pub replicas: Option<Vec<i32>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ReassignablePartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                replicas: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ReassignablePartition<'_>> for ReassignablePartition {
+        fn from(v: &super::ReassignablePartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                replicas: v.replicas.map(|a| a.iter().collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ReassignablePartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::opt_vec_size(&self.replicas, true, true, v, "topics[].partitions[].replicas")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            rt::owned::write_opt_vec(w, &self.replicas, true, v, "topics[].partitions[].replicas")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AlterPartitionReassignmentsRequest {
+        type View<'a> = super::AlterPartitionReassignmentsRequest<'a>;
+        fn from_view(v: &super::AlterPartitionReassignmentsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

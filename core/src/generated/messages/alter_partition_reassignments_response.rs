@@ -100,7 +100,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.responses, true, v, "responses")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -169,7 +169,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
         w.str(self.name, true, "responses[].name")?;
         w.array(&self.partitions, true, v, "responses[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -245,7 +245,7 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
         w.i16(self.error_code, "responses[].partitions[].error_code")?;
         w.opt_str(self.error_message, true, "responses[].partitions[].error_message")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -262,4 +262,226 @@ impl<'a> rt::Message<'a> for AlterPartitionReassignmentsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AlterPartitionReassignmentsResponse`](super::AlterPartitionReassignmentsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterPartitionReassignmentsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `bool`, versions 1+, default `true`, ignorable.
+        pub allow_replication_factor_change: bool,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// `[]ReassignableTopicResponse`, versions 0+.
+        pub responses: Vec<ReassignableTopicResponse>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterPartitionReassignmentsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                allow_replication_factor_change: true,
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                responses: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterPartitionReassignmentsResponse<'_>> for AlterPartitionReassignmentsResponse {
+        fn from(v: &super::AlterPartitionReassignmentsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                allow_replication_factor_change: v.allow_replication_factor_change,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterPartitionReassignmentsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if v >= 1 {
+                n += 1;
+            }
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+            n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            if v >= 1 {
+                w.bool(self.allow_replication_factor_change, "allow_replication_factor_change")?;
+            }
+            w.i16(self.error_code, "error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+            rt::owned::write_vec(w, &self.responses, true, v, "responses")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ReassignableTopicResponse`](super::ReassignableTopicResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ReassignableTopicResponse {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]ReassignablePartitionResponse`, versions 0+.
+        pub partitions: Vec<ReassignablePartitionResponse>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ReassignableTopicResponse {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ReassignableTopicResponse<'_>> for ReassignableTopicResponse {
+        fn from(v: &super::ReassignableTopicResponse<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ReassignableTopicResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, true, "responses[].name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "responses[].name")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ReassignablePartitionResponse`](super::ReassignablePartitionResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ReassignablePartitionResponse {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ReassignablePartitionResponse {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ReassignablePartitionResponse<'_>> for ReassignablePartitionResponse {
+        fn from(v: &super::ReassignablePartitionResponse<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ReassignablePartitionResponse {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(
+                self.error_message.as_deref(),
+                true,
+                true,
+                "responses[].partitions[].error_message",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
+            w.i16(self.error_code, "responses[].partitions[].error_code")?;
+            w.opt_str(
+                self.error_message.as_deref(),
+                true,
+                "responses[].partitions[].error_message",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AlterPartitionReassignmentsResponse {
+        type View<'a> = super::AlterPartitionReassignmentsResponse<'a>;
+        fn from_view(v: &super::AlterPartitionReassignmentsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

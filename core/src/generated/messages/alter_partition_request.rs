@@ -80,7 +80,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
         w.i64(self.broker_epoch, "broker_epoch")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -172,7 +172,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         }
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -312,7 +312,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         }
         w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -412,7 +412,7 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
             )?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -429,4 +429,345 @@ impl<'a> rt::Message<'a> for AlterPartitionRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AlterPartitionRequest`](super::AlterPartitionRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterPartitionRequest {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub broker_id: i32,
+        /// `int64`, versions 0+, default `-1`.
+        pub broker_epoch: i64,
+        /// `[]TopicData`, versions 0+.
+        pub topics: Vec<TopicData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterPartitionRequest {
+        fn default() -> Self {
+            Self {
+                broker_id: 0_i32,
+                broker_epoch: -1_i64,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterPartitionRequest<'_>> for AlterPartitionRequest {
+        fn from(v: &super::AlterPartitionRequest<'_>) -> Self {
+            Self {
+                broker_id: v.broker_id,
+                broker_epoch: v.broker_epoch,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterPartitionRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.broker_id, "broker_id")?;
+            w.i64(self.broker_epoch, "broker_epoch")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicData`](super::TopicData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicData {
+        /// `string`, versions 0-1, entity `topicName`, ignorable.
+        pub topic_name: String,
+        /// `uuid`, versions 2+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `[]PartitionData`, versions 0+.
+        pub partitions: Vec<PartitionData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicData {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicData<'_>> for TopicData {
+        fn from(v: &super::TopicData<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 1 {
+                n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+            }
+            if v >= 2 {
+                n += 16;
+            }
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 1 {
+                w.str(&self.topic_name, true, "topics[].topic_name")?;
+            }
+            if v >= 2 {
+                w.uuid(self.topic_id, "topics[].topic_id")?;
+            }
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionData`](super::PartitionData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionData {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// `[]int32`, versions 0-2, entity `brokerId`.
+        pub new_isr: Vec<i32>,
+        /// `[]BrokerState`, versions 3+.
+        pub new_isr_with_epochs: Vec<BrokerState>,
+        /// `int8`, versions 1+, default `0`.
+        pub leader_recovery_state: i8,
+        /// `int32`, versions 0+.
+        pub partition_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionData {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                leader_epoch: 0_i32,
+                new_isr: Vec::new(),
+                new_isr_with_epochs: Vec::new(),
+                leader_recovery_state: 0_i8,
+                partition_epoch: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionData<'_>> for PartitionData {
+        fn from(v: &super::PartitionData<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                leader_epoch: v.leader_epoch,
+                new_isr: v.new_isr.iter().collect(),
+                new_isr_with_epochs: v.new_isr_with_epochs.iter().map(|e| (&e).into()).collect(),
+                leader_recovery_state: v.leader_recovery_state,
+                partition_epoch: v.partition_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if v <= 2 {
+                n += rt::owned::vec_size(&self.new_isr, true, v, "topics[].partitions[].new_isr")?;
+            }
+            if !(v <= 2) && !(self.new_isr.is_empty()) {
+                return Err(rt::write::not_in_version("topics[].partitions[].new_isr"));
+            }
+            if v >= 3 {
+                n += rt::owned::vec_size(
+                    &self.new_isr_with_epochs,
+                    true,
+                    v,
+                    "topics[].partitions[].new_isr_with_epochs",
+                )?;
+            }
+            if !(v >= 3) && !(self.new_isr_with_epochs.is_empty()) {
+                return Err(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.leader_recovery_state == 0_i8) {
+                return Err(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            if v <= 2 {
+                rt::owned::write_vec(w, &self.new_isr, true, v, "topics[].partitions[].new_isr")?;
+            }
+            if v >= 3 {
+                rt::owned::write_vec(
+                    w,
+                    &self.new_isr_with_epochs,
+                    true,
+                    v,
+                    "topics[].partitions[].new_isr_with_epochs",
+                )?;
+            }
+            if v >= 1 {
+                w.i8(
+                    self.leader_recovery_state,
+                    "topics[].partitions[].leader_recovery_state",
+                )?;
+            }
+            w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`BrokerState`](super::BrokerState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct BrokerState {
+        /// `int32`, versions 3+, entity `brokerId`.
+        pub broker_id: i32,
+        /// `int64`, versions 3+, default `-1`.
+        pub broker_epoch: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for BrokerState {
+        fn default() -> Self {
+            Self {
+                broker_id: 0_i32,
+                broker_epoch: -1_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::BrokerState<'_>> for BrokerState {
+        fn from(v: &super::BrokerState<'_>) -> Self {
+            Self {
+                broker_id: v.broker_id,
+                broker_epoch: v.broker_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for BrokerState {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += 4;
+            }
+            if !(v >= 3) && !(self.broker_id == 0_i32) {
+                return Err(rt::write::not_in_version(
+                    "topics[].partitions[].new_isr_with_epochs[].broker_id",
+                ));
+            }
+            if v >= 3 {
+                n += 8;
+            }
+            if !(v >= 3) && !(self.broker_epoch == -1_i64) {
+                return Err(rt::write::not_in_version(
+                    "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
+                ));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.i32(self.broker_id, "topics[].partitions[].new_isr_with_epochs[].broker_id")?;
+            }
+            if v >= 3 {
+                w.i64(
+                    self.broker_epoch,
+                    "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
+                )?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AlterPartitionRequest {
+        type View<'a> = super::AlterPartitionRequest<'a>;
+        fn from_view(v: &super::AlterPartitionRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

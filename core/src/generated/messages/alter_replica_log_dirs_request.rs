@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.dirs, v >= 2, v, "dirs")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -137,7 +137,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
         w.str(self.path, v >= 2, "dirs[].path")?;
         w.array(&self.topics, v >= 2, v, "dirs[].topics")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -206,7 +206,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
         w.str(self.name, v >= 2, "dirs[].topics[].name")?;
         w.array(&self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -223,4 +223,185 @@ impl<'a> rt::Message<'a> for AlterReplicaLogDirsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AlterReplicaLogDirsRequest`](super::AlterReplicaLogDirsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterReplicaLogDirsRequest {
+        /// `[]AlterReplicaLogDir`, versions 0+.
+        pub dirs: Vec<AlterReplicaLogDir>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterReplicaLogDirsRequest {
+        fn default() -> Self {
+            Self {
+                dirs: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterReplicaLogDirsRequest<'_>> for AlterReplicaLogDirsRequest {
+        fn from(v: &super::AlterReplicaLogDirsRequest<'_>) -> Self {
+            Self {
+                dirs: v.dirs.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterReplicaLogDirsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.dirs, v >= 2, v, "dirs")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.dirs, v >= 2, v, "dirs")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AlterReplicaLogDir`](super::AlterReplicaLogDir).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterReplicaLogDir {
+        /// `string`, versions 0+, map key.
+        pub path: String,
+        /// `[]AlterReplicaLogDirTopic`, versions 0+.
+        pub topics: Vec<AlterReplicaLogDirTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterReplicaLogDir {
+        fn default() -> Self {
+            Self {
+                path: String::new(),
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterReplicaLogDir<'_>> for AlterReplicaLogDir {
+        fn from(v: &super::AlterReplicaLogDir<'_>) -> Self {
+            Self {
+                path: v.path.into(),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterReplicaLogDir {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.path, v >= 2, "dirs[].path")?;
+            n += rt::owned::vec_size(&self.topics, v >= 2, v, "dirs[].topics")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("dirs[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.path, v >= 2, "dirs[].path")?;
+            rt::owned::write_vec(w, &self.topics, v >= 2, v, "dirs[].topics")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AlterReplicaLogDirTopic`](super::AlterReplicaLogDirTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterReplicaLogDirTopic {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub name: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterReplicaLogDirTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterReplicaLogDirTopic<'_>> for AlterReplicaLogDirTopic {
+        fn from(v: &super::AlterReplicaLogDirTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterReplicaLogDirTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 2, "dirs[].topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("dirs[].topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 2, "dirs[].topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AlterReplicaLogDirsRequest {
+        type View<'a> = super::AlterReplicaLogDirsRequest<'a>;
+        fn from_view(v: &super::AlterReplicaLogDirsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.results, v >= 2, v, "results")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -143,7 +143,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
         w.str(self.topic_name, v >= 2, "results[].topic_name")?;
         w.array(&self.partitions, v >= 2, v, "results[].partitions")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -210,7 +210,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
         w.i32(self.partition_index, "results[].partitions[].partition_index")?;
         w.i16(self.error_code, "results[].partitions[].error_code")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -227,4 +227,188 @@ impl<'a> rt::Message<'a> for AlterReplicaLogDirsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AlterReplicaLogDirsResponse`](super::AlterReplicaLogDirsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterReplicaLogDirsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]AlterReplicaLogDirTopicResult`, versions 0+.
+        pub results: Vec<AlterReplicaLogDirTopicResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterReplicaLogDirsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                results: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterReplicaLogDirsResponse<'_>> for AlterReplicaLogDirsResponse {
+        fn from(v: &super::AlterReplicaLogDirsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                results: v.results.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterReplicaLogDirsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.results, v >= 2, v, "results")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AlterReplicaLogDirTopicResult`](super::AlterReplicaLogDirTopicResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterReplicaLogDirTopicResult {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// `[]AlterReplicaLogDirPartitionResult`, versions 0+.
+        pub partitions: Vec<AlterReplicaLogDirPartitionResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterReplicaLogDirTopicResult {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterReplicaLogDirTopicResult<'_>> for AlterReplicaLogDirTopicResult {
+        fn from(v: &super::AlterReplicaLogDirTopicResult<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterReplicaLogDirTopicResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic_name, v >= 2, "results[].topic_name")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 2, v, "results[].partitions")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, v >= 2, "results[].topic_name")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "results[].partitions")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AlterReplicaLogDirPartitionResult`](super::AlterReplicaLogDirPartitionResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterReplicaLogDirPartitionResult {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterReplicaLogDirPartitionResult {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterReplicaLogDirPartitionResult<'_>> for AlterReplicaLogDirPartitionResult {
+        fn from(v: &super::AlterReplicaLogDirPartitionResult<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterReplicaLogDirPartitionResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "results[].partitions[].partition_index")?;
+            w.i16(self.error_code, "results[].partitions[].error_code")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AlterReplicaLogDirsResponse {
+        type View<'a> = super::AlterReplicaLogDirsResponse<'a>;
+        fn from_view(v: &super::AlterReplicaLogDirsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -74,7 +74,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequest<'a> {
         w.str(self.group_id, true, "group_id")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -144,7 +144,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestTopic<'a> {
         w.str(self.topic_name, true, "topics[].topic_name")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -211,7 +211,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
         w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
         w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -228,4 +228,189 @@ impl<'a> rt::Message<'a> for AlterShareGroupOffsetsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AlterShareGroupOffsetsRequest`](super::AlterShareGroupOffsetsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterShareGroupOffsetsRequest {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `[]AlterShareGroupOffsetsRequestTopic`, versions 0+.
+        pub topics: Vec<AlterShareGroupOffsetsRequestTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterShareGroupOffsetsRequest {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterShareGroupOffsetsRequest<'_>> for AlterShareGroupOffsetsRequest {
+        fn from(v: &super::AlterShareGroupOffsetsRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterShareGroupOffsetsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.group_id, true, "group_id")?;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, true, "group_id")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AlterShareGroupOffsetsRequestTopic`](super::AlterShareGroupOffsetsRequestTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterShareGroupOffsetsRequestTopic {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub topic_name: String,
+        /// `[]AlterShareGroupOffsetsRequestPartition`, versions 0+.
+        pub partitions: Vec<AlterShareGroupOffsetsRequestPartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterShareGroupOffsetsRequestTopic {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterShareGroupOffsetsRequestTopic<'_>> for AlterShareGroupOffsetsRequestTopic {
+        fn from(v: &super::AlterShareGroupOffsetsRequestTopic<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterShareGroupOffsetsRequestTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, true, "topics[].topic_name")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AlterShareGroupOffsetsRequestPartition`](super::AlterShareGroupOffsetsRequestPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterShareGroupOffsetsRequestPartition {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int64`, versions 0+.
+        pub start_offset: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterShareGroupOffsetsRequestPartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                start_offset: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterShareGroupOffsetsRequestPartition<'_>> for AlterShareGroupOffsetsRequestPartition {
+        fn from(v: &super::AlterShareGroupOffsetsRequestPartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                start_offset: v.start_offset,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterShareGroupOffsetsRequestPartition {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AlterShareGroupOffsetsRequest {
+        type View<'a> = super::AlterShareGroupOffsetsRequest<'a>;
+        fn from_view(v: &super::AlterShareGroupOffsetsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

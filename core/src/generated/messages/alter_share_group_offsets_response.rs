@@ -85,7 +85,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.responses, true, v, "responses")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -161,7 +161,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
         w.uuid(self.topic_id, "responses[].topic_id")?;
         w.array(&self.partitions, true, v, "responses[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -237,7 +237,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
         w.i16(self.error_code, "responses[].partitions[].error_code")?;
         w.opt_str(self.error_message, true, "responses[].partitions[].error_message")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -254,4 +254,221 @@ impl<'a> rt::Message<'a> for AlterShareGroupOffsetsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AlterShareGroupOffsetsResponse`](super::AlterShareGroupOffsetsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterShareGroupOffsetsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `[]AlterShareGroupOffsetsResponseTopic`, versions 0+.
+        pub responses: Vec<AlterShareGroupOffsetsResponseTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterShareGroupOffsetsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                responses: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterShareGroupOffsetsResponse<'_>> for AlterShareGroupOffsetsResponse {
+        fn from(v: &super::AlterShareGroupOffsetsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterShareGroupOffsetsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+            n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+            rt::owned::write_vec(w, &self.responses, true, v, "responses")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AlterShareGroupOffsetsResponseTopic`](super::AlterShareGroupOffsetsResponseTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterShareGroupOffsetsResponseTopic {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub topic_name: String,
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]AlterShareGroupOffsetsResponsePartition`, versions 0+.
+        pub partitions: Vec<AlterShareGroupOffsetsResponsePartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterShareGroupOffsetsResponseTopic {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterShareGroupOffsetsResponseTopic<'_>> for AlterShareGroupOffsetsResponseTopic {
+        fn from(v: &super::AlterShareGroupOffsetsResponseTopic<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterShareGroupOffsetsResponseTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::write::str_size(&self.topic_name, true, "responses[].topic_name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, true, "responses[].topic_name")?;
+            w.uuid(self.topic_id, "responses[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AlterShareGroupOffsetsResponsePartition`](super::AlterShareGroupOffsetsResponsePartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterShareGroupOffsetsResponsePartition {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterShareGroupOffsetsResponsePartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterShareGroupOffsetsResponsePartition<'_>> for AlterShareGroupOffsetsResponsePartition {
+        fn from(v: &super::AlterShareGroupOffsetsResponsePartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterShareGroupOffsetsResponsePartition {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(
+                self.error_message.as_deref(),
+                true,
+                true,
+                "responses[].partitions[].error_message",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
+            w.i16(self.error_code, "responses[].partitions[].error_code")?;
+            w.opt_str(
+                self.error_message.as_deref(),
+                true,
+                "responses[].partitions[].error_message",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AlterShareGroupOffsetsResponse {
+        type View<'a> = super::AlterShareGroupOffsetsResponse<'a>;
+        fn from_view(v: &super::AlterShareGroupOffsetsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -74,7 +74,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
         w.array(&self.deletions, true, v, "deletions")?;
         w.array(&self.upsertions, true, v, "upsertions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
         w.str(self.name, true, "deletions[].name")?;
         w.i8(self.mechanism, "deletions[].mechanism")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -230,7 +230,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
         w.bytes(self.salt, true, "upsertions[].salt")?;
         w.bytes(self.salted_password, true, "upsertions[].salted_password")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -247,4 +247,206 @@ impl<'a> rt::Message<'a> for AlterUserScramCredentialsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AlterUserScramCredentialsRequest`](super::AlterUserScramCredentialsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterUserScramCredentialsRequest {
+        /// `[]ScramCredentialDeletion`, versions 0+.
+        pub deletions: Vec<ScramCredentialDeletion>,
+        /// `[]ScramCredentialUpsertion`, versions 0+.
+        pub upsertions: Vec<ScramCredentialUpsertion>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterUserScramCredentialsRequest {
+        fn default() -> Self {
+            Self {
+                deletions: Vec::new(),
+                upsertions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterUserScramCredentialsRequest<'_>> for AlterUserScramCredentialsRequest {
+        fn from(v: &super::AlterUserScramCredentialsRequest<'_>) -> Self {
+            Self {
+                deletions: v.deletions.iter().map(|e| (&e).into()).collect(),
+                upsertions: v.upsertions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterUserScramCredentialsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.deletions, true, v, "deletions")?;
+            n += rt::owned::vec_size(&self.upsertions, true, v, "upsertions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.deletions, true, v, "deletions")?;
+            rt::owned::write_vec(w, &self.upsertions, true, v, "upsertions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ScramCredentialDeletion`](super::ScramCredentialDeletion).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ScramCredentialDeletion {
+        /// `string`, versions 0+.
+        pub name: String,
+        /// `int8`, versions 0+.
+        pub mechanism: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ScramCredentialDeletion {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                mechanism: 0_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ScramCredentialDeletion<'_>> for ScramCredentialDeletion {
+        fn from(v: &super::ScramCredentialDeletion<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                mechanism: v.mechanism,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ScramCredentialDeletion {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::write::str_size(&self.name, true, "deletions[].name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("deletions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "deletions[].name")?;
+            w.i8(self.mechanism, "deletions[].mechanism")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ScramCredentialUpsertion`](super::ScramCredentialUpsertion).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ScramCredentialUpsertion {
+        /// `string`, versions 0+.
+        pub name: String,
+        /// `int8`, versions 0+.
+        pub mechanism: i8,
+        /// `int32`, versions 0+.
+        pub iterations: i32,
+        /// `bytes`, versions 0+.
+        pub salt: Vec<u8>,
+        /// `bytes`, versions 0+.
+        pub salted_password: Vec<u8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ScramCredentialUpsertion {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                mechanism: 0_i8,
+                iterations: 0_i32,
+                salt: Vec::new(),
+                salted_password: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ScramCredentialUpsertion<'_>> for ScramCredentialUpsertion {
+        fn from(v: &super::ScramCredentialUpsertion<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                mechanism: v.mechanism,
+                iterations: v.iterations,
+                salt: v.salt.to_vec(),
+                salted_password: v.salted_password.to_vec(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ScramCredentialUpsertion {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 5;
+            n += rt::write::str_size(&self.name, true, "upsertions[].name")?;
+            n += rt::write::bytes_size(&self.salt, true, "upsertions[].salt")?;
+            n += rt::write::bytes_size(&self.salted_password, true, "upsertions[].salted_password")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("upsertions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "upsertions[].name")?;
+            w.i8(self.mechanism, "upsertions[].mechanism")?;
+            w.i32(self.iterations, "upsertions[].iterations")?;
+            w.bytes(&self.salt, true, "upsertions[].salt")?;
+            w.bytes(&self.salted_password, true, "upsertions[].salted_password")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AlterUserScramCredentialsRequest {
+        type View<'a> = super::AlterUserScramCredentialsRequest<'a>;
+        fn from_view(v: &super::AlterUserScramCredentialsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

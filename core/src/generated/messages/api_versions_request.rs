@@ -90,7 +90,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
             w.str(self.client_software_version, v >= 3, "client_software_version")?;
         }
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -107,4 +107,85 @@ impl<'a> rt::Message<'a> for ApiVersionsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ApiVersionsRequest`](super::ApiVersionsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ApiVersionsRequest {
+        /// `string`, versions 3+, ignorable.
+        pub client_software_name: String,
+        /// `string`, versions 3+, ignorable.
+        pub client_software_version: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ApiVersionsRequest {
+        fn default() -> Self {
+            Self {
+                client_software_name: String::new(),
+                client_software_version: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ApiVersionsRequest<'_>> for ApiVersionsRequest {
+        fn from(v: &super::ApiVersionsRequest<'_>) -> Self {
+            Self {
+                client_software_name: v.client_software_name.into(),
+                client_software_version: v.client_software_version.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ApiVersionsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += rt::write::str_size(&self.client_software_name, v >= 3, "client_software_name")?;
+            }
+            if v >= 3 {
+                n += rt::write::str_size(&self.client_software_version, v >= 3, "client_software_version")?;
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.str(&self.client_software_name, v >= 3, "client_software_name")?;
+            }
+            if v >= 3 {
+                w.str(&self.client_software_version, v >= 3, "client_software_version")?;
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ApiVersionsRequest {
+        type View<'a> = super::ApiVersionsRequest<'a>;
+        fn from_view(v: &super::ApiVersionsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

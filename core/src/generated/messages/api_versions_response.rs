@@ -268,7 +268,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         w.i16(self.min_version, "api_keys[].min_version")?;
         w.i16(self.max_version, "api_keys[].max_version")?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -377,7 +377,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
             w.i16(self.max_version, "supported_features[].max_version")?;
         }
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -486,7 +486,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
             w.i16(self.min_version_level, "finalized_features[].min_version_level")?;
         }
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -503,4 +503,389 @@ impl<'a> rt::Message<'a> for ApiVersionsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ApiVersionsResponse`](super::ApiVersionsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ApiVersionsResponse {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `[]ApiVersion`, versions 0+.
+        pub api_keys: Vec<ApiVersion>,
+        /// `int32`, versions 1+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `[]SupportedFeatureKey`, tagged field 0 at versions 3+, ignorable.
+        pub supported_features: Vec<SupportedFeatureKey>,
+        /// `int64`, tagged field 1 at versions 3+, default `-1`, ignorable.
+        pub finalized_features_epoch: i64,
+        /// `[]FinalizedFeatureKey`, tagged field 2 at versions 3+, ignorable.
+        pub finalized_features: Vec<FinalizedFeatureKey>,
+        /// `bool`, tagged field 3 at versions 3+, default `false`, ignorable.
+        pub zk_migration_ready: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ApiVersionsResponse {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                api_keys: Vec::new(),
+                throttle_time_ms: 0_i32,
+                supported_features: Vec::new(),
+                finalized_features_epoch: -1_i64,
+                finalized_features: Vec::new(),
+                zk_migration_ready: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ApiVersionsResponse<'_>> for ApiVersionsResponse {
+        fn from(v: &super::ApiVersionsResponse<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                api_keys: v.api_keys.iter().map(|e| (&e).into()).collect(),
+                throttle_time_ms: v.throttle_time_ms,
+                supported_features: v.supported_features.iter().map(|e| (&e).into()).collect(),
+                finalized_features_epoch: v.finalized_features_epoch,
+                finalized_features: v.finalized_features.iter().map(|e| (&e).into()).collect(),
+                zk_migration_ready: v.zk_migration_ready,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ApiVersionsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::owned::vec_size(&self.api_keys, v >= 3, v, "api_keys")?;
+            if v >= 1 {
+                n += 4;
+            }
+            if v >= 3 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.supported_features.is_empty()) {
+                    let s = rt::owned::vec_size(&self.supported_features, true, v, "supported_features")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.finalized_features_epoch == -1_i64) {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.finalized_features.is_empty()) {
+                    let s = rt::owned::vec_size(&self.finalized_features, true, v, "finalized_features")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.zk_migration_ready == false) {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "error_code")?;
+            rt::owned::write_vec(w, &self.api_keys, v >= 3, v, "api_keys")?;
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            if v >= 3 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_supported_features = true && !(self.supported_features.is_empty());
+                tags += usize::from(has_supported_features);
+                let has_finalized_features_epoch = true && !(self.finalized_features_epoch == -1_i64);
+                tags += usize::from(has_finalized_features_epoch);
+                let has_finalized_features = true && !(self.finalized_features.is_empty());
+                tags += usize::from(has_finalized_features);
+                let has_zk_migration_ready = true && !(self.zk_migration_ready == false);
+                tags += usize::from(has_zk_migration_ready);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_supported_features {
+                    let s = rt::owned::vec_size(&self.supported_features, true, v, "supported_features")?;
+                    w.uvarint(0, "supported_features")?;
+                    w.uvarint(s as u32, "supported_features")?;
+                    rt::owned::write_vec(w, &self.supported_features, true, v, "supported_features")?;
+                }
+                w.unknown_tags_before(&mut unknown, 1)?;
+                if has_finalized_features_epoch {
+                    let s = 8;
+                    w.uvarint(1, "finalized_features_epoch")?;
+                    w.uvarint(s as u32, "finalized_features_epoch")?;
+                    w.i64(self.finalized_features_epoch, "finalized_features_epoch")?;
+                }
+                w.unknown_tags_before(&mut unknown, 2)?;
+                if has_finalized_features {
+                    let s = rt::owned::vec_size(&self.finalized_features, true, v, "finalized_features")?;
+                    w.uvarint(2, "finalized_features")?;
+                    w.uvarint(s as u32, "finalized_features")?;
+                    rt::owned::write_vec(w, &self.finalized_features, true, v, "finalized_features")?;
+                }
+                w.unknown_tags_before(&mut unknown, 3)?;
+                if has_zk_migration_ready {
+                    let s = 1;
+                    w.uvarint(3, "zk_migration_ready")?;
+                    w.uvarint(s as u32, "zk_migration_ready")?;
+                    w.bool(self.zk_migration_ready, "zk_migration_ready")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ApiVersion`](super::ApiVersion).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ApiVersion {
+        /// `int16`, versions 0+, map key.
+        pub api_key: i16,
+        /// `int16`, versions 0+.
+        pub min_version: i16,
+        /// `int16`, versions 0+.
+        pub max_version: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ApiVersion {
+        fn default() -> Self {
+            Self {
+                api_key: 0_i16,
+                min_version: 0_i16,
+                max_version: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ApiVersion<'_>> for ApiVersion {
+        fn from(v: &super::ApiVersion<'_>) -> Self {
+            Self {
+                api_key: v.api_key,
+                min_version: v.min_version,
+                max_version: v.max_version,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ApiVersion {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("api_keys[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.api_key, "api_keys[].api_key")?;
+            w.i16(self.min_version, "api_keys[].min_version")?;
+            w.i16(self.max_version, "api_keys[].max_version")?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`SupportedFeatureKey`](super::SupportedFeatureKey).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SupportedFeatureKey {
+        /// `string`, versions 3+, map key.
+        pub name: String,
+        /// `int16`, versions 3+.
+        pub min_version: i16,
+        /// `int16`, versions 3+.
+        pub max_version: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SupportedFeatureKey {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                min_version: 0_i16,
+                max_version: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SupportedFeatureKey<'_>> for SupportedFeatureKey {
+        fn from(v: &super::SupportedFeatureKey<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                min_version: v.min_version,
+                max_version: v.max_version,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SupportedFeatureKey {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += rt::write::str_size(&self.name, v >= 3, "supported_features[].name")?;
+            }
+            if !(v >= 3) && !(self.name == "") {
+                return Err(rt::write::not_in_version("supported_features[].name"));
+            }
+            if v >= 3 {
+                n += 2;
+            }
+            if !(v >= 3) && !(self.min_version == 0_i16) {
+                return Err(rt::write::not_in_version("supported_features[].min_version"));
+            }
+            if v >= 3 {
+                n += 2;
+            }
+            if !(v >= 3) && !(self.max_version == 0_i16) {
+                return Err(rt::write::not_in_version("supported_features[].max_version"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("supported_features[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.str(&self.name, v >= 3, "supported_features[].name")?;
+            }
+            if v >= 3 {
+                w.i16(self.min_version, "supported_features[].min_version")?;
+            }
+            if v >= 3 {
+                w.i16(self.max_version, "supported_features[].max_version")?;
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`FinalizedFeatureKey`](super::FinalizedFeatureKey).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FinalizedFeatureKey {
+        /// `string`, versions 3+, map key.
+        pub name: String,
+        /// `int16`, versions 3+.
+        pub max_version_level: i16,
+        /// `int16`, versions 3+.
+        pub min_version_level: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FinalizedFeatureKey {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                max_version_level: 0_i16,
+                min_version_level: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FinalizedFeatureKey<'_>> for FinalizedFeatureKey {
+        fn from(v: &super::FinalizedFeatureKey<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                max_version_level: v.max_version_level,
+                min_version_level: v.min_version_level,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FinalizedFeatureKey {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += rt::write::str_size(&self.name, v >= 3, "finalized_features[].name")?;
+            }
+            if !(v >= 3) && !(self.name == "") {
+                return Err(rt::write::not_in_version("finalized_features[].name"));
+            }
+            if v >= 3 {
+                n += 2;
+            }
+            if !(v >= 3) && !(self.max_version_level == 0_i16) {
+                return Err(rt::write::not_in_version("finalized_features[].max_version_level"));
+            }
+            if v >= 3 {
+                n += 2;
+            }
+            if !(v >= 3) && !(self.min_version_level == 0_i16) {
+                return Err(rt::write::not_in_version("finalized_features[].min_version_level"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("finalized_features[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.str(&self.name, v >= 3, "finalized_features[].name")?;
+            }
+            if v >= 3 {
+                w.i16(self.max_version_level, "finalized_features[].max_version_level")?;
+            }
+            if v >= 3 {
+                w.i16(self.min_version_level, "finalized_features[].min_version_level")?;
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ApiVersionsResponse {
+        type View<'a> = super::ApiVersionsResponse<'a>;
+        fn from_view(v: &super::ApiVersionsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -100,7 +100,7 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
             w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
         }
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -169,7 +169,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         w.str(self.topic_name, v >= 1, "topics[].topic_name")?;
         w.array(&self.partitions, v >= 1, v, "topics[].partitions")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -278,7 +278,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
             w.u16(self.port, "leader_endpoints[].port")?;
         }
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -366,7 +366,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
         w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -383,4 +383,308 @@ impl<'a> rt::Message<'a> for BeginQuorumEpochRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`BeginQuorumEpochRequest`](super::BeginQuorumEpochRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct BeginQuorumEpochRequest {
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub cluster_id: Option<String>,
+        /// `int32`, versions 1+, default `-1`, entity `brokerId`, ignorable.
+        pub voter_id: i32,
+        /// `[]TopicData`, versions 0+.
+        pub topics: Vec<TopicData>,
+        /// `[]LeaderEndpoint`, versions 1+, ignorable.
+        pub leader_endpoints: Vec<LeaderEndpoint>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for BeginQuorumEpochRequest {
+        fn default() -> Self {
+            Self {
+                cluster_id: None,
+                voter_id: -1_i32,
+                topics: Vec::new(),
+                leader_endpoints: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::BeginQuorumEpochRequest<'_>> for BeginQuorumEpochRequest {
+        fn from(v: &super::BeginQuorumEpochRequest<'_>) -> Self {
+            Self {
+                cluster_id: v.cluster_id.map(String::from),
+                voter_id: v.voter_id,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                leader_endpoints: v.leader_endpoints.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for BeginQuorumEpochRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
+            if v >= 1 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
+            if v >= 1 {
+                n += rt::owned::vec_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_str(self.cluster_id.as_deref(), v >= 1, "cluster_id")?;
+            if v >= 1 {
+                w.i32(self.voter_id, "voter_id")?;
+            }
+            rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics")?;
+            if v >= 1 {
+                rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicData`](super::TopicData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicData {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// `[]PartitionData`, versions 0+.
+        pub partitions: Vec<PartitionData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicData {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicData<'_>> for TopicData {
+        fn from(v: &super::TopicData<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, v >= 1, "topics[].topic_name")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`LeaderEndpoint`](super::LeaderEndpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderEndpoint {
+        /// `string`, versions 1+, map key.
+        pub name: String,
+        /// `string`, versions 1+.
+        pub host: String,
+        /// `uint16`, versions 1+.
+        pub port: u16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderEndpoint {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                host: String::new(),
+                port: 0_u16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderEndpoint<'_>> for LeaderEndpoint {
+        fn from(v: &super::LeaderEndpoint<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                host: v.host.into(),
+                port: v.port,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderEndpoint {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
+            }
+            if !(v >= 1) && !(self.name == "") {
+                return Err(rt::write::not_in_version("leader_endpoints[].name"));
+            }
+            if v >= 1 {
+                n += rt::write::str_size(&self.host, v >= 1, "leader_endpoints[].host")?;
+            }
+            if !(v >= 1) && !(self.host == "") {
+                return Err(rt::write::not_in_version("leader_endpoints[].host"));
+            }
+            if v >= 1 {
+                n += 2;
+            }
+            if !(v >= 1) && !(self.port == 0_u16) {
+                return Err(rt::write::not_in_version("leader_endpoints[].port"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.str(&self.name, v >= 1, "leader_endpoints[].name")?;
+            }
+            if v >= 1 {
+                w.str(&self.host, v >= 1, "leader_endpoints[].host")?;
+            }
+            if v >= 1 {
+                w.u16(self.port, "leader_endpoints[].port")?;
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionData`](super::PartitionData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionData {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `uuid`, versions 1+, ignorable.
+        pub voter_directory_id: rt::Uuid,
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub leader_id: i32,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionData {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                voter_directory_id: rt::Uuid::nil(),
+                leader_id: 0_i32,
+                leader_epoch: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionData<'_>> for PartitionData {
+        fn from(v: &super::PartitionData<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                voter_directory_id: v.voter_directory_id,
+                leader_id: v.leader_id,
+                leader_epoch: v.leader_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if v >= 1 {
+                n += 16;
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            if v >= 1 {
+                w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id")?;
+            }
+            w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for BeginQuorumEpochRequest {
+        type View<'a> = super::BeginQuorumEpochRequest<'a>;
+        fn from_view(v: &super::BeginQuorumEpochRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -149,3 +149,113 @@ impl<'a> rt::Message<'a> for BrokerHeartbeatRequest<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`BrokerHeartbeatRequest`](super::BrokerHeartbeatRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct BrokerHeartbeatRequest {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub broker_id: i32,
+        /// `int64`, versions 0+, default `-1`.
+        pub broker_epoch: i64,
+        /// `int64`, versions 0+.
+        pub current_metadata_offset: i64,
+        /// `bool`, versions 0+.
+        pub want_fence: bool,
+        /// `bool`, versions 0+.
+        pub want_shut_down: bool,
+        /// `[]uuid`, tagged field 0 at versions 1+.
+        pub offline_log_dirs: Vec<rt::Uuid>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for BrokerHeartbeatRequest {
+        fn default() -> Self {
+            Self {
+                broker_id: 0_i32,
+                broker_epoch: -1_i64,
+                current_metadata_offset: 0_i64,
+                want_fence: false,
+                want_shut_down: false,
+                offline_log_dirs: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::BrokerHeartbeatRequest<'_>> for BrokerHeartbeatRequest {
+        fn from(v: &super::BrokerHeartbeatRequest<'_>) -> Self {
+            Self {
+                broker_id: v.broker_id,
+                broker_epoch: v.broker_epoch,
+                current_metadata_offset: v.current_metadata_offset,
+                want_fence: v.want_fence,
+                want_shut_down: v.want_shut_down,
+                offline_log_dirs: v.offline_log_dirs.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for BrokerHeartbeatRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 22;
+            if !(v >= 1) && !(self.offline_log_dirs.is_empty()) {
+                return Err(rt::write::not_in_version("offline_log_dirs"));
+            }
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 1 && !(self.offline_log_dirs.is_empty()) {
+                    let s = rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.broker_id, "broker_id")?;
+            w.i64(self.broker_epoch, "broker_epoch")?;
+            w.i64(self.current_metadata_offset, "current_metadata_offset")?;
+            w.bool(self.want_fence, "want_fence")?;
+            w.bool(self.want_shut_down, "want_shut_down")?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_offline_log_dirs = v >= 1 && !(self.offline_log_dirs.is_empty());
+                tags += usize::from(has_offline_log_dirs);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_offline_log_dirs {
+                    let s = rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
+                    w.uvarint(0, "offline_log_dirs")?;
+                    w.uvarint(s as u32, "offline_log_dirs")?;
+                    rt::owned::write_vec(w, &self.offline_log_dirs, true, v, "offline_log_dirs")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for BrokerHeartbeatRequest {
+        type View<'a> = super::BrokerHeartbeatRequest<'a>;
+        fn from_view(v: &super::BrokerHeartbeatRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -89,7 +89,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
         w.bool(self.is_fenced, "is_fenced")?;
         w.bool(self.should_shut_down, "should_shut_down")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -106,4 +106,90 @@ impl<'a> rt::Message<'a> for BrokerHeartbeatResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`BrokerHeartbeatResponse`](super::BrokerHeartbeatResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct BrokerHeartbeatResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `bool`, versions 0+, default `false`.
+        pub is_caught_up: bool,
+        /// `bool`, versions 0+, default `true`.
+        pub is_fenced: bool,
+        /// `bool`, versions 0+.
+        pub should_shut_down: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for BrokerHeartbeatResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                is_caught_up: false,
+                is_fenced: true,
+                should_shut_down: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::BrokerHeartbeatResponse<'_>> for BrokerHeartbeatResponse {
+        fn from(v: &super::BrokerHeartbeatResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                is_caught_up: v.is_caught_up,
+                is_fenced: v.is_fenced,
+                should_shut_down: v.should_shut_down,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for BrokerHeartbeatResponse {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 9;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.bool(self.is_caught_up, "is_caught_up")?;
+            w.bool(self.is_fenced, "is_fenced")?;
+            w.bool(self.should_shut_down, "should_shut_down")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for BrokerHeartbeatResponse {
+        type View<'a> = super::BrokerHeartbeatResponse<'a>;
+        fn from_view(v: &super::BrokerHeartbeatResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -148,7 +148,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
             w.i64(self.previous_broker_epoch, "previous_broker_epoch")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -229,7 +229,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         w.u16(self.port, "listeners[].port")?;
         w.i16(self.security_protocol, "listeners[].security_protocol")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -303,7 +303,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         w.i16(self.min_supported_version, "features[].min_supported_version")?;
         w.i16(self.max_supported_version, "features[].max_supported_version")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -320,4 +320,260 @@ impl<'a> rt::Message<'a> for BrokerRegistrationRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`BrokerRegistrationRequest`](super::BrokerRegistrationRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct BrokerRegistrationRequest {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub broker_id: i32,
+        /// `string`, versions 0+.
+        pub cluster_id: String,
+        /// `uuid`, versions 0+.
+        pub incarnation_id: rt::Uuid,
+        /// `[]Listener`, versions 0+.
+        pub listeners: Vec<Listener>,
+        /// `[]Feature`, versions 0+.
+        pub features: Vec<Feature>,
+        /// `string`, versions 0+, nullable at 0+.
+        pub rack: Option<String>,
+        /// `bool`, versions 1+, default `false`.
+        pub is_migrating_zk_broker: bool,
+        /// `[]uuid`, versions 2+, ignorable.
+        pub log_dirs: Vec<rt::Uuid>,
+        /// `int64`, versions 3+, default `-1`, ignorable.
+        pub previous_broker_epoch: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for BrokerRegistrationRequest {
+        fn default() -> Self {
+            Self {
+                broker_id: 0_i32,
+                cluster_id: String::new(),
+                incarnation_id: rt::Uuid::nil(),
+                listeners: Vec::new(),
+                features: Vec::new(),
+                rack: Some(String::new()),
+                is_migrating_zk_broker: false,
+                log_dirs: Vec::new(),
+                previous_broker_epoch: -1_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::BrokerRegistrationRequest<'_>> for BrokerRegistrationRequest {
+        fn from(v: &super::BrokerRegistrationRequest<'_>) -> Self {
+            Self {
+                broker_id: v.broker_id,
+                cluster_id: v.cluster_id.into(),
+                incarnation_id: v.incarnation_id,
+                listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
+                features: v.features.iter().map(|e| (&e).into()).collect(),
+                rack: v.rack.map(String::from),
+                is_migrating_zk_broker: v.is_migrating_zk_broker,
+                log_dirs: v.log_dirs.iter().collect(),
+                previous_broker_epoch: v.previous_broker_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for BrokerRegistrationRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
+            n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
+            n += rt::owned::vec_size(&self.features, true, v, "features")?;
+            n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "rack")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.is_migrating_zk_broker == false) {
+                return Err(rt::write::not_in_version("is_migrating_zk_broker"));
+            }
+            if v >= 2 {
+                n += rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
+            }
+            if v >= 3 {
+                n += 8;
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.broker_id, "broker_id")?;
+            w.str(&self.cluster_id, true, "cluster_id")?;
+            w.uuid(self.incarnation_id, "incarnation_id")?;
+            rt::owned::write_vec(w, &self.listeners, true, v, "listeners")?;
+            rt::owned::write_vec(w, &self.features, true, v, "features")?;
+            w.opt_str(self.rack.as_deref(), true, "rack")?;
+            if v >= 1 {
+                w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker")?;
+            }
+            if v >= 2 {
+                rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs")?;
+            }
+            if v >= 3 {
+                w.i64(self.previous_broker_epoch, "previous_broker_epoch")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Listener`](super::Listener).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Listener {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `uint16`, versions 0+.
+        pub port: u16,
+        /// `int16`, versions 0+.
+        pub security_protocol: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Listener {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                host: String::new(),
+                port: 0_u16,
+                security_protocol: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Listener<'_>> for Listener {
+        fn from(v: &super::Listener<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                host: v.host.into(),
+                port: v.port,
+                security_protocol: v.security_protocol,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Listener {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.name, true, "listeners[].name")?;
+            n += rt::write::str_size(&self.host, true, "listeners[].host")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("listeners[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "listeners[].name")?;
+            w.str(&self.host, true, "listeners[].host")?;
+            w.u16(self.port, "listeners[].port")?;
+            w.i16(self.security_protocol, "listeners[].security_protocol")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Feature`](super::Feature).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Feature {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `int16`, versions 0+.
+        pub min_supported_version: i16,
+        /// `int16`, versions 0+.
+        pub max_supported_version: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Feature {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                min_supported_version: 0_i16,
+                max_supported_version: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Feature<'_>> for Feature {
+        fn from(v: &super::Feature<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                min_supported_version: v.min_supported_version,
+                max_supported_version: v.max_supported_version,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Feature {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.name, true, "features[].name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("features[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "features[].name")?;
+            w.i16(self.min_supported_version, "features[].min_supported_version")?;
+            w.i16(self.max_supported_version, "features[].max_supported_version")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for BrokerRegistrationRequest {
+        type View<'a> = super::BrokerRegistrationRequest<'a>;
+        fn from_view(v: &super::BrokerRegistrationRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

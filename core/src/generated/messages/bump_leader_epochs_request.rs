@@ -70,7 +70,7 @@ impl<'a> rt::Struct<'a> for BumpLeaderEpochsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -138,7 +138,7 @@ impl<'a> rt::Struct<'a> for TopicState<'a> {
         w.uuid(self.topic_id, "topics[].topic_id")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -205,7 +205,7 @@ impl<'a> rt::Struct<'a> for LeaderEpochState<'a> {
         w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
         w.i32(self.min_leader_epoch, "topics[].partitions[].min_leader_epoch")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -222,4 +222,182 @@ impl<'a> rt::Message<'a> for BumpLeaderEpochsRequest<'a> {
         latest_version_unstable: false,
         provisional: true,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`BumpLeaderEpochsRequest`](super::BumpLeaderEpochsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct BumpLeaderEpochsRequest {
+        /// `[]TopicState`, versions 0+.
+        pub topics: Vec<TopicState>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for BumpLeaderEpochsRequest {
+        fn default() -> Self {
+            Self {
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::BumpLeaderEpochsRequest<'_>> for BumpLeaderEpochsRequest {
+        fn from(v: &super::BumpLeaderEpochsRequest<'_>) -> Self {
+            Self {
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for BumpLeaderEpochsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicState`](super::TopicState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicState {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]LeaderEpochState`, versions 0+.
+        pub partitions: Vec<LeaderEpochState>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicState {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicState<'_>> for TopicState {
+        fn from(v: &super::TopicState<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicState {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "topics[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`LeaderEpochState`](super::LeaderEpochState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderEpochState {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int32`, versions 0+, default `-1`.
+        pub min_leader_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderEpochState {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                min_leader_epoch: -1_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderEpochState<'_>> for LeaderEpochState {
+        fn from(v: &super::LeaderEpochState<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                min_leader_epoch: v.min_leader_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderEpochState {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i32(self.min_leader_epoch, "topics[].partitions[].min_leader_epoch")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for BumpLeaderEpochsRequest {
+        type View<'a> = super::BumpLeaderEpochsRequest<'a>;
+        fn from_view(v: &super::BumpLeaderEpochsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

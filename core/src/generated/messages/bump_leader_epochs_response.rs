@@ -81,7 +81,7 @@ impl<'a> rt::Struct<'a> for BumpLeaderEpochsResponse<'a> {
         w.i16(self.error_code, "error_code")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -150,7 +150,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         w.str(self.topic_name, true, "topics[].topic_name")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -217,7 +217,7 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
         w.i16(self.error_code, "topics[].partitions[].error_code")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -234,4 +234,193 @@ impl<'a> rt::Message<'a> for BumpLeaderEpochsResponse<'a> {
         latest_version_unstable: false,
         provisional: true,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`BumpLeaderEpochsResponse`](super::BumpLeaderEpochsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct BumpLeaderEpochsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `[]TopicPartitions`, versions 0+.
+        pub topics: Vec<TopicPartitions>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for BumpLeaderEpochsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::BumpLeaderEpochsResponse<'_>> for BumpLeaderEpochsResponse {
+        fn from(v: &super::BumpLeaderEpochsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for BumpLeaderEpochsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicPartitions`](super::TopicPartitions).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicPartitions {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// `[]PartitionDetail`, versions 0+.
+        pub partitions: Vec<PartitionDetail>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicPartitions {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        fn from(v: &super::TopicPartitions<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicPartitions {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, true, "topics[].topic_name")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionDetail`](super::PartitionDetail).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionDetail {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionDetail {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionDetail<'_>> for PartitionDetail {
+        fn from(v: &super::PartitionDetail<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionDetail {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for BumpLeaderEpochsResponse {
+        type View<'a> = super::BumpLeaderEpochsResponse<'a>;
+        fn from_view(v: &super::BumpLeaderEpochsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -139,7 +139,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
         w.opt_str(self.server_assignor, true, "server_assignor")?;
         w.opt_array(&self.topic_partitions, true, v, "topic_partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -207,7 +207,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         w.uuid(self.topic_id, "topic_partitions[].topic_id")?;
         w.array(&self.partitions, true, v, "topic_partitions[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -224,4 +224,191 @@ impl<'a> rt::Message<'a> for ConsumerGroupHeartbeatRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ConsumerGroupHeartbeatRequest`](super::ConsumerGroupHeartbeatRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ConsumerGroupHeartbeatRequest {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `int32`, versions 0+.
+        pub member_epoch: i32,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub instance_id: Option<String>,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub rack_id: Option<String>,
+        /// `int32`, versions 0+, default `-1`.
+        pub rebalance_timeout_ms: i32,
+        /// `[]string`, versions 0+, nullable at 0+, default `null`, entity `topicName`.
+        pub subscribed_topic_names: Option<Vec<String>>,
+        /// `string`, versions 1+, nullable at 1+, default `null`.
+        pub subscribed_topic_regex: Option<String>,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub server_assignor: Option<String>,
+        /// `[]TopicPartitions`, versions 0+, nullable at 0+, default `null`.
+        pub topic_partitions: Option<Vec<TopicPartitions>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ConsumerGroupHeartbeatRequest {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                member_id: String::new(),
+                member_epoch: 0_i32,
+                instance_id: None,
+                rack_id: None,
+                rebalance_timeout_ms: -1_i32,
+                subscribed_topic_names: None,
+                subscribed_topic_regex: None,
+                server_assignor: None,
+                topic_partitions: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ConsumerGroupHeartbeatRequest<'_>> for ConsumerGroupHeartbeatRequest {
+        fn from(v: &super::ConsumerGroupHeartbeatRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                member_id: v.member_id.into(),
+                member_epoch: v.member_epoch,
+                instance_id: v.instance_id.map(String::from),
+                rack_id: v.rack_id.map(String::from),
+                rebalance_timeout_ms: v.rebalance_timeout_ms,
+                subscribed_topic_names: v.subscribed_topic_names.map(|a| a.iter().map(String::from).collect()),
+                subscribed_topic_regex: v.subscribed_topic_regex.map(String::from),
+                server_assignor: v.server_assignor.map(String::from),
+                topic_partitions: v.topic_partitions.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ConsumerGroupHeartbeatRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            n += rt::write::str_size(&self.group_id, true, "group_id")?;
+            n += rt::write::str_size(&self.member_id, true, "member_id")?;
+            n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
+            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
+            n += rt::owned::opt_vec_size(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names")?;
+            if v >= 1 {
+                n += rt::write::opt_str_size(
+                    self.subscribed_topic_regex.as_deref(),
+                    true,
+                    v >= 1,
+                    "subscribed_topic_regex",
+                )?;
+            }
+            if !(v >= 1) && !(self.subscribed_topic_regex.is_none()) {
+                return Err(rt::write::not_in_version("subscribed_topic_regex"));
+            }
+            n += rt::write::opt_str_size(self.server_assignor.as_deref(), true, true, "server_assignor")?;
+            n += rt::owned::opt_vec_size(&self.topic_partitions, true, true, v, "topic_partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, true, "group_id")?;
+            w.str(&self.member_id, true, "member_id")?;
+            w.i32(self.member_epoch, "member_epoch")?;
+            w.opt_str(self.instance_id.as_deref(), true, "instance_id")?;
+            w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
+            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
+            rt::owned::write_opt_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+            if v >= 1 {
+                w.opt_str(self.subscribed_topic_regex.as_deref(), true, "subscribed_topic_regex")?;
+            }
+            w.opt_str(self.server_assignor.as_deref(), true, "server_assignor")?;
+            rt::owned::write_opt_vec(w, &self.topic_partitions, true, v, "topic_partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicPartitions`](super::TopicPartitions).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicPartitions {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicPartitions {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        fn from(v: &super::TopicPartitions<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicPartitions {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topic_partitions[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "topic_partitions[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topic_partitions[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ConsumerGroupHeartbeatRequest {
+        type View<'a> = super::ConsumerGroupHeartbeatRequest<'a>;
+        fn from_view(v: &super::ConsumerGroupHeartbeatRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -136,3 +136,119 @@ impl<'a> rt::Message<'a> for ConsumerProtocolAssignment<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ConsumerProtocolAssignment`](super::ConsumerProtocolAssignment).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ConsumerProtocolAssignment {
+        /// `[]TopicPartition`, versions 0+.
+        pub assigned_partitions: Vec<TopicPartition>,
+        /// `bytes`, versions 0+, nullable at 0+, default `null`.
+        pub user_data: Option<Vec<u8>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ConsumerProtocolAssignment {
+        fn default() -> Self {
+            Self {
+                assigned_partitions: Vec::new(),
+                user_data: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ConsumerProtocolAssignment<'_>> for ConsumerProtocolAssignment {
+        fn from(v: &super::ConsumerProtocolAssignment<'_>) -> Self {
+            Self {
+                assigned_partitions: v.assigned_partitions.iter().map(|e| (&e).into()).collect(),
+                user_data: v.user_data.map(<[u8]>::to_vec),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ConsumerProtocolAssignment {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.assigned_partitions, false, v, "assigned_partitions")?;
+            n += rt::write::opt_bytes_size(self.user_data.as_deref(), false, true, "user_data")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.assigned_partitions, false, v, "assigned_partitions")?;
+            w.opt_bytes(self.user_data.as_deref(), false, "user_data")?;
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicPartition`](super::TopicPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicPartition {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub topic: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicPartition {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicPartition<'_>> for TopicPartition {
+        fn from(v: &super::TopicPartition<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicPartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic, false, "assigned_partitions[].topic")?;
+            n += rt::owned::vec_size(&self.partitions, false, v, "assigned_partitions[].partitions")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("assigned_partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic, false, "assigned_partitions[].topic")?;
+            rt::owned::write_vec(w, &self.partitions, false, v, "assigned_partitions[].partitions")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ConsumerProtocolAssignment {
+        type View<'a> = super::ConsumerProtocolAssignment<'a>;
+        fn from_view(v: &super::ConsumerProtocolAssignment<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -203,3 +203,163 @@ impl<'a> rt::Message<'a> for ConsumerProtocolSubscription<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ConsumerProtocolSubscription`](super::ConsumerProtocolSubscription).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ConsumerProtocolSubscription {
+        /// `[]string`, versions 0+.
+        pub topics: Vec<String>,
+        /// `bytes`, versions 0+, nullable at 0+, default `null`.
+        pub user_data: Option<Vec<u8>>,
+        /// `[]TopicPartition`, versions 1+, ignorable.
+        pub owned_partitions: Vec<TopicPartition>,
+        /// `int32`, versions 2+, default `-1`, ignorable.
+        pub generation_id: i32,
+        /// `string`, versions 3+, nullable at 3+, default `null`, ignorable.
+        pub rack_id: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ConsumerProtocolSubscription {
+        fn default() -> Self {
+            Self {
+                topics: Vec::new(),
+                user_data: None,
+                owned_partitions: Vec::new(),
+                generation_id: -1_i32,
+                rack_id: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ConsumerProtocolSubscription<'_>> for ConsumerProtocolSubscription {
+        fn from(v: &super::ConsumerProtocolSubscription<'_>) -> Self {
+            Self {
+                topics: v.topics.iter().map(String::from).collect(),
+                user_data: v.user_data.map(<[u8]>::to_vec),
+                owned_partitions: v.owned_partitions.iter().map(|e| (&e).into()).collect(),
+                generation_id: v.generation_id,
+                rack_id: v.rack_id.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ConsumerProtocolSubscription {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
+            n += rt::write::opt_bytes_size(self.user_data.as_deref(), false, true, "user_data")?;
+            if v >= 1 {
+                n += rt::owned::vec_size(&self.owned_partitions, false, v, "owned_partitions")?;
+            }
+            if v >= 2 {
+                n += 4;
+            }
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.rack_id.as_deref(), false, v >= 3, "rack_id")?;
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.topics, false, v, "topics")?;
+            w.opt_bytes(self.user_data.as_deref(), false, "user_data")?;
+            if v >= 1 {
+                rt::owned::write_vec(w, &self.owned_partitions, false, v, "owned_partitions")?;
+            }
+            if v >= 2 {
+                w.i32(self.generation_id, "generation_id")?;
+            }
+            if v >= 3 {
+                w.opt_str(self.rack_id.as_deref(), false, "rack_id")?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicPartition`](super::TopicPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicPartition {
+        /// `string`, versions 1+, entity `topicName`, map key.
+        pub topic: String,
+        /// `[]int32`, versions 1+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicPartition {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicPartition<'_>> for TopicPartition {
+        fn from(v: &super::TopicPartition<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicPartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(&self.topic, false, "owned_partitions[].topic")?;
+            }
+            if !(v >= 1) && !(self.topic == "") {
+                return Err(rt::write::not_in_version("owned_partitions[].topic"));
+            }
+            if v >= 1 {
+                n += rt::owned::vec_size(&self.partitions, false, v, "owned_partitions[].partitions")?;
+            }
+            if !(v >= 1) && !(self.partitions.is_empty()) {
+                return Err(rt::write::not_in_version("owned_partitions[].partitions"));
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("owned_partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.str(&self.topic, false, "owned_partitions[].topic")?;
+            }
+            if v >= 1 {
+                rt::owned::write_vec(w, &self.partitions, false, v, "owned_partitions[].partitions")?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ConsumerProtocolSubscription {
+        type View<'a> = super::ConsumerProtocolSubscription<'a>;
+        fn from_view(v: &super::ConsumerProtocolSubscription<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

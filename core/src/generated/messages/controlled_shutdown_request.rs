@@ -82,7 +82,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
             w.i64(self.broker_epoch, "broker_epoch")?;
         }
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -99,4 +99,80 @@ impl<'a> rt::Message<'a> for ControlledShutdownRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ControlledShutdownRequest`](super::ControlledShutdownRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ControlledShutdownRequest {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub broker_id: i32,
+        /// `int64`, versions 2+, default `-1`, ignorable.
+        pub broker_epoch: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ControlledShutdownRequest {
+        fn default() -> Self {
+            Self {
+                broker_id: 0_i32,
+                broker_epoch: -1_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ControlledShutdownRequest<'_>> for ControlledShutdownRequest {
+        fn from(v: &super::ControlledShutdownRequest<'_>) -> Self {
+            Self {
+                broker_id: v.broker_id,
+                broker_epoch: v.broker_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ControlledShutdownRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if v >= 2 {
+                n += 8;
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.broker_id, "broker_id")?;
+            if v >= 2 {
+                w.i64(self.broker_epoch, "broker_epoch")?;
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ControlledShutdownRequest {
+        type View<'a> = super::ControlledShutdownRequest<'a>;
+        fn from_view(v: &super::ControlledShutdownRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

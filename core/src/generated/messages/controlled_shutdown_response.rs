@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
         w.i16(self.error_code, "error_code")?;
         w.array(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -141,7 +141,7 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
         w.str(self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
         w.i32(self.partition_index, "remaining_partitions[].partition_index")?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -158,4 +158,132 @@ impl<'a> rt::Message<'a> for ControlledShutdownResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ControlledShutdownResponse`](super::ControlledShutdownResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ControlledShutdownResponse {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `[]RemainingPartition`, versions 0+.
+        pub remaining_partitions: Vec<RemainingPartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ControlledShutdownResponse {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                remaining_partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ControlledShutdownResponse<'_>> for ControlledShutdownResponse {
+        fn from(v: &super::ControlledShutdownResponse<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                remaining_partitions: v.remaining_partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ControlledShutdownResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::owned::vec_size(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "error_code")?;
+            rt::owned::write_vec(w, &self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`RemainingPartition`](super::RemainingPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RemainingPartition {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub topic_name: String,
+        /// `int32`, versions 0+, map key.
+        pub partition_index: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RemainingPartition {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partition_index: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RemainingPartition<'_>> for RemainingPartition {
+        fn from(v: &super::RemainingPartition<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partition_index: v.partition_index,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RemainingPartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("remaining_partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
+            w.i32(self.partition_index, "remaining_partitions[].partition_index")?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ControlledShutdownResponse {
+        type View<'a> = super::ControlledShutdownResponse<'a>;
+        fn from_view(v: &super::ControlledShutdownResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

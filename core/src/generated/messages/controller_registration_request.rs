@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         w.array(&self.listeners, true, v, "listeners")?;
         w.array(&self.features, true, v, "features")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -173,7 +173,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         w.u16(self.port, "listeners[].port")?;
         w.i16(self.security_protocol, "listeners[].security_protocol")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -247,7 +247,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         w.i16(self.min_supported_version, "features[].min_supported_version")?;
         w.i16(self.max_supported_version, "features[].max_supported_version")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -264,4 +264,220 @@ impl<'a> rt::Message<'a> for ControllerRegistrationRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ControllerRegistrationRequest`](super::ControllerRegistrationRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ControllerRegistrationRequest {
+        /// `int32`, versions 0+.
+        pub controller_id: i32,
+        /// `uuid`, versions 0+.
+        pub incarnation_id: rt::Uuid,
+        /// `bool`, versions 0+.
+        pub zk_migration_ready: bool,
+        /// `[]Listener`, versions 0+.
+        pub listeners: Vec<Listener>,
+        /// `[]Feature`, versions 0+.
+        pub features: Vec<Feature>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ControllerRegistrationRequest {
+        fn default() -> Self {
+            Self {
+                controller_id: 0_i32,
+                incarnation_id: rt::Uuid::nil(),
+                zk_migration_ready: false,
+                listeners: Vec::new(),
+                features: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ControllerRegistrationRequest<'_>> for ControllerRegistrationRequest {
+        fn from(v: &super::ControllerRegistrationRequest<'_>) -> Self {
+            Self {
+                controller_id: v.controller_id,
+                incarnation_id: v.incarnation_id,
+                zk_migration_ready: v.zk_migration_ready,
+                listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
+                features: v.features.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ControllerRegistrationRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 21;
+            n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
+            n += rt::owned::vec_size(&self.features, true, v, "features")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.controller_id, "controller_id")?;
+            w.uuid(self.incarnation_id, "incarnation_id")?;
+            w.bool(self.zk_migration_ready, "zk_migration_ready")?;
+            rt::owned::write_vec(w, &self.listeners, true, v, "listeners")?;
+            rt::owned::write_vec(w, &self.features, true, v, "features")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Listener`](super::Listener).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Listener {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `uint16`, versions 0+.
+        pub port: u16,
+        /// `int16`, versions 0+.
+        pub security_protocol: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Listener {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                host: String::new(),
+                port: 0_u16,
+                security_protocol: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Listener<'_>> for Listener {
+        fn from(v: &super::Listener<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                host: v.host.into(),
+                port: v.port,
+                security_protocol: v.security_protocol,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Listener {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.name, true, "listeners[].name")?;
+            n += rt::write::str_size(&self.host, true, "listeners[].host")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("listeners[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "listeners[].name")?;
+            w.str(&self.host, true, "listeners[].host")?;
+            w.u16(self.port, "listeners[].port")?;
+            w.i16(self.security_protocol, "listeners[].security_protocol")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Feature`](super::Feature).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Feature {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `int16`, versions 0+.
+        pub min_supported_version: i16,
+        /// `int16`, versions 0+.
+        pub max_supported_version: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Feature {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                min_supported_version: 0_i16,
+                max_supported_version: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Feature<'_>> for Feature {
+        fn from(v: &super::Feature<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                min_supported_version: v.min_supported_version,
+                max_supported_version: v.max_supported_version,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Feature {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.name, true, "features[].name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("features[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "features[].name")?;
+            w.i16(self.min_supported_version, "features[].min_supported_version")?;
+            w.i16(self.max_supported_version, "features[].max_supported_version")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ControllerRegistrationRequest {
+        type View<'a> = super::ControllerRegistrationRequest<'a>;
+        fn from_view(v: &super::ControllerRegistrationRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

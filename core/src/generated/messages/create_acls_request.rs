@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.creations, v >= 2, v, "creations")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -180,7 +180,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         w.i8(self.operation, "creations[].operation")?;
         w.i8(self.permission_type, "creations[].permission_type")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -197,4 +197,162 @@ impl<'a> rt::Message<'a> for CreateAclsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`CreateAclsRequest`](super::CreateAclsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreateAclsRequest {
+        /// `[]AclCreation`, versions 0+.
+        pub creations: Vec<AclCreation>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreateAclsRequest {
+        fn default() -> Self {
+            Self {
+                creations: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreateAclsRequest<'_>> for CreateAclsRequest {
+        fn from(v: &super::CreateAclsRequest<'_>) -> Self {
+            Self {
+                creations: v.creations.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreateAclsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.creations, v >= 2, v, "creations")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.creations, v >= 2, v, "creations")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AclCreation`](super::AclCreation).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AclCreation {
+        /// `int8`, versions 0+.
+        pub resource_type: i8,
+        /// `string`, versions 0+.
+        pub resource_name: String,
+        /// `int8`, versions 1+, default `3`.
+        pub resource_pattern_type: i8,
+        /// `string`, versions 0+.
+        pub principal: String,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `int8`, versions 0+.
+        pub operation: i8,
+        /// `int8`, versions 0+.
+        pub permission_type: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AclCreation {
+        fn default() -> Self {
+            Self {
+                resource_type: 0_i8,
+                resource_name: String::new(),
+                resource_pattern_type: 3_i8,
+                principal: String::new(),
+                host: String::new(),
+                operation: 0_i8,
+                permission_type: 0_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AclCreation<'_>> for AclCreation {
+        fn from(v: &super::AclCreation<'_>) -> Self {
+            Self {
+                resource_type: v.resource_type,
+                resource_name: v.resource_name.into(),
+                resource_pattern_type: v.resource_pattern_type,
+                principal: v.principal.into(),
+                host: v.host.into(),
+                operation: v.operation,
+                permission_type: v.permission_type,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AclCreation {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 3;
+            n += rt::write::str_size(&self.resource_name, v >= 2, "creations[].resource_name")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.resource_pattern_type == 3_i8) {
+                return Err(rt::write::not_in_version("creations[].resource_pattern_type"));
+            }
+            n += rt::write::str_size(&self.principal, v >= 2, "creations[].principal")?;
+            n += rt::write::str_size(&self.host, v >= 2, "creations[].host")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("creations[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i8(self.resource_type, "creations[].resource_type")?;
+            w.str(&self.resource_name, v >= 2, "creations[].resource_name")?;
+            if v >= 1 {
+                w.i8(self.resource_pattern_type, "creations[].resource_pattern_type")?;
+            }
+            w.str(&self.principal, v >= 2, "creations[].principal")?;
+            w.str(&self.host, v >= 2, "creations[].host")?;
+            w.i8(self.operation, "creations[].operation")?;
+            w.i8(self.permission_type, "creations[].permission_type")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for CreateAclsRequest {
+        type View<'a> = super::CreateAclsRequest<'a>;
+        fn from_view(v: &super::CreateAclsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for CreateAclsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.results, v >= 2, v, "results")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -141,7 +141,7 @@ impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
         w.i16(self.error_code, "results[].error_code")?;
         w.opt_str(self.error_message, v >= 2, "results[].error_message")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -158,4 +158,132 @@ impl<'a> rt::Message<'a> for CreateAclsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`CreateAclsResponse`](super::CreateAclsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreateAclsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]AclCreationResult`, versions 0+.
+        pub results: Vec<AclCreationResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreateAclsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                results: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreateAclsResponse<'_>> for CreateAclsResponse {
+        fn from(v: &super::CreateAclsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                results: v.results.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreateAclsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.results, v >= 2, v, "results")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AclCreationResult`](super::AclCreationResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AclCreationResult {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AclCreationResult {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AclCreationResult<'_>> for AclCreationResult {
+        fn from(v: &super::AclCreationResult<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AclCreationResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "results[].error_message")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "results[].error_code")?;
+            w.opt_str(self.error_message.as_deref(), v >= 2, "results[].error_message")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for CreateAclsResponse {
+        type View<'a> = super::CreateAclsResponse<'a>;
+        fn from_view(v: &super::CreateAclsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

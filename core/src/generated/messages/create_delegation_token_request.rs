@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         w.array(&self.renewers, v >= 2, v, "renewers")?;
         w.i64(self.max_lifetime_ms, "max_lifetime_ms")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -179,7 +179,7 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
         w.str(self.principal_type, v >= 2, "renewers[].principal_type")?;
         w.str(self.principal_name, v >= 2, "renewers[].principal_name")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -196,4 +196,169 @@ impl<'a> rt::Message<'a> for CreateDelegationTokenRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`CreateDelegationTokenRequest`](super::CreateDelegationTokenRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreateDelegationTokenRequest {
+        /// `string`, versions 3+, nullable at 3+.
+        pub owner_principal_type: Option<String>,
+        /// `string`, versions 3+, nullable at 3+.
+        pub owner_principal_name: Option<String>,
+        /// `[]CreatableRenewers`, versions 0+.
+        pub renewers: Vec<CreatableRenewers>,
+        /// `int64`, versions 0+.
+        pub max_lifetime_ms: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreateDelegationTokenRequest {
+        fn default() -> Self {
+            Self {
+                owner_principal_type: Some(String::new()),
+                owner_principal_name: Some(String::new()),
+                renewers: Vec::new(),
+                max_lifetime_ms: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreateDelegationTokenRequest<'_>> for CreateDelegationTokenRequest {
+        fn from(v: &super::CreateDelegationTokenRequest<'_>) -> Self {
+            Self {
+                owner_principal_type: v.owner_principal_type.map(String::from),
+                owner_principal_name: v.owner_principal_name.map(String::from),
+                renewers: v.renewers.iter().map(|e| (&e).into()).collect(),
+                max_lifetime_ms: v.max_lifetime_ms,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreateDelegationTokenRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            if v >= 3 {
+                n += rt::write::opt_str_size(
+                    self.owner_principal_type.as_deref(),
+                    v >= 2,
+                    v >= 3,
+                    "owner_principal_type",
+                )?;
+            }
+            if !(v >= 3) && !(self.owner_principal_type.as_deref() == Some("")) {
+                return Err(rt::write::not_in_version("owner_principal_type"));
+            }
+            if v >= 3 {
+                n += rt::write::opt_str_size(
+                    self.owner_principal_name.as_deref(),
+                    v >= 2,
+                    v >= 3,
+                    "owner_principal_name",
+                )?;
+            }
+            if !(v >= 3) && !(self.owner_principal_name.as_deref() == Some("")) {
+                return Err(rt::write::not_in_version("owner_principal_name"));
+            }
+            n += rt::owned::vec_size(&self.renewers, v >= 2, v, "renewers")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.opt_str(self.owner_principal_type.as_deref(), v >= 2, "owner_principal_type")?;
+            }
+            if v >= 3 {
+                w.opt_str(self.owner_principal_name.as_deref(), v >= 2, "owner_principal_name")?;
+            }
+            rt::owned::write_vec(w, &self.renewers, v >= 2, v, "renewers")?;
+            w.i64(self.max_lifetime_ms, "max_lifetime_ms")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`CreatableRenewers`](super::CreatableRenewers).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreatableRenewers {
+        /// `string`, versions 0+.
+        pub principal_type: String,
+        /// `string`, versions 0+.
+        pub principal_name: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreatableRenewers {
+        fn default() -> Self {
+            Self {
+                principal_type: String::new(),
+                principal_name: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreatableRenewers<'_>> for CreatableRenewers {
+        fn from(v: &super::CreatableRenewers<'_>) -> Self {
+            Self {
+                principal_type: v.principal_type.into(),
+                principal_name: v.principal_name.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreatableRenewers {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.principal_type, v >= 2, "renewers[].principal_type")?;
+            n += rt::write::str_size(&self.principal_name, v >= 2, "renewers[].principal_name")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("renewers[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.principal_type, v >= 2, "renewers[].principal_type")?;
+            w.str(&self.principal_name, v >= 2, "renewers[].principal_name")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for CreateDelegationTokenRequest {
+        type View<'a> = super::CreateDelegationTokenRequest<'a>;
+        fn from_view(v: &super::CreateDelegationTokenRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -170,7 +170,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
         w.bytes(self.hmac, v >= 2, "hmac")?;
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -187,4 +187,156 @@ impl<'a> rt::Message<'a> for CreateDelegationTokenResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`CreateDelegationTokenResponse`](super::CreateDelegationTokenResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreateDelegationTokenResponse {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+.
+        pub principal_type: String,
+        /// `string`, versions 0+.
+        pub principal_name: String,
+        /// `string`, versions 3+.
+        pub token_requester_principal_type: String,
+        /// `string`, versions 3+.
+        pub token_requester_principal_name: String,
+        /// `int64`, versions 0+.
+        pub issue_timestamp_ms: i64,
+        /// `int64`, versions 0+.
+        pub expiry_timestamp_ms: i64,
+        /// `int64`, versions 0+.
+        pub max_timestamp_ms: i64,
+        /// `string`, versions 0+.
+        pub token_id: String,
+        /// `bytes`, versions 0+.
+        pub hmac: Vec<u8>,
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreateDelegationTokenResponse {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                principal_type: String::new(),
+                principal_name: String::new(),
+                token_requester_principal_type: String::new(),
+                token_requester_principal_name: String::new(),
+                issue_timestamp_ms: 0_i64,
+                expiry_timestamp_ms: 0_i64,
+                max_timestamp_ms: 0_i64,
+                token_id: String::new(),
+                hmac: Vec::new(),
+                throttle_time_ms: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreateDelegationTokenResponse<'_>> for CreateDelegationTokenResponse {
+        fn from(v: &super::CreateDelegationTokenResponse<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                principal_type: v.principal_type.into(),
+                principal_name: v.principal_name.into(),
+                token_requester_principal_type: v.token_requester_principal_type.into(),
+                token_requester_principal_name: v.token_requester_principal_name.into(),
+                issue_timestamp_ms: v.issue_timestamp_ms,
+                expiry_timestamp_ms: v.expiry_timestamp_ms,
+                max_timestamp_ms: v.max_timestamp_ms,
+                token_id: v.token_id.into(),
+                hmac: v.hmac.to_vec(),
+                throttle_time_ms: v.throttle_time_ms,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreateDelegationTokenResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 30;
+            n += rt::write::str_size(&self.principal_type, v >= 2, "principal_type")?;
+            n += rt::write::str_size(&self.principal_name, v >= 2, "principal_name")?;
+            if v >= 3 {
+                n += rt::write::str_size(
+                    &self.token_requester_principal_type,
+                    v >= 2,
+                    "token_requester_principal_type",
+                )?;
+            }
+            if !(v >= 3) && !(self.token_requester_principal_type == "") {
+                return Err(rt::write::not_in_version("token_requester_principal_type"));
+            }
+            if v >= 3 {
+                n += rt::write::str_size(
+                    &self.token_requester_principal_name,
+                    v >= 2,
+                    "token_requester_principal_name",
+                )?;
+            }
+            if !(v >= 3) && !(self.token_requester_principal_name == "") {
+                return Err(rt::write::not_in_version("token_requester_principal_name"));
+            }
+            n += rt::write::str_size(&self.token_id, v >= 2, "token_id")?;
+            n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "error_code")?;
+            w.str(&self.principal_type, v >= 2, "principal_type")?;
+            w.str(&self.principal_name, v >= 2, "principal_name")?;
+            if v >= 3 {
+                w.str(
+                    &self.token_requester_principal_type,
+                    v >= 2,
+                    "token_requester_principal_type",
+                )?;
+            }
+            if v >= 3 {
+                w.str(
+                    &self.token_requester_principal_name,
+                    v >= 2,
+                    "token_requester_principal_name",
+                )?;
+            }
+            w.i64(self.issue_timestamp_ms, "issue_timestamp_ms")?;
+            w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms")?;
+            w.i64(self.max_timestamp_ms, "max_timestamp_ms")?;
+            w.str(&self.token_id, v >= 2, "token_id")?;
+            w.bytes(&self.hmac, v >= 2, "hmac")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for CreateDelegationTokenResponse {
+        type View<'a> = super::CreateDelegationTokenResponse<'a>;
+        fn from_view(v: &super::CreateDelegationTokenResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -79,7 +79,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
         w.i32(self.timeout_ms, "timeout_ms")?;
         w.bool(self.validate_only, "validate_only")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -155,7 +155,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
         w.i32(self.count, "topics[].count")?;
         w.opt_array(&self.assignments, v >= 2, v, "topics[].assignments")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -217,7 +217,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -234,4 +234,194 @@ impl<'a> rt::Message<'a> for CreatePartitionsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`CreatePartitionsRequest`](super::CreatePartitionsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreatePartitionsRequest {
+        /// `[]CreatePartitionsTopic`, versions 0+.
+        pub topics: Vec<CreatePartitionsTopic>,
+        /// `int32`, versions 0+.
+        pub timeout_ms: i32,
+        /// `bool`, versions 0+.
+        pub validate_only: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreatePartitionsRequest {
+        fn default() -> Self {
+            Self {
+                topics: Vec::new(),
+                timeout_ms: 0_i32,
+                validate_only: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreatePartitionsRequest<'_>> for CreatePartitionsRequest {
+        fn from(v: &super::CreatePartitionsRequest<'_>) -> Self {
+            Self {
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                timeout_ms: v.timeout_ms,
+                validate_only: v.validate_only,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreatePartitionsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 5;
+            n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics")?;
+            w.i32(self.timeout_ms, "timeout_ms")?;
+            w.bool(self.validate_only, "validate_only")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`CreatePartitionsTopic`](super::CreatePartitionsTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreatePartitionsTopic {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub name: String,
+        /// `int32`, versions 0+.
+        pub count: i32,
+        /// `[]CreatePartitionsAssignment`, versions 0+, nullable at 0+.
+        pub assignments: Option<Vec<CreatePartitionsAssignment>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreatePartitionsTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                count: 0_i32,
+                assignments: Some(Vec::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreatePartitionsTopic<'_>> for CreatePartitionsTopic {
+        fn from(v: &super::CreatePartitionsTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                count: v.count,
+                assignments: v.assignments.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreatePartitionsTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
+            n += rt::owned::opt_vec_size(&self.assignments, v >= 2, true, v, "topics[].assignments")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 2, "topics[].name")?;
+            w.i32(self.count, "topics[].count")?;
+            rt::owned::write_opt_vec(w, &self.assignments, v >= 2, v, "topics[].assignments")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`CreatePartitionsAssignment`](super::CreatePartitionsAssignment).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreatePartitionsAssignment {
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub broker_ids: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreatePartitionsAssignment {
+        fn default() -> Self {
+            Self {
+                broker_ids: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreatePartitionsAssignment<'_>> for CreatePartitionsAssignment {
+        fn from(v: &super::CreatePartitionsAssignment<'_>) -> Self {
+            Self {
+                broker_ids: v.broker_ids.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreatePartitionsAssignment {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for CreatePartitionsRequest {
+        type View<'a> = super::CreatePartitionsRequest<'a>;
+        fn from_view(v: &super::CreatePartitionsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

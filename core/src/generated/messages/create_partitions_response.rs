@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.results, v >= 2, v, "results")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
         w.i16(self.error_code, "results[].error_code")?;
         w.opt_str(self.error_message, v >= 2, "results[].error_message")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -164,4 +164,138 @@ impl<'a> rt::Message<'a> for CreatePartitionsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`CreatePartitionsResponse`](super::CreatePartitionsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreatePartitionsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]CreatePartitionsTopicResult`, versions 0+.
+        pub results: Vec<CreatePartitionsTopicResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreatePartitionsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                results: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreatePartitionsResponse<'_>> for CreatePartitionsResponse {
+        fn from(v: &super::CreatePartitionsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                results: v.results.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreatePartitionsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.results, v >= 2, v, "results")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`CreatePartitionsTopicResult`](super::CreatePartitionsTopicResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreatePartitionsTopicResult {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreatePartitionsTopicResult {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                error_code: 0_i16,
+                error_message: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreatePartitionsTopicResult<'_>> for CreatePartitionsTopicResult {
+        fn from(v: &super::CreatePartitionsTopicResult<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreatePartitionsTopicResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.name, v >= 2, "results[].name")?;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "results[].error_message")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 2, "results[].name")?;
+            w.i16(self.error_code, "results[].error_code")?;
+            w.opt_str(self.error_message.as_deref(), v >= 2, "results[].error_message")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for CreatePartitionsResponse {
+        type View<'a> = super::CreatePartitionsResponse<'a>;
+        fn from_view(v: &super::CreatePartitionsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -92,7 +92,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
             w.bool(self.validate_only, "validate_only")?;
         }
         if v >= 5 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -180,7 +180,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         w.array(&self.assignments, v >= 5, v, "topics[].assignments")?;
         w.array(&self.configs, v >= 5, v, "topics[].configs")?;
         if v >= 5 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -248,7 +248,7 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
         w.i32(self.partition_index, "topics[].assignments[].partition_index")?;
         w.array(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
         if v >= 5 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -317,7 +317,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
         w.str(self.name, v >= 5, "topics[].configs[].name")?;
         w.opt_str(self.value, v >= 5, "topics[].configs[].value")?;
         if v >= 5 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -334,4 +334,275 @@ impl<'a> rt::Message<'a> for CreateTopicsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`CreateTopicsRequest`](super::CreateTopicsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreateTopicsRequest {
+        /// `[]CreatableTopic`, versions 0+.
+        pub topics: Vec<CreatableTopic>,
+        /// `int32`, versions 0+, default `60000`.
+        pub timeout_ms: i32,
+        /// `bool`, versions 1+, default `false`.
+        pub validate_only: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreateTopicsRequest {
+        fn default() -> Self {
+            Self {
+                topics: Vec::new(),
+                timeout_ms: 60000_i32,
+                validate_only: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreateTopicsRequest<'_>> for CreateTopicsRequest {
+        fn from(v: &super::CreateTopicsRequest<'_>) -> Self {
+            Self {
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                timeout_ms: v.timeout_ms,
+                validate_only: v.validate_only,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreateTopicsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.topics, v >= 5, v, "topics")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.validate_only == false) {
+                return Err(rt::write::not_in_version("validate_only"));
+            }
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics")?;
+            w.i32(self.timeout_ms, "timeout_ms")?;
+            if v >= 1 {
+                w.bool(self.validate_only, "validate_only")?;
+            }
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`CreatableTopic`](super::CreatableTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreatableTopic {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub name: String,
+        /// `int32`, versions 0+.
+        pub num_partitions: i32,
+        /// `int16`, versions 0+.
+        pub replication_factor: i16,
+        /// `[]CreatableReplicaAssignment`, versions 0+.
+        pub assignments: Vec<CreatableReplicaAssignment>,
+        /// `[]CreatableTopicConfig`, versions 0+.
+        pub configs: Vec<CreatableTopicConfig>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreatableTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                num_partitions: 0_i32,
+                replication_factor: 0_i16,
+                assignments: Vec::new(),
+                configs: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreatableTopic<'_>> for CreatableTopic {
+        fn from(v: &super::CreatableTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                num_partitions: v.num_partitions,
+                replication_factor: v.replication_factor,
+                assignments: v.assignments.iter().map(|e| (&e).into()).collect(),
+                configs: v.configs.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreatableTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::str_size(&self.name, v >= 5, "topics[].name")?;
+            n += rt::owned::vec_size(&self.assignments, v >= 5, v, "topics[].assignments")?;
+            n += rt::owned::vec_size(&self.configs, v >= 5, v, "topics[].configs")?;
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 5, "topics[].name")?;
+            w.i32(self.num_partitions, "topics[].num_partitions")?;
+            w.i16(self.replication_factor, "topics[].replication_factor")?;
+            rt::owned::write_vec(w, &self.assignments, v >= 5, v, "topics[].assignments")?;
+            rt::owned::write_vec(w, &self.configs, v >= 5, v, "topics[].configs")?;
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`CreatableReplicaAssignment`](super::CreatableReplicaAssignment).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreatableReplicaAssignment {
+        /// `int32`, versions 0+, map key.
+        pub partition_index: i32,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub broker_ids: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreatableReplicaAssignment {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                broker_ids: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreatableReplicaAssignment<'_>> for CreatableReplicaAssignment {
+        fn from(v: &super::CreatableReplicaAssignment<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                broker_ids: v.broker_ids.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreatableReplicaAssignment {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].assignments[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].assignments[].partition_index")?;
+            rt::owned::write_vec(w, &self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`CreatableTopicConfig`](super::CreatableTopicConfig).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreatableTopicConfig {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `string`, versions 0+, nullable at 0+.
+        pub value: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreatableTopicConfig {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                value: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreatableTopicConfig<'_>> for CreatableTopicConfig {
+        fn from(v: &super::CreatableTopicConfig<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                value: v.value.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreatableTopicConfig {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
+            n += rt::write::opt_str_size(self.value.as_deref(), v >= 5, true, "topics[].configs[].value")?;
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 5, "topics[].configs[].name")?;
+            w.opt_str(self.value.as_deref(), v >= 5, "topics[].configs[].value")?;
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for CreateTopicsRequest {
+        type View<'a> = super::CreateTopicsRequest<'a>;
+        fn from_view(v: &super::CreateTopicsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

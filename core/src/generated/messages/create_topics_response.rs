@@ -82,7 +82,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
         }
         w.array(&self.topics, v >= 5, v, "topics")?;
         if v >= 5 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -404,7 +404,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
             w.bool(self.is_sensitive, "topics[].configs[].is_sensitive")?;
         }
         if v >= 5 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -421,4 +421,315 @@ impl<'a> rt::Message<'a> for CreateTopicsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`CreateTopicsResponse`](super::CreateTopicsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreateTopicsResponse {
+        /// `int32`, versions 2+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `[]CreatableTopicResult`, versions 0+.
+        pub topics: Vec<CreatableTopicResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreateTopicsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreateTopicsResponse<'_>> for CreateTopicsResponse {
+        fn from(v: &super::CreateTopicsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreateTopicsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.topics, v >= 5, v, "topics")?;
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 2 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics")?;
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`CreatableTopicResult`](super::CreatableTopicResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreatableTopicResult {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub name: String,
+        /// `uuid`, versions 7+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 1+, nullable at 1+, ignorable.
+        pub error_message: Option<String>,
+        /// `int16`, tagged field 0 at versions 5+, ignorable.
+        pub topic_config_error_code: i16,
+        /// `int32`, versions 5+, default `-1`, ignorable.
+        pub num_partitions: i32,
+        /// `int16`, versions 5+, default `-1`, ignorable.
+        pub replication_factor: i16,
+        /// `[]CreatableTopicConfigs`, versions 5+, nullable at 5+, ignorable.
+        pub configs: Option<Vec<CreatableTopicConfigs>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreatableTopicResult {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                topic_id: rt::Uuid::nil(),
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                topic_config_error_code: 0_i16,
+                num_partitions: -1_i32,
+                replication_factor: -1_i16,
+                configs: Some(Vec::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreatableTopicResult<'_>> for CreatableTopicResult {
+        fn from(v: &super::CreatableTopicResult<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                topic_id: v.topic_id,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                topic_config_error_code: v.topic_config_error_code,
+                num_partitions: v.num_partitions,
+                replication_factor: v.replication_factor,
+                configs: v.configs.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreatableTopicResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.name, v >= 5, "topics[].name")?;
+            if v >= 7 {
+                n += 16;
+            }
+            if v >= 1 {
+                n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 5, v >= 1, "topics[].error_message")?;
+            }
+            if v >= 5 {
+                n += 4;
+            }
+            if v >= 5 {
+                n += 2;
+            }
+            if v >= 5 {
+                n += rt::owned::opt_vec_size(&self.configs, v >= 5, v >= 5, v, "topics[].configs")?;
+            }
+            if v >= 5 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.topic_config_error_code == 0_i16) {
+                    let s = 2;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 5, "topics[].name")?;
+            if v >= 7 {
+                w.uuid(self.topic_id, "topics[].topic_id")?;
+            }
+            w.i16(self.error_code, "topics[].error_code")?;
+            if v >= 1 {
+                w.opt_str(self.error_message.as_deref(), v >= 5, "topics[].error_message")?;
+            }
+            if v >= 5 {
+                w.i32(self.num_partitions, "topics[].num_partitions")?;
+            }
+            if v >= 5 {
+                w.i16(self.replication_factor, "topics[].replication_factor")?;
+            }
+            if v >= 5 {
+                rt::owned::write_opt_vec(w, &self.configs, v >= 5, v, "topics[].configs")?;
+            }
+            if v >= 5 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_topic_config_error_code = true && !(self.topic_config_error_code == 0_i16);
+                tags += usize::from(has_topic_config_error_code);
+                w.uvarint(tags as u32, "topics[]._tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_topic_config_error_code {
+                    let s = 2;
+                    w.uvarint(0, "topics[].topic_config_error_code")?;
+                    w.uvarint(s as u32, "topics[].topic_config_error_code")?;
+                    w.i16(self.topic_config_error_code, "topics[].topic_config_error_code")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`CreatableTopicConfigs`](super::CreatableTopicConfigs).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CreatableTopicConfigs {
+        /// `string`, versions 5+.
+        pub name: String,
+        /// `string`, versions 5+, nullable at 5+.
+        pub value: Option<String>,
+        /// `bool`, versions 5+.
+        pub read_only: bool,
+        /// `int8`, versions 5+, default `-1`, ignorable.
+        pub config_source: i8,
+        /// `bool`, versions 5+.
+        pub is_sensitive: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CreatableTopicConfigs {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                value: Some(String::new()),
+                read_only: false,
+                config_source: -1_i8,
+                is_sensitive: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CreatableTopicConfigs<'_>> for CreatableTopicConfigs {
+        fn from(v: &super::CreatableTopicConfigs<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                value: v.value.map(String::from),
+                read_only: v.read_only,
+                config_source: v.config_source,
+                is_sensitive: v.is_sensitive,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CreatableTopicConfigs {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 5 {
+                n += rt::write::str_size(&self.name, v >= 5, "topics[].configs[].name")?;
+            }
+            if !(v >= 5) && !(self.name == "") {
+                return Err(rt::write::not_in_version("topics[].configs[].name"));
+            }
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.value.as_deref(), v >= 5, v >= 5, "topics[].configs[].value")?;
+            }
+            if !(v >= 5) && !(self.value.as_deref() == Some("")) {
+                return Err(rt::write::not_in_version("topics[].configs[].value"));
+            }
+            if v >= 5 {
+                n += 1;
+            }
+            if !(v >= 5) && !(self.read_only == false) {
+                return Err(rt::write::not_in_version("topics[].configs[].read_only"));
+            }
+            if v >= 5 {
+                n += 1;
+            }
+            if v >= 5 {
+                n += 1;
+            }
+            if !(v >= 5) && !(self.is_sensitive == false) {
+                return Err(rt::write::not_in_version("topics[].configs[].is_sensitive"));
+            }
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].configs[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 5 {
+                w.str(&self.name, v >= 5, "topics[].configs[].name")?;
+            }
+            if v >= 5 {
+                w.opt_str(self.value.as_deref(), v >= 5, "topics[].configs[].value")?;
+            }
+            if v >= 5 {
+                w.bool(self.read_only, "topics[].configs[].read_only")?;
+            }
+            if v >= 5 {
+                w.i8(self.config_source, "topics[].configs[].config_source")?;
+            }
+            if v >= 5 {
+                w.bool(self.is_sensitive, "topics[].configs[].is_sensitive")?;
+            }
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for CreateTopicsResponse {
+        type View<'a> = super::CreateTopicsResponse<'a>;
+        fn from_view(v: &super::CreateTopicsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

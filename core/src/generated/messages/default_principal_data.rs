@@ -79,7 +79,7 @@ impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
         w.str(self.name, true, "name")?;
         w.bool(self.token_authenticated, "token_authenticated")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -96,4 +96,82 @@ impl<'a> rt::Message<'a> for DefaultPrincipalData<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DefaultPrincipalData`](super::DefaultPrincipalData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DefaultPrincipalData {
+        /// `string`, versions 0+.
+        pub r#type: String,
+        /// `string`, versions 0+.
+        pub name: String,
+        /// `bool`, versions 0+.
+        pub token_authenticated: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DefaultPrincipalData {
+        fn default() -> Self {
+            Self {
+                r#type: String::new(),
+                name: String::new(),
+                token_authenticated: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DefaultPrincipalData<'_>> for DefaultPrincipalData {
+        fn from(v: &super::DefaultPrincipalData<'_>) -> Self {
+            Self {
+                r#type: v.r#type.into(),
+                name: v.name.into(),
+                token_authenticated: v.token_authenticated,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DefaultPrincipalData {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::write::str_size(&self.r#type, true, "type")?;
+            n += rt::write::str_size(&self.name, true, "name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.r#type, true, "type")?;
+            w.str(&self.name, true, "name")?;
+            w.bool(self.token_authenticated, "token_authenticated")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DefaultPrincipalData {
+        type View<'a> = super::DefaultPrincipalData<'a>;
+        fn from_view(v: &super::DefaultPrincipalData<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.filters, v >= 2, v, "filters")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -185,7 +185,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         w.i8(self.operation, "filters[].operation")?;
         w.i8(self.permission_type, "filters[].permission_type")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -202,4 +202,176 @@ impl<'a> rt::Message<'a> for DeleteAclsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DeleteAclsRequest`](super::DeleteAclsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteAclsRequest {
+        /// `[]DeleteAclsFilter`, versions 0+.
+        pub filters: Vec<DeleteAclsFilter>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteAclsRequest {
+        fn default() -> Self {
+            Self {
+                filters: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteAclsRequest<'_>> for DeleteAclsRequest {
+        fn from(v: &super::DeleteAclsRequest<'_>) -> Self {
+            Self {
+                filters: v.filters.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteAclsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.filters, v >= 2, v, "filters")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.filters, v >= 2, v, "filters")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DeleteAclsFilter`](super::DeleteAclsFilter).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteAclsFilter {
+        /// `int8`, versions 0+.
+        pub resource_type_filter: i8,
+        /// `string`, versions 0+, nullable at 0+.
+        pub resource_name_filter: Option<String>,
+        /// `int8`, versions 1+, default `3`.
+        pub pattern_type_filter: i8,
+        /// `string`, versions 0+, nullable at 0+.
+        pub principal_filter: Option<String>,
+        /// `string`, versions 0+, nullable at 0+.
+        pub host_filter: Option<String>,
+        /// `int8`, versions 0+.
+        pub operation: i8,
+        /// `int8`, versions 0+.
+        pub permission_type: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteAclsFilter {
+        fn default() -> Self {
+            Self {
+                resource_type_filter: 0_i8,
+                resource_name_filter: Some(String::new()),
+                pattern_type_filter: 3_i8,
+                principal_filter: Some(String::new()),
+                host_filter: Some(String::new()),
+                operation: 0_i8,
+                permission_type: 0_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteAclsFilter<'_>> for DeleteAclsFilter {
+        fn from(v: &super::DeleteAclsFilter<'_>) -> Self {
+            Self {
+                resource_type_filter: v.resource_type_filter,
+                resource_name_filter: v.resource_name_filter.map(String::from),
+                pattern_type_filter: v.pattern_type_filter,
+                principal_filter: v.principal_filter.map(String::from),
+                host_filter: v.host_filter.map(String::from),
+                operation: v.operation,
+                permission_type: v.permission_type,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteAclsFilter {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 3;
+            n += rt::write::opt_str_size(
+                self.resource_name_filter.as_deref(),
+                v >= 2,
+                true,
+                "filters[].resource_name_filter",
+            )?;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+                return Err(rt::write::not_in_version("filters[].pattern_type_filter"));
+            }
+            n += rt::write::opt_str_size(
+                self.principal_filter.as_deref(),
+                v >= 2,
+                true,
+                "filters[].principal_filter",
+            )?;
+            n += rt::write::opt_str_size(self.host_filter.as_deref(), v >= 2, true, "filters[].host_filter")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("filters[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i8(self.resource_type_filter, "filters[].resource_type_filter")?;
+            w.opt_str(
+                self.resource_name_filter.as_deref(),
+                v >= 2,
+                "filters[].resource_name_filter",
+            )?;
+            if v >= 1 {
+                w.i8(self.pattern_type_filter, "filters[].pattern_type_filter")?;
+            }
+            w.opt_str(self.principal_filter.as_deref(), v >= 2, "filters[].principal_filter")?;
+            w.opt_str(self.host_filter.as_deref(), v >= 2, "filters[].host_filter")?;
+            w.i8(self.operation, "filters[].operation")?;
+            w.i8(self.permission_type, "filters[].permission_type")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DeleteAclsRequest {
+        type View<'a> = super::DeleteAclsRequest<'a>;
+        fn from_view(v: &super::DeleteAclsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.filter_results, v >= 2, v, "filter_results")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -149,7 +149,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
         w.opt_str(self.error_message, v >= 2, "filter_results[].error_message")?;
         w.array(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -295,7 +295,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         w.i8(self.operation, "filter_results[].matching_acls[].operation")?;
         w.i8(self.permission_type, "filter_results[].matching_acls[].permission_type")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -312,4 +312,266 @@ impl<'a> rt::Message<'a> for DeleteAclsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DeleteAclsResponse`](super::DeleteAclsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteAclsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]DeleteAclsFilterResult`, versions 0+.
+        pub filter_results: Vec<DeleteAclsFilterResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteAclsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                filter_results: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteAclsResponse<'_>> for DeleteAclsResponse {
+        fn from(v: &super::DeleteAclsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                filter_results: v.filter_results.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteAclsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.filter_results, v >= 2, v, "filter_results")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.filter_results, v >= 2, v, "filter_results")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DeleteAclsFilterResult`](super::DeleteAclsFilterResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteAclsFilterResult {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// `[]DeleteAclsMatchingAcl`, versions 0+.
+        pub matching_acls: Vec<DeleteAclsMatchingAcl>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteAclsFilterResult {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                matching_acls: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteAclsFilterResult<'_>> for DeleteAclsFilterResult {
+        fn from(v: &super::DeleteAclsFilterResult<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                matching_acls: v.matching_acls.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteAclsFilterResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::opt_str_size(
+                self.error_message.as_deref(),
+                v >= 2,
+                true,
+                "filter_results[].error_message",
+            )?;
+            n += rt::owned::vec_size(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("filter_results[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "filter_results[].error_code")?;
+            w.opt_str(self.error_message.as_deref(), v >= 2, "filter_results[].error_message")?;
+            rt::owned::write_vec(w, &self.matching_acls, v >= 2, v, "filter_results[].matching_acls")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DeleteAclsMatchingAcl`](super::DeleteAclsMatchingAcl).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteAclsMatchingAcl {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// `int8`, versions 0+.
+        pub resource_type: i8,
+        /// `string`, versions 0+.
+        pub resource_name: String,
+        /// `int8`, versions 1+, default `3`.
+        pub pattern_type: i8,
+        /// `string`, versions 0+.
+        pub principal: String,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `int8`, versions 0+.
+        pub operation: i8,
+        /// `int8`, versions 0+.
+        pub permission_type: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteAclsMatchingAcl {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                resource_type: 0_i8,
+                resource_name: String::new(),
+                pattern_type: 3_i8,
+                principal: String::new(),
+                host: String::new(),
+                operation: 0_i8,
+                permission_type: 0_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteAclsMatchingAcl<'_>> for DeleteAclsMatchingAcl {
+        fn from(v: &super::DeleteAclsMatchingAcl<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                resource_type: v.resource_type,
+                resource_name: v.resource_name.into(),
+                pattern_type: v.pattern_type,
+                principal: v.principal.into(),
+                host: v.host.into(),
+                operation: v.operation,
+                permission_type: v.permission_type,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteAclsMatchingAcl {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 5;
+            n += rt::write::opt_str_size(
+                self.error_message.as_deref(),
+                v >= 2,
+                true,
+                "filter_results[].matching_acls[].error_message",
+            )?;
+            n += rt::write::str_size(
+                &self.resource_name,
+                v >= 2,
+                "filter_results[].matching_acls[].resource_name",
+            )?;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.pattern_type == 3_i8) {
+                return Err(rt::write::not_in_version(
+                    "filter_results[].matching_acls[].pattern_type",
+                ));
+            }
+            n += rt::write::str_size(&self.principal, v >= 2, "filter_results[].matching_acls[].principal")?;
+            n += rt::write::str_size(&self.host, v >= 2, "filter_results[].matching_acls[].host")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "filter_results[].matching_acls[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "filter_results[].matching_acls[].error_code")?;
+            w.opt_str(
+                self.error_message.as_deref(),
+                v >= 2,
+                "filter_results[].matching_acls[].error_message",
+            )?;
+            w.i8(self.resource_type, "filter_results[].matching_acls[].resource_type")?;
+            w.str(
+                &self.resource_name,
+                v >= 2,
+                "filter_results[].matching_acls[].resource_name",
+            )?;
+            if v >= 1 {
+                w.i8(self.pattern_type, "filter_results[].matching_acls[].pattern_type")?;
+            }
+            w.str(&self.principal, v >= 2, "filter_results[].matching_acls[].principal")?;
+            w.str(&self.host, v >= 2, "filter_results[].matching_acls[].host")?;
+            w.i8(self.operation, "filter_results[].matching_acls[].operation")?;
+            w.i8(self.permission_type, "filter_results[].matching_acls[].permission_type")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DeleteAclsResponse {
+        type View<'a> = super::DeleteAclsResponse<'a>;
+        fn from_view(v: &super::DeleteAclsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

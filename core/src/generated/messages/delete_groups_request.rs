@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.groups_names, v >= 2, v, "groups_names")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -84,4 +84,71 @@ impl<'a> rt::Message<'a> for DeleteGroupsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DeleteGroupsRequest`](super::DeleteGroupsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteGroupsRequest {
+        /// `[]string`, versions 0+, entity `groupId`.
+        pub groups_names: Vec<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteGroupsRequest {
+        fn default() -> Self {
+            Self {
+                groups_names: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteGroupsRequest<'_>> for DeleteGroupsRequest {
+        fn from(v: &super::DeleteGroupsRequest<'_>) -> Self {
+            Self {
+                groups_names: v.groups_names.iter().map(String::from).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteGroupsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.groups_names, v >= 2, v, "groups_names")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.groups_names, v >= 2, v, "groups_names")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DeleteGroupsRequest {
+        type View<'a> = super::DeleteGroupsRequest<'a>;
+        fn from_view(v: &super::DeleteGroupsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

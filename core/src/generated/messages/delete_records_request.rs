@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
         w.array(&self.topics, v >= 2, v, "topics")?;
         w.i32(self.timeout_ms, "timeout_ms")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
         w.str(self.name, v >= 2, "topics[].name")?;
         w.array(&self.partitions, v >= 2, v, "topics[].partitions")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -209,7 +209,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
         w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
         w.i64(self.offset, "topics[].partitions[].offset")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -226,4 +226,188 @@ impl<'a> rt::Message<'a> for DeleteRecordsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DeleteRecordsRequest`](super::DeleteRecordsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteRecordsRequest {
+        /// `[]DeleteRecordsTopic`, versions 0+.
+        pub topics: Vec<DeleteRecordsTopic>,
+        /// `int32`, versions 0+.
+        pub timeout_ms: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteRecordsRequest {
+        fn default() -> Self {
+            Self {
+                topics: Vec::new(),
+                timeout_ms: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteRecordsRequest<'_>> for DeleteRecordsRequest {
+        fn from(v: &super::DeleteRecordsRequest<'_>) -> Self {
+            Self {
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                timeout_ms: v.timeout_ms,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteRecordsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics")?;
+            w.i32(self.timeout_ms, "timeout_ms")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DeleteRecordsTopic`](super::DeleteRecordsTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteRecordsTopic {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]DeleteRecordsPartition`, versions 0+.
+        pub partitions: Vec<DeleteRecordsPartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteRecordsTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteRecordsTopic<'_>> for DeleteRecordsTopic {
+        fn from(v: &super::DeleteRecordsTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteRecordsTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 2, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topics[].partitions")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DeleteRecordsPartition`](super::DeleteRecordsPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteRecordsPartition {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int64`, versions 0+.
+        pub offset: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteRecordsPartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                offset: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteRecordsPartition<'_>> for DeleteRecordsPartition {
+        fn from(v: &super::DeleteRecordsPartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                offset: v.offset,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteRecordsPartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i64(self.offset, "topics[].partitions[].offset")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DeleteRecordsRequest {
+        type View<'a> = super::DeleteRecordsRequest<'a>;
+        fn from_view(v: &super::DeleteRecordsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

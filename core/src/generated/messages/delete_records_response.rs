@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.topics, v >= 2, v, "topics")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -141,7 +141,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
         w.str(self.name, v >= 2, "topics[].name")?;
         w.array(&self.partitions, v >= 2, v, "topics[].partitions")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -214,7 +214,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
         w.i64(self.low_watermark, "topics[].partitions[].low_watermark")?;
         w.i16(self.error_code, "topics[].partitions[].error_code")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -231,4 +231,193 @@ impl<'a> rt::Message<'a> for DeleteRecordsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DeleteRecordsResponse`](super::DeleteRecordsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteRecordsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]DeleteRecordsTopicResult`, versions 0+.
+        pub topics: Vec<DeleteRecordsTopicResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteRecordsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteRecordsResponse<'_>> for DeleteRecordsResponse {
+        fn from(v: &super::DeleteRecordsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteRecordsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DeleteRecordsTopicResult`](super::DeleteRecordsTopicResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteRecordsTopicResult {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub name: String,
+        /// `[]DeleteRecordsPartitionResult`, versions 0+.
+        pub partitions: Vec<DeleteRecordsPartitionResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteRecordsTopicResult {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteRecordsTopicResult<'_>> for DeleteRecordsTopicResult {
+        fn from(v: &super::DeleteRecordsTopicResult<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteRecordsTopicResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 2, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topics[].partitions")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DeleteRecordsPartitionResult`](super::DeleteRecordsPartitionResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteRecordsPartitionResult {
+        /// `int32`, versions 0+, map key.
+        pub partition_index: i32,
+        /// `int64`, versions 0+.
+        pub low_watermark: i64,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteRecordsPartitionResult {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                low_watermark: 0_i64,
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteRecordsPartitionResult<'_>> for DeleteRecordsPartitionResult {
+        fn from(v: &super::DeleteRecordsPartitionResult<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                low_watermark: v.low_watermark,
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteRecordsPartitionResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 14;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i64(self.low_watermark, "topics[].partitions[].low_watermark")?;
+            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DeleteRecordsResponse {
+        type View<'a> = super::DeleteRecordsResponse<'a>;
+        fn from_view(v: &super::DeleteRecordsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -74,7 +74,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
         w.str(self.group_id, true, "group_id")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.topic_name, true, "topics[].topic_name")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -153,4 +153,128 @@ impl<'a> rt::Message<'a> for DeleteShareGroupOffsetsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DeleteShareGroupOffsetsRequest`](super::DeleteShareGroupOffsetsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteShareGroupOffsetsRequest {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `[]DeleteShareGroupOffsetsRequestTopic`, versions 0+.
+        pub topics: Vec<DeleteShareGroupOffsetsRequestTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteShareGroupOffsetsRequest {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteShareGroupOffsetsRequest<'_>> for DeleteShareGroupOffsetsRequest {
+        fn from(v: &super::DeleteShareGroupOffsetsRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteShareGroupOffsetsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.group_id, true, "group_id")?;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, true, "group_id")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DeleteShareGroupOffsetsRequestTopic`](super::DeleteShareGroupOffsetsRequestTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteShareGroupOffsetsRequestTopic {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteShareGroupOffsetsRequestTopic {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteShareGroupOffsetsRequestTopic<'_>> for DeleteShareGroupOffsetsRequestTopic {
+        fn from(v: &super::DeleteShareGroupOffsetsRequestTopic<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteShareGroupOffsetsRequestTopic {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, true, "topics[].topic_name")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DeleteShareGroupOffsetsRequest {
+        type View<'a> = super::DeleteShareGroupOffsetsRequest<'a>;
+        fn from_view(v: &super::DeleteShareGroupOffsetsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -100,7 +100,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         }
         w.i32(self.timeout_ms, "timeout_ms")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -191,7 +191,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
             w.uuid(self.topic_id, "topics[].topic_id")?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -208,4 +208,164 @@ impl<'a> rt::Message<'a> for DeleteTopicsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DeleteTopicsRequest`](super::DeleteTopicsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteTopicsRequest {
+        /// `[]DeleteTopicState`, versions 6+.
+        pub topics: Vec<DeleteTopicState>,
+        /// `[]string`, versions 0-5, entity `topicName`, ignorable.
+        pub topic_names: Vec<String>,
+        /// `int32`, versions 0+.
+        pub timeout_ms: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteTopicsRequest {
+        fn default() -> Self {
+            Self {
+                topics: Vec::new(),
+                topic_names: Vec::new(),
+                timeout_ms: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteTopicsRequest<'_>> for DeleteTopicsRequest {
+        fn from(v: &super::DeleteTopicsRequest<'_>) -> Self {
+            Self {
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                topic_names: v.topic_names.iter().map(String::from).collect(),
+                timeout_ms: v.timeout_ms,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteTopicsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if v >= 6 {
+                n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
+            }
+            if !(v >= 6) && !(self.topics.is_empty()) {
+                return Err(rt::write::not_in_version("topics"));
+            }
+            if v <= 5 {
+                n += rt::owned::vec_size(&self.topic_names, v >= 4, v, "topic_names")?;
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 6 {
+                rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics")?;
+            }
+            if v <= 5 {
+                rt::owned::write_vec(w, &self.topic_names, v >= 4, v, "topic_names")?;
+            }
+            w.i32(self.timeout_ms, "timeout_ms")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DeleteTopicState`](super::DeleteTopicState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteTopicState {
+        /// `string`, versions 6+, nullable at 6+, default `null`, entity `topicName`.
+        pub name: Option<String>,
+        /// `uuid`, versions 6+.
+        pub topic_id: rt::Uuid,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteTopicState {
+        fn default() -> Self {
+            Self {
+                name: None,
+                topic_id: rt::Uuid::nil(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteTopicState<'_>> for DeleteTopicState {
+        fn from(v: &super::DeleteTopicState<'_>) -> Self {
+            Self {
+                name: v.name.map(String::from),
+                topic_id: v.topic_id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteTopicState {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 6 {
+                n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "topics[].name")?;
+            }
+            if !(v >= 6) && !(self.name.is_none()) {
+                return Err(rt::write::not_in_version("topics[].name"));
+            }
+            if v >= 6 {
+                n += 16;
+            }
+            if !(v >= 6) && !(self.topic_id == rt::Uuid::nil()) {
+                return Err(rt::write::not_in_version("topics[].topic_id"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 6 {
+                w.opt_str(self.name.as_deref(), v >= 4, "topics[].name")?;
+            }
+            if v >= 6 {
+                w.uuid(self.topic_id, "topics[].topic_id")?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DeleteTopicsRequest {
+        type View<'a> = super::DeleteTopicsRequest<'a>;
+        fn from_view(v: &super::DeleteTopicsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -82,7 +82,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
         }
         w.array(&self.responses, v >= 4, v, "responses")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -180,7 +180,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
             w.opt_str(self.error_message, v >= 4, "responses[].error_message")?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -197,4 +197,162 @@ impl<'a> rt::Message<'a> for DeleteTopicsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DeleteTopicsResponse`](super::DeleteTopicsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeleteTopicsResponse {
+        /// `int32`, versions 1+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `[]DeletableTopicResult`, versions 0+.
+        pub responses: Vec<DeletableTopicResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeleteTopicsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                responses: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeleteTopicsResponse<'_>> for DeleteTopicsResponse {
+        fn from(v: &super::DeleteTopicsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeleteTopicsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.responses, v >= 4, v, "responses")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            rt::owned::write_vec(w, &self.responses, v >= 4, v, "responses")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DeletableTopicResult`](super::DeletableTopicResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DeletableTopicResult {
+        /// `string`, versions 0+, nullable at 6+, entity `topicName`, map key.
+        pub name: Option<String>,
+        /// `uuid`, versions 6+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
+        pub error_message: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DeletableTopicResult {
+        fn default() -> Self {
+            Self {
+                name: Some(String::new()),
+                topic_id: rt::Uuid::nil(),
+                error_code: 0_i16,
+                error_message: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DeletableTopicResult<'_>> for DeletableTopicResult {
+        fn from(v: &super::DeletableTopicResult<'_>) -> Self {
+            Self {
+                name: v.name.map(String::from),
+                topic_id: v.topic_id,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DeletableTopicResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::opt_str_size(self.name.as_deref(), v >= 4, v >= 6, "responses[].name")?;
+            if v >= 6 {
+                n += 16;
+            }
+            if v >= 5 {
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    v >= 4,
+                    v >= 5,
+                    "responses[].error_message",
+                )?;
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_str(self.name.as_deref(), v >= 4, "responses[].name")?;
+            if v >= 6 {
+                w.uuid(self.topic_id, "responses[].topic_id")?;
+            }
+            w.i16(self.error_code, "responses[].error_code")?;
+            if v >= 5 {
+                w.opt_str(self.error_message.as_deref(), v >= 4, "responses[].error_message")?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DeleteTopicsResponse {
+        type View<'a> = super::DeleteTopicsResponse<'a>;
+        fn from_view(v: &super::DeleteTopicsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -86,7 +86,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
         w.opt_str(self.error_message, v >= 2, "error_message")?;
         w.array(&self.resources, v >= 2, v, "resources")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -179,7 +179,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
         }
         w.array(&self.acls, v >= 2, v, "resources[].acls")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -260,7 +260,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
         w.i8(self.operation, "resources[].acls[].operation")?;
         w.i8(self.permission_type, "resources[].acls[].permission_type")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -277,4 +277,229 @@ impl<'a> rt::Message<'a> for DescribeAclsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeAclsResponse`](super::DescribeAclsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeAclsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// `[]DescribeAclsResource`, versions 0+.
+        pub resources: Vec<DescribeAclsResource>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeAclsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                resources: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeAclsResponse<'_>> for DescribeAclsResponse {
+        fn from(v: &super::DescribeAclsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                resources: v.resources.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeAclsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
+            n += rt::owned::vec_size(&self.resources, v >= 2, v, "resources")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.opt_str(self.error_message.as_deref(), v >= 2, "error_message")?;
+            rt::owned::write_vec(w, &self.resources, v >= 2, v, "resources")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeAclsResource`](super::DescribeAclsResource).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeAclsResource {
+        /// `int8`, versions 0+.
+        pub resource_type: i8,
+        /// `string`, versions 0+.
+        pub resource_name: String,
+        /// `int8`, versions 1+, default `3`.
+        pub pattern_type: i8,
+        /// `[]AclDescription`, versions 0+.
+        pub acls: Vec<AclDescription>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeAclsResource {
+        fn default() -> Self {
+            Self {
+                resource_type: 0_i8,
+                resource_name: String::new(),
+                pattern_type: 3_i8,
+                acls: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeAclsResource<'_>> for DescribeAclsResource {
+        fn from(v: &super::DescribeAclsResource<'_>) -> Self {
+            Self {
+                resource_type: v.resource_type,
+                resource_name: v.resource_name.into(),
+                pattern_type: v.pattern_type,
+                acls: v.acls.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeAclsResource {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::write::str_size(&self.resource_name, v >= 2, "resources[].resource_name")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.pattern_type == 3_i8) {
+                return Err(rt::write::not_in_version("resources[].pattern_type"));
+            }
+            n += rt::owned::vec_size(&self.acls, v >= 2, v, "resources[].acls")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i8(self.resource_type, "resources[].resource_type")?;
+            w.str(&self.resource_name, v >= 2, "resources[].resource_name")?;
+            if v >= 1 {
+                w.i8(self.pattern_type, "resources[].pattern_type")?;
+            }
+            rt::owned::write_vec(w, &self.acls, v >= 2, v, "resources[].acls")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AclDescription`](super::AclDescription).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AclDescription {
+        /// `string`, versions 0+.
+        pub principal: String,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `int8`, versions 0+.
+        pub operation: i8,
+        /// `int8`, versions 0+.
+        pub permission_type: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AclDescription {
+        fn default() -> Self {
+            Self {
+                principal: String::new(),
+                host: String::new(),
+                operation: 0_i8,
+                permission_type: 0_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AclDescription<'_>> for AclDescription {
+        fn from(v: &super::AclDescription<'_>) -> Self {
+            Self {
+                principal: v.principal.into(),
+                host: v.host.into(),
+                operation: v.operation,
+                permission_type: v.permission_type,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AclDescription {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.principal, v >= 2, "resources[].acls[].principal")?;
+            n += rt::write::str_size(&self.host, v >= 2, "resources[].acls[].host")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("resources[].acls[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.principal, v >= 2, "resources[].acls[].principal")?;
+            w.str(&self.host, v >= 2, "resources[].acls[].host")?;
+            w.i8(self.operation, "resources[].acls[].operation")?;
+            w.i8(self.permission_type, "resources[].acls[].permission_type")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeAclsResponse {
+        type View<'a> = super::DescribeAclsResponse<'a>;
+        fn from_view(v: &super::DescribeAclsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
         w.array(&self.components, v >= 1, v, "components")?;
         w.bool(self.strict, "strict")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -148,7 +148,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
         w.i8(self.match_type, "components[].match_type")?;
         w.opt_str(self.r#match, v >= 1, "components[].match")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -165,4 +165,138 @@ impl<'a> rt::Message<'a> for DescribeClientQuotasRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeClientQuotasRequest`](super::DescribeClientQuotasRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeClientQuotasRequest {
+        /// `[]ComponentData`, versions 0+.
+        pub components: Vec<ComponentData>,
+        /// `bool`, versions 0+.
+        pub strict: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeClientQuotasRequest {
+        fn default() -> Self {
+            Self {
+                components: Vec::new(),
+                strict: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeClientQuotasRequest<'_>> for DescribeClientQuotasRequest {
+        fn from(v: &super::DescribeClientQuotasRequest<'_>) -> Self {
+            Self {
+                components: v.components.iter().map(|e| (&e).into()).collect(),
+                strict: v.strict,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeClientQuotasRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::owned::vec_size(&self.components, v >= 1, v, "components")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.components, v >= 1, v, "components")?;
+            w.bool(self.strict, "strict")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ComponentData`](super::ComponentData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ComponentData {
+        /// `string`, versions 0+.
+        pub entity_type: String,
+        /// `int8`, versions 0+.
+        pub match_type: i8,
+        /// `string`, versions 0+, nullable at 0+.
+        pub r#match: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ComponentData {
+        fn default() -> Self {
+            Self {
+                entity_type: String::new(),
+                match_type: 0_i8,
+                r#match: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ComponentData<'_>> for ComponentData {
+        fn from(v: &super::ComponentData<'_>) -> Self {
+            Self {
+                entity_type: v.entity_type.into(),
+                match_type: v.match_type,
+                r#match: v.r#match.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ComponentData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::write::str_size(&self.entity_type, v >= 1, "components[].entity_type")?;
+            n += rt::write::opt_str_size(self.r#match.as_deref(), v >= 1, true, "components[].match")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("components[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.entity_type, v >= 1, "components[].entity_type")?;
+            w.i8(self.match_type, "components[].match_type")?;
+            w.opt_str(self.r#match.as_deref(), v >= 1, "components[].match")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeClientQuotasRequest {
+        type View<'a> = super::DescribeClientQuotasRequest<'a>;
+        fn from_view(v: &super::DescribeClientQuotasRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -85,7 +85,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
         w.opt_str(self.error_message, v >= 1, "error_message")?;
         w.opt_array(&self.entries, v >= 1, v, "entries")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -154,7 +154,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         w.array(&self.entity, v >= 1, v, "entries[].entity")?;
         w.array(&self.values, v >= 1, v, "entries[].values")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -223,7 +223,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
         w.opt_str(self.entity_name, v >= 1, "entries[].entity[].entity_name")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -291,7 +291,7 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
         w.str(self.key, v >= 1, "entries[].values[].key")?;
         w.f64(self.value, "entries[].values[].value")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -308,4 +308,262 @@ impl<'a> rt::Message<'a> for DescribeClientQuotasResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeClientQuotasResponse`](super::DescribeClientQuotasResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeClientQuotasResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// `[]EntryData`, versions 0+, nullable at 0+.
+        pub entries: Option<Vec<EntryData>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeClientQuotasResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                entries: Some(Vec::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeClientQuotasResponse<'_>> for DescribeClientQuotasResponse {
+        fn from(v: &super::DescribeClientQuotasResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                entries: v.entries.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeClientQuotasResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "error_message")?;
+            n += rt::owned::opt_vec_size(&self.entries, v >= 1, true, v, "entries")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.opt_str(self.error_message.as_deref(), v >= 1, "error_message")?;
+            rt::owned::write_opt_vec(w, &self.entries, v >= 1, v, "entries")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`EntryData`](super::EntryData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EntryData {
+        /// `[]EntityData`, versions 0+.
+        pub entity: Vec<EntityData>,
+        /// `[]ValueData`, versions 0+.
+        pub values: Vec<ValueData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EntryData {
+        fn default() -> Self {
+            Self {
+                entity: Vec::new(),
+                values: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EntryData<'_>> for EntryData {
+        fn from(v: &super::EntryData<'_>) -> Self {
+            Self {
+                entity: v.entity.iter().map(|e| (&e).into()).collect(),
+                values: v.values.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EntryData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.entity, v >= 1, v, "entries[].entity")?;
+            n += rt::owned::vec_size(&self.values, v >= 1, v, "entries[].values")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entries[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity")?;
+            rt::owned::write_vec(w, &self.values, v >= 1, v, "entries[].values")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`EntityData`](super::EntityData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EntityData {
+        /// `string`, versions 0+.
+        pub entity_type: String,
+        /// `string`, versions 0+, nullable at 0+.
+        pub entity_name: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EntityData {
+        fn default() -> Self {
+            Self {
+                entity_type: String::new(),
+                entity_name: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EntityData<'_>> for EntityData {
+        fn from(v: &super::EntityData<'_>) -> Self {
+            Self {
+                entity_type: v.entity_type.into(),
+                entity_name: v.entity_name.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EntityData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
+            n += rt::write::opt_str_size(
+                self.entity_name.as_deref(),
+                v >= 1,
+                true,
+                "entries[].entity[].entity_name",
+            )?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entries[].entity[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
+            w.opt_str(self.entity_name.as_deref(), v >= 1, "entries[].entity[].entity_name")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ValueData`](super::ValueData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ValueData {
+        /// `string`, versions 0+.
+        pub key: String,
+        /// `float64`, versions 0+.
+        pub value: f64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ValueData {
+        fn default() -> Self {
+            Self {
+                key: String::new(),
+                value: 0.0_f64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ValueData<'_>> for ValueData {
+        fn from(v: &super::ValueData<'_>) -> Self {
+            Self {
+                key: v.key.into(),
+                value: v.value,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ValueData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            n += rt::write::str_size(&self.key, v >= 1, "entries[].values[].key")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entries[].values[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.key, v >= 1, "entries[].values[].key")?;
+            w.f64(self.value, "entries[].values[].value")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeClientQuotasResponse {
+        type View<'a> = super::DescribeClientQuotasResponse<'a>;
+        fn from_view(v: &super::DescribeClientQuotasResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
             w.bool(self.include_fenced_brokers, "include_fenced_brokers")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -122,4 +122,99 @@ impl<'a> rt::Message<'a> for DescribeClusterRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeClusterRequest`](super::DescribeClusterRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeClusterRequest {
+        /// `bool`, versions 0+.
+        pub include_cluster_authorized_operations: bool,
+        /// `int8`, versions 1+, default `1`.
+        pub endpoint_type: i8,
+        /// `bool`, versions 2+.
+        pub include_fenced_brokers: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeClusterRequest {
+        fn default() -> Self {
+            Self {
+                include_cluster_authorized_operations: false,
+                endpoint_type: 1_i8,
+                include_fenced_brokers: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeClusterRequest<'_>> for DescribeClusterRequest {
+        fn from(v: &super::DescribeClusterRequest<'_>) -> Self {
+            Self {
+                include_cluster_authorized_operations: v.include_cluster_authorized_operations,
+                endpoint_type: v.endpoint_type,
+                include_fenced_brokers: v.include_fenced_brokers,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeClusterRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+                return Err(rt::write::not_in_version("endpoint_type"));
+            }
+            if v >= 2 {
+                n += 1;
+            }
+            if !(v >= 2) && !(self.include_fenced_brokers == false) {
+                return Err(rt::write::not_in_version("include_fenced_brokers"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.bool(
+                self.include_cluster_authorized_operations,
+                "include_cluster_authorized_operations",
+            )?;
+            if v >= 1 {
+                w.i8(self.endpoint_type, "endpoint_type")?;
+            }
+            if v >= 2 {
+                w.bool(self.include_fenced_brokers, "include_fenced_brokers")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeClusterRequest {
+        type View<'a> = super::DescribeClusterRequest<'a>;
+        fn from_view(v: &super::DescribeClusterRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

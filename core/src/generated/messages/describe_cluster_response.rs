@@ -122,7 +122,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
         w.array(&self.brokers, true, v, "brokers")?;
         w.i32(self.cluster_authorized_operations, "cluster_authorized_operations")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -221,7 +221,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
             w.bool(self.is_fenced, "brokers[].is_fenced")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -238,4 +238,196 @@ impl<'a> rt::Message<'a> for DescribeClusterResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeClusterResponse`](super::DescribeClusterResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeClusterResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `int8`, versions 1+, default `1`.
+        pub endpoint_type: i8,
+        /// `string`, versions 0+.
+        pub cluster_id: String,
+        /// `int32`, versions 0+, default `-1`, entity `brokerId`.
+        pub controller_id: i32,
+        /// `[]DescribeClusterBroker`, versions 0+.
+        pub brokers: Vec<DescribeClusterBroker>,
+        /// `int32`, versions 0+, default `-2147483648`.
+        pub cluster_authorized_operations: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeClusterResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                endpoint_type: 1_i8,
+                cluster_id: String::new(),
+                controller_id: -1_i32,
+                brokers: Vec::new(),
+                cluster_authorized_operations: -2147483648_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeClusterResponse<'_>> for DescribeClusterResponse {
+        fn from(v: &super::DescribeClusterResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                endpoint_type: v.endpoint_type,
+                cluster_id: v.cluster_id.into(),
+                controller_id: v.controller_id,
+                brokers: v.brokers.iter().map(|e| (&e).into()).collect(),
+                cluster_authorized_operations: v.cluster_authorized_operations,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeClusterResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 14;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+                return Err(rt::write::not_in_version("endpoint_type"));
+            }
+            n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
+            n += rt::owned::vec_size(&self.brokers, true, v, "brokers")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+            if v >= 1 {
+                w.i8(self.endpoint_type, "endpoint_type")?;
+            }
+            w.str(&self.cluster_id, true, "cluster_id")?;
+            w.i32(self.controller_id, "controller_id")?;
+            rt::owned::write_vec(w, &self.brokers, true, v, "brokers")?;
+            w.i32(self.cluster_authorized_operations, "cluster_authorized_operations")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeClusterBroker`](super::DescribeClusterBroker).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeClusterBroker {
+        /// `int32`, versions 0+, entity `brokerId`, map key.
+        pub broker_id: i32,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `int32`, versions 0+.
+        pub port: i32,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub rack: Option<String>,
+        /// `bool`, versions 2+.
+        pub is_fenced: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeClusterBroker {
+        fn default() -> Self {
+            Self {
+                broker_id: 0_i32,
+                host: String::new(),
+                port: 0_i32,
+                rack: None,
+                is_fenced: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeClusterBroker<'_>> for DescribeClusterBroker {
+        fn from(v: &super::DescribeClusterBroker<'_>) -> Self {
+            Self {
+                broker_id: v.broker_id,
+                host: v.host.into(),
+                port: v.port,
+                rack: v.rack.map(String::from),
+                is_fenced: v.is_fenced,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeClusterBroker {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            n += rt::write::str_size(&self.host, true, "brokers[].host")?;
+            n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "brokers[].rack")?;
+            if v >= 2 {
+                n += 1;
+            }
+            if !(v >= 2) && !(self.is_fenced == false) {
+                return Err(rt::write::not_in_version("brokers[].is_fenced"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("brokers[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.broker_id, "brokers[].broker_id")?;
+            w.str(&self.host, true, "brokers[].host")?;
+            w.i32(self.port, "brokers[].port")?;
+            w.opt_str(self.rack.as_deref(), true, "brokers[].rack")?;
+            if v >= 2 {
+                w.bool(self.is_fenced, "brokers[].is_fenced")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeClusterResponse {
+        type View<'a> = super::DescribeClusterResponse<'a>;
+        fn from_view(v: &super::DescribeClusterResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -104,7 +104,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
             w.bool(self.include_documentation, "include_documentation")?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -185,7 +185,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
         w.str(self.resource_name, v >= 4, "resources[].resource_name")?;
         w.opt_array(&self.configuration_keys, v >= 4, v, "resources[].configuration_keys")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -202,4 +202,165 @@ impl<'a> rt::Message<'a> for DescribeConfigsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeConfigsRequest`](super::DescribeConfigsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeConfigsRequest {
+        /// `[]DescribeConfigsResource`, versions 0+.
+        pub resources: Vec<DescribeConfigsResource>,
+        /// `bool`, versions 1+, default `false`.
+        pub include_synonyms: bool,
+        /// `bool`, versions 3+, default `false`.
+        pub include_documentation: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeConfigsRequest {
+        fn default() -> Self {
+            Self {
+                resources: Vec::new(),
+                include_synonyms: false,
+                include_documentation: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeConfigsRequest<'_>> for DescribeConfigsRequest {
+        fn from(v: &super::DescribeConfigsRequest<'_>) -> Self {
+            Self {
+                resources: v.resources.iter().map(|e| (&e).into()).collect(),
+                include_synonyms: v.include_synonyms,
+                include_documentation: v.include_documentation,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeConfigsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.resources, v >= 4, v, "resources")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.include_synonyms == false) {
+                return Err(rt::write::not_in_version("include_synonyms"));
+            }
+            if v >= 3 {
+                n += 1;
+            }
+            if !(v >= 3) && !(self.include_documentation == false) {
+                return Err(rt::write::not_in_version("include_documentation"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.resources, v >= 4, v, "resources")?;
+            if v >= 1 {
+                w.bool(self.include_synonyms, "include_synonyms")?;
+            }
+            if v >= 3 {
+                w.bool(self.include_documentation, "include_documentation")?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeConfigsResource`](super::DescribeConfigsResource).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeConfigsResource {
+        /// `int8`, versions 0+.
+        pub resource_type: i8,
+        /// `string`, versions 0+.
+        pub resource_name: String,
+        /// `[]string`, versions 0+, nullable at 0+.
+        pub configuration_keys: Option<Vec<String>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeConfigsResource {
+        fn default() -> Self {
+            Self {
+                resource_type: 0_i8,
+                resource_name: String::new(),
+                configuration_keys: Some(Vec::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeConfigsResource<'_>> for DescribeConfigsResource {
+        fn from(v: &super::DescribeConfigsResource<'_>) -> Self {
+            Self {
+                resource_type: v.resource_type,
+                resource_name: v.resource_name.into(),
+                configuration_keys: v.configuration_keys.map(|a| a.iter().map(String::from).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeConfigsResource {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::write::str_size(&self.resource_name, v >= 4, "resources[].resource_name")?;
+            n += rt::owned::opt_vec_size(
+                &self.configuration_keys,
+                v >= 4,
+                true,
+                v,
+                "resources[].configuration_keys",
+            )?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i8(self.resource_type, "resources[].resource_type")?;
+            w.str(&self.resource_name, v >= 4, "resources[].resource_name")?;
+            rt::owned::write_opt_vec(w, &self.configuration_keys, v >= 4, v, "resources[].configuration_keys")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeConfigsRequest {
+        type View<'a> = super::DescribeConfigsRequest<'a>;
+        fn from_view(v: &super::DescribeConfigsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

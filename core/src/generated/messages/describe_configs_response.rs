@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.results, v >= 4, v, "results")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -161,7 +161,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
         w.str(self.resource_name, v >= 4, "results[].resource_name")?;
         w.array(&self.configs, v >= 4, v, "results[].configs")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -320,7 +320,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
             w.opt_str(self.documentation, v >= 4, "results[].configs[].documentation")?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -431,7 +431,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
             w.i8(self.source, "results[].configs[].synonyms[].source")?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -448,4 +448,369 @@ impl<'a> rt::Message<'a> for DescribeConfigsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeConfigsResponse`](super::DescribeConfigsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeConfigsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]DescribeConfigsResult`, versions 0+.
+        pub results: Vec<DescribeConfigsResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeConfigsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                results: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeConfigsResponse<'_>> for DescribeConfigsResponse {
+        fn from(v: &super::DescribeConfigsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                results: v.results.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeConfigsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.results, v >= 4, v, "results")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.results, v >= 4, v, "results")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeConfigsResult`](super::DescribeConfigsResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeConfigsResult {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// `int8`, versions 0+.
+        pub resource_type: i8,
+        /// `string`, versions 0+.
+        pub resource_name: String,
+        /// `[]DescribeConfigsResourceResult`, versions 0+.
+        pub configs: Vec<DescribeConfigsResourceResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeConfigsResult {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                resource_type: 0_i8,
+                resource_name: String::new(),
+                configs: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeConfigsResult<'_>> for DescribeConfigsResult {
+        fn from(v: &super::DescribeConfigsResult<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                resource_type: v.resource_type,
+                resource_name: v.resource_name.into(),
+                configs: v.configs.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeConfigsResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 3;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 4, true, "results[].error_message")?;
+            n += rt::write::str_size(&self.resource_name, v >= 4, "results[].resource_name")?;
+            n += rt::owned::vec_size(&self.configs, v >= 4, v, "results[].configs")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "results[].error_code")?;
+            w.opt_str(self.error_message.as_deref(), v >= 4, "results[].error_message")?;
+            w.i8(self.resource_type, "results[].resource_type")?;
+            w.str(&self.resource_name, v >= 4, "results[].resource_name")?;
+            rt::owned::write_vec(w, &self.configs, v >= 4, v, "results[].configs")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeConfigsResourceResult`](super::DescribeConfigsResourceResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeConfigsResourceResult {
+        /// `string`, versions 0+.
+        pub name: String,
+        /// `string`, versions 0+, nullable at 0+.
+        pub value: Option<String>,
+        /// `bool`, versions 0+.
+        pub read_only: bool,
+        /// `bool`, versions 0.
+        pub is_default: bool,
+        /// `int8`, versions 1+, default `-1`, ignorable.
+        pub config_source: i8,
+        /// `bool`, versions 0+.
+        pub is_sensitive: bool,
+        /// `[]DescribeConfigsSynonym`, versions 1+, ignorable.
+        pub synonyms: Vec<DescribeConfigsSynonym>,
+        /// `int8`, versions 3+, default `0`, ignorable.
+        pub config_type: i8,
+        /// `string`, versions 3+, nullable at 3+, ignorable.
+        pub documentation: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeConfigsResourceResult {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                value: Some(String::new()),
+                read_only: false,
+                is_default: false,
+                config_source: -1_i8,
+                is_sensitive: false,
+                synonyms: Vec::new(),
+                config_type: 0_i8,
+                documentation: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeConfigsResourceResult<'_>> for DescribeConfigsResourceResult {
+        fn from(v: &super::DescribeConfigsResourceResult<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                value: v.value.map(String::from),
+                read_only: v.read_only,
+                is_default: v.is_default,
+                config_source: v.config_source,
+                is_sensitive: v.is_sensitive,
+                synonyms: v.synonyms.iter().map(|e| (&e).into()).collect(),
+                config_type: v.config_type,
+                documentation: v.documentation.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeConfigsResourceResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].name")?;
+            n += rt::write::opt_str_size(self.value.as_deref(), v >= 4, true, "results[].configs[].value")?;
+            if v <= 0 {
+                n += 1;
+            }
+            if !(v <= 0) && !(self.is_default == false) {
+                return Err(rt::write::not_in_version("results[].configs[].is_default"));
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if v >= 1 {
+                n += rt::owned::vec_size(&self.synonyms, v >= 4, v, "results[].configs[].synonyms")?;
+            }
+            if v >= 3 {
+                n += 1;
+            }
+            if v >= 3 {
+                n += rt::write::opt_str_size(
+                    self.documentation.as_deref(),
+                    v >= 4,
+                    v >= 3,
+                    "results[].configs[].documentation",
+                )?;
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[].configs[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 4, "results[].configs[].name")?;
+            w.opt_str(self.value.as_deref(), v >= 4, "results[].configs[].value")?;
+            w.bool(self.read_only, "results[].configs[].read_only")?;
+            if v <= 0 {
+                w.bool(self.is_default, "results[].configs[].is_default")?;
+            }
+            if v >= 1 {
+                w.i8(self.config_source, "results[].configs[].config_source")?;
+            }
+            w.bool(self.is_sensitive, "results[].configs[].is_sensitive")?;
+            if v >= 1 {
+                rt::owned::write_vec(w, &self.synonyms, v >= 4, v, "results[].configs[].synonyms")?;
+            }
+            if v >= 3 {
+                w.i8(self.config_type, "results[].configs[].config_type")?;
+            }
+            if v >= 3 {
+                w.opt_str(
+                    self.documentation.as_deref(),
+                    v >= 4,
+                    "results[].configs[].documentation",
+                )?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeConfigsSynonym`](super::DescribeConfigsSynonym).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeConfigsSynonym {
+        /// `string`, versions 1+.
+        pub name: String,
+        /// `string`, versions 1+, nullable at 1+.
+        pub value: Option<String>,
+        /// `int8`, versions 1+.
+        pub source: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeConfigsSynonym {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                value: Some(String::new()),
+                source: 0_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeConfigsSynonym<'_>> for DescribeConfigsSynonym {
+        fn from(v: &super::DescribeConfigsSynonym<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                value: v.value.map(String::from),
+                source: v.source,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeConfigsSynonym {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(&self.name, v >= 4, "results[].configs[].synonyms[].name")?;
+            }
+            if !(v >= 1) && !(self.name == "") {
+                return Err(rt::write::not_in_version("results[].configs[].synonyms[].name"));
+            }
+            if v >= 1 {
+                n += rt::write::opt_str_size(
+                    self.value.as_deref(),
+                    v >= 4,
+                    v >= 1,
+                    "results[].configs[].synonyms[].value",
+                )?;
+            }
+            if !(v >= 1) && !(self.value.as_deref() == Some("")) {
+                return Err(rt::write::not_in_version("results[].configs[].synonyms[].value"));
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.source == 0_i8) {
+                return Err(rt::write::not_in_version("results[].configs[].synonyms[].source"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "results[].configs[].synonyms[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.str(&self.name, v >= 4, "results[].configs[].synonyms[].name")?;
+            }
+            if v >= 1 {
+                w.opt_str(self.value.as_deref(), v >= 4, "results[].configs[].synonyms[].value")?;
+            }
+            if v >= 1 {
+                w.i8(self.source, "results[].configs[].synonyms[].source")?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeConfigsResponse {
+        type View<'a> = super::DescribeConfigsResponse<'a>;
+        fn from_view(v: &super::DescribeConfigsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

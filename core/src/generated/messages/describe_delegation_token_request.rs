@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.opt_array(&self.owners, v >= 2, v, "owners")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -137,7 +137,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         w.str(self.principal_type, v >= 2, "owners[].principal_type")?;
         w.str(self.principal_name, v >= 2, "owners[].principal_name")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -154,4 +154,128 @@ impl<'a> rt::Message<'a> for DescribeDelegationTokenRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeDelegationTokenRequest`](super::DescribeDelegationTokenRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeDelegationTokenRequest {
+        /// `[]DescribeDelegationTokenOwner`, versions 0+, nullable at 0+.
+        pub owners: Option<Vec<DescribeDelegationTokenOwner>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeDelegationTokenRequest {
+        fn default() -> Self {
+            Self {
+                owners: Some(Vec::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeDelegationTokenRequest<'_>> for DescribeDelegationTokenRequest {
+        fn from(v: &super::DescribeDelegationTokenRequest<'_>) -> Self {
+            Self {
+                owners: v.owners.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeDelegationTokenRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::opt_vec_size(&self.owners, v >= 2, true, v, "owners")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_opt_vec(w, &self.owners, v >= 2, v, "owners")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeDelegationTokenOwner`](super::DescribeDelegationTokenOwner).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeDelegationTokenOwner {
+        /// `string`, versions 0+.
+        pub principal_type: String,
+        /// `string`, versions 0+.
+        pub principal_name: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeDelegationTokenOwner {
+        fn default() -> Self {
+            Self {
+                principal_type: String::new(),
+                principal_name: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeDelegationTokenOwner<'_>> for DescribeDelegationTokenOwner {
+        fn from(v: &super::DescribeDelegationTokenOwner<'_>) -> Self {
+            Self {
+                principal_type: v.principal_type.into(),
+                principal_name: v.principal_name.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeDelegationTokenOwner {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.principal_type, v >= 2, "owners[].principal_type")?;
+            n += rt::write::str_size(&self.principal_name, v >= 2, "owners[].principal_name")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("owners[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.principal_type, v >= 2, "owners[].principal_type")?;
+            w.str(&self.principal_name, v >= 2, "owners[].principal_name")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeDelegationTokenRequest {
+        type View<'a> = super::DescribeDelegationTokenRequest<'a>;
+        fn from_view(v: &super::DescribeDelegationTokenRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -79,7 +79,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
         w.array(&self.tokens, v >= 2, v, "tokens")?;
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -239,7 +239,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         w.bytes(self.hmac, v >= 2, "tokens[].hmac")?;
         w.array(&self.renewers, v >= 2, v, "tokens[].renewers")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -308,7 +308,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
         w.str(self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
         w.str(self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -325,4 +325,270 @@ impl<'a> rt::Message<'a> for DescribeDelegationTokenResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeDelegationTokenResponse`](super::DescribeDelegationTokenResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeDelegationTokenResponse {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `[]DescribedDelegationToken`, versions 0+.
+        pub tokens: Vec<DescribedDelegationToken>,
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeDelegationTokenResponse {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                tokens: Vec::new(),
+                throttle_time_ms: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeDelegationTokenResponse<'_>> for DescribeDelegationTokenResponse {
+        fn from(v: &super::DescribeDelegationTokenResponse<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                tokens: v.tokens.iter().map(|e| (&e).into()).collect(),
+                throttle_time_ms: v.throttle_time_ms,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeDelegationTokenResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::owned::vec_size(&self.tokens, v >= 2, v, "tokens")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "error_code")?;
+            rt::owned::write_vec(w, &self.tokens, v >= 2, v, "tokens")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribedDelegationToken`](super::DescribedDelegationToken).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribedDelegationToken {
+        /// `string`, versions 0+.
+        pub principal_type: String,
+        /// `string`, versions 0+.
+        pub principal_name: String,
+        /// `string`, versions 3+.
+        pub token_requester_principal_type: String,
+        /// `string`, versions 3+.
+        pub token_requester_principal_name: String,
+        /// `int64`, versions 0+.
+        pub issue_timestamp: i64,
+        /// `int64`, versions 0+.
+        pub expiry_timestamp: i64,
+        /// `int64`, versions 0+.
+        pub max_timestamp: i64,
+        /// `string`, versions 0+.
+        pub token_id: String,
+        /// `bytes`, versions 0+.
+        pub hmac: Vec<u8>,
+        /// `[]DescribedDelegationTokenRenewer`, versions 0+.
+        pub renewers: Vec<DescribedDelegationTokenRenewer>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribedDelegationToken {
+        fn default() -> Self {
+            Self {
+                principal_type: String::new(),
+                principal_name: String::new(),
+                token_requester_principal_type: String::new(),
+                token_requester_principal_name: String::new(),
+                issue_timestamp: 0_i64,
+                expiry_timestamp: 0_i64,
+                max_timestamp: 0_i64,
+                token_id: String::new(),
+                hmac: Vec::new(),
+                renewers: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribedDelegationToken<'_>> for DescribedDelegationToken {
+        fn from(v: &super::DescribedDelegationToken<'_>) -> Self {
+            Self {
+                principal_type: v.principal_type.into(),
+                principal_name: v.principal_name.into(),
+                token_requester_principal_type: v.token_requester_principal_type.into(),
+                token_requester_principal_name: v.token_requester_principal_name.into(),
+                issue_timestamp: v.issue_timestamp,
+                expiry_timestamp: v.expiry_timestamp,
+                max_timestamp: v.max_timestamp,
+                token_id: v.token_id.into(),
+                hmac: v.hmac.to_vec(),
+                renewers: v.renewers.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribedDelegationToken {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 24;
+            n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].principal_type")?;
+            n += rt::write::str_size(&self.principal_name, v >= 2, "tokens[].principal_name")?;
+            if v >= 3 {
+                n += rt::write::str_size(
+                    &self.token_requester_principal_type,
+                    v >= 2,
+                    "tokens[].token_requester_principal_type",
+                )?;
+            }
+            if !(v >= 3) && !(self.token_requester_principal_type == "") {
+                return Err(rt::write::not_in_version("tokens[].token_requester_principal_type"));
+            }
+            if v >= 3 {
+                n += rt::write::str_size(
+                    &self.token_requester_principal_name,
+                    v >= 2,
+                    "tokens[].token_requester_principal_name",
+                )?;
+            }
+            if !(v >= 3) && !(self.token_requester_principal_name == "") {
+                return Err(rt::write::not_in_version("tokens[].token_requester_principal_name"));
+            }
+            n += rt::write::str_size(&self.token_id, v >= 2, "tokens[].token_id")?;
+            n += rt::write::bytes_size(&self.hmac, v >= 2, "tokens[].hmac")?;
+            n += rt::owned::vec_size(&self.renewers, v >= 2, v, "tokens[].renewers")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("tokens[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.principal_type, v >= 2, "tokens[].principal_type")?;
+            w.str(&self.principal_name, v >= 2, "tokens[].principal_name")?;
+            if v >= 3 {
+                w.str(
+                    &self.token_requester_principal_type,
+                    v >= 2,
+                    "tokens[].token_requester_principal_type",
+                )?;
+            }
+            if v >= 3 {
+                w.str(
+                    &self.token_requester_principal_name,
+                    v >= 2,
+                    "tokens[].token_requester_principal_name",
+                )?;
+            }
+            w.i64(self.issue_timestamp, "tokens[].issue_timestamp")?;
+            w.i64(self.expiry_timestamp, "tokens[].expiry_timestamp")?;
+            w.i64(self.max_timestamp, "tokens[].max_timestamp")?;
+            w.str(&self.token_id, v >= 2, "tokens[].token_id")?;
+            w.bytes(&self.hmac, v >= 2, "tokens[].hmac")?;
+            rt::owned::write_vec(w, &self.renewers, v >= 2, v, "tokens[].renewers")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribedDelegationTokenRenewer`](super::DescribedDelegationTokenRenewer).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribedDelegationTokenRenewer {
+        /// `string`, versions 0+.
+        pub principal_type: String,
+        /// `string`, versions 0+.
+        pub principal_name: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribedDelegationTokenRenewer {
+        fn default() -> Self {
+            Self {
+                principal_type: String::new(),
+                principal_name: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribedDelegationTokenRenewer<'_>> for DescribedDelegationTokenRenewer {
+        fn from(v: &super::DescribedDelegationTokenRenewer<'_>) -> Self {
+            Self {
+                principal_type: v.principal_type.into(),
+                principal_name: v.principal_name.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribedDelegationTokenRenewer {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
+            n += rt::write::str_size(&self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("tokens[].renewers[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
+            w.str(&self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeDelegationTokenResponse {
+        type View<'a> = super::DescribeDelegationTokenResponse<'a>;
+        fn from_view(v: &super::DescribeDelegationTokenResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -85,7 +85,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
             w.bool(self.include_authorized_operations, "include_authorized_operations")?;
         }
         if v >= 5 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -102,4 +102,84 @@ impl<'a> rt::Message<'a> for DescribeGroupsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeGroupsRequest`](super::DescribeGroupsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeGroupsRequest {
+        /// `[]string`, versions 0+, entity `groupId`.
+        pub groups: Vec<String>,
+        /// `bool`, versions 3+.
+        pub include_authorized_operations: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeGroupsRequest {
+        fn default() -> Self {
+            Self {
+                groups: Vec::new(),
+                include_authorized_operations: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeGroupsRequest<'_>> for DescribeGroupsRequest {
+        fn from(v: &super::DescribeGroupsRequest<'_>) -> Self {
+            Self {
+                groups: v.groups.iter().map(String::from).collect(),
+                include_authorized_operations: v.include_authorized_operations,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeGroupsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.groups, v >= 5, v, "groups")?;
+            if v >= 3 {
+                n += 1;
+            }
+            if !(v >= 3) && !(self.include_authorized_operations == false) {
+                return Err(rt::write::not_in_version("include_authorized_operations"));
+            }
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups")?;
+            if v >= 3 {
+                w.bool(self.include_authorized_operations, "include_authorized_operations")?;
+            }
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeGroupsRequest {
+        type View<'a> = super::DescribeGroupsRequest<'a>;
+        fn from_view(v: &super::DescribeGroupsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

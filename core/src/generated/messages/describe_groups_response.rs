@@ -81,7 +81,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
         }
         w.array(&self.groups, v >= 5, v, "groups")?;
         if v >= 5 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -213,7 +213,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             w.i32(self.authorized_operations, "groups[].authorized_operations")?;
         }
         if v >= 5 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -323,7 +323,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
         w.bytes(self.member_metadata, v >= 5, "groups[].members[].member_metadata")?;
         w.bytes(self.member_assignment, v >= 5, "groups[].members[].member_assignment")?;
         if v >= 5 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -340,4 +340,281 @@ impl<'a> rt::Message<'a> for DescribeGroupsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeGroupsResponse`](super::DescribeGroupsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeGroupsResponse {
+        /// `int32`, versions 1+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `[]DescribedGroup`, versions 0+.
+        pub groups: Vec<DescribedGroup>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeGroupsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                groups: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeGroupsResponse<'_>> for DescribeGroupsResponse {
+        fn from(v: &super::DescribeGroupsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeGroupsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.groups, v >= 5, v, "groups")?;
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups")?;
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribedGroup`](super::DescribedGroup).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribedGroup {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 6+, nullable at 6+, default `null`.
+        pub error_message: Option<String>,
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `string`, versions 0+.
+        pub group_state: String,
+        /// `string`, versions 0+.
+        pub protocol_type: String,
+        /// `string`, versions 0+.
+        pub protocol_data: String,
+        /// `[]DescribedGroupMember`, versions 0+.
+        pub members: Vec<DescribedGroupMember>,
+        /// `int32`, versions 3+, default `-2147483648`.
+        pub authorized_operations: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribedGroup {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                error_message: None,
+                group_id: String::new(),
+                group_state: String::new(),
+                protocol_type: String::new(),
+                protocol_data: String::new(),
+                members: Vec::new(),
+                authorized_operations: -2147483648_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribedGroup<'_>> for DescribedGroup {
+        fn from(v: &super::DescribedGroup<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                group_id: v.group_id.into(),
+                group_state: v.group_state.into(),
+                protocol_type: v.protocol_type.into(),
+                protocol_data: v.protocol_data.into(),
+                members: v.members.iter().map(|e| (&e).into()).collect(),
+                authorized_operations: v.authorized_operations,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribedGroup {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            if v >= 6 {
+                n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 5, v >= 6, "groups[].error_message")?;
+            }
+            if !(v >= 6) && !(self.error_message.is_none()) {
+                return Err(rt::write::not_in_version("groups[].error_message"));
+            }
+            n += rt::write::str_size(&self.group_id, v >= 5, "groups[].group_id")?;
+            n += rt::write::str_size(&self.group_state, v >= 5, "groups[].group_state")?;
+            n += rt::write::str_size(&self.protocol_type, v >= 5, "groups[].protocol_type")?;
+            n += rt::write::str_size(&self.protocol_data, v >= 5, "groups[].protocol_data")?;
+            n += rt::owned::vec_size(&self.members, v >= 5, v, "groups[].members")?;
+            if v >= 3 {
+                n += 4;
+            }
+            if !(v >= 3) && !(self.authorized_operations == -2147483648_i32) {
+                return Err(rt::write::not_in_version("groups[].authorized_operations"));
+            }
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "groups[].error_code")?;
+            if v >= 6 {
+                w.opt_str(self.error_message.as_deref(), v >= 5, "groups[].error_message")?;
+            }
+            w.str(&self.group_id, v >= 5, "groups[].group_id")?;
+            w.str(&self.group_state, v >= 5, "groups[].group_state")?;
+            w.str(&self.protocol_type, v >= 5, "groups[].protocol_type")?;
+            w.str(&self.protocol_data, v >= 5, "groups[].protocol_data")?;
+            rt::owned::write_vec(w, &self.members, v >= 5, v, "groups[].members")?;
+            if v >= 3 {
+                w.i32(self.authorized_operations, "groups[].authorized_operations")?;
+            }
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribedGroupMember`](super::DescribedGroupMember).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribedGroupMember {
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `string`, versions 4+, nullable at 4+, default `null`, ignorable.
+        pub group_instance_id: Option<String>,
+        /// `string`, versions 0+.
+        pub client_id: String,
+        /// `string`, versions 0+.
+        pub client_host: String,
+        /// `bytes`, versions 0+.
+        pub member_metadata: Vec<u8>,
+        /// `bytes`, versions 0+.
+        pub member_assignment: Vec<u8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribedGroupMember {
+        fn default() -> Self {
+            Self {
+                member_id: String::new(),
+                group_instance_id: None,
+                client_id: String::new(),
+                client_host: String::new(),
+                member_metadata: Vec::new(),
+                member_assignment: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribedGroupMember<'_>> for DescribedGroupMember {
+        fn from(v: &super::DescribedGroupMember<'_>) -> Self {
+            Self {
+                member_id: v.member_id.into(),
+                group_instance_id: v.group_instance_id.map(String::from),
+                client_id: v.client_id.into(),
+                client_host: v.client_host.into(),
+                member_metadata: v.member_metadata.to_vec(),
+                member_assignment: v.member_assignment.to_vec(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribedGroupMember {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.member_id, v >= 5, "groups[].members[].member_id")?;
+            if v >= 4 {
+                n += rt::write::opt_str_size(
+                    self.group_instance_id.as_deref(),
+                    v >= 5,
+                    v >= 4,
+                    "groups[].members[].group_instance_id",
+                )?;
+            }
+            n += rt::write::str_size(&self.client_id, v >= 5, "groups[].members[].client_id")?;
+            n += rt::write::str_size(&self.client_host, v >= 5, "groups[].members[].client_host")?;
+            n += rt::write::bytes_size(&self.member_metadata, v >= 5, "groups[].members[].member_metadata")?;
+            n += rt::write::bytes_size(&self.member_assignment, v >= 5, "groups[].members[].member_assignment")?;
+            if v >= 5 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.member_id, v >= 5, "groups[].members[].member_id")?;
+            if v >= 4 {
+                w.opt_str(
+                    self.group_instance_id.as_deref(),
+                    v >= 5,
+                    "groups[].members[].group_instance_id",
+                )?;
+            }
+            w.str(&self.client_id, v >= 5, "groups[].members[].client_id")?;
+            w.str(&self.client_host, v >= 5, "groups[].members[].client_host")?;
+            w.bytes(&self.member_metadata, v >= 5, "groups[].members[].member_metadata")?;
+            w.bytes(&self.member_assignment, v >= 5, "groups[].members[].member_assignment")?;
+            if v >= 5 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeGroupsResponse {
+        type View<'a> = super::DescribeGroupsResponse<'a>;
+        fn from_view(v: &super::DescribeGroupsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

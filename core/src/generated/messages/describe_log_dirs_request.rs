@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.opt_array(&self.topics, v >= 2, v, "topics")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -137,7 +137,7 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
         w.str(self.topic, v >= 2, "topics[].topic")?;
         w.array(&self.partitions, v >= 2, v, "topics[].partitions")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -154,4 +154,128 @@ impl<'a> rt::Message<'a> for DescribeLogDirsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeLogDirsRequest`](super::DescribeLogDirsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeLogDirsRequest {
+        /// `[]DescribableLogDirTopic`, versions 0+, nullable at 0+.
+        pub topics: Option<Vec<DescribableLogDirTopic>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeLogDirsRequest {
+        fn default() -> Self {
+            Self {
+                topics: Some(Vec::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeLogDirsRequest<'_>> for DescribeLogDirsRequest {
+        fn from(v: &super::DescribeLogDirsRequest<'_>) -> Self {
+            Self {
+                topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeLogDirsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::opt_vec_size(&self.topics, v >= 2, true, v, "topics")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_opt_vec(w, &self.topics, v >= 2, v, "topics")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribableLogDirTopic`](super::DescribableLogDirTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribableLogDirTopic {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub topic: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribableLogDirTopic {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribableLogDirTopic<'_>> for DescribableLogDirTopic {
+        fn from(v: &super::DescribableLogDirTopic<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribableLogDirTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic, v >= 2, "topics[].topic")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topics[].partitions")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic, v >= 2, "topics[].topic")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topics[].partitions")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeLogDirsRequest {
+        type View<'a> = super::DescribeLogDirsRequest<'a>;
+        fn from_view(v: &super::DescribeLogDirsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

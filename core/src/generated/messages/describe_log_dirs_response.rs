@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
         }
         w.array(&self.results, v >= 2, v, "results")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -189,7 +189,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
             w.i64(self.usable_bytes, "results[].usable_bytes")?;
         }
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -259,7 +259,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
         w.str(self.name, v >= 2, "results[].topics[].name")?;
         w.array(&self.partitions, v >= 2, v, "results[].topics[].partitions")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -340,7 +340,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
         w.i64(self.offset_lag, "results[].topics[].partitions[].offset_lag")?;
         w.bool(self.is_future_key, "results[].topics[].partitions[].is_future_key")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -357,4 +357,292 @@ impl<'a> rt::Message<'a> for DescribeLogDirsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeLogDirsResponse`](super::DescribeLogDirsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeLogDirsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 3+, ignorable.
+        pub error_code: i16,
+        /// `[]DescribeLogDirsResult`, versions 0+.
+        pub results: Vec<DescribeLogDirsResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeLogDirsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                results: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeLogDirsResponse<'_>> for DescribeLogDirsResponse {
+        fn from(v: &super::DescribeLogDirsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                results: v.results.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeLogDirsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if v >= 3 {
+                n += 2;
+            }
+            n += rt::owned::vec_size(&self.results, v >= 2, v, "results")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            if v >= 3 {
+                w.i16(self.error_code, "error_code")?;
+            }
+            rt::owned::write_vec(w, &self.results, v >= 2, v, "results")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeLogDirsResult`](super::DescribeLogDirsResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeLogDirsResult {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+.
+        pub log_dir: String,
+        /// `[]DescribeLogDirsTopic`, versions 0+.
+        pub topics: Vec<DescribeLogDirsTopic>,
+        /// `int64`, versions 4+, default `-1`, ignorable.
+        pub total_bytes: i64,
+        /// `int64`, versions 4+, default `-1`, ignorable.
+        pub usable_bytes: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeLogDirsResult {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                log_dir: String::new(),
+                topics: Vec::new(),
+                total_bytes: -1_i64,
+                usable_bytes: -1_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeLogDirsResult<'_>> for DescribeLogDirsResult {
+        fn from(v: &super::DescribeLogDirsResult<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                log_dir: v.log_dir.into(),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                total_bytes: v.total_bytes,
+                usable_bytes: v.usable_bytes,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeLogDirsResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.log_dir, v >= 2, "results[].log_dir")?;
+            n += rt::owned::vec_size(&self.topics, v >= 2, v, "results[].topics")?;
+            if v >= 4 {
+                n += 8;
+            }
+            if v >= 4 {
+                n += 8;
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "results[].error_code")?;
+            w.str(&self.log_dir, v >= 2, "results[].log_dir")?;
+            rt::owned::write_vec(w, &self.topics, v >= 2, v, "results[].topics")?;
+            if v >= 4 {
+                w.i64(self.total_bytes, "results[].total_bytes")?;
+            }
+            if v >= 4 {
+                w.i64(self.usable_bytes, "results[].usable_bytes")?;
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeLogDirsTopic`](super::DescribeLogDirsTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeLogDirsTopic {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]DescribeLogDirsPartition`, versions 0+.
+        pub partitions: Vec<DescribeLogDirsPartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeLogDirsTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeLogDirsTopic<'_>> for DescribeLogDirsTopic {
+        fn from(v: &super::DescribeLogDirsTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeLogDirsTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 2, "results[].topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 2, v, "results[].topics[].partitions")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[].topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 2, "results[].topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "results[].topics[].partitions")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeLogDirsPartition`](super::DescribeLogDirsPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeLogDirsPartition {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int64`, versions 0+.
+        pub partition_size: i64,
+        /// `int64`, versions 0+.
+        pub offset_lag: i64,
+        /// `bool`, versions 0+.
+        pub is_future_key: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeLogDirsPartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                partition_size: 0_i64,
+                offset_lag: 0_i64,
+                is_future_key: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeLogDirsPartition<'_>> for DescribeLogDirsPartition {
+        fn from(v: &super::DescribeLogDirsPartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                partition_size: v.partition_size,
+                offset_lag: v.offset_lag,
+                is_future_key: v.is_future_key,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeLogDirsPartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 21;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "results[].topics[].partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "results[].topics[].partitions[].partition_index")?;
+            w.i64(self.partition_size, "results[].topics[].partitions[].partition_size")?;
+            w.i64(self.offset_lag, "results[].topics[].partitions[].offset_lag")?;
+            w.bool(self.is_future_key, "results[].topics[].partitions[].is_future_key")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeLogDirsResponse {
+        type View<'a> = super::DescribeLogDirsResponse<'a>;
+        fn from_view(v: &super::DescribeLogDirsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

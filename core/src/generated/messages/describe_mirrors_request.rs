@@ -76,7 +76,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
         w.opt_array(&self.mirror_names, true, v, "mirror_names")?;
         w.bool(self.include_authorized_operations, "include_authorized_operations")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -93,4 +93,76 @@ impl<'a> rt::Message<'a> for DescribeMirrorsRequest<'a> {
         latest_version_unstable: false,
         provisional: true,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeMirrorsRequest`](super::DescribeMirrorsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeMirrorsRequest {
+        /// `[]string`, versions 0+, nullable at 0+, default `null`, entity `mirrorName`.
+        pub mirror_names: Option<Vec<String>>,
+        /// `bool`, versions 0+, default `false`.
+        pub include_authorized_operations: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeMirrorsRequest {
+        fn default() -> Self {
+            Self {
+                mirror_names: None,
+                include_authorized_operations: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeMirrorsRequest<'_>> for DescribeMirrorsRequest {
+        fn from(v: &super::DescribeMirrorsRequest<'_>) -> Self {
+            Self {
+                mirror_names: v.mirror_names.map(|a| a.iter().map(String::from).collect()),
+                include_authorized_operations: v.include_authorized_operations,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeMirrorsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::owned::opt_vec_size(&self.mirror_names, true, true, v, "mirror_names")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_opt_vec(w, &self.mirror_names, true, v, "mirror_names")?;
+            w.bool(self.include_authorized_operations, "include_authorized_operations")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeMirrorsRequest {
+        type View<'a> = super::DescribeMirrorsRequest<'a>;
+        fn from_view(v: &super::DescribeMirrorsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.mirrors, true, v, "mirrors")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -169,7 +169,7 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
         w.i32(self.authorized_operations, "mirrors[].authorized_operations")?;
         w.array(&self.topics, true, v, "mirrors[].topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -238,7 +238,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         w.str(self.topic_name, true, "mirrors[].topics[].topic_name")?;
         w.array(&self.partitions, true, v, "mirrors[].topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -338,7 +338,7 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
             "mirrors[].topics[].partitions[].last_mirror_epoch",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -355,4 +355,295 @@ impl<'a> rt::Message<'a> for DescribeMirrorsResponse<'a> {
         latest_version_unstable: false,
         provisional: true,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeMirrorsResponse`](super::DescribeMirrorsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeMirrorsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `[]DescribedMirror`, versions 0+.
+        pub mirrors: Vec<DescribedMirror>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeMirrorsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                mirrors: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeMirrorsResponse<'_>> for DescribeMirrorsResponse {
+        fn from(v: &super::DescribeMirrorsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                mirrors: v.mirrors.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeMirrorsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+            n += rt::owned::vec_size(&self.mirrors, true, v, "mirrors")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+            rt::owned::write_vec(w, &self.mirrors, true, v, "mirrors")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribedMirror`](super::DescribedMirror).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribedMirror {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, entity `mirrorName`.
+        pub mirror_name: String,
+        /// `int32`, versions 0+, default `-2147483648`.
+        pub authorized_operations: i32,
+        /// `[]TopicPartitions`, versions 0+.
+        pub topics: Vec<TopicPartitions>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribedMirror {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                mirror_name: String::new(),
+                authorized_operations: -2147483648_i32,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribedMirror<'_>> for DescribedMirror {
+        fn from(v: &super::DescribedMirror<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                mirror_name: v.mirror_name.into(),
+                authorized_operations: v.authorized_operations,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribedMirror {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::str_size(&self.mirror_name, true, "mirrors[].mirror_name")?;
+            n += rt::owned::vec_size(&self.topics, true, v, "mirrors[].topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("mirrors[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "mirrors[].error_code")?;
+            w.str(&self.mirror_name, true, "mirrors[].mirror_name")?;
+            w.i32(self.authorized_operations, "mirrors[].authorized_operations")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "mirrors[].topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicPartitions`](super::TopicPartitions).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicPartitions {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// `[]PartitionDetail`, versions 0+.
+        pub partitions: Vec<PartitionDetail>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicPartitions {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        fn from(v: &super::TopicPartitions<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicPartitions {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic_name, true, "mirrors[].topics[].topic_name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "mirrors[].topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("mirrors[].topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, true, "mirrors[].topics[].topic_name")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "mirrors[].topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionDetail`](super::PartitionDetail).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionDetail {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int64`, versions 0+, default `-1`.
+        pub source_offset: i64,
+        /// `int64`, versions 0+, default `-1`.
+        pub destination_offset: i64,
+        /// `int64`, versions 0+, default `-1`.
+        pub lag: i64,
+        /// `string`, versions 0+.
+        pub state: String,
+        /// `int32`, versions 0+, default `-1`.
+        pub last_mirror_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionDetail {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                source_offset: -1_i64,
+                destination_offset: -1_i64,
+                lag: -1_i64,
+                state: String::new(),
+                last_mirror_epoch: -1_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionDetail<'_>> for PartitionDetail {
+        fn from(v: &super::PartitionDetail<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                source_offset: v.source_offset,
+                destination_offset: v.destination_offset,
+                lag: v.lag,
+                state: v.state.into(),
+                last_mirror_epoch: v.last_mirror_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionDetail {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 32;
+            n += rt::write::str_size(&self.state, true, "mirrors[].topics[].partitions[].state")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "mirrors[].topics[].partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "mirrors[].topics[].partitions[].partition_index")?;
+            w.i64(self.source_offset, "mirrors[].topics[].partitions[].source_offset")?;
+            w.i64(
+                self.destination_offset,
+                "mirrors[].topics[].partitions[].destination_offset",
+            )?;
+            w.i64(self.lag, "mirrors[].topics[].partitions[].lag")?;
+            w.str(&self.state, true, "mirrors[].topics[].partitions[].state")?;
+            w.i32(
+                self.last_mirror_epoch,
+                "mirrors[].topics[].partitions[].last_mirror_epoch",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeMirrorsResponse {
+        type View<'a> = super::DescribeMirrorsResponse<'a>;
+        fn from_view(v: &super::DescribeMirrorsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -136,7 +136,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         w.str(self.name, true, "topics[].name")?;
         w.array(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -153,4 +153,128 @@ impl<'a> rt::Message<'a> for DescribeProducersRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeProducersRequest`](super::DescribeProducersRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeProducersRequest {
+        /// `[]TopicRequest`, versions 0+.
+        pub topics: Vec<TopicRequest>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeProducersRequest {
+        fn default() -> Self {
+            Self {
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeProducersRequest<'_>> for DescribeProducersRequest {
+        fn from(v: &super::DescribeProducersRequest<'_>) -> Self {
+            Self {
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeProducersRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicRequest`](super::TopicRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicRequest {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]int32`, versions 0+.
+        pub partition_indexes: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicRequest {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partition_indexes: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicRequest<'_>> for TopicRequest {
+        fn from(v: &super::TopicRequest<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partition_indexes: v.partition_indexes.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, true, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partition_indexes, true, v, "topics[].partition_indexes")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeProducersRequest {
+        type View<'a> = super::DescribeProducersRequest<'a>;
+        fn from_view(v: &super::DescribeProducersRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

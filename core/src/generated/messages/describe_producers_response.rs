@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -141,7 +141,7 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
         w.str(self.name, true, "topics[].name")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -233,7 +233,7 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
             "topics[].partitions[].active_producers",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -342,7 +342,7 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
             "topics[].partitions[].active_producers[].current_txn_start_offset",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -359,4 +359,312 @@ impl<'a> rt::Message<'a> for DescribeProducersResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeProducersResponse`](super::DescribeProducersResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeProducersResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]TopicResponse`, versions 0+.
+        pub topics: Vec<TopicResponse>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeProducersResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeProducersResponse<'_>> for DescribeProducersResponse {
+        fn from(v: &super::DescribeProducersResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeProducersResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicResponse`](super::TopicResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicResponse {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]PartitionResponse`, versions 0+.
+        pub partitions: Vec<PartitionResponse>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicResponse {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicResponse<'_>> for TopicResponse {
+        fn from(v: &super::TopicResponse<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, true, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionResponse`](super::PartitionResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionResponse {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `[]ProducerState`, versions 0+.
+        pub active_producers: Vec<ProducerState>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionResponse {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                active_producers: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionResponse<'_>> for PartitionResponse {
+        fn from(v: &super::PartitionResponse<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                active_producers: v.active_producers.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(
+                self.error_message.as_deref(),
+                true,
+                true,
+                "topics[].partitions[].error_message",
+            )?;
+            n += rt::owned::vec_size(
+                &self.active_producers,
+                true,
+                v,
+                "topics[].partitions[].active_producers",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            w.opt_str(
+                self.error_message.as_deref(),
+                true,
+                "topics[].partitions[].error_message",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.active_producers,
+                true,
+                v,
+                "topics[].partitions[].active_producers",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ProducerState`](super::ProducerState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ProducerState {
+        /// `int64`, versions 0+, entity `producerId`.
+        pub producer_id: i64,
+        /// `int32`, versions 0+.
+        pub producer_epoch: i32,
+        /// `int32`, versions 0+, default `-1`.
+        pub last_sequence: i32,
+        /// `int64`, versions 0+, default `-1`.
+        pub last_timestamp: i64,
+        /// `int32`, versions 0+.
+        pub coordinator_epoch: i32,
+        /// `int64`, versions 0+, default `-1`.
+        pub current_txn_start_offset: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ProducerState {
+        fn default() -> Self {
+            Self {
+                producer_id: 0_i64,
+                producer_epoch: 0_i32,
+                last_sequence: -1_i32,
+                last_timestamp: -1_i64,
+                coordinator_epoch: 0_i32,
+                current_txn_start_offset: -1_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ProducerState<'_>> for ProducerState {
+        fn from(v: &super::ProducerState<'_>) -> Self {
+            Self {
+                producer_id: v.producer_id,
+                producer_epoch: v.producer_epoch,
+                last_sequence: v.last_sequence,
+                last_timestamp: v.last_timestamp,
+                coordinator_epoch: v.coordinator_epoch,
+                current_txn_start_offset: v.current_txn_start_offset,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ProducerState {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 36;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topics[].partitions[].active_producers[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(self.producer_id, "topics[].partitions[].active_producers[].producer_id")?;
+            w.i32(
+                self.producer_epoch,
+                "topics[].partitions[].active_producers[].producer_epoch",
+            )?;
+            w.i32(
+                self.last_sequence,
+                "topics[].partitions[].active_producers[].last_sequence",
+            )?;
+            w.i64(
+                self.last_timestamp,
+                "topics[].partitions[].active_producers[].last_timestamp",
+            )?;
+            w.i32(
+                self.coordinator_epoch,
+                "topics[].partitions[].active_producers[].coordinator_epoch",
+            )?;
+            w.i64(
+                self.current_txn_start_offset,
+                "topics[].partitions[].active_producers[].current_txn_start_offset",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeProducersResponse {
+        type View<'a> = super::DescribeProducersResponse<'a>;
+        fn from_view(v: &super::DescribeProducersResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
             w.array(&self.nodes, true, v, "nodes")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -174,7 +174,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         w.str(self.topic_name, true, "topics[].topic_name")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -265,7 +265,7 @@ impl<'a> rt::Struct<'a> for Node<'a> {
             w.array(&self.listeners, true, v, "nodes[].listeners")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -379,7 +379,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         w.array(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
         w.array(&self.observers, true, v, "topics[].partitions[].observers")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -488,7 +488,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             w.u16(self.port, "nodes[].listeners[].port")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -619,7 +619,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             )?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -636,4 +636,516 @@ impl<'a> rt::Message<'a> for DescribeQuorumResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeQuorumResponse`](super::DescribeQuorumResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeQuorumResponse {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 2+, nullable at 2+, ignorable.
+        pub error_message: Option<String>,
+        /// `[]TopicData`, versions 0+.
+        pub topics: Vec<TopicData>,
+        /// `[]Node`, versions 2+.
+        pub nodes: Vec<Node>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeQuorumResponse {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                topics: Vec::new(),
+                nodes: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeQuorumResponse<'_>> for DescribeQuorumResponse {
+        fn from(v: &super::DescribeQuorumResponse<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                nodes: v.nodes.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeQuorumResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            if v >= 2 {
+                n += rt::write::opt_str_size(self.error_message.as_deref(), true, v >= 2, "error_message")?;
+            }
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if v >= 2 {
+                n += rt::owned::vec_size(&self.nodes, true, v, "nodes")?;
+            }
+            if !(v >= 2) && !(self.nodes.is_empty()) {
+                return Err(rt::write::not_in_version("nodes"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "error_code")?;
+            if v >= 2 {
+                w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+            }
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if v >= 2 {
+                rt::owned::write_vec(w, &self.nodes, true, v, "nodes")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicData`](super::TopicData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicData {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// `[]PartitionData`, versions 0+.
+        pub partitions: Vec<PartitionData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicData {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicData<'_>> for TopicData {
+        fn from(v: &super::TopicData<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, true, "topics[].topic_name")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Node`](super::Node).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Node {
+        /// `int32`, versions 2+, entity `brokerId`, map key.
+        pub node_id: i32,
+        /// `[]Listener`, versions 2+.
+        pub listeners: Vec<Listener>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Node {
+        fn default() -> Self {
+            Self {
+                node_id: 0_i32,
+                listeners: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Node<'_>> for Node {
+        fn from(v: &super::Node<'_>) -> Self {
+            Self {
+                node_id: v.node_id,
+                listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Node {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += 4;
+            }
+            if !(v >= 2) && !(self.node_id == 0_i32) {
+                return Err(rt::write::not_in_version("nodes[].node_id"));
+            }
+            if v >= 2 {
+                n += rt::owned::vec_size(&self.listeners, true, v, "nodes[].listeners")?;
+            }
+            if !(v >= 2) && !(self.listeners.is_empty()) {
+                return Err(rt::write::not_in_version("nodes[].listeners"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nodes[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 2 {
+                w.i32(self.node_id, "nodes[].node_id")?;
+            }
+            if v >= 2 {
+                rt::owned::write_vec(w, &self.listeners, true, v, "nodes[].listeners")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionData`](super::PartitionData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionData {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 2+, nullable at 2+, ignorable.
+        pub error_message: Option<String>,
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub leader_id: i32,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// `int64`, versions 0+.
+        pub high_watermark: i64,
+        /// `[]ReplicaState`, versions 0+.
+        pub current_voters: Vec<ReplicaState>,
+        /// `[]ReplicaState`, versions 0+.
+        pub observers: Vec<ReplicaState>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionData {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                leader_id: 0_i32,
+                leader_epoch: 0_i32,
+                high_watermark: 0_i64,
+                current_voters: Vec::new(),
+                observers: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionData<'_>> for PartitionData {
+        fn from(v: &super::PartitionData<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                leader_id: v.leader_id,
+                leader_epoch: v.leader_epoch,
+                high_watermark: v.high_watermark,
+                current_voters: v.current_voters.iter().map(|e| (&e).into()).collect(),
+                observers: v.observers.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 22;
+            if v >= 2 {
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    true,
+                    v >= 2,
+                    "topics[].partitions[].error_message",
+                )?;
+            }
+            n += rt::owned::vec_size(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
+            n += rt::owned::vec_size(&self.observers, true, v, "topics[].partitions[].observers")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            if v >= 2 {
+                w.opt_str(
+                    self.error_message.as_deref(),
+                    true,
+                    "topics[].partitions[].error_message",
+                )?;
+            }
+            w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            w.i64(self.high_watermark, "topics[].partitions[].high_watermark")?;
+            rt::owned::write_vec(w, &self.current_voters, true, v, "topics[].partitions[].current_voters")?;
+            rt::owned::write_vec(w, &self.observers, true, v, "topics[].partitions[].observers")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Listener`](super::Listener).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Listener {
+        /// `string`, versions 2+, map key.
+        pub name: String,
+        /// `string`, versions 2+.
+        pub host: String,
+        /// `uint16`, versions 2+.
+        pub port: u16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Listener {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                host: String::new(),
+                port: 0_u16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Listener<'_>> for Listener {
+        fn from(v: &super::Listener<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                host: v.host.into(),
+                port: v.port,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Listener {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += rt::write::str_size(&self.name, true, "nodes[].listeners[].name")?;
+            }
+            if !(v >= 2) && !(self.name == "") {
+                return Err(rt::write::not_in_version("nodes[].listeners[].name"));
+            }
+            if v >= 2 {
+                n += rt::write::str_size(&self.host, true, "nodes[].listeners[].host")?;
+            }
+            if !(v >= 2) && !(self.host == "") {
+                return Err(rt::write::not_in_version("nodes[].listeners[].host"));
+            }
+            if v >= 2 {
+                n += 2;
+            }
+            if !(v >= 2) && !(self.port == 0_u16) {
+                return Err(rt::write::not_in_version("nodes[].listeners[].port"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nodes[].listeners[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 2 {
+                w.str(&self.name, true, "nodes[].listeners[].name")?;
+            }
+            if v >= 2 {
+                w.str(&self.host, true, "nodes[].listeners[].host")?;
+            }
+            if v >= 2 {
+                w.u16(self.port, "nodes[].listeners[].port")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ReplicaState`](super::ReplicaState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ReplicaState {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub replica_id: i32,
+        /// `uuid`, versions 2+.
+        pub replica_directory_id: rt::Uuid,
+        /// `int64`, versions 0+.
+        pub log_end_offset: i64,
+        /// `int64`, versions 1+, default `-1`, ignorable.
+        pub last_fetch_timestamp: i64,
+        /// `int64`, versions 1+, default `-1`, ignorable.
+        pub last_caught_up_timestamp: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ReplicaState {
+        fn default() -> Self {
+            Self {
+                replica_id: 0_i32,
+                replica_directory_id: rt::Uuid::nil(),
+                log_end_offset: 0_i64,
+                last_fetch_timestamp: -1_i64,
+                last_caught_up_timestamp: -1_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ReplicaState<'_>> for ReplicaState {
+        fn from(v: &super::ReplicaState<'_>) -> Self {
+            Self {
+                replica_id: v.replica_id,
+                replica_directory_id: v.replica_directory_id,
+                log_end_offset: v.log_end_offset,
+                last_fetch_timestamp: v.last_fetch_timestamp,
+                last_caught_up_timestamp: v.last_caught_up_timestamp,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ReplicaState {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if v >= 2 {
+                n += 16;
+            }
+            if !(v >= 2) && !(self.replica_directory_id == rt::Uuid::nil()) {
+                return Err(rt::write::not_in_version(
+                    "topics[].partitions[].current_voters[].replica_directory_id",
+                ));
+            }
+            if v >= 1 {
+                n += 8;
+            }
+            if v >= 1 {
+                n += 8;
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topics[].partitions[].current_voters[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.replica_id, "topics[].partitions[].current_voters[].replica_id")?;
+            if v >= 2 {
+                w.uuid(
+                    self.replica_directory_id,
+                    "topics[].partitions[].current_voters[].replica_directory_id",
+                )?;
+            }
+            w.i64(
+                self.log_end_offset,
+                "topics[].partitions[].current_voters[].log_end_offset",
+            )?;
+            if v >= 1 {
+                w.i64(
+                    self.last_fetch_timestamp,
+                    "topics[].partitions[].current_voters[].last_fetch_timestamp",
+                )?;
+            }
+            if v >= 1 {
+                w.i64(
+                    self.last_caught_up_timestamp,
+                    "topics[].partitions[].current_voters[].last_caught_up_timestamp",
+                )?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeQuorumResponse {
+        type View<'a> = super::DescribeQuorumResponse<'a>;
+        fn from_view(v: &super::DescribeQuorumResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.groups, true, v, "groups")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -137,7 +137,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
         w.str(self.group_id, true, "groups[].group_id")?;
         w.opt_array(&self.topics, true, v, "groups[].topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -206,7 +206,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
         w.str(self.topic_name, true, "groups[].topics[].topic_name")?;
         w.array(&self.partitions, true, v, "groups[].topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -223,4 +223,185 @@ impl<'a> rt::Message<'a> for DescribeShareGroupOffsetsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeShareGroupOffsetsRequest`](super::DescribeShareGroupOffsetsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeShareGroupOffsetsRequest {
+        /// `[]DescribeShareGroupOffsetsRequestGroup`, versions 0+.
+        pub groups: Vec<DescribeShareGroupOffsetsRequestGroup>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeShareGroupOffsetsRequest {
+        fn default() -> Self {
+            Self {
+                groups: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeShareGroupOffsetsRequest<'_>> for DescribeShareGroupOffsetsRequest {
+        fn from(v: &super::DescribeShareGroupOffsetsRequest<'_>) -> Self {
+            Self {
+                groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeShareGroupOffsetsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.groups, true, v, "groups")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeShareGroupOffsetsRequestGroup`](super::DescribeShareGroupOffsetsRequestGroup).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeShareGroupOffsetsRequestGroup {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `[]DescribeShareGroupOffsetsRequestTopic`, versions 0+, nullable at 0+.
+        pub topics: Option<Vec<DescribeShareGroupOffsetsRequestTopic>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeShareGroupOffsetsRequestGroup {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                topics: Some(Vec::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeShareGroupOffsetsRequestGroup<'_>> for DescribeShareGroupOffsetsRequestGroup {
+        fn from(v: &super::DescribeShareGroupOffsetsRequestGroup<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeShareGroupOffsetsRequestGroup {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
+            n += rt::owned::opt_vec_size(&self.topics, true, true, v, "groups[].topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, true, "groups[].group_id")?;
+            rt::owned::write_opt_vec(w, &self.topics, true, v, "groups[].topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeShareGroupOffsetsRequestTopic`](super::DescribeShareGroupOffsetsRequestTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeShareGroupOffsetsRequestTopic {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeShareGroupOffsetsRequestTopic {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeShareGroupOffsetsRequestTopic<'_>> for DescribeShareGroupOffsetsRequestTopic {
+        fn from(v: &super::DescribeShareGroupOffsetsRequestTopic<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeShareGroupOffsetsRequestTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic_name, true, "groups[].topics[].topic_name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, true, "groups[].topics[].topic_name")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "groups[].topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeShareGroupOffsetsRequest {
+        type View<'a> = super::DescribeShareGroupOffsetsRequest<'a>;
+        fn from_view(v: &super::DescribeShareGroupOffsetsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.groups, true, v, "groups")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -154,7 +154,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
         w.i16(self.error_code, "groups[].error_code")?;
         w.opt_str(self.error_message, true, "groups[].error_message")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -234,7 +234,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
         w.uuid(self.topic_id, "groups[].topics[].topic_id")?;
         w.array(&self.partitions, true, v, "groups[].topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -327,7 +327,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
         w.i16(self.error_code, "groups[].topics[].partitions[].error_code")?;
         w.opt_str(self.error_message, true, "groups[].topics[].partitions[].error_message")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -344,4 +344,288 @@ impl<'a> rt::Message<'a> for DescribeShareGroupOffsetsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeShareGroupOffsetsResponse`](super::DescribeShareGroupOffsetsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeShareGroupOffsetsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]DescribeShareGroupOffsetsResponseGroup`, versions 0+.
+        pub groups: Vec<DescribeShareGroupOffsetsResponseGroup>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeShareGroupOffsetsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                groups: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeShareGroupOffsetsResponse<'_>> for DescribeShareGroupOffsetsResponse {
+        fn from(v: &super::DescribeShareGroupOffsetsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeShareGroupOffsetsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.groups, true, v, "groups")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeShareGroupOffsetsResponseGroup`](super::DescribeShareGroupOffsetsResponseGroup).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeShareGroupOffsetsResponseGroup {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `[]DescribeShareGroupOffsetsResponseTopic`, versions 0+.
+        pub topics: Vec<DescribeShareGroupOffsetsResponseTopic>,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeShareGroupOffsetsResponseGroup {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                topics: Vec::new(),
+                error_code: 0_i16,
+                error_message: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeShareGroupOffsetsResponseGroup<'_>> for DescribeShareGroupOffsetsResponseGroup {
+        fn from(v: &super::DescribeShareGroupOffsetsResponseGroup<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeShareGroupOffsetsResponseGroup {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
+            n += rt::owned::vec_size(&self.topics, true, v, "groups[].topics")?;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, true, "groups[].group_id")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "groups[].topics")?;
+            w.i16(self.error_code, "groups[].error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "groups[].error_message")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeShareGroupOffsetsResponseTopic`](super::DescribeShareGroupOffsetsResponseTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeShareGroupOffsetsResponseTopic {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]DescribeShareGroupOffsetsResponsePartition`, versions 0+.
+        pub partitions: Vec<DescribeShareGroupOffsetsResponsePartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeShareGroupOffsetsResponseTopic {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeShareGroupOffsetsResponseTopic<'_>> for DescribeShareGroupOffsetsResponseTopic {
+        fn from(v: &super::DescribeShareGroupOffsetsResponseTopic<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeShareGroupOffsetsResponseTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::write::str_size(&self.topic_name, true, "groups[].topics[].topic_name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "groups[].topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, true, "groups[].topics[].topic_name")?;
+            w.uuid(self.topic_id, "groups[].topics[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "groups[].topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeShareGroupOffsetsResponsePartition`](super::DescribeShareGroupOffsetsResponsePartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeShareGroupOffsetsResponsePartition {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int64`, versions 0+.
+        pub start_offset: i64,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeShareGroupOffsetsResponsePartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                start_offset: 0_i64,
+                leader_epoch: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeShareGroupOffsetsResponsePartition<'_>> for DescribeShareGroupOffsetsResponsePartition {
+        fn from(v: &super::DescribeShareGroupOffsetsResponsePartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                start_offset: v.start_offset,
+                leader_epoch: v.leader_epoch,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeShareGroupOffsetsResponsePartition {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 18;
+            n += rt::write::opt_str_size(
+                self.error_message.as_deref(),
+                true,
+                true,
+                "groups[].topics[].partitions[].error_message",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "groups[].topics[].partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index")?;
+            w.i64(self.start_offset, "groups[].topics[].partitions[].start_offset")?;
+            w.i32(self.leader_epoch, "groups[].topics[].partitions[].leader_epoch")?;
+            w.i16(self.error_code, "groups[].topics[].partitions[].error_code")?;
+            w.opt_str(
+                self.error_message.as_deref(),
+                true,
+                "groups[].topics[].partitions[].error_message",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeShareGroupOffsetsResponse {
+        type View<'a> = super::DescribeShareGroupOffsetsResponse<'a>;
+        fn from_view(v: &super::DescribeShareGroupOffsetsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -80,7 +80,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
         w.i32(self.response_partition_limit, "response_partition_limit")?;
         w.opt_struct(&self.cursor, true, v, "cursor")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "topics[].name")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -210,7 +210,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         w.str(self.topic_name, true, "cursor.topic_name")?;
         w.i32(self.partition_index, "cursor.partition_index")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -227,4 +227,189 @@ impl<'a> rt::Message<'a> for DescribeTopicPartitionsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeTopicPartitionsRequest`](super::DescribeTopicPartitionsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeTopicPartitionsRequest {
+        /// `[]TopicRequest`, versions 0+.
+        pub topics: Vec<TopicRequest>,
+        /// `int32`, versions 0+, default `2000`.
+        pub response_partition_limit: i32,
+        /// `Cursor`, versions 0+, nullable at 0+, default `null`.
+        pub cursor: Option<Cursor>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeTopicPartitionsRequest {
+        fn default() -> Self {
+            Self {
+                topics: Vec::new(),
+                response_partition_limit: 2000_i32,
+                cursor: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeTopicPartitionsRequest<'_>> for DescribeTopicPartitionsRequest {
+        fn from(v: &super::DescribeTopicPartitionsRequest<'_>) -> Self {
+            Self {
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                response_partition_limit: v.response_partition_limit,
+                cursor: v.cursor.as_ref().map(Into::into),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeTopicPartitionsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            n += rt::owned::opt_struct_size(&self.cursor, true, v, "cursor")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            w.i32(self.response_partition_limit, "response_partition_limit")?;
+            rt::owned::write_opt_struct(w, &self.cursor, true, v, "cursor")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicRequest`](super::TopicRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicRequest {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicRequest {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicRequest<'_>> for TopicRequest {
+        fn from(v: &super::TopicRequest<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicRequest {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, true, "topics[].name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "topics[].name")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Cursor`](super::Cursor).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Cursor {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Cursor {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partition_index: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Cursor<'_>> for Cursor {
+        fn from(v: &super::Cursor<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partition_index: v.partition_index,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Cursor {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.topic_name, true, "cursor.topic_name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("cursor._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, true, "cursor.topic_name")?;
+            w.i32(self.partition_index, "cursor.partition_index")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeTopicPartitionsRequest {
+        type View<'a> = super::DescribeTopicPartitionsRequest<'a>;
+        fn from_view(v: &super::DescribeTopicPartitionsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -79,7 +79,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
         w.array(&self.topics, true, v, "topics")?;
         w.opt_struct(&self.next_cursor, true, v, "next_cursor")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -173,7 +173,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -241,7 +241,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         w.str(self.topic_name, true, "next_cursor.topic_name")?;
         w.i32(self.partition_index, "next_cursor.partition_index")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -383,7 +383,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
             "topics[].partitions[].offline_replicas",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -400,4 +400,339 @@ impl<'a> rt::Message<'a> for DescribeTopicPartitionsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeTopicPartitionsResponse`](super::DescribeTopicPartitionsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeTopicPartitionsResponse {
+        /// `int32`, versions 0+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `[]DescribeTopicPartitionsResponseTopic`, versions 0+.
+        pub topics: Vec<DescribeTopicPartitionsResponseTopic>,
+        /// `Cursor`, versions 0+, nullable at 0+, default `null`.
+        pub next_cursor: Option<Cursor>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeTopicPartitionsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                topics: Vec::new(),
+                next_cursor: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeTopicPartitionsResponse<'_>> for DescribeTopicPartitionsResponse {
+        fn from(v: &super::DescribeTopicPartitionsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                next_cursor: v.next_cursor.as_ref().map(Into::into),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeTopicPartitionsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            n += rt::owned::opt_struct_size(&self.next_cursor, true, v, "next_cursor")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            rt::owned::write_opt_struct(w, &self.next_cursor, true, v, "next_cursor")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeTopicPartitionsResponseTopic`](super::DescribeTopicPartitionsResponseTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeTopicPartitionsResponseTopic {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, entity `topicName`, map key.
+        pub name: Option<String>,
+        /// `uuid`, versions 0+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `bool`, versions 0+, default `false`, ignorable.
+        pub is_internal: bool,
+        /// `[]DescribeTopicPartitionsResponsePartition`, versions 0+.
+        pub partitions: Vec<DescribeTopicPartitionsResponsePartition>,
+        /// `int32`, versions 0+, default `-2147483648`.
+        pub topic_authorized_operations: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeTopicPartitionsResponseTopic {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                name: Some(String::new()),
+                topic_id: rt::Uuid::nil(),
+                is_internal: false,
+                partitions: Vec::new(),
+                topic_authorized_operations: -2147483648_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeTopicPartitionsResponseTopic<'_>> for DescribeTopicPartitionsResponseTopic {
+        fn from(v: &super::DescribeTopicPartitionsResponseTopic<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                name: v.name.map(String::from),
+                topic_id: v.topic_id,
+                is_internal: v.is_internal,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                topic_authorized_operations: v.topic_authorized_operations,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeTopicPartitionsResponseTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 23;
+            n += rt::write::opt_str_size(self.name.as_deref(), true, true, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "topics[].error_code")?;
+            w.opt_str(self.name.as_deref(), true, "topics[].name")?;
+            w.uuid(self.topic_id, "topics[].topic_id")?;
+            w.bool(self.is_internal, "topics[].is_internal")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Cursor`](super::Cursor).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Cursor {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Cursor {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partition_index: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Cursor<'_>> for Cursor {
+        fn from(v: &super::Cursor<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partition_index: v.partition_index,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Cursor {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.topic_name, true, "next_cursor.topic_name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("next_cursor._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, true, "next_cursor.topic_name")?;
+            w.i32(self.partition_index, "next_cursor.partition_index")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeTopicPartitionsResponsePartition`](super::DescribeTopicPartitionsResponsePartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeTopicPartitionsResponsePartition {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub leader_id: i32,
+        /// `int32`, versions 0+, default `-1`, ignorable.
+        pub leader_epoch: i32,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub replica_nodes: Vec<i32>,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub isr_nodes: Vec<i32>,
+        /// `[]int32`, versions 0+, nullable at 0+, default `null`, entity `brokerId`.
+        pub eligible_leader_replicas: Option<Vec<i32>>,
+        /// `[]int32`, versions 0+, nullable at 0+, default `null`, entity `brokerId`.
+        pub last_known_elr: Option<Vec<i32>>,
+        /// `[]int32`, versions 0+, entity `brokerId`, ignorable.
+        pub offline_replicas: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeTopicPartitionsResponsePartition {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                partition_index: 0_i32,
+                leader_id: 0_i32,
+                leader_epoch: -1_i32,
+                replica_nodes: Vec::new(),
+                isr_nodes: Vec::new(),
+                eligible_leader_replicas: None,
+                last_known_elr: None,
+                offline_replicas: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeTopicPartitionsResponsePartition<'_>> for DescribeTopicPartitionsResponsePartition {
+        fn from(v: &super::DescribeTopicPartitionsResponsePartition<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                partition_index: v.partition_index,
+                leader_id: v.leader_id,
+                leader_epoch: v.leader_epoch,
+                replica_nodes: v.replica_nodes.iter().collect(),
+                isr_nodes: v.isr_nodes.iter().collect(),
+                eligible_leader_replicas: v.eligible_leader_replicas.map(|a| a.iter().collect()),
+                last_known_elr: v.last_known_elr.map(|a| a.iter().collect()),
+                offline_replicas: v.offline_replicas.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeTopicPartitionsResponsePartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 14;
+            n += rt::owned::vec_size(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
+            n += rt::owned::vec_size(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;
+            n += rt::owned::opt_vec_size(
+                &self.eligible_leader_replicas,
+                true,
+                true,
+                v,
+                "topics[].partitions[].eligible_leader_replicas",
+            )?;
+            n += rt::owned::opt_vec_size(
+                &self.last_known_elr,
+                true,
+                true,
+                v,
+                "topics[].partitions[].last_known_elr",
+            )?;
+            n += rt::owned::vec_size(
+                &self.offline_replicas,
+                true,
+                v,
+                "topics[].partitions[].offline_replicas",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            rt::owned::write_vec(w, &self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
+            rt::owned::write_vec(w, &self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;
+            rt::owned::write_opt_vec(
+                w,
+                &self.eligible_leader_replicas,
+                true,
+                v,
+                "topics[].partitions[].eligible_leader_replicas",
+            )?;
+            rt::owned::write_opt_vec(w, &self.last_known_elr, true, v, "topics[].partitions[].last_known_elr")?;
+            rt::owned::write_vec(
+                w,
+                &self.offline_replicas,
+                true,
+                v,
+                "topics[].partitions[].offline_replicas",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeTopicPartitionsResponse {
+        type View<'a> = super::DescribeTopicPartitionsResponse<'a>;
+        fn from_view(v: &super::DescribeTopicPartitionsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

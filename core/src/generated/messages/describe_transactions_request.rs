@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.transactional_ids, true, v, "transactional_ids")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -84,4 +84,71 @@ impl<'a> rt::Message<'a> for DescribeTransactionsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeTransactionsRequest`](super::DescribeTransactionsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeTransactionsRequest {
+        /// `[]string`, versions 0+, entity `transactionalId`.
+        pub transactional_ids: Vec<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeTransactionsRequest {
+        fn default() -> Self {
+            Self {
+                transactional_ids: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeTransactionsRequest<'_>> for DescribeTransactionsRequest {
+        fn from(v: &super::DescribeTransactionsRequest<'_>) -> Self {
+            Self {
+                transactional_ids: v.transactional_ids.iter().map(String::from).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeTransactionsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.transactional_ids, true, v, "transactional_ids")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.transactional_ids, true, v, "transactional_ids")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeTransactionsRequest {
+        type View<'a> = super::DescribeTransactionsRequest<'a>;
+        fn from_view(v: &super::DescribeTransactionsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.transaction_states, true, v, "transaction_states")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -184,7 +184,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         w.i16(self.producer_epoch, "transaction_states[].producer_epoch")?;
         w.array(&self.topics, true, v, "transaction_states[].topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -255,7 +255,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         w.str(self.topic, true, "transaction_states[].topics[].topic")?;
         w.array(&self.partitions, true, v, "transaction_states[].topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -272,4 +272,229 @@ impl<'a> rt::Message<'a> for DescribeTransactionsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeTransactionsResponse`](super::DescribeTransactionsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeTransactionsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]TransactionState`, versions 0+.
+        pub transaction_states: Vec<TransactionState>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeTransactionsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                transaction_states: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeTransactionsResponse<'_>> for DescribeTransactionsResponse {
+        fn from(v: &super::DescribeTransactionsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                transaction_states: v.transaction_states.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeTransactionsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TransactionState`](super::TransactionState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TransactionState {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, entity `transactionalId`.
+        pub transactional_id: String,
+        /// `string`, versions 0+.
+        pub transaction_state: String,
+        /// `int32`, versions 0+.
+        pub transaction_timeout_ms: i32,
+        /// `int64`, versions 0+.
+        pub transaction_start_time_ms: i64,
+        /// `int64`, versions 0+, entity `producerId`.
+        pub producer_id: i64,
+        /// `int16`, versions 0+.
+        pub producer_epoch: i16,
+        /// `[]TopicData`, versions 0+.
+        pub topics: Vec<TopicData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TransactionState {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                transactional_id: String::new(),
+                transaction_state: String::new(),
+                transaction_timeout_ms: 0_i32,
+                transaction_start_time_ms: 0_i64,
+                producer_id: 0_i64,
+                producer_epoch: 0_i16,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TransactionState<'_>> for TransactionState {
+        fn from(v: &super::TransactionState<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                transactional_id: v.transactional_id.into(),
+                transaction_state: v.transaction_state.into(),
+                transaction_timeout_ms: v.transaction_timeout_ms,
+                transaction_start_time_ms: v.transaction_start_time_ms,
+                producer_id: v.producer_id,
+                producer_epoch: v.producer_epoch,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TransactionState {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 24;
+            n += rt::write::str_size(&self.transactional_id, true, "transaction_states[].transactional_id")?;
+            n += rt::write::str_size(&self.transaction_state, true, "transaction_states[].transaction_state")?;
+            n += rt::owned::vec_size(&self.topics, true, v, "transaction_states[].topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("transaction_states[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "transaction_states[].error_code")?;
+            w.str(&self.transactional_id, true, "transaction_states[].transactional_id")?;
+            w.str(&self.transaction_state, true, "transaction_states[].transaction_state")?;
+            w.i32(
+                self.transaction_timeout_ms,
+                "transaction_states[].transaction_timeout_ms",
+            )?;
+            w.i64(
+                self.transaction_start_time_ms,
+                "transaction_states[].transaction_start_time_ms",
+            )?;
+            w.i64(self.producer_id, "transaction_states[].producer_id")?;
+            w.i16(self.producer_epoch, "transaction_states[].producer_epoch")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "transaction_states[].topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicData`](super::TopicData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicData {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub topic: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicData {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicData<'_>> for TopicData {
+        fn from(v: &super::TopicData<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic, true, "transaction_states[].topics[].topic")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "transaction_states[].topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "transaction_states[].topics[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic, true, "transaction_states[].topics[].topic")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "transaction_states[].topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeTransactionsResponse {
+        type View<'a> = super::DescribeTransactionsResponse<'a>;
+        fn from_view(v: &super::DescribeTransactionsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -85,7 +85,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.results, true, v, "results")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -167,7 +167,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
         w.opt_str(self.error_message, true, "results[].error_message")?;
         w.array(&self.credential_infos, true, v, "results[].credential_infos")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -236,7 +236,7 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
         w.i8(self.mechanism, "results[].credential_infos[].mechanism")?;
         w.i32(self.iterations, "results[].credential_infos[].iterations")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -253,4 +253,212 @@ impl<'a> rt::Message<'a> for DescribeUserScramCredentialsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DescribeUserScramCredentialsResponse`](super::DescribeUserScramCredentialsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeUserScramCredentialsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// `[]DescribeUserScramCredentialsResult`, versions 0+.
+        pub results: Vec<DescribeUserScramCredentialsResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeUserScramCredentialsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                results: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeUserScramCredentialsResponse<'_>> for DescribeUserScramCredentialsResponse {
+        fn from(v: &super::DescribeUserScramCredentialsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                results: v.results.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeUserScramCredentialsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+            n += rt::owned::vec_size(&self.results, true, v, "results")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+            rt::owned::write_vec(w, &self.results, true, v, "results")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribeUserScramCredentialsResult`](super::DescribeUserScramCredentialsResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribeUserScramCredentialsResult {
+        /// `string`, versions 0+.
+        pub user: String,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// `[]CredentialInfo`, versions 0+.
+        pub credential_infos: Vec<CredentialInfo>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribeUserScramCredentialsResult {
+        fn default() -> Self {
+            Self {
+                user: String::new(),
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                credential_infos: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribeUserScramCredentialsResult<'_>> for DescribeUserScramCredentialsResult {
+        fn from(v: &super::DescribeUserScramCredentialsResult<'_>) -> Self {
+            Self {
+                user: v.user.into(),
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                credential_infos: v.credential_infos.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribeUserScramCredentialsResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.user, true, "results[].user")?;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "results[].error_message")?;
+            n += rt::owned::vec_size(&self.credential_infos, true, v, "results[].credential_infos")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.user, true, "results[].user")?;
+            w.i16(self.error_code, "results[].error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "results[].error_message")?;
+            rt::owned::write_vec(w, &self.credential_infos, true, v, "results[].credential_infos")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`CredentialInfo`](super::CredentialInfo).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CredentialInfo {
+        /// `int8`, versions 0+.
+        pub mechanism: i8,
+        /// `int32`, versions 0+.
+        pub iterations: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CredentialInfo {
+        fn default() -> Self {
+            Self {
+                mechanism: 0_i8,
+                iterations: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CredentialInfo<'_>> for CredentialInfo {
+        fn from(v: &super::CredentialInfo<'_>) -> Self {
+            Self {
+                mechanism: v.mechanism,
+                iterations: v.iterations,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CredentialInfo {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 5;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "results[].credential_infos[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i8(self.mechanism, "results[].credential_infos[].mechanism")?;
+            w.i32(self.iterations, "results[].credential_infos[].iterations")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DescribeUserScramCredentialsResponse {
+        type View<'a> = super::DescribeUserScramCredentialsResponse<'a>;
+        fn from_view(v: &super::DescribeUserScramCredentialsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

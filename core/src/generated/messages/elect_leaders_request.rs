@@ -91,7 +91,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
         w.opt_array(&self.topic_partitions, v >= 2, v, "topic_partitions")?;
         w.i32(self.timeout_ms, "timeout_ms")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -160,7 +160,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         w.str(self.topic, v >= 2, "topic_partitions[].topic")?;
         w.array(&self.partitions, v >= 2, v, "topic_partitions[].partitions")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -177,4 +177,146 @@ impl<'a> rt::Message<'a> for ElectLeadersRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ElectLeadersRequest`](super::ElectLeadersRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ElectLeadersRequest {
+        /// `int8`, versions 1+.
+        pub election_type: i8,
+        /// `[]TopicPartitions`, versions 0+, nullable at 0+.
+        pub topic_partitions: Option<Vec<TopicPartitions>>,
+        /// `int32`, versions 0+, default `60000`.
+        pub timeout_ms: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ElectLeadersRequest {
+        fn default() -> Self {
+            Self {
+                election_type: 0_i8,
+                topic_partitions: Some(Vec::new()),
+                timeout_ms: 60000_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ElectLeadersRequest<'_>> for ElectLeadersRequest {
+        fn from(v: &super::ElectLeadersRequest<'_>) -> Self {
+            Self {
+                election_type: v.election_type,
+                topic_partitions: v.topic_partitions.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                timeout_ms: v.timeout_ms,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ElectLeadersRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.election_type == 0_i8) {
+                return Err(rt::write::not_in_version("election_type"));
+            }
+            n += rt::owned::opt_vec_size(&self.topic_partitions, v >= 2, true, v, "topic_partitions")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.i8(self.election_type, "election_type")?;
+            }
+            rt::owned::write_opt_vec(w, &self.topic_partitions, v >= 2, v, "topic_partitions")?;
+            w.i32(self.timeout_ms, "timeout_ms")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicPartitions`](super::TopicPartitions).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicPartitions {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub topic: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicPartitions {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        fn from(v: &super::TopicPartitions<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicPartitions {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic, v >= 2, "topic_partitions[].topic")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 2, v, "topic_partitions[].partitions")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic, v >= 2, "topic_partitions[].topic")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topic_partitions[].partitions")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ElectLeadersRequest {
+        type View<'a> = super::ElectLeadersRequest<'a>;
+        fn from_view(v: &super::ElectLeadersRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

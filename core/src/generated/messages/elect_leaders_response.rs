@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
         }
         w.array(&self.replica_election_results, v >= 2, v, "replica_election_results")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -169,7 +169,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
             "replica_election_results[].partition_result",
         )?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -265,7 +265,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
             "replica_election_results[].partition_result[].error_message",
         )?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -282,4 +282,237 @@ impl<'a> rt::Message<'a> for ElectLeadersResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ElectLeadersResponse`](super::ElectLeadersResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ElectLeadersResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 1+.
+        pub error_code: i16,
+        /// `[]ReplicaElectionResult`, versions 0+.
+        pub replica_election_results: Vec<ReplicaElectionResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ElectLeadersResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                replica_election_results: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ElectLeadersResponse<'_>> for ElectLeadersResponse {
+        fn from(v: &super::ElectLeadersResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                replica_election_results: v.replica_election_results.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ElectLeadersResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if v >= 1 {
+                n += 2;
+            }
+            if !(v >= 1) && !(self.error_code == 0_i16) {
+                return Err(rt::write::not_in_version("error_code"));
+            }
+            n += rt::owned::vec_size(&self.replica_election_results, v >= 2, v, "replica_election_results")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            if v >= 1 {
+                w.i16(self.error_code, "error_code")?;
+            }
+            rt::owned::write_vec(w, &self.replica_election_results, v >= 2, v, "replica_election_results")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ReplicaElectionResult`](super::ReplicaElectionResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ReplicaElectionResult {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic: String,
+        /// `[]PartitionResult`, versions 0+.
+        pub partition_result: Vec<PartitionResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ReplicaElectionResult {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                partition_result: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ReplicaElectionResult<'_>> for ReplicaElectionResult {
+        fn from(v: &super::ReplicaElectionResult<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                partition_result: v.partition_result.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ReplicaElectionResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic, v >= 2, "replica_election_results[].topic")?;
+            n += rt::owned::vec_size(
+                &self.partition_result,
+                v >= 2,
+                v,
+                "replica_election_results[].partition_result",
+            )?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "replica_election_results[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic, v >= 2, "replica_election_results[].topic")?;
+            rt::owned::write_vec(
+                w,
+                &self.partition_result,
+                v >= 2,
+                v,
+                "replica_election_results[].partition_result",
+            )?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionResult`](super::PartitionResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionResult {
+        /// `int32`, versions 0+.
+        pub partition_id: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionResult {
+        fn default() -> Self {
+            Self {
+                partition_id: 0_i32,
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionResult<'_>> for PartitionResult {
+        fn from(v: &super::PartitionResult<'_>) -> Self {
+            Self {
+                partition_id: v.partition_id,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(
+                self.error_message.as_deref(),
+                v >= 2,
+                true,
+                "replica_election_results[].partition_result[].error_message",
+            )?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "replica_election_results[].partition_result[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(
+                self.partition_id,
+                "replica_election_results[].partition_result[].partition_id",
+            )?;
+            w.i16(
+                self.error_code,
+                "replica_election_results[].partition_result[].error_code",
+            )?;
+            w.opt_str(
+                self.error_message.as_deref(),
+                v >= 2,
+                "replica_election_results[].partition_result[].error_message",
+            )?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ElectLeadersResponse {
+        type View<'a> = super::ElectLeadersResponse<'a>;
+        fn from_view(v: &super::ElectLeadersResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -89,7 +89,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
             w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
         }
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -158,7 +158,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         w.str(self.topic_name, v >= 1, "topics[].topic_name")?;
         w.array(&self.partitions, v >= 1, v, "topics[].partitions")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -267,7 +267,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
             w.u16(self.port, "leader_endpoints[].port")?;
         }
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -390,7 +390,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             )?;
         }
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -493,7 +493,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
             )?;
         }
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -510,4 +510,413 @@ impl<'a> rt::Message<'a> for EndQuorumEpochRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`EndQuorumEpochRequest`](super::EndQuorumEpochRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EndQuorumEpochRequest {
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub cluster_id: Option<String>,
+        /// `[]TopicData`, versions 0+.
+        pub topics: Vec<TopicData>,
+        /// `[]LeaderEndpoint`, versions 1+, ignorable.
+        pub leader_endpoints: Vec<LeaderEndpoint>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EndQuorumEpochRequest {
+        fn default() -> Self {
+            Self {
+                cluster_id: None,
+                topics: Vec::new(),
+                leader_endpoints: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EndQuorumEpochRequest<'_>> for EndQuorumEpochRequest {
+        fn from(v: &super::EndQuorumEpochRequest<'_>) -> Self {
+            Self {
+                cluster_id: v.cluster_id.map(String::from),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                leader_endpoints: v.leader_endpoints.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EndQuorumEpochRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 1, true, "cluster_id")?;
+            n += rt::owned::vec_size(&self.topics, v >= 1, v, "topics")?;
+            if v >= 1 {
+                n += rt::owned::vec_size(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_str(self.cluster_id.as_deref(), v >= 1, "cluster_id")?;
+            rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics")?;
+            if v >= 1 {
+                rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicData`](super::TopicData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicData {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// `[]PartitionData`, versions 0+.
+        pub partitions: Vec<PartitionData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicData {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicData<'_>> for TopicData {
+        fn from(v: &super::TopicData<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic_name, v >= 1, "topics[].topic_name")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 1, v, "topics[].partitions")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, v >= 1, "topics[].topic_name")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`LeaderEndpoint`](super::LeaderEndpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderEndpoint {
+        /// `string`, versions 1+, map key.
+        pub name: String,
+        /// `string`, versions 1+.
+        pub host: String,
+        /// `uint16`, versions 1+.
+        pub port: u16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderEndpoint {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                host: String::new(),
+                port: 0_u16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderEndpoint<'_>> for LeaderEndpoint {
+        fn from(v: &super::LeaderEndpoint<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                host: v.host.into(),
+                port: v.port,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderEndpoint {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(&self.name, v >= 1, "leader_endpoints[].name")?;
+            }
+            if !(v >= 1) && !(self.name == "") {
+                return Err(rt::write::not_in_version("leader_endpoints[].name"));
+            }
+            if v >= 1 {
+                n += rt::write::str_size(&self.host, v >= 1, "leader_endpoints[].host")?;
+            }
+            if !(v >= 1) && !(self.host == "") {
+                return Err(rt::write::not_in_version("leader_endpoints[].host"));
+            }
+            if v >= 1 {
+                n += 2;
+            }
+            if !(v >= 1) && !(self.port == 0_u16) {
+                return Err(rt::write::not_in_version("leader_endpoints[].port"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("leader_endpoints[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.str(&self.name, v >= 1, "leader_endpoints[].name")?;
+            }
+            if v >= 1 {
+                w.str(&self.host, v >= 1, "leader_endpoints[].host")?;
+            }
+            if v >= 1 {
+                w.u16(self.port, "leader_endpoints[].port")?;
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionData`](super::PartitionData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionData {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub leader_id: i32,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// `[]int32`, versions 0, ignorable.
+        pub preferred_successors: Vec<i32>,
+        /// `[]ReplicaInfo`, versions 1+, ignorable.
+        pub preferred_candidates: Vec<ReplicaInfo>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionData {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                leader_id: 0_i32,
+                leader_epoch: 0_i32,
+                preferred_successors: Vec::new(),
+                preferred_candidates: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionData<'_>> for PartitionData {
+        fn from(v: &super::PartitionData<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                leader_id: v.leader_id,
+                leader_epoch: v.leader_epoch,
+                preferred_successors: v.preferred_successors.iter().collect(),
+                preferred_candidates: v.preferred_candidates.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if v <= 0 {
+                n += rt::owned::vec_size(
+                    &self.preferred_successors,
+                    v >= 1,
+                    v,
+                    "topics[].partitions[].preferred_successors",
+                )?;
+            }
+            if v >= 1 {
+                n += rt::owned::vec_size(
+                    &self.preferred_candidates,
+                    v >= 1,
+                    v,
+                    "topics[].partitions[].preferred_candidates",
+                )?;
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            if v <= 0 {
+                rt::owned::write_vec(
+                    w,
+                    &self.preferred_successors,
+                    v >= 1,
+                    v,
+                    "topics[].partitions[].preferred_successors",
+                )?;
+            }
+            if v >= 1 {
+                rt::owned::write_vec(
+                    w,
+                    &self.preferred_candidates,
+                    v >= 1,
+                    v,
+                    "topics[].partitions[].preferred_candidates",
+                )?;
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ReplicaInfo`](super::ReplicaInfo).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ReplicaInfo {
+        /// `int32`, versions 1+, entity `brokerId`.
+        pub candidate_id: i32,
+        /// `uuid`, versions 1+.
+        pub candidate_directory_id: rt::Uuid,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ReplicaInfo {
+        fn default() -> Self {
+            Self {
+                candidate_id: 0_i32,
+                candidate_directory_id: rt::Uuid::nil(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ReplicaInfo<'_>> for ReplicaInfo {
+        fn from(v: &super::ReplicaInfo<'_>) -> Self {
+            Self {
+                candidate_id: v.candidate_id,
+                candidate_directory_id: v.candidate_directory_id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ReplicaInfo {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
+            }
+            if !(v >= 1) && !(self.candidate_id == 0_i32) {
+                return Err(rt::write::not_in_version(
+                    "topics[].partitions[].preferred_candidates[].candidate_id",
+                ));
+            }
+            if v >= 1 {
+                n += 16;
+            }
+            if !(v >= 1) && !(self.candidate_directory_id == rt::Uuid::nil()) {
+                return Err(rt::write::not_in_version(
+                    "topics[].partitions[].preferred_candidates[].candidate_directory_id",
+                ));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topics[].partitions[].preferred_candidates[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.i32(
+                    self.candidate_id,
+                    "topics[].partitions[].preferred_candidates[].candidate_id",
+                )?;
+            }
+            if v >= 1 {
+                w.uuid(
+                    self.candidate_directory_id,
+                    "topics[].partitions[].preferred_candidates[].candidate_directory_id",
+                )?;
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for EndQuorumEpochRequest {
+        type View<'a> = super::EndQuorumEpochRequest<'a>;
+        fn from_view(v: &super::EndQuorumEpochRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

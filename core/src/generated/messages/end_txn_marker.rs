@@ -71,3 +71,62 @@ impl<'a> rt::Message<'a> for EndTxnMarker<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`EndTxnMarker`](super::EndTxnMarker).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EndTxnMarker {
+        /// `int32`, versions 0+.
+        pub coordinator_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EndTxnMarker {
+        fn default() -> Self {
+            Self {
+                coordinator_epoch: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EndTxnMarker<'_>> for EndTxnMarker {
+        fn from(v: &super::EndTxnMarker<'_>) -> Self {
+            Self {
+                coordinator_epoch: v.coordinator_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EndTxnMarker {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.coordinator_epoch, "coordinator_epoch")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for EndTxnMarker {
+        type View<'a> = super::EndTxnMarker<'a>;
+        fn from_view(v: &super::EndTxnMarker<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

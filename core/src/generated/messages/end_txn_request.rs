@@ -85,7 +85,7 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
         w.i16(self.producer_epoch, "producer_epoch")?;
         w.bool(self.committed, "committed")?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -102,4 +102,86 @@ impl<'a> rt::Message<'a> for EndTxnRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`EndTxnRequest`](super::EndTxnRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EndTxnRequest {
+        /// `string`, versions 0+, entity `transactionalId`.
+        pub transactional_id: String,
+        /// `int64`, versions 0+, entity `producerId`.
+        pub producer_id: i64,
+        /// `int16`, versions 0+.
+        pub producer_epoch: i16,
+        /// `bool`, versions 0+.
+        pub committed: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EndTxnRequest {
+        fn default() -> Self {
+            Self {
+                transactional_id: String::new(),
+                producer_id: 0_i64,
+                producer_epoch: 0_i16,
+                committed: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EndTxnRequest<'_>> for EndTxnRequest {
+        fn from(v: &super::EndTxnRequest<'_>) -> Self {
+            Self {
+                transactional_id: v.transactional_id.into(),
+                producer_id: v.producer_id,
+                producer_epoch: v.producer_epoch,
+                committed: v.committed,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EndTxnRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 11;
+            n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.transactional_id, v >= 3, "transactional_id")?;
+            w.i64(self.producer_id, "producer_id")?;
+            w.i16(self.producer_epoch, "producer_epoch")?;
+            w.bool(self.committed, "committed")?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for EndTxnRequest {
+        type View<'a> = super::EndTxnRequest<'a>;
+        fn from_view(v: &super::EndTxnRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -81,7 +81,7 @@ impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
         w.opt_bytes(self.request_principal, true, "request_principal")?;
         w.bytes(self.client_host_address, true, "client_host_address")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -98,4 +98,83 @@ impl<'a> rt::Message<'a> for EnvelopeRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`EnvelopeRequest`](super::EnvelopeRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EnvelopeRequest {
+        /// `bytes`, versions 0+.
+        pub request_data: Vec<u8>,
+        /// `bytes`, versions 0+, nullable at 0+.
+        pub request_principal: Option<Vec<u8>>,
+        /// `bytes`, versions 0+.
+        pub client_host_address: Vec<u8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EnvelopeRequest {
+        fn default() -> Self {
+            Self {
+                request_data: Vec::new(),
+                request_principal: Some(Vec::new()),
+                client_host_address: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EnvelopeRequest<'_>> for EnvelopeRequest {
+        fn from(v: &super::EnvelopeRequest<'_>) -> Self {
+            Self {
+                request_data: v.request_data.to_vec(),
+                request_principal: v.request_principal.map(<[u8]>::to_vec),
+                client_host_address: v.client_host_address.to_vec(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EnvelopeRequest {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::bytes_size(&self.request_data, true, "request_data")?;
+            n += rt::write::opt_bytes_size(self.request_principal.as_deref(), true, true, "request_principal")?;
+            n += rt::write::bytes_size(&self.client_host_address, true, "client_host_address")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.bytes(&self.request_data, true, "request_data")?;
+            w.opt_bytes(self.request_principal.as_deref(), true, "request_principal")?;
+            w.bytes(&self.client_host_address, true, "client_host_address")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for EnvelopeRequest {
+        type View<'a> = super::EnvelopeRequest<'a>;
+        fn from_view(v: &super::EnvelopeRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

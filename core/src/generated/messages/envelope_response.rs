@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
         w.opt_bytes(self.response_data, true, "response_data")?;
         w.i16(self.error_code, "error_code")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -89,4 +89,76 @@ impl<'a> rt::Message<'a> for EnvelopeResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`EnvelopeResponse`](super::EnvelopeResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EnvelopeResponse {
+        /// `bytes`, versions 0+, nullable at 0+, default `null`.
+        pub response_data: Option<Vec<u8>>,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EnvelopeResponse {
+        fn default() -> Self {
+            Self {
+                response_data: None,
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EnvelopeResponse<'_>> for EnvelopeResponse {
+        fn from(v: &super::EnvelopeResponse<'_>) -> Self {
+            Self {
+                response_data: v.response_data.map(<[u8]>::to_vec),
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EnvelopeResponse {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::opt_bytes_size(self.response_data.as_deref(), true, true, "response_data")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_bytes(self.response_data.as_deref(), true, "response_data")?;
+            w.i16(self.error_code, "error_code")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for EnvelopeResponse {
+        type View<'a> = super::EnvelopeResponse<'a>;
+        fn from_view(v: &super::EnvelopeResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -78,7 +78,7 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenResponse<'a> {
         w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms")?;
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -95,4 +95,80 @@ impl<'a> rt::Message<'a> for ExpireDelegationTokenResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ExpireDelegationTokenResponse`](super::ExpireDelegationTokenResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ExpireDelegationTokenResponse {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `int64`, versions 0+.
+        pub expiry_timestamp_ms: i64,
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ExpireDelegationTokenResponse {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                expiry_timestamp_ms: 0_i64,
+                throttle_time_ms: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ExpireDelegationTokenResponse<'_>> for ExpireDelegationTokenResponse {
+        fn from(v: &super::ExpireDelegationTokenResponse<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                expiry_timestamp_ms: v.expiry_timestamp_ms,
+                throttle_time_ms: v.throttle_time_ms,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ExpireDelegationTokenResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 14;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "error_code")?;
+            w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ExpireDelegationTokenResponse {
+        type View<'a> = super::ExpireDelegationTokenResponse<'a>;
+        fn from_view(v: &super::ExpireDelegationTokenResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -342,7 +342,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             w.i64(self.replica_epoch, "replica_state.replica_epoch")?;
         }
         if v >= 12 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -434,7 +434,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         }
         w.array(&self.partitions, v >= 12, v, "topics[].partitions")?;
         if v >= 12 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -537,7 +537,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
             w.array(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions")?;
         }
         if v >= 12 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -749,4 +749,551 @@ impl<'a> rt::Message<'a> for FetchRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`FetchRequest`](super::FetchRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FetchRequest {
+        /// `string`, tagged field 0 at versions 12+, nullable at 12+, default `null`, ignorable.
+        pub cluster_id: Option<String>,
+        /// `int32`, versions 0-14, default `-1`, entity `brokerId`.
+        pub replica_id: i32,
+        /// `ReplicaState`, tagged field 1 at versions 15+.
+        pub replica_state: ReplicaState,
+        /// `int32`, versions 0+.
+        pub max_wait_ms: i32,
+        /// `int32`, versions 0+.
+        pub min_bytes: i32,
+        /// `int32`, versions 3+, default `0x7fffffff`, ignorable.
+        pub max_bytes: i32,
+        /// `int8`, versions 4+, default `0`, ignorable.
+        pub isolation_level: i8,
+        /// `int32`, versions 7+, default `0`, ignorable.
+        pub session_id: i32,
+        /// `int32`, versions 7+, default `-1`, ignorable.
+        pub session_epoch: i32,
+        /// `[]FetchTopic`, versions 0+.
+        pub topics: Vec<FetchTopic>,
+        /// `[]ForgottenTopic`, versions 7+.
+        pub forgotten_topics_data: Vec<ForgottenTopic>,
+        /// `string`, versions 11+, default ``, ignorable.
+        pub rack_id: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FetchRequest {
+        fn default() -> Self {
+            Self {
+                cluster_id: None,
+                replica_id: -1_i32,
+                replica_state: ReplicaState::default(),
+                max_wait_ms: 0_i32,
+                min_bytes: 0_i32,
+                max_bytes: 2147483647_i32,
+                isolation_level: 0_i8,
+                session_id: 0_i32,
+                session_epoch: -1_i32,
+                topics: Vec::new(),
+                forgotten_topics_data: Vec::new(),
+                rack_id: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FetchRequest<'_>> for FetchRequest {
+        fn from(v: &super::FetchRequest<'_>) -> Self {
+            Self {
+                cluster_id: v.cluster_id.map(String::from),
+                replica_id: v.replica_id,
+                replica_state: (&v.replica_state).into(),
+                max_wait_ms: v.max_wait_ms,
+                min_bytes: v.min_bytes,
+                max_bytes: v.max_bytes,
+                isolation_level: v.isolation_level,
+                session_id: v.session_id,
+                session_epoch: v.session_epoch,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                forgotten_topics_data: v.forgotten_topics_data.iter().map(|e| (&e).into()).collect(),
+                rack_id: v.rack_id.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FetchRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            if v <= 14 {
+                n += 4;
+            }
+            if !(v <= 14) && !(self.replica_id == -1_i32) {
+                return Err(rt::write::not_in_version("replica_id"));
+            }
+            if !(v >= 15) && !(self.replica_state == ReplicaState::default()) {
+                return Err(rt::write::not_in_version("replica_state"));
+            }
+            if v >= 3 {
+                n += 4;
+            }
+            if v >= 4 {
+                n += 1;
+            }
+            if v >= 7 {
+                n += 4;
+            }
+            if v >= 7 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.topics, v >= 12, v, "topics")?;
+            if v >= 7 {
+                n += rt::owned::vec_size(&self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data")?;
+            }
+            if !(v >= 7) && !(self.forgotten_topics_data.is_empty()) {
+                return Err(rt::write::not_in_version("forgotten_topics_data"));
+            }
+            if v >= 11 {
+                n += rt::write::str_size(&self.rack_id, v >= 12, "rack_id")?;
+            }
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.cluster_id.is_none()) {
+                    let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, v >= 12, "cluster_id")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 15 && !(self.replica_state == ReplicaState::default()) {
+                    let s = rt::OwnedStruct::size(&self.replica_state, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 14 {
+                w.i32(self.replica_id, "replica_id")?;
+            }
+            w.i32(self.max_wait_ms, "max_wait_ms")?;
+            w.i32(self.min_bytes, "min_bytes")?;
+            if v >= 3 {
+                w.i32(self.max_bytes, "max_bytes")?;
+            }
+            if v >= 4 {
+                w.i8(self.isolation_level, "isolation_level")?;
+            }
+            if v >= 7 {
+                w.i32(self.session_id, "session_id")?;
+            }
+            if v >= 7 {
+                w.i32(self.session_epoch, "session_epoch")?;
+            }
+            rt::owned::write_vec(w, &self.topics, v >= 12, v, "topics")?;
+            if v >= 7 {
+                rt::owned::write_vec(w, &self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data")?;
+            }
+            if v >= 11 {
+                w.str(&self.rack_id, v >= 12, "rack_id")?;
+            }
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_cluster_id = true && !(self.cluster_id.is_none());
+                tags += usize::from(has_cluster_id);
+                let has_replica_state = v >= 15 && !(self.replica_state == ReplicaState::default());
+                tags += usize::from(has_replica_state);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_cluster_id {
+                    let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, v >= 12, "cluster_id")?;
+                    w.uvarint(0, "cluster_id")?;
+                    w.uvarint(s as u32, "cluster_id")?;
+                    w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
+                }
+                w.unknown_tags_before(&mut unknown, 1)?;
+                if has_replica_state {
+                    let s = rt::OwnedStruct::size(&self.replica_state, v)?;
+                    w.uvarint(1, "replica_state")?;
+                    w.uvarint(s as u32, "replica_state")?;
+                    rt::OwnedStruct::write(&self.replica_state, w, v)?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ReplicaState`](super::ReplicaState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ReplicaState {
+        /// `int32`, versions 15+, default `-1`, entity `brokerId`.
+        pub replica_id: i32,
+        /// `int64`, versions 15+, default `-1`.
+        pub replica_epoch: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ReplicaState {
+        fn default() -> Self {
+            Self {
+                replica_id: -1_i32,
+                replica_epoch: -1_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ReplicaState<'_>> for ReplicaState {
+        fn from(v: &super::ReplicaState<'_>) -> Self {
+            Self {
+                replica_id: v.replica_id,
+                replica_epoch: v.replica_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ReplicaState {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 15 {
+                n += 4;
+            }
+            if !(v >= 15) && !(self.replica_id == -1_i32) {
+                return Err(rt::write::not_in_version("replica_state.replica_id"));
+            }
+            if v >= 15 {
+                n += 8;
+            }
+            if !(v >= 15) && !(self.replica_epoch == -1_i64) {
+                return Err(rt::write::not_in_version("replica_state.replica_epoch"));
+            }
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("replica_state._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 15 {
+                w.i32(self.replica_id, "replica_state.replica_id")?;
+            }
+            if v >= 15 {
+                w.i64(self.replica_epoch, "replica_state.replica_epoch")?;
+            }
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`FetchTopic`](super::FetchTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FetchTopic {
+        /// `string`, versions 0-12, entity `topicName`, ignorable.
+        pub topic: String,
+        /// `uuid`, versions 13+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `[]FetchPartition`, versions 0+.
+        pub partitions: Vec<FetchPartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FetchTopic {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FetchTopic<'_>> for FetchTopic {
+        fn from(v: &super::FetchTopic<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FetchTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 12 {
+                n += rt::write::str_size(&self.topic, v >= 12, "topics[].topic")?;
+            }
+            if v >= 13 {
+                n += 16;
+            }
+            n += rt::owned::vec_size(&self.partitions, v >= 12, v, "topics[].partitions")?;
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 12 {
+                w.str(&self.topic, v >= 12, "topics[].topic")?;
+            }
+            if v >= 13 {
+                w.uuid(self.topic_id, "topics[].topic_id")?;
+            }
+            rt::owned::write_vec(w, &self.partitions, v >= 12, v, "topics[].partitions")?;
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ForgottenTopic`](super::ForgottenTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ForgottenTopic {
+        /// `string`, versions 7-12, entity `topicName`, ignorable.
+        pub topic: String,
+        /// `uuid`, versions 13+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `[]int32`, versions 7+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ForgottenTopic {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ForgottenTopic<'_>> for ForgottenTopic {
+        fn from(v: &super::ForgottenTopic<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ForgottenTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if (7..=12).contains(&v) {
+                n += rt::write::str_size(&self.topic, v >= 12, "forgotten_topics_data[].topic")?;
+            }
+            if v >= 13 {
+                n += 16;
+            }
+            if v >= 7 {
+                n += rt::owned::vec_size(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions")?;
+            }
+            if !(v >= 7) && !(self.partitions.is_empty()) {
+                return Err(rt::write::not_in_version("forgotten_topics_data[].partitions"));
+            }
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if (7..=12).contains(&v) {
+                w.str(&self.topic, v >= 12, "forgotten_topics_data[].topic")?;
+            }
+            if v >= 13 {
+                w.uuid(self.topic_id, "forgotten_topics_data[].topic_id")?;
+            }
+            if v >= 7 {
+                rt::owned::write_vec(w, &self.partitions, v >= 12, v, "forgotten_topics_data[].partitions")?;
+            }
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`FetchPartition`](super::FetchPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FetchPartition {
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// `int32`, versions 9+, default `-1`, ignorable.
+        pub current_leader_epoch: i32,
+        /// `int64`, versions 0+.
+        pub fetch_offset: i64,
+        /// `int32`, versions 12+, default `-1`.
+        pub last_fetched_epoch: i32,
+        /// `int64`, versions 5+, default `-1`, ignorable.
+        pub log_start_offset: i64,
+        /// `int32`, versions 0+.
+        pub partition_max_bytes: i32,
+        /// `uuid`, tagged field 0 at versions 17+, ignorable.
+        pub replica_directory_id: rt::Uuid,
+        /// `int64`, tagged field 1 at versions 18+, default `9223372036854775807`, ignorable.
+        pub high_watermark: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FetchPartition {
+        fn default() -> Self {
+            Self {
+                partition: 0_i32,
+                current_leader_epoch: -1_i32,
+                fetch_offset: 0_i64,
+                last_fetched_epoch: -1_i32,
+                log_start_offset: -1_i64,
+                partition_max_bytes: 0_i32,
+                replica_directory_id: rt::Uuid::nil(),
+                high_watermark: 9223372036854775807_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FetchPartition<'_>> for FetchPartition {
+        fn from(v: &super::FetchPartition<'_>) -> Self {
+            Self {
+                partition: v.partition,
+                current_leader_epoch: v.current_leader_epoch,
+                fetch_offset: v.fetch_offset,
+                last_fetched_epoch: v.last_fetched_epoch,
+                log_start_offset: v.log_start_offset,
+                partition_max_bytes: v.partition_max_bytes,
+                replica_directory_id: v.replica_directory_id,
+                high_watermark: v.high_watermark,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FetchPartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            if v >= 9 {
+                n += 4;
+            }
+            if v >= 12 {
+                n += 4;
+            }
+            if !(v >= 12) && !(self.last_fetched_epoch == -1_i32) {
+                return Err(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
+            }
+            if v >= 5 {
+                n += 8;
+            }
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 17 && !(self.replica_directory_id == rt::Uuid::nil()) {
+                    let s = 16;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 18 && !(self.high_watermark == 9223372036854775807_i64) {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition, "topics[].partitions[].partition")?;
+            if v >= 9 {
+                w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
+            }
+            w.i64(self.fetch_offset, "topics[].partitions[].fetch_offset")?;
+            if v >= 12 {
+                w.i32(self.last_fetched_epoch, "topics[].partitions[].last_fetched_epoch")?;
+            }
+            if v >= 5 {
+                w.i64(self.log_start_offset, "topics[].partitions[].log_start_offset")?;
+            }
+            w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes")?;
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_replica_directory_id = v >= 17 && !(self.replica_directory_id == rt::Uuid::nil());
+                tags += usize::from(has_replica_directory_id);
+                let has_high_watermark = v >= 18 && !(self.high_watermark == 9223372036854775807_i64);
+                tags += usize::from(has_high_watermark);
+                w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_replica_directory_id {
+                    let s = 16;
+                    w.uvarint(0, "topics[].partitions[].replica_directory_id")?;
+                    w.uvarint(s as u32, "topics[].partitions[].replica_directory_id")?;
+                    w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id")?;
+                }
+                w.unknown_tags_before(&mut unknown, 1)?;
+                if has_high_watermark {
+                    let s = 8;
+                    w.uvarint(1, "topics[].partitions[].high_watermark")?;
+                    w.uvarint(s as u32, "topics[].partitions[].high_watermark")?;
+                    w.i64(self.high_watermark, "topics[].partitions[].high_watermark")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for FetchRequest {
+        type View<'a> = super::FetchRequest<'a>;
+        fn from_view(v: &super::FetchRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

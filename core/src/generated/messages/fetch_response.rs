@@ -240,7 +240,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         }
         w.array(&self.partitions, v >= 12, v, "responses[].partitions")?;
         if v >= 12 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -367,7 +367,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             w.opt_str(self.rack, v >= 12, "node_endpoints[].rack")?;
         }
         if v >= 12 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -723,7 +723,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
             w.i64(self.end_offset, "responses[].partitions[].diverging_epoch.end_offset")?;
         }
         if v >= 12 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -823,7 +823,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             )?;
         }
         if v >= 12 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -892,7 +892,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset")?;
         w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch")?;
         if v >= 12 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -995,7 +995,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
             )?;
         }
         if v >= 12 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -1012,4 +1012,792 @@ impl<'a> rt::Message<'a> for FetchResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`FetchResponse`](super::FetchResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FetchResponse {
+        /// `int32`, versions 1+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 7+, ignorable.
+        pub error_code: i16,
+        /// `int32`, versions 7+, default `0`.
+        pub session_id: i32,
+        /// `[]FetchableTopicResponse`, versions 0+.
+        pub responses: Vec<FetchableTopicResponse>,
+        /// `[]NodeEndpoint`, tagged field 0 at versions 16+.
+        pub node_endpoints: Vec<NodeEndpoint>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FetchResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                session_id: 0_i32,
+                responses: Vec::new(),
+                node_endpoints: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FetchResponse<'_>> for FetchResponse {
+        fn from(v: &super::FetchResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                session_id: v.session_id,
+                responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FetchResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
+            }
+            if v >= 7 {
+                n += 2;
+            }
+            if v >= 7 {
+                n += 4;
+            }
+            if !(v >= 7) && !(self.session_id == 0_i32) {
+                return Err(rt::write::not_in_version("session_id"));
+            }
+            n += rt::owned::vec_size(&self.responses, v >= 12, v, "responses")?;
+            if !(v >= 16) && !(self.node_endpoints.is_empty()) {
+                return Err(rt::write::not_in_version("node_endpoints"));
+            }
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 16 && !(self.node_endpoints.is_empty()) {
+                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            if v >= 7 {
+                w.i16(self.error_code, "error_code")?;
+            }
+            if v >= 7 {
+                w.i32(self.session_id, "session_id")?;
+            }
+            rt::owned::write_vec(w, &self.responses, v >= 12, v, "responses")?;
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_node_endpoints = v >= 16 && !(self.node_endpoints.is_empty());
+                tags += usize::from(has_node_endpoints);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_node_endpoints {
+                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                    w.uvarint(0, "node_endpoints")?;
+                    w.uvarint(s as u32, "node_endpoints")?;
+                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`FetchableTopicResponse`](super::FetchableTopicResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FetchableTopicResponse {
+        /// `string`, versions 0-12, entity `topicName`, ignorable.
+        pub topic: String,
+        /// `uuid`, versions 13+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `[]PartitionData`, versions 0+.
+        pub partitions: Vec<PartitionData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FetchableTopicResponse {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FetchableTopicResponse<'_>> for FetchableTopicResponse {
+        fn from(v: &super::FetchableTopicResponse<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FetchableTopicResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 12 {
+                n += rt::write::str_size(&self.topic, v >= 12, "responses[].topic")?;
+            }
+            if v >= 13 {
+                n += 16;
+            }
+            n += rt::owned::vec_size(&self.partitions, v >= 12, v, "responses[].partitions")?;
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 12 {
+                w.str(&self.topic, v >= 12, "responses[].topic")?;
+            }
+            if v >= 13 {
+                w.uuid(self.topic_id, "responses[].topic_id")?;
+            }
+            rt::owned::write_vec(w, &self.partitions, v >= 12, v, "responses[].partitions")?;
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`NodeEndpoint`](super::NodeEndpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct NodeEndpoint {
+        /// `int32`, versions 16+, entity `brokerId`, map key.
+        pub node_id: i32,
+        /// `string`, versions 16+.
+        pub host: String,
+        /// `int32`, versions 16+.
+        pub port: i32,
+        /// `string`, versions 16+, nullable at 16+, default `null`.
+        pub rack: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for NodeEndpoint {
+        fn default() -> Self {
+            Self {
+                node_id: 0_i32,
+                host: String::new(),
+                port: 0_i32,
+                rack: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::NodeEndpoint<'_>> for NodeEndpoint {
+        fn from(v: &super::NodeEndpoint<'_>) -> Self {
+            Self {
+                node_id: v.node_id,
+                host: v.host.into(),
+                port: v.port,
+                rack: v.rack.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for NodeEndpoint {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 16 {
+                n += 4;
+            }
+            if !(v >= 16) && !(self.node_id == 0_i32) {
+                return Err(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if v >= 16 {
+                n += rt::write::str_size(&self.host, v >= 12, "node_endpoints[].host")?;
+            }
+            if !(v >= 16) && !(self.host == "") {
+                return Err(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if v >= 16 {
+                n += 4;
+            }
+            if !(v >= 16) && !(self.port == 0_i32) {
+                return Err(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            if v >= 16 {
+                n += rt::write::opt_str_size(self.rack.as_deref(), v >= 12, v >= 16, "node_endpoints[].rack")?;
+            }
+            if !(v >= 16) && !(self.rack.is_none()) {
+                return Err(rt::write::not_in_version("node_endpoints[].rack"));
+            }
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 16 {
+                w.i32(self.node_id, "node_endpoints[].node_id")?;
+            }
+            if v >= 16 {
+                w.str(&self.host, v >= 12, "node_endpoints[].host")?;
+            }
+            if v >= 16 {
+                w.i32(self.port, "node_endpoints[].port")?;
+            }
+            if v >= 16 {
+                w.opt_str(self.rack.as_deref(), v >= 12, "node_endpoints[].rack")?;
+            }
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionData`](super::PartitionData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionData {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `int64`, versions 0+.
+        pub high_watermark: i64,
+        /// `int64`, versions 4+, default `-1`, ignorable.
+        pub last_stable_offset: i64,
+        /// `int64`, versions 5+, default `-1`, ignorable.
+        pub log_start_offset: i64,
+        /// `EpochEndOffset`, tagged field 0 at versions 12+.
+        pub diverging_epoch: EpochEndOffset,
+        /// `LeaderIdAndEpoch`, tagged field 1 at versions 12+.
+        pub current_leader: LeaderIdAndEpoch,
+        /// `SnapshotId`, tagged field 2 at versions 12+.
+        pub snapshot_id: SnapshotId,
+        /// `[]AbortedTransaction`, versions 4+, nullable at 4+, ignorable.
+        pub aborted_transactions: Option<Vec<AbortedTransaction>>,
+        /// `int32`, versions 11+, default `-1`, entity `brokerId`.
+        pub preferred_read_replica: i32,
+        /// `records`, versions 0+, nullable at 0+.
+        pub records: Option<Vec<u8>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionData {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                high_watermark: 0_i64,
+                last_stable_offset: -1_i64,
+                log_start_offset: -1_i64,
+                diverging_epoch: EpochEndOffset::default(),
+                current_leader: LeaderIdAndEpoch::default(),
+                snapshot_id: SnapshotId::default(),
+                aborted_transactions: Some(Vec::new()),
+                preferred_read_replica: -1_i32,
+                records: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionData<'_>> for PartitionData {
+        fn from(v: &super::PartitionData<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                high_watermark: v.high_watermark,
+                last_stable_offset: v.last_stable_offset,
+                log_start_offset: v.log_start_offset,
+                diverging_epoch: (&v.diverging_epoch).into(),
+                current_leader: (&v.current_leader).into(),
+                snapshot_id: (&v.snapshot_id).into(),
+                aborted_transactions: v.aborted_transactions.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                preferred_read_replica: v.preferred_read_replica,
+                records: v.records.map(<[u8]>::to_vec),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 14;
+            if v >= 4 {
+                n += 8;
+            }
+            if v >= 5 {
+                n += 8;
+            }
+            if !(v >= 12) && !(self.diverging_epoch == EpochEndOffset::default()) {
+                return Err(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
+            }
+            if !(v >= 12) && !(self.current_leader == LeaderIdAndEpoch::default()) {
+                return Err(rt::write::not_in_version("responses[].partitions[].current_leader"));
+            }
+            if !(v >= 12) && !(self.snapshot_id == SnapshotId::default()) {
+                return Err(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
+            }
+            if v >= 4 {
+                n += rt::owned::opt_vec_size(
+                    &self.aborted_transactions,
+                    v >= 12,
+                    v >= 4,
+                    v,
+                    "responses[].partitions[].aborted_transactions",
+                )?;
+            }
+            if v >= 11 {
+                n += 4;
+            }
+            if !(v >= 11) && !(self.preferred_read_replica == -1_i32) {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].preferred_read_replica",
+                ));
+            }
+            n += rt::write::opt_bytes_size(
+                self.records.as_deref(),
+                v >= 12,
+                true,
+                "responses[].partitions[].records",
+            )?;
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.diverging_epoch == EpochEndOffset::default()) {
+                    let s = rt::OwnedStruct::size(&self.diverging_epoch, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.current_leader == LeaderIdAndEpoch::default()) {
+                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.snapshot_id == SnapshotId::default()) {
+                    let s = rt::OwnedStruct::size(&self.snapshot_id, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
+            w.i16(self.error_code, "responses[].partitions[].error_code")?;
+            w.i64(self.high_watermark, "responses[].partitions[].high_watermark")?;
+            if v >= 4 {
+                w.i64(self.last_stable_offset, "responses[].partitions[].last_stable_offset")?;
+            }
+            if v >= 5 {
+                w.i64(self.log_start_offset, "responses[].partitions[].log_start_offset")?;
+            }
+            if v >= 4 {
+                rt::owned::write_opt_vec(
+                    w,
+                    &self.aborted_transactions,
+                    v >= 12,
+                    v,
+                    "responses[].partitions[].aborted_transactions",
+                )?;
+            }
+            if v >= 11 {
+                w.i32(
+                    self.preferred_read_replica,
+                    "responses[].partitions[].preferred_read_replica",
+                )?;
+            }
+            w.opt_bytes(self.records.as_deref(), v >= 12, "responses[].partitions[].records")?;
+            if v >= 12 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_diverging_epoch = true && !(self.diverging_epoch == EpochEndOffset::default());
+                tags += usize::from(has_diverging_epoch);
+                let has_current_leader = true && !(self.current_leader == LeaderIdAndEpoch::default());
+                tags += usize::from(has_current_leader);
+                let has_snapshot_id = true && !(self.snapshot_id == SnapshotId::default());
+                tags += usize::from(has_snapshot_id);
+                w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_diverging_epoch {
+                    let s = rt::OwnedStruct::size(&self.diverging_epoch, v)?;
+                    w.uvarint(0, "responses[].partitions[].diverging_epoch")?;
+                    w.uvarint(s as u32, "responses[].partitions[].diverging_epoch")?;
+                    rt::OwnedStruct::write(&self.diverging_epoch, w, v)?;
+                }
+                w.unknown_tags_before(&mut unknown, 1)?;
+                if has_current_leader {
+                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
+                    w.uvarint(1, "responses[].partitions[].current_leader")?;
+                    w.uvarint(s as u32, "responses[].partitions[].current_leader")?;
+                    rt::OwnedStruct::write(&self.current_leader, w, v)?;
+                }
+                w.unknown_tags_before(&mut unknown, 2)?;
+                if has_snapshot_id {
+                    let s = rt::OwnedStruct::size(&self.snapshot_id, v)?;
+                    w.uvarint(2, "responses[].partitions[].snapshot_id")?;
+                    w.uvarint(s as u32, "responses[].partitions[].snapshot_id")?;
+                    rt::OwnedStruct::write(&self.snapshot_id, w, v)?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`EpochEndOffset`](super::EpochEndOffset).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EpochEndOffset {
+        /// `int32`, versions 12+, default `-1`.
+        pub epoch: i32,
+        /// `int64`, versions 12+, default `-1`.
+        pub end_offset: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EpochEndOffset {
+        fn default() -> Self {
+            Self {
+                epoch: -1_i32,
+                end_offset: -1_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EpochEndOffset<'_>> for EpochEndOffset {
+        fn from(v: &super::EpochEndOffset<'_>) -> Self {
+            Self {
+                epoch: v.epoch,
+                end_offset: v.end_offset,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EpochEndOffset {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 12 {
+                n += 4;
+            }
+            if !(v >= 12) && !(self.epoch == -1_i32) {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].diverging_epoch.epoch",
+                ));
+            }
+            if v >= 12 {
+                n += 8;
+            }
+            if !(v >= 12) && !(self.end_offset == -1_i64) {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].diverging_epoch.end_offset",
+                ));
+            }
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].diverging_epoch._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 12 {
+                w.i32(self.epoch, "responses[].partitions[].diverging_epoch.epoch")?;
+            }
+            if v >= 12 {
+                w.i64(self.end_offset, "responses[].partitions[].diverging_epoch.end_offset")?;
+            }
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`LeaderIdAndEpoch`](super::LeaderIdAndEpoch).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderIdAndEpoch {
+        /// `int32`, versions 12+, default `-1`, entity `brokerId`.
+        pub leader_id: i32,
+        /// `int32`, versions 12+, default `-1`.
+        pub leader_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderIdAndEpoch {
+        fn default() -> Self {
+            Self {
+                leader_id: -1_i32,
+                leader_epoch: -1_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderIdAndEpoch<'_>> for LeaderIdAndEpoch {
+        fn from(v: &super::LeaderIdAndEpoch<'_>) -> Self {
+            Self {
+                leader_id: v.leader_id,
+                leader_epoch: v.leader_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderIdAndEpoch {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 12 {
+                n += 4;
+            }
+            if !(v >= 12) && !(self.leader_id == -1_i32) {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].current_leader.leader_id",
+                ));
+            }
+            if v >= 12 {
+                n += 4;
+            }
+            if !(v >= 12) && !(self.leader_epoch == -1_i32) {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].current_leader.leader_epoch",
+                ));
+            }
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].current_leader._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 12 {
+                w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
+            }
+            if v >= 12 {
+                w.i32(
+                    self.leader_epoch,
+                    "responses[].partitions[].current_leader.leader_epoch",
+                )?;
+            }
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`SnapshotId`](super::SnapshotId).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SnapshotId {
+        /// `int64`, versions 0+, default `-1`.
+        pub end_offset: i64,
+        /// `int32`, versions 0+, default `-1`.
+        pub epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SnapshotId {
+        fn default() -> Self {
+            Self {
+                end_offset: -1_i64,
+                epoch: -1_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SnapshotId<'_>> for SnapshotId {
+        fn from(v: &super::SnapshotId<'_>) -> Self {
+            Self {
+                end_offset: v.end_offset,
+                epoch: v.epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SnapshotId {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].snapshot_id._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset")?;
+            w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch")?;
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AbortedTransaction`](super::AbortedTransaction).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AbortedTransaction {
+        /// `int64`, versions 4+, entity `producerId`.
+        pub producer_id: i64,
+        /// `int64`, versions 4+.
+        pub first_offset: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AbortedTransaction {
+        fn default() -> Self {
+            Self {
+                producer_id: 0_i64,
+                first_offset: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AbortedTransaction<'_>> for AbortedTransaction {
+        fn from(v: &super::AbortedTransaction<'_>) -> Self {
+            Self {
+                producer_id: v.producer_id,
+                first_offset: v.first_offset,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AbortedTransaction {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 4 {
+                n += 8;
+            }
+            if !(v >= 4) && !(self.producer_id == 0_i64) {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].aborted_transactions[].producer_id",
+                ));
+            }
+            if v >= 4 {
+                n += 8;
+            }
+            if !(v >= 4) && !(self.first_offset == 0_i64) {
+                return Err(rt::write::not_in_version(
+                    "responses[].partitions[].aborted_transactions[].first_offset",
+                ));
+            }
+            if v >= 12 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].aborted_transactions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 4 {
+                w.i64(
+                    self.producer_id,
+                    "responses[].partitions[].aborted_transactions[].producer_id",
+                )?;
+            }
+            if v >= 4 {
+                w.i64(
+                    self.first_offset,
+                    "responses[].partitions[].aborted_transactions[].first_offset",
+                )?;
+            }
+            if v >= 12 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for FetchResponse {
+        type View<'a> = super::FetchResponse<'a>;
+        fn from_view(v: &super::FetchResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

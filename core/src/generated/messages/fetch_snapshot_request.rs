@@ -185,7 +185,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         w.str(self.name, true, "topics[].name")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -378,7 +378,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset")?;
         w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -395,4 +395,303 @@ impl<'a> rt::Message<'a> for FetchSnapshotRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`FetchSnapshotRequest`](super::FetchSnapshotRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FetchSnapshotRequest {
+        /// `string`, tagged field 0 at versions 0+, nullable at 0+, default `null`.
+        pub cluster_id: Option<String>,
+        /// `int32`, versions 0+, default `-1`, entity `brokerId`.
+        pub replica_id: i32,
+        /// `int32`, versions 0+, default `0x7fffffff`.
+        pub max_bytes: i32,
+        /// `[]TopicSnapshot`, versions 0+.
+        pub topics: Vec<TopicSnapshot>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FetchSnapshotRequest {
+        fn default() -> Self {
+            Self {
+                cluster_id: None,
+                replica_id: -1_i32,
+                max_bytes: 2147483647_i32,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FetchSnapshotRequest<'_>> for FetchSnapshotRequest {
+        fn from(v: &super::FetchSnapshotRequest<'_>) -> Self {
+            Self {
+                cluster_id: v.cluster_id.map(String::from),
+                replica_id: v.replica_id,
+                max_bytes: v.max_bytes,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FetchSnapshotRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.cluster_id.is_none()) {
+                    let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.replica_id, "replica_id")?;
+            w.i32(self.max_bytes, "max_bytes")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_cluster_id = true && !(self.cluster_id.is_none());
+                tags += usize::from(has_cluster_id);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_cluster_id {
+                    let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
+                    w.uvarint(0, "cluster_id")?;
+                    w.uvarint(s as u32, "cluster_id")?;
+                    w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicSnapshot`](super::TopicSnapshot).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicSnapshot {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]PartitionSnapshot`, versions 0+.
+        pub partitions: Vec<PartitionSnapshot>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicSnapshot {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicSnapshot<'_>> for TopicSnapshot {
+        fn from(v: &super::TopicSnapshot<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicSnapshot {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, true, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionSnapshot`](super::PartitionSnapshot).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionSnapshot {
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// `int32`, versions 0+.
+        pub current_leader_epoch: i32,
+        /// `SnapshotId`, versions 0+.
+        pub snapshot_id: SnapshotId,
+        /// `int64`, versions 0+.
+        pub position: i64,
+        /// `uuid`, tagged field 0 at versions 1+, ignorable.
+        pub replica_directory_id: rt::Uuid,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionSnapshot {
+        fn default() -> Self {
+            Self {
+                partition: 0_i32,
+                current_leader_epoch: 0_i32,
+                snapshot_id: SnapshotId::default(),
+                position: 0_i64,
+                replica_directory_id: rt::Uuid::nil(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionSnapshot<'_>> for PartitionSnapshot {
+        fn from(v: &super::PartitionSnapshot<'_>) -> Self {
+            Self {
+                partition: v.partition,
+                current_leader_epoch: v.current_leader_epoch,
+                snapshot_id: (&v.snapshot_id).into(),
+                position: v.position,
+                replica_directory_id: v.replica_directory_id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionSnapshot {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::OwnedStruct::size(&self.snapshot_id, v)?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 1 && !(self.replica_directory_id == rt::Uuid::nil()) {
+                    let s = 16;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition, "topics[].partitions[].partition")?;
+            w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
+            rt::OwnedStruct::write(&self.snapshot_id, w, v)?;
+            w.i64(self.position, "topics[].partitions[].position")?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_replica_directory_id = v >= 1 && !(self.replica_directory_id == rt::Uuid::nil());
+                tags += usize::from(has_replica_directory_id);
+                w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_replica_directory_id {
+                    let s = 16;
+                    w.uvarint(0, "topics[].partitions[].replica_directory_id")?;
+                    w.uvarint(s as u32, "topics[].partitions[].replica_directory_id")?;
+                    w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`SnapshotId`](super::SnapshotId).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SnapshotId {
+        /// `int64`, versions 0+.
+        pub end_offset: i64,
+        /// `int32`, versions 0+.
+        pub epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SnapshotId {
+        fn default() -> Self {
+            Self {
+                end_offset: 0_i64,
+                epoch: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SnapshotId<'_>> for SnapshotId {
+        fn from(v: &super::SnapshotId<'_>) -> Self {
+            Self {
+                end_offset: v.end_offset,
+                epoch: v.epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SnapshotId {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topics[].partitions[].snapshot_id._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset")?;
+            w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for FetchSnapshotRequest {
+        type View<'a> = super::FetchSnapshotRequest<'a>;
+        fn from_view(v: &super::FetchSnapshotRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

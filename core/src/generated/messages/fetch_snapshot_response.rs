@@ -188,7 +188,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         w.str(self.name, true, "topics[].name")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -297,7 +297,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             w.u16(self.port, "node_endpoints[].port")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -501,7 +501,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset")?;
         w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -570,7 +570,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         w.i32(self.leader_id, "topics[].partitions[].current_leader.leader_id")?;
         w.i32(self.leader_epoch, "topics[].partitions[].current_leader.leader_epoch")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -587,4 +587,467 @@ impl<'a> rt::Message<'a> for FetchSnapshotResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`FetchSnapshotResponse`](super::FetchSnapshotResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FetchSnapshotResponse {
+        /// `int32`, versions 0+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `[]TopicSnapshot`, versions 0+.
+        pub topics: Vec<TopicSnapshot>,
+        /// `[]NodeEndpoint`, tagged field 0 at versions 1+.
+        pub node_endpoints: Vec<NodeEndpoint>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FetchSnapshotResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                topics: Vec::new(),
+                node_endpoints: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FetchSnapshotResponse<'_>> for FetchSnapshotResponse {
+        fn from(v: &super::FetchSnapshotResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FetchSnapshotResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+                return Err(rt::write::not_in_version("node_endpoints"));
+            }
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 1 && !(self.node_endpoints.is_empty()) {
+                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_node_endpoints = v >= 1 && !(self.node_endpoints.is_empty());
+                tags += usize::from(has_node_endpoints);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_node_endpoints {
+                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                    w.uvarint(0, "node_endpoints")?;
+                    w.uvarint(s as u32, "node_endpoints")?;
+                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicSnapshot`](super::TopicSnapshot).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicSnapshot {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]PartitionSnapshot`, versions 0+.
+        pub partitions: Vec<PartitionSnapshot>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicSnapshot {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicSnapshot<'_>> for TopicSnapshot {
+        fn from(v: &super::TopicSnapshot<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicSnapshot {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, true, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`NodeEndpoint`](super::NodeEndpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct NodeEndpoint {
+        /// `int32`, versions 1+, entity `brokerId`, map key.
+        pub node_id: i32,
+        /// `string`, versions 1+.
+        pub host: String,
+        /// `uint16`, versions 1+.
+        pub port: u16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for NodeEndpoint {
+        fn default() -> Self {
+            Self {
+                node_id: 0_i32,
+                host: String::new(),
+                port: 0_u16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::NodeEndpoint<'_>> for NodeEndpoint {
+        fn from(v: &super::NodeEndpoint<'_>) -> Self {
+            Self {
+                node_id: v.node_id,
+                host: v.host.into(),
+                port: v.port,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for NodeEndpoint {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
+            }
+            if !(v >= 1) && !(self.node_id == 0_i32) {
+                return Err(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if v >= 1 {
+                n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
+            }
+            if !(v >= 1) && !(self.host == "") {
+                return Err(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if v >= 1 {
+                n += 2;
+            }
+            if !(v >= 1) && !(self.port == 0_u16) {
+                return Err(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.i32(self.node_id, "node_endpoints[].node_id")?;
+            }
+            if v >= 1 {
+                w.str(&self.host, true, "node_endpoints[].host")?;
+            }
+            if v >= 1 {
+                w.u16(self.port, "node_endpoints[].port")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionSnapshot`](super::PartitionSnapshot).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionSnapshot {
+        /// `int32`, versions 0+.
+        pub index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `SnapshotId`, versions 0+.
+        pub snapshot_id: SnapshotId,
+        /// `LeaderIdAndEpoch`, tagged field 0 at versions 0+.
+        pub current_leader: LeaderIdAndEpoch,
+        /// `int64`, versions 0+.
+        pub size: i64,
+        /// `int64`, versions 0+.
+        pub position: i64,
+        /// `records`, versions 0+.
+        pub unaligned_records: Option<Vec<u8>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionSnapshot {
+        fn default() -> Self {
+            Self {
+                index: 0_i32,
+                error_code: 0_i16,
+                snapshot_id: SnapshotId::default(),
+                current_leader: LeaderIdAndEpoch::default(),
+                size: 0_i64,
+                position: 0_i64,
+                unaligned_records: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionSnapshot<'_>> for PartitionSnapshot {
+        fn from(v: &super::PartitionSnapshot<'_>) -> Self {
+            Self {
+                index: v.index,
+                error_code: v.error_code,
+                snapshot_id: (&v.snapshot_id).into(),
+                current_leader: (&v.current_leader).into(),
+                size: v.size,
+                position: v.position,
+                unaligned_records: v.unaligned_records.map(<[u8]>::to_vec),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionSnapshot {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 22;
+            n += rt::OwnedStruct::size(&self.snapshot_id, v)?;
+            n += rt::write::opt_bytes_size(
+                self.unaligned_records.as_deref(),
+                true,
+                false,
+                "topics[].partitions[].unaligned_records",
+            )?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.current_leader == LeaderIdAndEpoch::default()) {
+                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.index, "topics[].partitions[].index")?;
+            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            rt::OwnedStruct::write(&self.snapshot_id, w, v)?;
+            w.i64(self.size, "topics[].partitions[].size")?;
+            w.i64(self.position, "topics[].partitions[].position")?;
+            w.opt_bytes(
+                self.unaligned_records.as_deref(),
+                true,
+                "topics[].partitions[].unaligned_records",
+            )?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_current_leader = true && !(self.current_leader == LeaderIdAndEpoch::default());
+                tags += usize::from(has_current_leader);
+                w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_current_leader {
+                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
+                    w.uvarint(0, "topics[].partitions[].current_leader")?;
+                    w.uvarint(s as u32, "topics[].partitions[].current_leader")?;
+                    rt::OwnedStruct::write(&self.current_leader, w, v)?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`SnapshotId`](super::SnapshotId).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SnapshotId {
+        /// `int64`, versions 0+.
+        pub end_offset: i64,
+        /// `int32`, versions 0+.
+        pub epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SnapshotId {
+        fn default() -> Self {
+            Self {
+                end_offset: 0_i64,
+                epoch: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SnapshotId<'_>> for SnapshotId {
+        fn from(v: &super::SnapshotId<'_>) -> Self {
+            Self {
+                end_offset: v.end_offset,
+                epoch: v.epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SnapshotId {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topics[].partitions[].snapshot_id._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset")?;
+            w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`LeaderIdAndEpoch`](super::LeaderIdAndEpoch).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderIdAndEpoch {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub leader_id: i32,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderIdAndEpoch {
+        fn default() -> Self {
+            Self {
+                leader_id: 0_i32,
+                leader_epoch: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderIdAndEpoch<'_>> for LeaderIdAndEpoch {
+        fn from(v: &super::LeaderIdAndEpoch<'_>) -> Self {
+            Self {
+                leader_id: v.leader_id,
+                leader_epoch: v.leader_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderIdAndEpoch {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topics[].partitions[].current_leader._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.leader_id, "topics[].partitions[].current_leader.leader_id")?;
+            w.i32(self.leader_epoch, "topics[].partitions[].current_leader.leader_epoch")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for FetchSnapshotResponse {
+        type View<'a> = super::FetchSnapshotResponse<'a>;
+        fn from_view(v: &super::FetchSnapshotResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -106,7 +106,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
             w.array(&self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
         }
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -123,4 +123,104 @@ impl<'a> rt::Message<'a> for FindCoordinatorRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`FindCoordinatorRequest`](super::FindCoordinatorRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FindCoordinatorRequest {
+        /// `string`, versions 0-3.
+        pub key: String,
+        /// `int8`, versions 1+, default `0`.
+        pub key_type: i8,
+        /// `[]string`, versions 4+.
+        pub coordinator_keys: Vec<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FindCoordinatorRequest {
+        fn default() -> Self {
+            Self {
+                key: String::new(),
+                key_type: 0_i8,
+                coordinator_keys: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FindCoordinatorRequest<'_>> for FindCoordinatorRequest {
+        fn from(v: &super::FindCoordinatorRequest<'_>) -> Self {
+            Self {
+                key: v.key.into(),
+                key_type: v.key_type,
+                coordinator_keys: v.coordinator_keys.iter().map(String::from).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FindCoordinatorRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 3 {
+                n += rt::write::str_size(&self.key, v >= 3, "key")?;
+            }
+            if !(v <= 3) && !(self.key == "") {
+                return Err(rt::write::not_in_version("key"));
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.key_type == 0_i8) {
+                return Err(rt::write::not_in_version("key_type"));
+            }
+            if v >= 4 {
+                n += rt::owned::vec_size(&self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
+            }
+            if !(v >= 4) && !(self.coordinator_keys.is_empty()) {
+                return Err(rt::write::not_in_version("coordinator_keys"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 3 {
+                w.str(&self.key, v >= 3, "key")?;
+            }
+            if v >= 1 {
+                w.i8(self.key_type, "key_type")?;
+            }
+            if v >= 4 {
+                rt::owned::write_vec(w, &self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for FindCoordinatorRequest {
+        type View<'a> = super::FindCoordinatorRequest<'a>;
+        fn from_view(v: &super::FindCoordinatorRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

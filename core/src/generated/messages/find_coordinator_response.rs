@@ -163,7 +163,7 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
             w.array(&self.coordinators, v >= 3, v, "coordinators")?;
         }
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -323,7 +323,7 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
             w.opt_str(self.error_message, v >= 3, "coordinators[].error_message")?;
         }
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -340,4 +340,280 @@ impl<'a> rt::Message<'a> for FindCoordinatorResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`FindCoordinatorResponse`](super::FindCoordinatorResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FindCoordinatorResponse {
+        /// `int32`, versions 1+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0-3.
+        pub error_code: i16,
+        /// `string`, versions 1-3, nullable at 1-3, ignorable.
+        pub error_message: Option<String>,
+        /// `int32`, versions 0-3, entity `brokerId`.
+        pub node_id: i32,
+        /// `string`, versions 0-3.
+        pub host: String,
+        /// `int32`, versions 0-3.
+        pub port: i32,
+        /// `[]Coordinator`, versions 4+.
+        pub coordinators: Vec<Coordinator>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FindCoordinatorResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                node_id: 0_i32,
+                host: String::new(),
+                port: 0_i32,
+                coordinators: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FindCoordinatorResponse<'_>> for FindCoordinatorResponse {
+        fn from(v: &super::FindCoordinatorResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                node_id: v.node_id,
+                host: v.host.into(),
+                port: v.port,
+                coordinators: v.coordinators.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FindCoordinatorResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
+            }
+            if v <= 3 {
+                n += 2;
+            }
+            if !(v <= 3) && !(self.error_code == 0_i16) {
+                return Err(rt::write::not_in_version("error_code"));
+            }
+            if (1..=3).contains(&v) {
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    v >= 3,
+                    (1..=3).contains(&v),
+                    "error_message",
+                )?;
+            }
+            if v <= 3 {
+                n += 4;
+            }
+            if !(v <= 3) && !(self.node_id == 0_i32) {
+                return Err(rt::write::not_in_version("node_id"));
+            }
+            if v <= 3 {
+                n += rt::write::str_size(&self.host, v >= 3, "host")?;
+            }
+            if !(v <= 3) && !(self.host == "") {
+                return Err(rt::write::not_in_version("host"));
+            }
+            if v <= 3 {
+                n += 4;
+            }
+            if !(v <= 3) && !(self.port == 0_i32) {
+                return Err(rt::write::not_in_version("port"));
+            }
+            if v >= 4 {
+                n += rt::owned::vec_size(&self.coordinators, v >= 3, v, "coordinators")?;
+            }
+            if !(v >= 4) && !(self.coordinators.is_empty()) {
+                return Err(rt::write::not_in_version("coordinators"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            if v <= 3 {
+                w.i16(self.error_code, "error_code")?;
+            }
+            if (1..=3).contains(&v) {
+                w.opt_str(self.error_message.as_deref(), v >= 3, "error_message")?;
+            }
+            if v <= 3 {
+                w.i32(self.node_id, "node_id")?;
+            }
+            if v <= 3 {
+                w.str(&self.host, v >= 3, "host")?;
+            }
+            if v <= 3 {
+                w.i32(self.port, "port")?;
+            }
+            if v >= 4 {
+                rt::owned::write_vec(w, &self.coordinators, v >= 3, v, "coordinators")?;
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Coordinator`](super::Coordinator).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Coordinator {
+        /// `string`, versions 4+.
+        pub key: String,
+        /// `int32`, versions 4+, entity `brokerId`.
+        pub node_id: i32,
+        /// `string`, versions 4+.
+        pub host: String,
+        /// `int32`, versions 4+.
+        pub port: i32,
+        /// `int16`, versions 4+.
+        pub error_code: i16,
+        /// `string`, versions 4+, nullable at 4+, ignorable.
+        pub error_message: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Coordinator {
+        fn default() -> Self {
+            Self {
+                key: String::new(),
+                node_id: 0_i32,
+                host: String::new(),
+                port: 0_i32,
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Coordinator<'_>> for Coordinator {
+        fn from(v: &super::Coordinator<'_>) -> Self {
+            Self {
+                key: v.key.into(),
+                node_id: v.node_id,
+                host: v.host.into(),
+                port: v.port,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Coordinator {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 4 {
+                n += rt::write::str_size(&self.key, v >= 3, "coordinators[].key")?;
+            }
+            if !(v >= 4) && !(self.key == "") {
+                return Err(rt::write::not_in_version("coordinators[].key"));
+            }
+            if v >= 4 {
+                n += 4;
+            }
+            if !(v >= 4) && !(self.node_id == 0_i32) {
+                return Err(rt::write::not_in_version("coordinators[].node_id"));
+            }
+            if v >= 4 {
+                n += rt::write::str_size(&self.host, v >= 3, "coordinators[].host")?;
+            }
+            if !(v >= 4) && !(self.host == "") {
+                return Err(rt::write::not_in_version("coordinators[].host"));
+            }
+            if v >= 4 {
+                n += 4;
+            }
+            if !(v >= 4) && !(self.port == 0_i32) {
+                return Err(rt::write::not_in_version("coordinators[].port"));
+            }
+            if v >= 4 {
+                n += 2;
+            }
+            if !(v >= 4) && !(self.error_code == 0_i16) {
+                return Err(rt::write::not_in_version("coordinators[].error_code"));
+            }
+            if v >= 4 {
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    v >= 3,
+                    v >= 4,
+                    "coordinators[].error_message",
+                )?;
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("coordinators[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 4 {
+                w.str(&self.key, v >= 3, "coordinators[].key")?;
+            }
+            if v >= 4 {
+                w.i32(self.node_id, "coordinators[].node_id")?;
+            }
+            if v >= 4 {
+                w.str(&self.host, v >= 3, "coordinators[].host")?;
+            }
+            if v >= 4 {
+                w.i32(self.port, "coordinators[].port")?;
+            }
+            if v >= 4 {
+                w.i16(self.error_code, "coordinators[].error_code")?;
+            }
+            if v >= 4 {
+                w.opt_str(self.error_message.as_deref(), v >= 3, "coordinators[].error_message")?;
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for FindCoordinatorResponse {
+        type View<'a> = super::FindCoordinatorResponse<'a>;
+        fn from_view(v: &super::FindCoordinatorResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.uuid(self.client_instance_id, "client_instance_id")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -83,4 +83,70 @@ impl<'a> rt::Message<'a> for GetTelemetrySubscriptionsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`GetTelemetrySubscriptionsRequest`](super::GetTelemetrySubscriptionsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct GetTelemetrySubscriptionsRequest {
+        /// `uuid`, versions 0+.
+        pub client_instance_id: rt::Uuid,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for GetTelemetrySubscriptionsRequest {
+        fn default() -> Self {
+            Self {
+                client_instance_id: rt::Uuid::nil(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::GetTelemetrySubscriptionsRequest<'_>> for GetTelemetrySubscriptionsRequest {
+        fn from(v: &super::GetTelemetrySubscriptionsRequest<'_>) -> Self {
+            Self {
+                client_instance_id: v.client_instance_id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for GetTelemetrySubscriptionsRequest {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.client_instance_id, "client_instance_id")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for GetTelemetrySubscriptionsRequest {
+        type View<'a> = super::GetTelemetrySubscriptionsRequest<'a>;
+        fn from_view(v: &super::GetTelemetrySubscriptionsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -115,7 +115,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         w.bool(self.delta_temporality, "delta_temporality")?;
         w.array(&self.requested_metrics, true, v, "requested_metrics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -132,4 +132,118 @@ impl<'a> rt::Message<'a> for GetTelemetrySubscriptionsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`GetTelemetrySubscriptionsResponse`](super::GetTelemetrySubscriptionsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct GetTelemetrySubscriptionsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `uuid`, versions 0+.
+        pub client_instance_id: rt::Uuid,
+        /// `int32`, versions 0+.
+        pub subscription_id: i32,
+        /// `[]int8`, versions 0+.
+        pub accepted_compression_types: Vec<i8>,
+        /// `int32`, versions 0+.
+        pub push_interval_ms: i32,
+        /// `int32`, versions 0+.
+        pub telemetry_max_bytes: i32,
+        /// `bool`, versions 0+.
+        pub delta_temporality: bool,
+        /// `[]string`, versions 0+.
+        pub requested_metrics: Vec<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for GetTelemetrySubscriptionsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                client_instance_id: rt::Uuid::nil(),
+                subscription_id: 0_i32,
+                accepted_compression_types: Vec::new(),
+                push_interval_ms: 0_i32,
+                telemetry_max_bytes: 0_i32,
+                delta_temporality: false,
+                requested_metrics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::GetTelemetrySubscriptionsResponse<'_>> for GetTelemetrySubscriptionsResponse {
+        fn from(v: &super::GetTelemetrySubscriptionsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                client_instance_id: v.client_instance_id,
+                subscription_id: v.subscription_id,
+                accepted_compression_types: v.accepted_compression_types.iter().collect(),
+                push_interval_ms: v.push_interval_ms,
+                telemetry_max_bytes: v.telemetry_max_bytes,
+                delta_temporality: v.delta_temporality,
+                requested_metrics: v.requested_metrics.iter().map(String::from).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for GetTelemetrySubscriptionsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 35;
+            n += rt::owned::vec_size(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
+            n += rt::owned::vec_size(&self.requested_metrics, true, v, "requested_metrics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.uuid(self.client_instance_id, "client_instance_id")?;
+            w.i32(self.subscription_id, "subscription_id")?;
+            rt::owned::write_vec(
+                w,
+                &self.accepted_compression_types,
+                true,
+                v,
+                "accepted_compression_types",
+            )?;
+            w.i32(self.push_interval_ms, "push_interval_ms")?;
+            w.i32(self.telemetry_max_bytes, "telemetry_max_bytes")?;
+            w.bool(self.delta_temporality, "delta_temporality")?;
+            rt::owned::write_vec(w, &self.requested_metrics, true, v, "requested_metrics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for GetTelemetrySubscriptionsResponse {
+        type View<'a> = super::GetTelemetrySubscriptionsResponse<'a>;
+        fn from_view(v: &super::GetTelemetrySubscriptionsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

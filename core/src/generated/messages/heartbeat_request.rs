@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
             w.opt_str(self.group_instance_id, v >= 4, "group_instance_id")?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -115,4 +115,95 @@ impl<'a> rt::Message<'a> for HeartbeatRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`HeartbeatRequest`](super::HeartbeatRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct HeartbeatRequest {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `int32`, versions 0+.
+        pub generation_id: i32,
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `string`, versions 3+, nullable at 3+, default `null`.
+        pub group_instance_id: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for HeartbeatRequest {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                generation_id: 0_i32,
+                member_id: String::new(),
+                group_instance_id: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::HeartbeatRequest<'_>> for HeartbeatRequest {
+        fn from(v: &super::HeartbeatRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                generation_id: v.generation_id,
+                member_id: v.member_id.into(),
+                group_instance_id: v.group_instance_id.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for HeartbeatRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
+            n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id")?;
+            }
+            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+                return Err(rt::write::not_in_version("group_instance_id"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, v >= 4, "group_id")?;
+            w.i32(self.generation_id, "generation_id")?;
+            w.str(&self.member_id, v >= 4, "member_id")?;
+            if v >= 3 {
+                w.opt_str(self.group_instance_id.as_deref(), v >= 4, "group_instance_id")?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for HeartbeatRequest {
+        type View<'a> = super::HeartbeatRequest<'a>;
+        fn from_view(v: &super::HeartbeatRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

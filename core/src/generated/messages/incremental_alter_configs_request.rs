@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
         w.array(&self.resources, v >= 1, v, "resources")?;
         w.bool(self.validate_only, "validate_only")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -148,7 +148,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         w.str(self.resource_name, v >= 1, "resources[].resource_name")?;
         w.array(&self.configs, v >= 1, v, "resources[].configs")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -223,7 +223,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         w.i8(self.config_operation, "resources[].configs[].config_operation")?;
         w.opt_str(self.value, v >= 1, "resources[].configs[].value")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -240,4 +240,200 @@ impl<'a> rt::Message<'a> for IncrementalAlterConfigsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`IncrementalAlterConfigsRequest`](super::IncrementalAlterConfigsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct IncrementalAlterConfigsRequest {
+        /// `[]AlterConfigsResource`, versions 0+.
+        pub resources: Vec<AlterConfigsResource>,
+        /// `bool`, versions 0+.
+        pub validate_only: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for IncrementalAlterConfigsRequest {
+        fn default() -> Self {
+            Self {
+                resources: Vec::new(),
+                validate_only: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::IncrementalAlterConfigsRequest<'_>> for IncrementalAlterConfigsRequest {
+        fn from(v: &super::IncrementalAlterConfigsRequest<'_>) -> Self {
+            Self {
+                resources: v.resources.iter().map(|e| (&e).into()).collect(),
+                validate_only: v.validate_only,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for IncrementalAlterConfigsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::owned::vec_size(&self.resources, v >= 1, v, "resources")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.resources, v >= 1, v, "resources")?;
+            w.bool(self.validate_only, "validate_only")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AlterConfigsResource`](super::AlterConfigsResource).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterConfigsResource {
+        /// `int8`, versions 0+, map key.
+        pub resource_type: i8,
+        /// `string`, versions 0+, map key.
+        pub resource_name: String,
+        /// `[]AlterableConfig`, versions 0+.
+        pub configs: Vec<AlterableConfig>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterConfigsResource {
+        fn default() -> Self {
+            Self {
+                resource_type: 0_i8,
+                resource_name: String::new(),
+                configs: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterConfigsResource<'_>> for AlterConfigsResource {
+        fn from(v: &super::AlterConfigsResource<'_>) -> Self {
+            Self {
+                resource_type: v.resource_type,
+                resource_name: v.resource_name.into(),
+                configs: v.configs.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterConfigsResource {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::write::str_size(&self.resource_name, v >= 1, "resources[].resource_name")?;
+            n += rt::owned::vec_size(&self.configs, v >= 1, v, "resources[].configs")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("resources[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i8(self.resource_type, "resources[].resource_type")?;
+            w.str(&self.resource_name, v >= 1, "resources[].resource_name")?;
+            rt::owned::write_vec(w, &self.configs, v >= 1, v, "resources[].configs")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AlterableConfig`](super::AlterableConfig).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterableConfig {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `int8`, versions 0+, map key.
+        pub config_operation: i8,
+        /// `string`, versions 0+, nullable at 0+.
+        pub value: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterableConfig {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                config_operation: 0_i8,
+                value: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterableConfig<'_>> for AlterableConfig {
+        fn from(v: &super::AlterableConfig<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                config_operation: v.config_operation,
+                value: v.value.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterableConfig {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::write::str_size(&self.name, v >= 1, "resources[].configs[].name")?;
+            n += rt::write::opt_str_size(self.value.as_deref(), v >= 1, true, "resources[].configs[].value")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("resources[].configs[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 1, "resources[].configs[].name")?;
+            w.i8(self.config_operation, "resources[].configs[].config_operation")?;
+            w.opt_str(self.value.as_deref(), v >= 1, "resources[].configs[].value")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for IncrementalAlterConfigsRequest {
+        type View<'a> = super::IncrementalAlterConfigsRequest<'a>;
+        fn from_view(v: &super::IncrementalAlterConfigsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.responses, v >= 1, v, "responses")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -153,7 +153,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
         w.i8(self.resource_type, "responses[].resource_type")?;
         w.str(self.resource_name, v >= 1, "responses[].resource_name")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -170,4 +170,143 @@ impl<'a> rt::Message<'a> for IncrementalAlterConfigsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`IncrementalAlterConfigsResponse`](super::IncrementalAlterConfigsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct IncrementalAlterConfigsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]AlterConfigsResourceResponse`, versions 0+.
+        pub responses: Vec<AlterConfigsResourceResponse>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for IncrementalAlterConfigsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                responses: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::IncrementalAlterConfigsResponse<'_>> for IncrementalAlterConfigsResponse {
+        fn from(v: &super::IncrementalAlterConfigsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for IncrementalAlterConfigsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.responses, v >= 1, v, "responses")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.responses, v >= 1, v, "responses")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AlterConfigsResourceResponse`](super::AlterConfigsResourceResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AlterConfigsResourceResponse {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// `int8`, versions 0+.
+        pub resource_type: i8,
+        /// `string`, versions 0+.
+        pub resource_name: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AlterConfigsResourceResponse {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                resource_type: 0_i8,
+                resource_name: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AlterConfigsResourceResponse<'_>> for AlterConfigsResourceResponse {
+        fn from(v: &super::AlterConfigsResourceResponse<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                resource_type: v.resource_type,
+                resource_name: v.resource_name.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AlterConfigsResourceResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 3;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "responses[].error_message")?;
+            n += rt::write::str_size(&self.resource_name, v >= 1, "responses[].resource_name")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "responses[].error_code")?;
+            w.opt_str(self.error_message.as_deref(), v >= 1, "responses[].error_message")?;
+            w.i8(self.resource_type, "responses[].resource_type")?;
+            w.str(&self.resource_name, v >= 1, "responses[].resource_name")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for IncrementalAlterConfigsResponse {
+        type View<'a> = super::IncrementalAlterConfigsResponse<'a>;
+        fn from_view(v: &super::IncrementalAlterConfigsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

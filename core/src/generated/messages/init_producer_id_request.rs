@@ -146,7 +146,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
             w.bool(self.keep_prepared_txn, "keep_prepared_txn")?;
         }
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -163,4 +163,128 @@ impl<'a> rt::Message<'a> for InitProducerIdRequest<'a> {
         latest_version_unstable: true,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`InitProducerIdRequest`](super::InitProducerIdRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct InitProducerIdRequest {
+        /// `string`, versions 0+, nullable at 0+, entity `transactionalId`.
+        pub transactional_id: Option<String>,
+        /// `int32`, versions 0+.
+        pub transaction_timeout_ms: i32,
+        /// `int64`, versions 3+, default `-1`, entity `producerId`.
+        pub producer_id: i64,
+        /// `int16`, versions 3+, default `-1`.
+        pub producer_epoch: i16,
+        /// `bool`, versions 6+, default `false`.
+        pub enable2_pc: bool,
+        /// `bool`, versions 6+, default `false`.
+        pub keep_prepared_txn: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for InitProducerIdRequest {
+        fn default() -> Self {
+            Self {
+                transactional_id: Some(String::new()),
+                transaction_timeout_ms: 0_i32,
+                producer_id: -1_i64,
+                producer_epoch: -1_i16,
+                enable2_pc: false,
+                keep_prepared_txn: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::InitProducerIdRequest<'_>> for InitProducerIdRequest {
+        fn from(v: &super::InitProducerIdRequest<'_>) -> Self {
+            Self {
+                transactional_id: v.transactional_id.map(String::from),
+                transaction_timeout_ms: v.transaction_timeout_ms,
+                producer_id: v.producer_id,
+                producer_epoch: v.producer_epoch,
+                enable2_pc: v.enable2_pc,
+                keep_prepared_txn: v.keep_prepared_txn,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for InitProducerIdRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 2, true, "transactional_id")?;
+            if v >= 3 {
+                n += 8;
+            }
+            if !(v >= 3) && !(self.producer_id == -1_i64) {
+                return Err(rt::write::not_in_version("producer_id"));
+            }
+            if v >= 3 {
+                n += 2;
+            }
+            if !(v >= 3) && !(self.producer_epoch == -1_i16) {
+                return Err(rt::write::not_in_version("producer_epoch"));
+            }
+            if v >= 6 {
+                n += 1;
+            }
+            if !(v >= 6) && !(self.enable2_pc == false) {
+                return Err(rt::write::not_in_version("enable2_pc"));
+            }
+            if v >= 6 {
+                n += 1;
+            }
+            if !(v >= 6) && !(self.keep_prepared_txn == false) {
+                return Err(rt::write::not_in_version("keep_prepared_txn"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_str(self.transactional_id.as_deref(), v >= 2, "transactional_id")?;
+            w.i32(self.transaction_timeout_ms, "transaction_timeout_ms")?;
+            if v >= 3 {
+                w.i64(self.producer_id, "producer_id")?;
+            }
+            if v >= 3 {
+                w.i16(self.producer_epoch, "producer_epoch")?;
+            }
+            if v >= 6 {
+                w.bool(self.enable2_pc, "enable2_pc")?;
+            }
+            if v >= 6 {
+                w.bool(self.keep_prepared_txn, "keep_prepared_txn")?;
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for InitProducerIdRequest {
+        type View<'a> = super::InitProducerIdRequest<'a>;
+        fn from_view(v: &super::InitProducerIdRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

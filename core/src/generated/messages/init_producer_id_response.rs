@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
             w.i16(self.ongoing_txn_producer_epoch, "ongoing_txn_producer_epoch")?;
         }
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -136,4 +136,111 @@ impl<'a> rt::Message<'a> for InitProducerIdResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`InitProducerIdResponse`](super::InitProducerIdResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct InitProducerIdResponse {
+        /// `int32`, versions 0+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `int64`, versions 0+, default `-1`, entity `producerId`.
+        pub producer_id: i64,
+        /// `int16`, versions 0+.
+        pub producer_epoch: i16,
+        /// `int64`, versions 6+, default `-1`, entity `producerId`.
+        pub ongoing_txn_producer_id: i64,
+        /// `int16`, versions 6+, default `-1`.
+        pub ongoing_txn_producer_epoch: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for InitProducerIdResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                producer_id: -1_i64,
+                producer_epoch: 0_i16,
+                ongoing_txn_producer_id: -1_i64,
+                ongoing_txn_producer_epoch: -1_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::InitProducerIdResponse<'_>> for InitProducerIdResponse {
+        fn from(v: &super::InitProducerIdResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                producer_id: v.producer_id,
+                producer_epoch: v.producer_epoch,
+                ongoing_txn_producer_id: v.ongoing_txn_producer_id,
+                ongoing_txn_producer_epoch: v.ongoing_txn_producer_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for InitProducerIdResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            if v >= 6 {
+                n += 8;
+            }
+            if !(v >= 6) && !(self.ongoing_txn_producer_id == -1_i64) {
+                return Err(rt::write::not_in_version("ongoing_txn_producer_id"));
+            }
+            if v >= 6 {
+                n += 2;
+            }
+            if !(v >= 6) && !(self.ongoing_txn_producer_epoch == -1_i16) {
+                return Err(rt::write::not_in_version("ongoing_txn_producer_epoch"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.i64(self.producer_id, "producer_id")?;
+            w.i16(self.producer_epoch, "producer_epoch")?;
+            if v >= 6 {
+                w.i64(self.ongoing_txn_producer_id, "ongoing_txn_producer_id")?;
+            }
+            if v >= 6 {
+                w.i16(self.ongoing_txn_producer_epoch, "ongoing_txn_producer_epoch")?;
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for InitProducerIdResponse {
+        type View<'a> = super::InitProducerIdResponse<'a>;
+        fn from_view(v: &super::InitProducerIdResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for InitializeShareGroupStateResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.results, true, v, "results")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -134,7 +134,7 @@ impl<'a> rt::Struct<'a> for InitializeStateResult<'a> {
         w.uuid(self.topic_id, "results[].topic_id")?;
         w.array(&self.partitions, true, v, "results[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -208,7 +208,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         w.i16(self.error_code, "results[].partitions[].error_code")?;
         w.opt_str(self.error_message, true, "results[].partitions[].error_message")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -225,4 +225,197 @@ impl<'a> rt::Message<'a> for InitializeShareGroupStateResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`InitializeShareGroupStateResponse`](super::InitializeShareGroupStateResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct InitializeShareGroupStateResponse {
+        /// `[]InitializeStateResult`, versions 0+.
+        pub results: Vec<InitializeStateResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for InitializeShareGroupStateResponse {
+        fn default() -> Self {
+            Self {
+                results: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::InitializeShareGroupStateResponse<'_>> for InitializeShareGroupStateResponse {
+        fn from(v: &super::InitializeShareGroupStateResponse<'_>) -> Self {
+            Self {
+                results: v.results.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for InitializeShareGroupStateResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.results, true, v, "results")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.results, true, v, "results")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`InitializeStateResult`](super::InitializeStateResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct InitializeStateResult {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]PartitionResult`, versions 0+.
+        pub partitions: Vec<PartitionResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for InitializeStateResult {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::InitializeStateResult<'_>> for InitializeStateResult {
+        fn from(v: &super::InitializeStateResult<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for InitializeStateResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "results[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "results[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionResult`](super::PartitionResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionResult {
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionResult {
+        fn default() -> Self {
+            Self {
+                partition: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionResult<'_>> for PartitionResult {
+        fn from(v: &super::PartitionResult<'_>) -> Self {
+            Self {
+                partition: v.partition,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionResult {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(
+                self.error_message.as_deref(),
+                true,
+                true,
+                "results[].partitions[].error_message",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition, "results[].partitions[].partition")?;
+            w.i16(self.error_code, "results[].partitions[].error_code")?;
+            w.opt_str(
+                self.error_message.as_deref(),
+                true,
+                "results[].partitions[].error_message",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for InitializeShareGroupStateResponse {
+        type View<'a> = super::InitializeShareGroupStateResponse<'a>;
+        fn from_view(v: &super::InitializeShareGroupStateResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
             w.opt_str(self.reason, v >= 6, "reason")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -211,7 +211,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         w.str(self.name, v >= 6, "protocols[].name")?;
         w.bytes(self.metadata, v >= 6, "protocols[].metadata")?;
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -228,4 +228,184 @@ impl<'a> rt::Message<'a> for JoinGroupRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`JoinGroupRequest`](super::JoinGroupRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct JoinGroupRequest {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `int32`, versions 0+.
+        pub session_timeout_ms: i32,
+        /// `int32`, versions 1+, default `-1`, ignorable.
+        pub rebalance_timeout_ms: i32,
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `string`, versions 5+, nullable at 5+, default `null`.
+        pub group_instance_id: Option<String>,
+        /// `string`, versions 0+.
+        pub protocol_type: String,
+        /// `[]JoinGroupRequestProtocol`, versions 0+.
+        pub protocols: Vec<JoinGroupRequestProtocol>,
+        /// `string`, versions 8+, nullable at 8+, default `null`, ignorable.
+        pub reason: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for JoinGroupRequest {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                session_timeout_ms: 0_i32,
+                rebalance_timeout_ms: -1_i32,
+                member_id: String::new(),
+                group_instance_id: None,
+                protocol_type: String::new(),
+                protocols: Vec::new(),
+                reason: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::JoinGroupRequest<'_>> for JoinGroupRequest {
+        fn from(v: &super::JoinGroupRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                session_timeout_ms: v.session_timeout_ms,
+                rebalance_timeout_ms: v.rebalance_timeout_ms,
+                member_id: v.member_id.into(),
+                group_instance_id: v.group_instance_id.map(String::from),
+                protocol_type: v.protocol_type.into(),
+                protocols: v.protocols.iter().map(|e| (&e).into()).collect(),
+                reason: v.reason.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for JoinGroupRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
+            if v >= 1 {
+                n += 4;
+            }
+            n += rt::write::str_size(&self.member_id, v >= 6, "member_id")?;
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 6, v >= 5, "group_instance_id")?;
+            }
+            if !(v >= 5) && !(self.group_instance_id.is_none()) {
+                return Err(rt::write::not_in_version("group_instance_id"));
+            }
+            n += rt::write::str_size(&self.protocol_type, v >= 6, "protocol_type")?;
+            n += rt::owned::vec_size(&self.protocols, v >= 6, v, "protocols")?;
+            if v >= 8 {
+                n += rt::write::opt_str_size(self.reason.as_deref(), v >= 6, v >= 8, "reason")?;
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, v >= 6, "group_id")?;
+            w.i32(self.session_timeout_ms, "session_timeout_ms")?;
+            if v >= 1 {
+                w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
+            }
+            w.str(&self.member_id, v >= 6, "member_id")?;
+            if v >= 5 {
+                w.opt_str(self.group_instance_id.as_deref(), v >= 6, "group_instance_id")?;
+            }
+            w.str(&self.protocol_type, v >= 6, "protocol_type")?;
+            rt::owned::write_vec(w, &self.protocols, v >= 6, v, "protocols")?;
+            if v >= 8 {
+                w.opt_str(self.reason.as_deref(), v >= 6, "reason")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`JoinGroupRequestProtocol`](super::JoinGroupRequestProtocol).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct JoinGroupRequestProtocol {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `bytes`, versions 0+.
+        pub metadata: Vec<u8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for JoinGroupRequestProtocol {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                metadata: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::JoinGroupRequestProtocol<'_>> for JoinGroupRequestProtocol {
+        fn from(v: &super::JoinGroupRequestProtocol<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                metadata: v.metadata.to_vec(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for JoinGroupRequestProtocol {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 6, "protocols[].name")?;
+            n += rt::write::bytes_size(&self.metadata, v >= 6, "protocols[].metadata")?;
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("protocols[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 6, "protocols[].name")?;
+            w.bytes(&self.metadata, v >= 6, "protocols[].metadata")?;
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for JoinGroupRequest {
+        type View<'a> = super::JoinGroupRequest<'a>;
+        fn from_view(v: &super::JoinGroupRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

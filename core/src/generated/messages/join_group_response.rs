@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         w.str(self.member_id, v >= 6, "member_id")?;
         w.array(&self.members, v >= 6, v, "members")?;
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -231,7 +231,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
         }
         w.bytes(self.metadata, v >= 6, "members[].metadata")?;
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -248,4 +248,204 @@ impl<'a> rt::Message<'a> for JoinGroupResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`JoinGroupResponse`](super::JoinGroupResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct JoinGroupResponse {
+        /// `int32`, versions 2+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `int32`, versions 0+, default `-1`.
+        pub generation_id: i32,
+        /// `string`, versions 7+, nullable at 7+, default `null`, ignorable.
+        pub protocol_type: Option<String>,
+        /// `string`, versions 0+, nullable at 7+.
+        pub protocol_name: Option<String>,
+        /// `string`, versions 0+.
+        pub leader: String,
+        /// `bool`, versions 9+, default `false`.
+        pub skip_assignment: bool,
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `[]JoinGroupResponseMember`, versions 0+.
+        pub members: Vec<JoinGroupResponseMember>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for JoinGroupResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                generation_id: -1_i32,
+                protocol_type: None,
+                protocol_name: Some(String::new()),
+                leader: String::new(),
+                skip_assignment: false,
+                member_id: String::new(),
+                members: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::JoinGroupResponse<'_>> for JoinGroupResponse {
+        fn from(v: &super::JoinGroupResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                generation_id: v.generation_id,
+                protocol_type: v.protocol_type.map(String::from),
+                protocol_name: v.protocol_name.map(String::from),
+                leader: v.leader.into(),
+                skip_assignment: v.skip_assignment,
+                member_id: v.member_id.into(),
+                members: v.members.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for JoinGroupResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if v >= 2 {
+                n += 4;
+            }
+            if v >= 7 {
+                n += rt::write::opt_str_size(self.protocol_type.as_deref(), v >= 6, v >= 7, "protocol_type")?;
+            }
+            n += rt::write::opt_str_size(self.protocol_name.as_deref(), v >= 6, v >= 7, "protocol_name")?;
+            n += rt::write::str_size(&self.leader, v >= 6, "leader")?;
+            if v >= 9 {
+                n += 1;
+            }
+            if !(v >= 9) && !(self.skip_assignment == false) {
+                return Err(rt::write::not_in_version("skip_assignment"));
+            }
+            n += rt::write::str_size(&self.member_id, v >= 6, "member_id")?;
+            n += rt::owned::vec_size(&self.members, v >= 6, v, "members")?;
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 2 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            w.i16(self.error_code, "error_code")?;
+            w.i32(self.generation_id, "generation_id")?;
+            if v >= 7 {
+                w.opt_str(self.protocol_type.as_deref(), v >= 6, "protocol_type")?;
+            }
+            w.opt_str(self.protocol_name.as_deref(), v >= 6, "protocol_name")?;
+            w.str(&self.leader, v >= 6, "leader")?;
+            if v >= 9 {
+                w.bool(self.skip_assignment, "skip_assignment")?;
+            }
+            w.str(&self.member_id, v >= 6, "member_id")?;
+            rt::owned::write_vec(w, &self.members, v >= 6, v, "members")?;
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`JoinGroupResponseMember`](super::JoinGroupResponseMember).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct JoinGroupResponseMember {
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
+        pub group_instance_id: Option<String>,
+        /// `bytes`, versions 0+.
+        pub metadata: Vec<u8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for JoinGroupResponseMember {
+        fn default() -> Self {
+            Self {
+                member_id: String::new(),
+                group_instance_id: None,
+                metadata: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::JoinGroupResponseMember<'_>> for JoinGroupResponseMember {
+        fn from(v: &super::JoinGroupResponseMember<'_>) -> Self {
+            Self {
+                member_id: v.member_id.into(),
+                group_instance_id: v.group_instance_id.map(String::from),
+                metadata: v.metadata.to_vec(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for JoinGroupResponseMember {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.member_id, v >= 6, "members[].member_id")?;
+            if v >= 5 {
+                n += rt::write::opt_str_size(
+                    self.group_instance_id.as_deref(),
+                    v >= 6,
+                    v >= 5,
+                    "members[].group_instance_id",
+                )?;
+            }
+            n += rt::write::bytes_size(&self.metadata, v >= 6, "members[].metadata")?;
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.member_id, v >= 6, "members[].member_id")?;
+            if v >= 5 {
+                w.opt_str(self.group_instance_id.as_deref(), v >= 6, "members[].group_instance_id")?;
+            }
+            w.bytes(&self.metadata, v >= 6, "members[].metadata")?;
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for JoinGroupResponse {
+        type View<'a> = super::JoinGroupResponse<'a>;
+        fn from_view(v: &super::JoinGroupResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

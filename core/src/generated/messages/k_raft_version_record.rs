@@ -71,7 +71,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
         w.i16(self.version, "version")?;
         w.i16(self.k_raft_version, "k_raft_version")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -88,4 +88,75 @@ impl<'a> rt::Message<'a> for KRaftVersionRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`KRaftVersionRecord`](super::KRaftVersionRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct KRaftVersionRecord {
+        /// `int16`, versions 0+.
+        pub version: i16,
+        /// `int16`, versions 0+.
+        pub k_raft_version: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for KRaftVersionRecord {
+        fn default() -> Self {
+            Self {
+                version: 0_i16,
+                k_raft_version: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::KRaftVersionRecord<'_>> for KRaftVersionRecord {
+        fn from(v: &super::KRaftVersionRecord<'_>) -> Self {
+            Self {
+                version: v.version,
+                k_raft_version: v.k_raft_version,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for KRaftVersionRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.version, "version")?;
+            w.i16(self.k_raft_version, "k_raft_version")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for KRaftVersionRecord {
+        type View<'a> = super::KRaftVersionRecord<'a>;
+        fn from_view(v: &super::KRaftVersionRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -173,7 +173,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         }
         w.array(&self.live_leaders, v >= 4, v, "live_leaders")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -377,7 +377,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
             )?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -483,7 +483,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
             w.array(&self.partition_states, v >= 4, v, "topic_states[].partition_states")?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -557,7 +557,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
         w.str(self.host_name, v >= 4, "live_leaders[].host_name")?;
         w.i32(self.port, "live_leaders[].port")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -574,4 +574,460 @@ impl<'a> rt::Message<'a> for LeaderAndIsrRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`LeaderAndIsrRequest`](super::LeaderAndIsrRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderAndIsrRequest {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub controller_id: i32,
+        /// `bool`, versions 7+, default `false`.
+        pub is_k_raft_controller: bool,
+        /// `int32`, versions 0+.
+        pub controller_epoch: i32,
+        /// `int64`, versions 2+, default `-1`, ignorable.
+        pub broker_epoch: i64,
+        /// `int8`, versions 5+.
+        pub r#type: i8,
+        /// `[]LeaderAndIsrPartitionState`, versions 0-1.
+        pub ungrouped_partition_states: Vec<LeaderAndIsrPartitionState>,
+        /// `[]LeaderAndIsrTopicState`, versions 2+.
+        pub topic_states: Vec<LeaderAndIsrTopicState>,
+        /// `[]LeaderAndIsrLiveLeader`, versions 0+.
+        pub live_leaders: Vec<LeaderAndIsrLiveLeader>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderAndIsrRequest {
+        fn default() -> Self {
+            Self {
+                controller_id: 0_i32,
+                is_k_raft_controller: false,
+                controller_epoch: 0_i32,
+                broker_epoch: -1_i64,
+                r#type: 0_i8,
+                ungrouped_partition_states: Vec::new(),
+                topic_states: Vec::new(),
+                live_leaders: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderAndIsrRequest<'_>> for LeaderAndIsrRequest {
+        fn from(v: &super::LeaderAndIsrRequest<'_>) -> Self {
+            Self {
+                controller_id: v.controller_id,
+                is_k_raft_controller: v.is_k_raft_controller,
+                controller_epoch: v.controller_epoch,
+                broker_epoch: v.broker_epoch,
+                r#type: v.r#type,
+                ungrouped_partition_states: v.ungrouped_partition_states.iter().map(|e| (&e).into()).collect(),
+                topic_states: v.topic_states.iter().map(|e| (&e).into()).collect(),
+                live_leaders: v.live_leaders.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderAndIsrRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            if v >= 7 {
+                n += 1;
+            }
+            if !(v >= 7) && !(self.is_k_raft_controller == false) {
+                return Err(rt::write::not_in_version("is_k_raft_controller"));
+            }
+            if v >= 2 {
+                n += 8;
+            }
+            if v >= 5 {
+                n += 1;
+            }
+            if !(v >= 5) && !(self.r#type == 0_i8) {
+                return Err(rt::write::not_in_version("type"));
+            }
+            if v <= 1 {
+                n += rt::owned::vec_size(
+                    &self.ungrouped_partition_states,
+                    v >= 4,
+                    v,
+                    "ungrouped_partition_states",
+                )?;
+            }
+            if !(v <= 1) && !(self.ungrouped_partition_states.is_empty()) {
+                return Err(rt::write::not_in_version("ungrouped_partition_states"));
+            }
+            if v >= 2 {
+                n += rt::owned::vec_size(&self.topic_states, v >= 4, v, "topic_states")?;
+            }
+            if !(v >= 2) && !(self.topic_states.is_empty()) {
+                return Err(rt::write::not_in_version("topic_states"));
+            }
+            n += rt::owned::vec_size(&self.live_leaders, v >= 4, v, "live_leaders")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.controller_id, "controller_id")?;
+            if v >= 7 {
+                w.bool(self.is_k_raft_controller, "is_k_raft_controller")?;
+            }
+            w.i32(self.controller_epoch, "controller_epoch")?;
+            if v >= 2 {
+                w.i64(self.broker_epoch, "broker_epoch")?;
+            }
+            if v >= 5 {
+                w.i8(self.r#type, "type")?;
+            }
+            if v <= 1 {
+                rt::owned::write_vec(
+                    w,
+                    &self.ungrouped_partition_states,
+                    v >= 4,
+                    v,
+                    "ungrouped_partition_states",
+                )?;
+            }
+            if v >= 2 {
+                rt::owned::write_vec(w, &self.topic_states, v >= 4, v, "topic_states")?;
+            }
+            rt::owned::write_vec(w, &self.live_leaders, v >= 4, v, "live_leaders")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`LeaderAndIsrPartitionState`](super::LeaderAndIsrPartitionState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderAndIsrPartitionState {
+        /// `string`, versions 0-1, entity `topicName`, ignorable.
+        pub topic_name: String,
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int32`, versions 0+.
+        pub controller_epoch: i32,
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub leader: i32,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub isr: Vec<i32>,
+        /// `int32`, versions 0+.
+        pub partition_epoch: i32,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub replicas: Vec<i32>,
+        /// `[]int32`, versions 3+, entity `brokerId`, ignorable.
+        pub adding_replicas: Vec<i32>,
+        /// `[]int32`, versions 3+, entity `brokerId`, ignorable.
+        pub removing_replicas: Vec<i32>,
+        /// `bool`, versions 1+, default `false`, ignorable.
+        pub is_new: bool,
+        /// `int8`, versions 6+, default `0`.
+        pub leader_recovery_state: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderAndIsrPartitionState {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partition_index: 0_i32,
+                controller_epoch: 0_i32,
+                leader: 0_i32,
+                leader_epoch: 0_i32,
+                isr: Vec::new(),
+                partition_epoch: 0_i32,
+                replicas: Vec::new(),
+                adding_replicas: Vec::new(),
+                removing_replicas: Vec::new(),
+                is_new: false,
+                leader_recovery_state: 0_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderAndIsrPartitionState<'_>> for LeaderAndIsrPartitionState {
+        fn from(v: &super::LeaderAndIsrPartitionState<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partition_index: v.partition_index,
+                controller_epoch: v.controller_epoch,
+                leader: v.leader,
+                leader_epoch: v.leader_epoch,
+                isr: v.isr.iter().collect(),
+                partition_epoch: v.partition_epoch,
+                replicas: v.replicas.iter().collect(),
+                adding_replicas: v.adding_replicas.iter().collect(),
+                removing_replicas: v.removing_replicas.iter().collect(),
+                is_new: v.is_new,
+                leader_recovery_state: v.leader_recovery_state,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderAndIsrPartitionState {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            if v <= 1 {
+                n += rt::write::str_size(&self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
+            }
+            n += rt::owned::vec_size(&self.isr, v >= 4, v, "ungrouped_partition_states[].isr")?;
+            n += rt::owned::vec_size(&self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas")?;
+            if v >= 3 {
+                n += rt::owned::vec_size(
+                    &self.adding_replicas,
+                    v >= 4,
+                    v,
+                    "ungrouped_partition_states[].adding_replicas",
+                )?;
+            }
+            if v >= 3 {
+                n += rt::owned::vec_size(
+                    &self.removing_replicas,
+                    v >= 4,
+                    v,
+                    "ungrouped_partition_states[].removing_replicas",
+                )?;
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if v >= 6 {
+                n += 1;
+            }
+            if !(v >= 6) && !(self.leader_recovery_state == 0_i8) {
+                return Err(rt::write::not_in_version(
+                    "ungrouped_partition_states[].leader_recovery_state",
+                ));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "ungrouped_partition_states[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 1 {
+                w.str(&self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
+            }
+            w.i32(self.partition_index, "ungrouped_partition_states[].partition_index")?;
+            w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch")?;
+            w.i32(self.leader, "ungrouped_partition_states[].leader")?;
+            w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch")?;
+            rt::owned::write_vec(w, &self.isr, v >= 4, v, "ungrouped_partition_states[].isr")?;
+            w.i32(self.partition_epoch, "ungrouped_partition_states[].partition_epoch")?;
+            rt::owned::write_vec(w, &self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas")?;
+            if v >= 3 {
+                rt::owned::write_vec(
+                    w,
+                    &self.adding_replicas,
+                    v >= 4,
+                    v,
+                    "ungrouped_partition_states[].adding_replicas",
+                )?;
+            }
+            if v >= 3 {
+                rt::owned::write_vec(
+                    w,
+                    &self.removing_replicas,
+                    v >= 4,
+                    v,
+                    "ungrouped_partition_states[].removing_replicas",
+                )?;
+            }
+            if v >= 1 {
+                w.bool(self.is_new, "ungrouped_partition_states[].is_new")?;
+            }
+            if v >= 6 {
+                w.i8(
+                    self.leader_recovery_state,
+                    "ungrouped_partition_states[].leader_recovery_state",
+                )?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`LeaderAndIsrTopicState`](super::LeaderAndIsrTopicState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderAndIsrTopicState {
+        /// `string`, versions 2+, entity `topicName`.
+        pub topic_name: String,
+        /// `uuid`, versions 5+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `[]LeaderAndIsrPartitionState`, versions 2+.
+        pub partition_states: Vec<LeaderAndIsrPartitionState>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderAndIsrTopicState {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partition_states: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderAndIsrTopicState<'_>> for LeaderAndIsrTopicState {
+        fn from(v: &super::LeaderAndIsrTopicState<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                topic_id: v.topic_id,
+                partition_states: v.partition_states.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderAndIsrTopicState {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += rt::write::str_size(&self.topic_name, v >= 4, "topic_states[].topic_name")?;
+            }
+            if !(v >= 2) && !(self.topic_name == "") {
+                return Err(rt::write::not_in_version("topic_states[].topic_name"));
+            }
+            if v >= 5 {
+                n += 16;
+            }
+            if v >= 2 {
+                n += rt::owned::vec_size(&self.partition_states, v >= 4, v, "topic_states[].partition_states")?;
+            }
+            if !(v >= 2) && !(self.partition_states.is_empty()) {
+                return Err(rt::write::not_in_version("topic_states[].partition_states"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 2 {
+                w.str(&self.topic_name, v >= 4, "topic_states[].topic_name")?;
+            }
+            if v >= 5 {
+                w.uuid(self.topic_id, "topic_states[].topic_id")?;
+            }
+            if v >= 2 {
+                rt::owned::write_vec(w, &self.partition_states, v >= 4, v, "topic_states[].partition_states")?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`LeaderAndIsrLiveLeader`](super::LeaderAndIsrLiveLeader).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderAndIsrLiveLeader {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub broker_id: i32,
+        /// `string`, versions 0+.
+        pub host_name: String,
+        /// `int32`, versions 0+.
+        pub port: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderAndIsrLiveLeader {
+        fn default() -> Self {
+            Self {
+                broker_id: 0_i32,
+                host_name: String::new(),
+                port: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderAndIsrLiveLeader<'_>> for LeaderAndIsrLiveLeader {
+        fn from(v: &super::LeaderAndIsrLiveLeader<'_>) -> Self {
+            Self {
+                broker_id: v.broker_id,
+                host_name: v.host_name.into(),
+                port: v.port,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderAndIsrLiveLeader {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            n += rt::write::str_size(&self.host_name, v >= 4, "live_leaders[].host_name")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("live_leaders[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.broker_id, "live_leaders[].broker_id")?;
+            w.str(&self.host_name, v >= 4, "live_leaders[].host_name")?;
+            w.i32(self.port, "live_leaders[].port")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for LeaderAndIsrRequest {
+        type View<'a> = super::LeaderAndIsrRequest<'a>;
+        fn from_view(v: &super::LeaderAndIsrRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -102,7 +102,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
             w.array(&self.topics, v >= 4, v, "topics")?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -184,7 +184,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         w.i32(self.partition_index, "partition_errors[].partition_index")?;
         w.i16(self.error_code, "partition_errors[].error_code")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -275,7 +275,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
             w.array(&self.partition_errors, v >= 4, v, "topics[].partition_errors")?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -292,4 +292,232 @@ impl<'a> rt::Message<'a> for LeaderAndIsrResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`LeaderAndIsrResponse`](super::LeaderAndIsrResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderAndIsrResponse {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `[]LeaderAndIsrPartitionError`, versions 0-4.
+        pub partition_errors: Vec<LeaderAndIsrPartitionError>,
+        /// `[]LeaderAndIsrTopicError`, versions 5+.
+        pub topics: Vec<LeaderAndIsrTopicError>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderAndIsrResponse {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                partition_errors: Vec::new(),
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderAndIsrResponse<'_>> for LeaderAndIsrResponse {
+        fn from(v: &super::LeaderAndIsrResponse<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                partition_errors: v.partition_errors.iter().map(|e| (&e).into()).collect(),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderAndIsrResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            if v <= 4 {
+                n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "partition_errors")?;
+            }
+            if !(v <= 4) && !(self.partition_errors.is_empty()) {
+                return Err(rt::write::not_in_version("partition_errors"));
+            }
+            if v >= 5 {
+                n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
+            }
+            if !(v >= 5) && !(self.topics.is_empty()) {
+                return Err(rt::write::not_in_version("topics"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "error_code")?;
+            if v <= 4 {
+                rt::owned::write_vec(w, &self.partition_errors, v >= 4, v, "partition_errors")?;
+            }
+            if v >= 5 {
+                rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics")?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`LeaderAndIsrPartitionError`](super::LeaderAndIsrPartitionError).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderAndIsrPartitionError {
+        /// `string`, versions 0-4, entity `topicName`, ignorable.
+        pub topic_name: String,
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderAndIsrPartitionError {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderAndIsrPartitionError<'_>> for LeaderAndIsrPartitionError {
+        fn from(v: &super::LeaderAndIsrPartitionError<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderAndIsrPartitionError {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if v <= 4 {
+                n += rt::write::str_size(&self.topic_name, v >= 4, "partition_errors[].topic_name")?;
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 4 {
+                w.str(&self.topic_name, v >= 4, "partition_errors[].topic_name")?;
+            }
+            w.i32(self.partition_index, "partition_errors[].partition_index")?;
+            w.i16(self.error_code, "partition_errors[].error_code")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`LeaderAndIsrTopicError`](super::LeaderAndIsrTopicError).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderAndIsrTopicError {
+        /// `uuid`, versions 5+, map key.
+        pub topic_id: rt::Uuid,
+        /// `[]LeaderAndIsrPartitionError`, versions 5+.
+        pub partition_errors: Vec<LeaderAndIsrPartitionError>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderAndIsrTopicError {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partition_errors: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderAndIsrTopicError<'_>> for LeaderAndIsrTopicError {
+        fn from(v: &super::LeaderAndIsrTopicError<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partition_errors: v.partition_errors.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderAndIsrTopicError {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 5 {
+                n += 16;
+            }
+            if !(v >= 5) && !(self.topic_id == rt::Uuid::nil()) {
+                return Err(rt::write::not_in_version("topics[].topic_id"));
+            }
+            if v >= 5 {
+                n += rt::owned::vec_size(&self.partition_errors, v >= 4, v, "topics[].partition_errors")?;
+            }
+            if !(v >= 5) && !(self.partition_errors.is_empty()) {
+                return Err(rt::write::not_in_version("topics[].partition_errors"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 5 {
+                w.uuid(self.topic_id, "topics[].topic_id")?;
+            }
+            if v >= 5 {
+                rt::owned::write_vec(w, &self.partition_errors, v >= 4, v, "topics[].partition_errors")?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for LeaderAndIsrResponse {
+        type View<'a> = super::LeaderAndIsrResponse<'a>;
+        fn from_view(v: &super::LeaderAndIsrResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

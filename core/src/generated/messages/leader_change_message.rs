@@ -85,7 +85,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         w.array(&self.voters, true, v, "voters")?;
         w.array(&self.granting_voters, true, v, "granting_voters")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -164,7 +164,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
             w.uuid(self.voter_directory_id, "voters[].voter_directory_id")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -181,4 +181,150 @@ impl<'a> rt::Message<'a> for LeaderChangeMessage<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`LeaderChangeMessage`](super::LeaderChangeMessage).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderChangeMessage {
+        /// `int16`, versions 0+.
+        pub version: i16,
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub leader_id: i32,
+        /// `[]Voter`, versions 0+.
+        pub voters: Vec<Voter>,
+        /// `[]Voter`, versions 0+.
+        pub granting_voters: Vec<Voter>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderChangeMessage {
+        fn default() -> Self {
+            Self {
+                version: 0_i16,
+                leader_id: 0_i32,
+                voters: Vec::new(),
+                granting_voters: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderChangeMessage<'_>> for LeaderChangeMessage {
+        fn from(v: &super::LeaderChangeMessage<'_>) -> Self {
+            Self {
+                version: v.version,
+                leader_id: v.leader_id,
+                voters: v.voters.iter().map(|e| (&e).into()).collect(),
+                granting_voters: v.granting_voters.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderChangeMessage {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
+            n += rt::owned::vec_size(&self.granting_voters, true, v, "granting_voters")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.version, "version")?;
+            w.i32(self.leader_id, "leader_id")?;
+            rt::owned::write_vec(w, &self.voters, true, v, "voters")?;
+            rt::owned::write_vec(w, &self.granting_voters, true, v, "granting_voters")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Voter`](super::Voter).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Voter {
+        /// `int32`, versions 0+.
+        pub voter_id: i32,
+        /// `uuid`, versions 1+.
+        pub voter_directory_id: rt::Uuid,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Voter {
+        fn default() -> Self {
+            Self {
+                voter_id: 0_i32,
+                voter_directory_id: rt::Uuid::nil(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Voter<'_>> for Voter {
+        fn from(v: &super::Voter<'_>) -> Self {
+            Self {
+                voter_id: v.voter_id,
+                voter_directory_id: v.voter_directory_id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Voter {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if v >= 1 {
+                n += 16;
+            }
+            if !(v >= 1) && !(self.voter_directory_id == rt::Uuid::nil()) {
+                return Err(rt::write::not_in_version("voters[].voter_directory_id"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("voters[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.voter_id, "voters[].voter_id")?;
+            if v >= 1 {
+                w.uuid(self.voter_directory_id, "voters[].voter_directory_id")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for LeaderChangeMessage {
+        type View<'a> = super::LeaderChangeMessage<'a>;
+        fn from_view(v: &super::LeaderChangeMessage<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

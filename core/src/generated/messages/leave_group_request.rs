@@ -103,7 +103,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
             w.array(&self.members, v >= 4, v, "members")?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -209,7 +209,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
             w.opt_str(self.reason, v >= 4, "members[].reason")?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -226,4 +226,183 @@ impl<'a> rt::Message<'a> for LeaveGroupRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`LeaveGroupRequest`](super::LeaveGroupRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaveGroupRequest {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `string`, versions 0-2.
+        pub member_id: String,
+        /// `[]MemberIdentity`, versions 3+.
+        pub members: Vec<MemberIdentity>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaveGroupRequest {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                member_id: String::new(),
+                members: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaveGroupRequest<'_>> for LeaveGroupRequest {
+        fn from(v: &super::LeaveGroupRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                member_id: v.member_id.into(),
+                members: v.members.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaveGroupRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
+            if v <= 2 {
+                n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
+            }
+            if !(v <= 2) && !(self.member_id == "") {
+                return Err(rt::write::not_in_version("member_id"));
+            }
+            if v >= 3 {
+                n += rt::owned::vec_size(&self.members, v >= 4, v, "members")?;
+            }
+            if !(v >= 3) && !(self.members.is_empty()) {
+                return Err(rt::write::not_in_version("members"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, v >= 4, "group_id")?;
+            if v <= 2 {
+                w.str(&self.member_id, v >= 4, "member_id")?;
+            }
+            if v >= 3 {
+                rt::owned::write_vec(w, &self.members, v >= 4, v, "members")?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`MemberIdentity`](super::MemberIdentity).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MemberIdentity {
+        /// `string`, versions 3+.
+        pub member_id: String,
+        /// `string`, versions 3+, nullable at 3+, default `null`.
+        pub group_instance_id: Option<String>,
+        /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
+        pub reason: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MemberIdentity {
+        fn default() -> Self {
+            Self {
+                member_id: String::new(),
+                group_instance_id: None,
+                reason: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MemberIdentity<'_>> for MemberIdentity {
+        fn from(v: &super::MemberIdentity<'_>) -> Self {
+            Self {
+                member_id: v.member_id.into(),
+                group_instance_id: v.group_instance_id.map(String::from),
+                reason: v.reason.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MemberIdentity {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
+            }
+            if !(v >= 3) && !(self.member_id == "") {
+                return Err(rt::write::not_in_version("members[].member_id"));
+            }
+            if v >= 3 {
+                n += rt::write::opt_str_size(
+                    self.group_instance_id.as_deref(),
+                    v >= 4,
+                    v >= 3,
+                    "members[].group_instance_id",
+                )?;
+            }
+            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+                return Err(rt::write::not_in_version("members[].group_instance_id"));
+            }
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.reason.as_deref(), v >= 4, v >= 5, "members[].reason")?;
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.str(&self.member_id, v >= 4, "members[].member_id")?;
+            }
+            if v >= 3 {
+                w.opt_str(self.group_instance_id.as_deref(), v >= 4, "members[].group_instance_id")?;
+            }
+            if v >= 5 {
+                w.opt_str(self.reason.as_deref(), v >= 4, "members[].reason")?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for LeaveGroupRequest {
+        type View<'a> = super::LeaveGroupRequest<'a>;
+        fn from_view(v: &super::LeaveGroupRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
             w.array(&self.members, v >= 4, v, "members")?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -207,7 +207,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
             w.i16(self.error_code, "members[].error_code")?;
         }
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -224,4 +224,182 @@ impl<'a> rt::Message<'a> for LeaveGroupResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`LeaveGroupResponse`](super::LeaveGroupResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaveGroupResponse {
+        /// `int32`, versions 1+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `[]MemberResponse`, versions 3+.
+        pub members: Vec<MemberResponse>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaveGroupResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                members: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaveGroupResponse<'_>> for LeaveGroupResponse {
+        fn from(v: &super::LeaveGroupResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                members: v.members.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaveGroupResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            if v >= 1 {
+                n += 4;
+            }
+            if v >= 3 {
+                n += rt::owned::vec_size(&self.members, v >= 4, v, "members")?;
+            }
+            if !(v >= 3) && !(self.members.is_empty()) {
+                return Err(rt::write::not_in_version("members"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            w.i16(self.error_code, "error_code")?;
+            if v >= 3 {
+                rt::owned::write_vec(w, &self.members, v >= 4, v, "members")?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`MemberResponse`](super::MemberResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MemberResponse {
+        /// `string`, versions 3+.
+        pub member_id: String,
+        /// `string`, versions 3+, nullable at 3+.
+        pub group_instance_id: Option<String>,
+        /// `int16`, versions 3+.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MemberResponse {
+        fn default() -> Self {
+            Self {
+                member_id: String::new(),
+                group_instance_id: Some(String::new()),
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MemberResponse<'_>> for MemberResponse {
+        fn from(v: &super::MemberResponse<'_>) -> Self {
+            Self {
+                member_id: v.member_id.into(),
+                group_instance_id: v.group_instance_id.map(String::from),
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MemberResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += rt::write::str_size(&self.member_id, v >= 4, "members[].member_id")?;
+            }
+            if !(v >= 3) && !(self.member_id == "") {
+                return Err(rt::write::not_in_version("members[].member_id"));
+            }
+            if v >= 3 {
+                n += rt::write::opt_str_size(
+                    self.group_instance_id.as_deref(),
+                    v >= 4,
+                    v >= 3,
+                    "members[].group_instance_id",
+                )?;
+            }
+            if !(v >= 3) && !(self.group_instance_id.as_deref() == Some("")) {
+                return Err(rt::write::not_in_version("members[].group_instance_id"));
+            }
+            if v >= 3 {
+                n += 2;
+            }
+            if !(v >= 3) && !(self.error_code == 0_i16) {
+                return Err(rt::write::not_in_version("members[].error_code"));
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("members[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.str(&self.member_id, v >= 4, "members[].member_id")?;
+            }
+            if v >= 3 {
+                w.opt_str(self.group_instance_id.as_deref(), v >= 4, "members[].group_instance_id")?;
+            }
+            if v >= 3 {
+                w.i16(self.error_code, "members[].error_code")?;
+            }
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for LeaveGroupResponse {
+        type View<'a> = super::LeaveGroupResponse<'a>;
+        fn from_view(v: &super::LeaveGroupResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

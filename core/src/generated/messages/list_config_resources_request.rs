@@ -78,7 +78,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
             w.array(&self.resource_types, true, v, "resource_types")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -95,4 +95,78 @@ impl<'a> rt::Message<'a> for ListConfigResourcesRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ListConfigResourcesRequest`](super::ListConfigResourcesRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListConfigResourcesRequest {
+        /// `[]int8`, versions 1+.
+        pub resource_types: Vec<i8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListConfigResourcesRequest {
+        fn default() -> Self {
+            Self {
+                resource_types: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListConfigResourcesRequest<'_>> for ListConfigResourcesRequest {
+        fn from(v: &super::ListConfigResourcesRequest<'_>) -> Self {
+            Self {
+                resource_types: v.resource_types.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListConfigResourcesRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::owned::vec_size(&self.resource_types, true, v, "resource_types")?;
+            }
+            if !(v >= 1) && !(self.resource_types.is_empty()) {
+                return Err(rt::write::not_in_version("resource_types"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                rt::owned::write_vec(w, &self.resource_types, true, v, "resource_types")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ListConfigResourcesRequest {
+        type View<'a> = super::ListConfigResourcesRequest<'a>;
+        fn from_view(v: &super::ListConfigResourcesRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

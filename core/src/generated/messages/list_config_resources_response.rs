@@ -78,7 +78,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
         w.i16(self.error_code, "error_code")?;
         w.array(&self.config_resources, true, v, "config_resources")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -155,7 +155,7 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
             w.i8(self.resource_type, "config_resources[].resource_type")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -172,4 +172,142 @@ impl<'a> rt::Message<'a> for ListConfigResourcesResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ListConfigResourcesResponse`](super::ListConfigResourcesResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListConfigResourcesResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `[]ConfigResource`, versions 0+.
+        pub config_resources: Vec<ConfigResource>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListConfigResourcesResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                config_resources: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListConfigResourcesResponse<'_>> for ListConfigResourcesResponse {
+        fn from(v: &super::ListConfigResourcesResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                config_resources: v.config_resources.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListConfigResourcesResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::owned::vec_size(&self.config_resources, true, v, "config_resources")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            rt::owned::write_vec(w, &self.config_resources, true, v, "config_resources")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ConfigResource`](super::ConfigResource).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ConfigResource {
+        /// `string`, versions 0+.
+        pub resource_name: String,
+        /// `int8`, versions 1+, default `16`, ignorable.
+        pub resource_type: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ConfigResource {
+        fn default() -> Self {
+            Self {
+                resource_name: String::new(),
+                resource_type: 16_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ConfigResource<'_>> for ConfigResource {
+        fn from(v: &super::ConfigResource<'_>) -> Self {
+            Self {
+                resource_name: v.resource_name.into(),
+                resource_type: v.resource_type,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ConfigResource {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.resource_name, true, "config_resources[].resource_name")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("config_resources[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.resource_name, true, "config_resources[].resource_name")?;
+            if v >= 1 {
+                w.i8(self.resource_type, "config_resources[].resource_type")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ListConfigResourcesResponse {
+        type View<'a> = super::ListConfigResourcesResponse<'a>;
+        fn from_view(v: &super::ListConfigResourcesResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

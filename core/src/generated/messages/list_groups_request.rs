@@ -96,7 +96,7 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
             w.array(&self.types_filter, v >= 3, v, "types_filter")?;
         }
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -113,4 +113,91 @@ impl<'a> rt::Message<'a> for ListGroupsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ListGroupsRequest`](super::ListGroupsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListGroupsRequest {
+        /// `[]string`, versions 4+.
+        pub states_filter: Vec<String>,
+        /// `[]string`, versions 5+.
+        pub types_filter: Vec<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListGroupsRequest {
+        fn default() -> Self {
+            Self {
+                states_filter: Vec::new(),
+                types_filter: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListGroupsRequest<'_>> for ListGroupsRequest {
+        fn from(v: &super::ListGroupsRequest<'_>) -> Self {
+            Self {
+                states_filter: v.states_filter.iter().map(String::from).collect(),
+                types_filter: v.types_filter.iter().map(String::from).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListGroupsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 4 {
+                n += rt::owned::vec_size(&self.states_filter, v >= 3, v, "states_filter")?;
+            }
+            if !(v >= 4) && !(self.states_filter.is_empty()) {
+                return Err(rt::write::not_in_version("states_filter"));
+            }
+            if v >= 5 {
+                n += rt::owned::vec_size(&self.types_filter, v >= 3, v, "types_filter")?;
+            }
+            if !(v >= 5) && !(self.types_filter.is_empty()) {
+                return Err(rt::write::not_in_version("types_filter"));
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 4 {
+                rt::owned::write_vec(w, &self.states_filter, v >= 3, v, "states_filter")?;
+            }
+            if v >= 5 {
+                rt::owned::write_vec(w, &self.types_filter, v >= 3, v, "types_filter")?;
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ListGroupsRequest {
+        type View<'a> = super::ListGroupsRequest<'a>;
+        fn from_view(v: &super::ListGroupsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -87,7 +87,7 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
         w.i16(self.error_code, "error_code")?;
         w.array(&self.groups, v >= 3, v, "groups")?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -186,7 +186,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
             w.str(self.group_type, v >= 3, "groups[].group_type")?;
         }
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -203,4 +203,163 @@ impl<'a> rt::Message<'a> for ListGroupsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ListGroupsResponse`](super::ListGroupsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListGroupsResponse {
+        /// `int32`, versions 1+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `[]ListedGroup`, versions 0+.
+        pub groups: Vec<ListedGroup>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListGroupsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                groups: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListGroupsResponse<'_>> for ListGroupsResponse {
+        fn from(v: &super::ListGroupsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListGroupsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            if v >= 1 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.groups, v >= 3, v, "groups")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            w.i16(self.error_code, "error_code")?;
+            rt::owned::write_vec(w, &self.groups, v >= 3, v, "groups")?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ListedGroup`](super::ListedGroup).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListedGroup {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `string`, versions 0+.
+        pub protocol_type: String,
+        /// `string`, versions 4+, ignorable.
+        pub group_state: String,
+        /// `string`, versions 5+, ignorable.
+        pub group_type: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListedGroup {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                protocol_type: String::new(),
+                group_state: String::new(),
+                group_type: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListedGroup<'_>> for ListedGroup {
+        fn from(v: &super::ListedGroup<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                protocol_type: v.protocol_type.into(),
+                group_state: v.group_state.into(),
+                group_type: v.group_type.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListedGroup {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.group_id, v >= 3, "groups[].group_id")?;
+            n += rt::write::str_size(&self.protocol_type, v >= 3, "groups[].protocol_type")?;
+            if v >= 4 {
+                n += rt::write::str_size(&self.group_state, v >= 3, "groups[].group_state")?;
+            }
+            if v >= 5 {
+                n += rt::write::str_size(&self.group_type, v >= 3, "groups[].group_type")?;
+            }
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, v >= 3, "groups[].group_id")?;
+            w.str(&self.protocol_type, v >= 3, "groups[].protocol_type")?;
+            if v >= 4 {
+                w.str(&self.group_state, v >= 3, "groups[].group_state")?;
+            }
+            if v >= 5 {
+                w.str(&self.group_type, v >= 3, "groups[].group_type")?;
+            }
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ListGroupsResponse {
+        type View<'a> = super::ListGroupsResponse<'a>;
+        fn from_view(v: &super::ListGroupsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

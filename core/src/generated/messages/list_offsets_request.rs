@@ -107,7 +107,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
             w.i32(self.timeout_ms, "timeout_ms")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -176,7 +176,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
         w.str(self.name, v >= 6, "topics[].name")?;
         w.array(&self.partitions, v >= 6, v, "topics[].partitions")?;
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -276,7 +276,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
             w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -293,4 +293,234 @@ impl<'a> rt::Message<'a> for ListOffsetsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ListOffsetsRequest`](super::ListOffsetsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListOffsetsRequest {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub replica_id: i32,
+        /// `int8`, versions 2+.
+        pub isolation_level: i8,
+        /// `[]ListOffsetsTopic`, versions 0+.
+        pub topics: Vec<ListOffsetsTopic>,
+        /// `int32`, versions 10+, ignorable.
+        pub timeout_ms: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListOffsetsRequest {
+        fn default() -> Self {
+            Self {
+                replica_id: 0_i32,
+                isolation_level: 0_i8,
+                topics: Vec::new(),
+                timeout_ms: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListOffsetsRequest<'_>> for ListOffsetsRequest {
+        fn from(v: &super::ListOffsetsRequest<'_>) -> Self {
+            Self {
+                replica_id: v.replica_id,
+                isolation_level: v.isolation_level,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                timeout_ms: v.timeout_ms,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListOffsetsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if v >= 2 {
+                n += 1;
+            }
+            if !(v >= 2) && !(self.isolation_level == 0_i8) {
+                return Err(rt::write::not_in_version("isolation_level"));
+            }
+            n += rt::owned::vec_size(&self.topics, v >= 6, v, "topics")?;
+            if v >= 10 {
+                n += 4;
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.replica_id, "replica_id")?;
+            if v >= 2 {
+                w.i8(self.isolation_level, "isolation_level")?;
+            }
+            rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics")?;
+            if v >= 10 {
+                w.i32(self.timeout_ms, "timeout_ms")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ListOffsetsTopic`](super::ListOffsetsTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListOffsetsTopic {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]ListOffsetsPartition`, versions 0+.
+        pub partitions: Vec<ListOffsetsPartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListOffsetsTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListOffsetsTopic<'_>> for ListOffsetsTopic {
+        fn from(v: &super::ListOffsetsTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListOffsetsTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 6, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions")?;
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ListOffsetsPartition`](super::ListOffsetsPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListOffsetsPartition {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int32`, versions 4+, default `-1`, ignorable.
+        pub current_leader_epoch: i32,
+        /// `int64`, versions 0+.
+        pub timestamp: i64,
+        /// `int32`, versions 0, default `1`.
+        pub max_num_offsets: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListOffsetsPartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                current_leader_epoch: -1_i32,
+                timestamp: 0_i64,
+                max_num_offsets: 1_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListOffsetsPartition<'_>> for ListOffsetsPartition {
+        fn from(v: &super::ListOffsetsPartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                current_leader_epoch: v.current_leader_epoch,
+                timestamp: v.timestamp,
+                max_num_offsets: v.max_num_offsets,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListOffsetsPartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if v >= 4 {
+                n += 4;
+            }
+            if v <= 0 {
+                n += 4;
+            }
+            if !(v <= 0) && !(self.max_num_offsets == 1_i32) {
+                return Err(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            if v >= 4 {
+                w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
+            }
+            w.i64(self.timestamp, "topics[].partitions[].timestamp")?;
+            if v <= 0 {
+                w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ListOffsetsRequest {
+        type View<'a> = super::ListOffsetsRequest<'a>;
+        fn from_view(v: &super::ListOffsetsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

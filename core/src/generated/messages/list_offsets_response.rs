@@ -82,7 +82,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
         }
         w.array(&self.topics, v >= 6, v, "topics")?;
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -151,7 +151,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
         w.str(self.name, v >= 6, "topics[].name")?;
         w.array(&self.partitions, v >= 6, v, "topics[].partitions")?;
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -300,7 +300,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -317,4 +317,256 @@ impl<'a> rt::Message<'a> for ListOffsetsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ListOffsetsResponse`](super::ListOffsetsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListOffsetsResponse {
+        /// `int32`, versions 2+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `[]ListOffsetsTopicResponse`, versions 0+.
+        pub topics: Vec<ListOffsetsTopicResponse>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListOffsetsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListOffsetsResponse<'_>> for ListOffsetsResponse {
+        fn from(v: &super::ListOffsetsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListOffsetsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.topics, v >= 6, v, "topics")?;
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 2 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics")?;
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ListOffsetsTopicResponse`](super::ListOffsetsTopicResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListOffsetsTopicResponse {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]ListOffsetsPartitionResponse`, versions 0+.
+        pub partitions: Vec<ListOffsetsPartitionResponse>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListOffsetsTopicResponse {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListOffsetsTopicResponse<'_>> for ListOffsetsTopicResponse {
+        fn from(v: &super::ListOffsetsTopicResponse<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListOffsetsTopicResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 6, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions")?;
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ListOffsetsPartitionResponse`](super::ListOffsetsPartitionResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListOffsetsPartitionResponse {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `[]int64`, versions 0.
+        pub old_style_offsets: Vec<i64>,
+        /// `int64`, versions 1+, default `-1`.
+        pub timestamp: i64,
+        /// `int64`, versions 1+, default `-1`.
+        pub offset: i64,
+        /// `int32`, versions 4+, default `-1`.
+        pub leader_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListOffsetsPartitionResponse {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                old_style_offsets: Vec::new(),
+                timestamp: -1_i64,
+                offset: -1_i64,
+                leader_epoch: -1_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListOffsetsPartitionResponse<'_>> for ListOffsetsPartitionResponse {
+        fn from(v: &super::ListOffsetsPartitionResponse<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                old_style_offsets: v.old_style_offsets.iter().collect(),
+                timestamp: v.timestamp,
+                offset: v.offset,
+                leader_epoch: v.leader_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListOffsetsPartitionResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if v <= 0 {
+                n += rt::owned::vec_size(
+                    &self.old_style_offsets,
+                    v >= 6,
+                    v,
+                    "topics[].partitions[].old_style_offsets",
+                )?;
+            }
+            if !(v <= 0) && !(self.old_style_offsets.is_empty()) {
+                return Err(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
+            }
+            if v >= 1 {
+                n += 8;
+            }
+            if !(v >= 1) && !(self.timestamp == -1_i64) {
+                return Err(rt::write::not_in_version("topics[].partitions[].timestamp"));
+            }
+            if v >= 1 {
+                n += 8;
+            }
+            if !(v >= 1) && !(self.offset == -1_i64) {
+                return Err(rt::write::not_in_version("topics[].partitions[].offset"));
+            }
+            if v >= 4 {
+                n += 4;
+            }
+            if !(v >= 4) && !(self.leader_epoch == -1_i32) {
+                return Err(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            if v <= 0 {
+                rt::owned::write_vec(
+                    w,
+                    &self.old_style_offsets,
+                    v >= 6,
+                    v,
+                    "topics[].partitions[].old_style_offsets",
+                )?;
+            }
+            if v >= 1 {
+                w.i64(self.timestamp, "topics[].partitions[].timestamp")?;
+            }
+            if v >= 1 {
+                w.i64(self.offset, "topics[].partitions[].offset")?;
+            }
+            if v >= 4 {
+                w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ListOffsetsResponse {
+        type View<'a> = super::ListOffsetsResponse<'a>;
+        fn from_view(v: &super::ListOffsetsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

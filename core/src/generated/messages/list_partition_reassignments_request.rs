@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
         w.i32(self.timeout_ms, "timeout_ms")?;
         w.opt_array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
         w.str(self.name, true, "topics[].name")?;
         w.array(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -159,4 +159,133 @@ impl<'a> rt::Message<'a> for ListPartitionReassignmentsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ListPartitionReassignmentsRequest`](super::ListPartitionReassignmentsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListPartitionReassignmentsRequest {
+        /// `int32`, versions 0+, default `60000`.
+        pub timeout_ms: i32,
+        /// `[]ListPartitionReassignmentsTopics`, versions 0+, nullable at 0+, default `null`.
+        pub topics: Option<Vec<ListPartitionReassignmentsTopics>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListPartitionReassignmentsRequest {
+        fn default() -> Self {
+            Self {
+                timeout_ms: 60000_i32,
+                topics: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListPartitionReassignmentsRequest<'_>> for ListPartitionReassignmentsRequest {
+        fn from(v: &super::ListPartitionReassignmentsRequest<'_>) -> Self {
+            Self {
+                timeout_ms: v.timeout_ms,
+                topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListPartitionReassignmentsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::opt_vec_size(&self.topics, true, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.timeout_ms, "timeout_ms")?;
+            rt::owned::write_opt_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ListPartitionReassignmentsTopics`](super::ListPartitionReassignmentsTopics).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListPartitionReassignmentsTopics {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]int32`, versions 0+.
+        pub partition_indexes: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListPartitionReassignmentsTopics {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partition_indexes: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListPartitionReassignmentsTopics<'_>> for ListPartitionReassignmentsTopics {
+        fn from(v: &super::ListPartitionReassignmentsTopics<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partition_indexes: v.partition_indexes.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListPartitionReassignmentsTopics {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, true, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partition_indexes, true, v, "topics[].partition_indexes")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partition_indexes, true, v, "topics[].partition_indexes")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ListPartitionReassignmentsRequest {
+        type View<'a> = super::ListPartitionReassignmentsRequest<'a>;
+        fn from_view(v: &super::ListPartitionReassignmentsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -85,7 +85,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsResponse<'a> {
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -154,7 +154,7 @@ impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
         w.str(self.name, true, "topics[].name")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -246,7 +246,7 @@ impl<'a> rt::Struct<'a> for OngoingPartitionReassignment<'a> {
             "topics[].partitions[].removing_replicas",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -263,4 +263,229 @@ impl<'a> rt::Message<'a> for ListPartitionReassignmentsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ListPartitionReassignmentsResponse`](super::ListPartitionReassignmentsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListPartitionReassignmentsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// `[]OngoingTopicReassignment`, versions 0+.
+        pub topics: Vec<OngoingTopicReassignment>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListPartitionReassignmentsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListPartitionReassignmentsResponse<'_>> for ListPartitionReassignmentsResponse {
+        fn from(v: &super::ListPartitionReassignmentsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListPartitionReassignmentsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OngoingTopicReassignment`](super::OngoingTopicReassignment).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OngoingTopicReassignment {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]OngoingPartitionReassignment`, versions 0+.
+        pub partitions: Vec<OngoingPartitionReassignment>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OngoingTopicReassignment {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OngoingTopicReassignment<'_>> for OngoingTopicReassignment {
+        fn from(v: &super::OngoingTopicReassignment<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OngoingTopicReassignment {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, true, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OngoingPartitionReassignment`](super::OngoingPartitionReassignment).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OngoingPartitionReassignment {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub replicas: Vec<i32>,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub adding_replicas: Vec<i32>,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub removing_replicas: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OngoingPartitionReassignment {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                replicas: Vec::new(),
+                adding_replicas: Vec::new(),
+                removing_replicas: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OngoingPartitionReassignment<'_>> for OngoingPartitionReassignment {
+        fn from(v: &super::OngoingPartitionReassignment<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                replicas: v.replicas.iter().collect(),
+                adding_replicas: v.adding_replicas.iter().collect(),
+                removing_replicas: v.removing_replicas.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OngoingPartitionReassignment {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.replicas, true, v, "topics[].partitions[].replicas")?;
+            n += rt::owned::vec_size(&self.adding_replicas, true, v, "topics[].partitions[].adding_replicas")?;
+            n += rt::owned::vec_size(
+                &self.removing_replicas,
+                true,
+                v,
+                "topics[].partitions[].removing_replicas",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            rt::owned::write_vec(w, &self.replicas, true, v, "topics[].partitions[].replicas")?;
+            rt::owned::write_vec(
+                w,
+                &self.adding_replicas,
+                true,
+                v,
+                "topics[].partitions[].adding_replicas",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.removing_replicas,
+                true,
+                v,
+                "topics[].partitions[].removing_replicas",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ListPartitionReassignmentsResponse {
+        type View<'a> = super::ListPartitionReassignmentsResponse<'a>;
+        fn from_view(v: &super::ListPartitionReassignmentsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

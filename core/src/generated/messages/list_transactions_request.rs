@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
             w.opt_str(self.transactional_id_pattern, true, "transactional_id_pattern")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -127,4 +127,112 @@ impl<'a> rt::Message<'a> for ListTransactionsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ListTransactionsRequest`](super::ListTransactionsRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListTransactionsRequest {
+        /// `[]string`, versions 0+.
+        pub state_filters: Vec<String>,
+        /// `[]int64`, versions 0+, entity `producerId`.
+        pub producer_id_filters: Vec<i64>,
+        /// `int64`, versions 1+, default `-1`.
+        pub duration_filter: i64,
+        /// `string`, versions 2+, nullable at 2+, default `null`.
+        pub transactional_id_pattern: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListTransactionsRequest {
+        fn default() -> Self {
+            Self {
+                state_filters: Vec::new(),
+                producer_id_filters: Vec::new(),
+                duration_filter: -1_i64,
+                transactional_id_pattern: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListTransactionsRequest<'_>> for ListTransactionsRequest {
+        fn from(v: &super::ListTransactionsRequest<'_>) -> Self {
+            Self {
+                state_filters: v.state_filters.iter().map(String::from).collect(),
+                producer_id_filters: v.producer_id_filters.iter().collect(),
+                duration_filter: v.duration_filter,
+                transactional_id_pattern: v.transactional_id_pattern.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListTransactionsRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.state_filters, true, v, "state_filters")?;
+            n += rt::owned::vec_size(&self.producer_id_filters, true, v, "producer_id_filters")?;
+            if v >= 1 {
+                n += 8;
+            }
+            if !(v >= 1) && !(self.duration_filter == -1_i64) {
+                return Err(rt::write::not_in_version("duration_filter"));
+            }
+            if v >= 2 {
+                n += rt::write::opt_str_size(
+                    self.transactional_id_pattern.as_deref(),
+                    true,
+                    v >= 2,
+                    "transactional_id_pattern",
+                )?;
+            }
+            if !(v >= 2) && !(self.transactional_id_pattern.is_none()) {
+                return Err(rt::write::not_in_version("transactional_id_pattern"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.state_filters, true, v, "state_filters")?;
+            rt::owned::write_vec(w, &self.producer_id_filters, true, v, "producer_id_filters")?;
+            if v >= 1 {
+                w.i64(self.duration_filter, "duration_filter")?;
+            }
+            if v >= 2 {
+                w.opt_str(
+                    self.transactional_id_pattern.as_deref(),
+                    true,
+                    "transactional_id_pattern",
+                )?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ListTransactionsRequest {
+        type View<'a> = super::ListTransactionsRequest<'a>;
+        fn from_view(v: &super::ListTransactionsRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

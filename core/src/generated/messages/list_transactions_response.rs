@@ -85,7 +85,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
         w.array(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
         w.array(&self.transaction_states, true, v, "transaction_states")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -160,7 +160,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         w.i64(self.producer_id, "transaction_states[].producer_id")?;
         w.str(self.transaction_state, true, "transaction_states[].transaction_state")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -177,4 +177,149 @@ impl<'a> rt::Message<'a> for ListTransactionsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ListTransactionsResponse`](super::ListTransactionsResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ListTransactionsResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `[]string`, versions 0+.
+        pub unknown_state_filters: Vec<String>,
+        /// `[]TransactionState`, versions 0+.
+        pub transaction_states: Vec<TransactionState>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ListTransactionsResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                unknown_state_filters: Vec::new(),
+                transaction_states: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ListTransactionsResponse<'_>> for ListTransactionsResponse {
+        fn from(v: &super::ListTransactionsResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                unknown_state_filters: v.unknown_state_filters.iter().map(String::from).collect(),
+                transaction_states: v.transaction_states.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ListTransactionsResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::owned::vec_size(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
+            n += rt::owned::vec_size(&self.transaction_states, true, v, "transaction_states")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            rt::owned::write_vec(w, &self.unknown_state_filters, true, v, "unknown_state_filters")?;
+            rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TransactionState`](super::TransactionState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TransactionState {
+        /// `string`, versions 0+, entity `transactionalId`.
+        pub transactional_id: String,
+        /// `int64`, versions 0+, entity `producerId`.
+        pub producer_id: i64,
+        /// `string`, versions 0+.
+        pub transaction_state: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TransactionState {
+        fn default() -> Self {
+            Self {
+                transactional_id: String::new(),
+                producer_id: 0_i64,
+                transaction_state: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TransactionState<'_>> for TransactionState {
+        fn from(v: &super::TransactionState<'_>) -> Self {
+            Self {
+                transactional_id: v.transactional_id.into(),
+                producer_id: v.producer_id,
+                transaction_state: v.transaction_state.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TransactionState {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            n += rt::write::str_size(&self.transactional_id, true, "transaction_states[].transactional_id")?;
+            n += rt::write::str_size(&self.transaction_state, true, "transaction_states[].transaction_state")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("transaction_states[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.transactional_id, true, "transaction_states[].transactional_id")?;
+            w.i64(self.producer_id, "transaction_states[].producer_id")?;
+            w.str(&self.transaction_state, true, "transaction_states[].transaction_state")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ListTransactionsResponse {
+        type View<'a> = super::ListTransactionsResponse<'a>;
+        fn from_view(v: &super::ListTransactionsResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

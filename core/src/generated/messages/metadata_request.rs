@@ -127,7 +127,7 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
             )?;
         }
         if v >= 9 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -204,7 +204,7 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
         }
         w.opt_str(self.name, v >= 9, "topics[].name")?;
         if v >= 9 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -221,4 +221,177 @@ impl<'a> rt::Message<'a> for MetadataRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`MetadataRequest`](super::MetadataRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MetadataRequest {
+        /// `[]MetadataRequestTopic`, versions 0+, nullable at 1+.
+        pub topics: Option<Vec<MetadataRequestTopic>>,
+        /// `bool`, versions 4+, default `true`.
+        pub allow_auto_topic_creation: bool,
+        /// `bool`, versions 8-10.
+        pub include_cluster_authorized_operations: bool,
+        /// `bool`, versions 8+.
+        pub include_topic_authorized_operations: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MetadataRequest {
+        fn default() -> Self {
+            Self {
+                topics: Some(Vec::new()),
+                allow_auto_topic_creation: true,
+                include_cluster_authorized_operations: false,
+                include_topic_authorized_operations: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MetadataRequest<'_>> for MetadataRequest {
+        fn from(v: &super::MetadataRequest<'_>) -> Self {
+            Self {
+                topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                allow_auto_topic_creation: v.allow_auto_topic_creation,
+                include_cluster_authorized_operations: v.include_cluster_authorized_operations,
+                include_topic_authorized_operations: v.include_topic_authorized_operations,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MetadataRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::opt_vec_size(&self.topics, v >= 9, v >= 1, v, "topics")?;
+            if v >= 4 {
+                n += 1;
+            }
+            if !(v >= 4) && !(self.allow_auto_topic_creation == true) {
+                return Err(rt::write::not_in_version("allow_auto_topic_creation"));
+            }
+            if (8..=10).contains(&v) {
+                n += 1;
+            }
+            if !((8..=10).contains(&v)) && !(self.include_cluster_authorized_operations == false) {
+                return Err(rt::write::not_in_version("include_cluster_authorized_operations"));
+            }
+            if v >= 8 {
+                n += 1;
+            }
+            if !(v >= 8) && !(self.include_topic_authorized_operations == false) {
+                return Err(rt::write::not_in_version("include_topic_authorized_operations"));
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_opt_vec(w, &self.topics, v >= 9, v, "topics")?;
+            if v >= 4 {
+                w.bool(self.allow_auto_topic_creation, "allow_auto_topic_creation")?;
+            }
+            if (8..=10).contains(&v) {
+                w.bool(
+                    self.include_cluster_authorized_operations,
+                    "include_cluster_authorized_operations",
+                )?;
+            }
+            if v >= 8 {
+                w.bool(
+                    self.include_topic_authorized_operations,
+                    "include_topic_authorized_operations",
+                )?;
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`MetadataRequestTopic`](super::MetadataRequestTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MetadataRequestTopic {
+        /// `uuid`, versions 10+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `string`, versions 0+, nullable at 10+, entity `topicName`.
+        pub name: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MetadataRequestTopic {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                name: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MetadataRequestTopic<'_>> for MetadataRequestTopic {
+        fn from(v: &super::MetadataRequestTopic<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                name: v.name.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MetadataRequestTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 10 {
+                n += 16;
+            }
+            n += rt::write::opt_str_size(self.name.as_deref(), v >= 9, v >= 10, "topics[].name")?;
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 10 {
+                w.uuid(self.topic_id, "topics[].topic_id")?;
+            }
+            w.opt_str(self.name.as_deref(), v >= 9, "topics[].name")?;
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for MetadataRequest {
+        type View<'a> = super::MetadataRequest<'a>;
+        fn from_view(v: &super::MetadataRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -151,7 +151,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
             w.i16(self.error_code, "error_code")?;
         }
         if v >= 9 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -240,7 +240,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
             w.opt_str(self.rack, v >= 9, "brokers[].rack")?;
         }
         if v >= 9 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -363,7 +363,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
             w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations")?;
         }
         if v >= 9 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -490,7 +490,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
             )?;
         }
         if v >= 9 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -507,4 +507,399 @@ impl<'a> rt::Message<'a> for MetadataResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`MetadataResponse`](super::MetadataResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MetadataResponse {
+        /// `int32`, versions 3+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `[]MetadataResponseBroker`, versions 0+.
+        pub brokers: Vec<MetadataResponseBroker>,
+        /// `string`, versions 2+, nullable at 2+, default `null`, ignorable.
+        pub cluster_id: Option<String>,
+        /// `int32`, versions 1+, default `-1`, entity `brokerId`, ignorable.
+        pub controller_id: i32,
+        /// `[]MetadataResponseTopic`, versions 0+.
+        pub topics: Vec<MetadataResponseTopic>,
+        /// `int32`, versions 8-10, default `-2147483648`.
+        pub cluster_authorized_operations: i32,
+        /// `int16`, versions 13+, ignorable.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MetadataResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                brokers: Vec::new(),
+                cluster_id: None,
+                controller_id: -1_i32,
+                topics: Vec::new(),
+                cluster_authorized_operations: -2147483648_i32,
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MetadataResponse<'_>> for MetadataResponse {
+        fn from(v: &super::MetadataResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                brokers: v.brokers.iter().map(|e| (&e).into()).collect(),
+                cluster_id: v.cluster_id.map(String::from),
+                controller_id: v.controller_id,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                cluster_authorized_operations: v.cluster_authorized_operations,
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MetadataResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.brokers, v >= 9, v, "brokers")?;
+            if v >= 2 {
+                n += rt::write::opt_str_size(self.cluster_id.as_deref(), v >= 9, v >= 2, "cluster_id")?;
+            }
+            if v >= 1 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.topics, v >= 9, v, "topics")?;
+            if (8..=10).contains(&v) {
+                n += 4;
+            }
+            if !((8..=10).contains(&v)) && !(self.cluster_authorized_operations == -2147483648_i32) {
+                return Err(rt::write::not_in_version("cluster_authorized_operations"));
+            }
+            if v >= 13 {
+                n += 2;
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            rt::owned::write_vec(w, &self.brokers, v >= 9, v, "brokers")?;
+            if v >= 2 {
+                w.opt_str(self.cluster_id.as_deref(), v >= 9, "cluster_id")?;
+            }
+            if v >= 1 {
+                w.i32(self.controller_id, "controller_id")?;
+            }
+            rt::owned::write_vec(w, &self.topics, v >= 9, v, "topics")?;
+            if (8..=10).contains(&v) {
+                w.i32(self.cluster_authorized_operations, "cluster_authorized_operations")?;
+            }
+            if v >= 13 {
+                w.i16(self.error_code, "error_code")?;
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`MetadataResponseBroker`](super::MetadataResponseBroker).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MetadataResponseBroker {
+        /// `int32`, versions 0+, entity `brokerId`, map key.
+        pub node_id: i32,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `int32`, versions 0+.
+        pub port: i32,
+        /// `string`, versions 1+, nullable at 1+, default `null`, ignorable.
+        pub rack: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MetadataResponseBroker {
+        fn default() -> Self {
+            Self {
+                node_id: 0_i32,
+                host: String::new(),
+                port: 0_i32,
+                rack: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MetadataResponseBroker<'_>> for MetadataResponseBroker {
+        fn from(v: &super::MetadataResponseBroker<'_>) -> Self {
+            Self {
+                node_id: v.node_id,
+                host: v.host.into(),
+                port: v.port,
+                rack: v.rack.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MetadataResponseBroker {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            n += rt::write::str_size(&self.host, v >= 9, "brokers[].host")?;
+            if v >= 1 {
+                n += rt::write::opt_str_size(self.rack.as_deref(), v >= 9, v >= 1, "brokers[].rack")?;
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("brokers[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.node_id, "brokers[].node_id")?;
+            w.str(&self.host, v >= 9, "brokers[].host")?;
+            w.i32(self.port, "brokers[].port")?;
+            if v >= 1 {
+                w.opt_str(self.rack.as_deref(), v >= 9, "brokers[].rack")?;
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`MetadataResponseTopic`](super::MetadataResponseTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MetadataResponseTopic {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 12+, entity `topicName`, map key.
+        pub name: Option<String>,
+        /// `uuid`, versions 10+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `bool`, versions 1+, default `false`, ignorable.
+        pub is_internal: bool,
+        /// `[]MetadataResponsePartition`, versions 0+.
+        pub partitions: Vec<MetadataResponsePartition>,
+        /// `int32`, versions 8+, default `-2147483648`.
+        pub topic_authorized_operations: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MetadataResponseTopic {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                name: Some(String::new()),
+                topic_id: rt::Uuid::nil(),
+                is_internal: false,
+                partitions: Vec::new(),
+                topic_authorized_operations: -2147483648_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MetadataResponseTopic<'_>> for MetadataResponseTopic {
+        fn from(v: &super::MetadataResponseTopic<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                name: v.name.map(String::from),
+                topic_id: v.topic_id,
+                is_internal: v.is_internal,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                topic_authorized_operations: v.topic_authorized_operations,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MetadataResponseTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::opt_str_size(self.name.as_deref(), v >= 9, v >= 12, "topics[].name")?;
+            if v >= 10 {
+                n += 16;
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            n += rt::owned::vec_size(&self.partitions, v >= 9, v, "topics[].partitions")?;
+            if v >= 8 {
+                n += 4;
+            }
+            if !(v >= 8) && !(self.topic_authorized_operations == -2147483648_i32) {
+                return Err(rt::write::not_in_version("topics[].topic_authorized_operations"));
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "topics[].error_code")?;
+            w.opt_str(self.name.as_deref(), v >= 9, "topics[].name")?;
+            if v >= 10 {
+                w.uuid(self.topic_id, "topics[].topic_id")?;
+            }
+            if v >= 1 {
+                w.bool(self.is_internal, "topics[].is_internal")?;
+            }
+            rt::owned::write_vec(w, &self.partitions, v >= 9, v, "topics[].partitions")?;
+            if v >= 8 {
+                w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations")?;
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`MetadataResponsePartition`](super::MetadataResponsePartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MetadataResponsePartition {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub leader_id: i32,
+        /// `int32`, versions 7+, default `-1`, ignorable.
+        pub leader_epoch: i32,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub replica_nodes: Vec<i32>,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub isr_nodes: Vec<i32>,
+        /// `[]int32`, versions 5+, entity `brokerId`, ignorable.
+        pub offline_replicas: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MetadataResponsePartition {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                partition_index: 0_i32,
+                leader_id: 0_i32,
+                leader_epoch: -1_i32,
+                replica_nodes: Vec::new(),
+                isr_nodes: Vec::new(),
+                offline_replicas: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MetadataResponsePartition<'_>> for MetadataResponsePartition {
+        fn from(v: &super::MetadataResponsePartition<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                partition_index: v.partition_index,
+                leader_id: v.leader_id,
+                leader_epoch: v.leader_epoch,
+                replica_nodes: v.replica_nodes.iter().collect(),
+                isr_nodes: v.isr_nodes.iter().collect(),
+                offline_replicas: v.offline_replicas.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MetadataResponsePartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 10;
+            if v >= 7 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.replica_nodes, v >= 9, v, "topics[].partitions[].replica_nodes")?;
+            n += rt::owned::vec_size(&self.isr_nodes, v >= 9, v, "topics[].partitions[].isr_nodes")?;
+            if v >= 5 {
+                n += rt::owned::vec_size(
+                    &self.offline_replicas,
+                    v >= 9,
+                    v,
+                    "topics[].partitions[].offline_replicas",
+                )?;
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
+            if v >= 7 {
+                w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            }
+            rt::owned::write_vec(w, &self.replica_nodes, v >= 9, v, "topics[].partitions[].replica_nodes")?;
+            rt::owned::write_vec(w, &self.isr_nodes, v >= 9, v, "topics[].partitions[].isr_nodes")?;
+            if v >= 5 {
+                rt::owned::write_vec(
+                    w,
+                    &self.offline_replicas,
+                    v >= 9,
+                    v,
+                    "topics[].partitions[].offline_replicas",
+                )?;
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for MetadataResponse {
+        type View<'a> = super::MetadataResponse<'a>;
+        fn from_view(v: &super::MetadataResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -139,7 +139,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
         }
         w.array(&self.topics, v >= 8, v, "topics")?;
         if v >= 8 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -231,7 +231,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
         }
         w.array(&self.partitions, v >= 8, v, "topics[].partitions")?;
         if v >= 8 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -350,7 +350,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
             "topics[].partitions[].committed_metadata",
         )?;
         if v >= 8 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -367,4 +367,287 @@ impl<'a> rt::Message<'a> for OffsetCommitRequest<'a> {
         latest_version_unstable: true,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`OffsetCommitRequest`](super::OffsetCommitRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetCommitRequest {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `int32`, versions 1+, default `-1`, ignorable.
+        pub generation_id_or_member_epoch: i32,
+        /// `string`, versions 1+, ignorable.
+        pub member_id: String,
+        /// `string`, versions 7+, nullable at 7+, default `null`.
+        pub group_instance_id: Option<String>,
+        /// `int64`, versions 2-4, default `-1`, ignorable.
+        pub retention_time_ms: i64,
+        /// `[]OffsetCommitRequestTopic`, versions 0+.
+        pub topics: Vec<OffsetCommitRequestTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetCommitRequest {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                generation_id_or_member_epoch: -1_i32,
+                member_id: String::new(),
+                group_instance_id: None,
+                retention_time_ms: -1_i64,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetCommitRequest<'_>> for OffsetCommitRequest {
+        fn from(v: &super::OffsetCommitRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                generation_id_or_member_epoch: v.generation_id_or_member_epoch,
+                member_id: v.member_id.into(),
+                group_instance_id: v.group_instance_id.map(String::from),
+                retention_time_ms: v.retention_time_ms,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetCommitRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.group_id, v >= 8, "group_id")?;
+            if v >= 1 {
+                n += 4;
+            }
+            if v >= 1 {
+                n += rt::write::str_size(&self.member_id, v >= 8, "member_id")?;
+            }
+            if v >= 7 {
+                n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 8, v >= 7, "group_instance_id")?;
+            }
+            if !(v >= 7) && !(self.group_instance_id.is_none()) {
+                return Err(rt::write::not_in_version("group_instance_id"));
+            }
+            if (2..=4).contains(&v) {
+                n += 8;
+            }
+            n += rt::owned::vec_size(&self.topics, v >= 8, v, "topics")?;
+            if v >= 8 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, v >= 8, "group_id")?;
+            if v >= 1 {
+                w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch")?;
+            }
+            if v >= 1 {
+                w.str(&self.member_id, v >= 8, "member_id")?;
+            }
+            if v >= 7 {
+                w.opt_str(self.group_instance_id.as_deref(), v >= 8, "group_instance_id")?;
+            }
+            if (2..=4).contains(&v) {
+                w.i64(self.retention_time_ms, "retention_time_ms")?;
+            }
+            rt::owned::write_vec(w, &self.topics, v >= 8, v, "topics")?;
+            if v >= 8 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetCommitRequestTopic`](super::OffsetCommitRequestTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetCommitRequestTopic {
+        /// `string`, versions 0-9, entity `topicName`, ignorable.
+        pub name: String,
+        /// `uuid`, versions 10+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `[]OffsetCommitRequestPartition`, versions 0+.
+        pub partitions: Vec<OffsetCommitRequestPartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetCommitRequestTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetCommitRequestTopic<'_>> for OffsetCommitRequestTopic {
+        fn from(v: &super::OffsetCommitRequestTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetCommitRequestTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 9 {
+                n += rt::write::str_size(&self.name, v >= 8, "topics[].name")?;
+            }
+            if v >= 10 {
+                n += 16;
+            }
+            n += rt::owned::vec_size(&self.partitions, v >= 8, v, "topics[].partitions")?;
+            if v >= 8 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 9 {
+                w.str(&self.name, v >= 8, "topics[].name")?;
+            }
+            if v >= 10 {
+                w.uuid(self.topic_id, "topics[].topic_id")?;
+            }
+            rt::owned::write_vec(w, &self.partitions, v >= 8, v, "topics[].partitions")?;
+            if v >= 8 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetCommitRequestPartition`](super::OffsetCommitRequestPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetCommitRequestPartition {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int64`, versions 0+.
+        pub committed_offset: i64,
+        /// `int32`, versions 6+, default `-1`, ignorable.
+        pub committed_leader_epoch: i32,
+        /// `int64`, versions 1, default `-1`.
+        pub commit_timestamp: i64,
+        /// `string`, versions 0+, nullable at 0+.
+        pub committed_metadata: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetCommitRequestPartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                committed_offset: 0_i64,
+                committed_leader_epoch: -1_i32,
+                commit_timestamp: -1_i64,
+                committed_metadata: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetCommitRequestPartition<'_>> for OffsetCommitRequestPartition {
+        fn from(v: &super::OffsetCommitRequestPartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                committed_offset: v.committed_offset,
+                committed_leader_epoch: v.committed_leader_epoch,
+                commit_timestamp: v.commit_timestamp,
+                committed_metadata: v.committed_metadata.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetCommitRequestPartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if v >= 6 {
+                n += 4;
+            }
+            if v == 1 {
+                n += 8;
+            }
+            if !(v == 1) && !(self.commit_timestamp == -1_i64) {
+                return Err(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
+            }
+            n += rt::write::opt_str_size(
+                self.committed_metadata.as_deref(),
+                v >= 8,
+                true,
+                "topics[].partitions[].committed_metadata",
+            )?;
+            if v >= 8 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
+            if v >= 6 {
+                w.i32(
+                    self.committed_leader_epoch,
+                    "topics[].partitions[].committed_leader_epoch",
+                )?;
+            }
+            if v == 1 {
+                w.i64(self.commit_timestamp, "topics[].partitions[].commit_timestamp")?;
+            }
+            w.opt_str(
+                self.committed_metadata.as_deref(),
+                v >= 8,
+                "topics[].partitions[].committed_metadata",
+            )?;
+            if v >= 8 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for OffsetCommitRequest {
+        type View<'a> = super::OffsetCommitRequest<'a>;
+        fn from_view(v: &super::OffsetCommitRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

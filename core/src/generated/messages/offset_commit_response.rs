@@ -82,7 +82,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
         }
         w.array(&self.topics, v >= 8, v, "topics")?;
         if v >= 8 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -174,7 +174,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
         }
         w.array(&self.partitions, v >= 8, v, "topics[].partitions")?;
         if v >= 8 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -241,7 +241,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
         w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
         w.i16(self.error_code, "topics[].partitions[].error_code")?;
         if v >= 8 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -258,4 +258,207 @@ impl<'a> rt::Message<'a> for OffsetCommitResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`OffsetCommitResponse`](super::OffsetCommitResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetCommitResponse {
+        /// `int32`, versions 3+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `[]OffsetCommitResponseTopic`, versions 0+.
+        pub topics: Vec<OffsetCommitResponseTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetCommitResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetCommitResponse<'_>> for OffsetCommitResponse {
+        fn from(v: &super::OffsetCommitResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetCommitResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.topics, v >= 8, v, "topics")?;
+            if v >= 8 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            rt::owned::write_vec(w, &self.topics, v >= 8, v, "topics")?;
+            if v >= 8 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetCommitResponseTopic`](super::OffsetCommitResponseTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetCommitResponseTopic {
+        /// `string`, versions 0-9, entity `topicName`, ignorable.
+        pub name: String,
+        /// `uuid`, versions 10+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `[]OffsetCommitResponsePartition`, versions 0+.
+        pub partitions: Vec<OffsetCommitResponsePartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetCommitResponseTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetCommitResponseTopic<'_>> for OffsetCommitResponseTopic {
+        fn from(v: &super::OffsetCommitResponseTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetCommitResponseTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 9 {
+                n += rt::write::str_size(&self.name, v >= 8, "topics[].name")?;
+            }
+            if v >= 10 {
+                n += 16;
+            }
+            n += rt::owned::vec_size(&self.partitions, v >= 8, v, "topics[].partitions")?;
+            if v >= 8 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 9 {
+                w.str(&self.name, v >= 8, "topics[].name")?;
+            }
+            if v >= 10 {
+                w.uuid(self.topic_id, "topics[].topic_id")?;
+            }
+            rt::owned::write_vec(w, &self.partitions, v >= 8, v, "topics[].partitions")?;
+            if v >= 8 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetCommitResponsePartition`](super::OffsetCommitResponsePartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetCommitResponsePartition {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetCommitResponsePartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetCommitResponsePartition<'_>> for OffsetCommitResponsePartition {
+        fn from(v: &super::OffsetCommitResponsePartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetCommitResponsePartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if v >= 8 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            if v >= 8 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for OffsetCommitResponse {
+        type View<'a> = super::OffsetCommitResponse<'a>;
+        fn from_view(v: &super::OffsetCommitResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -186,3 +186,162 @@ impl<'a> rt::Message<'a> for OffsetDeleteRequest<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`OffsetDeleteRequest`](super::OffsetDeleteRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetDeleteRequest {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `[]OffsetDeleteRequestTopic`, versions 0+.
+        pub topics: Vec<OffsetDeleteRequestTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetDeleteRequest {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetDeleteRequest<'_>> for OffsetDeleteRequest {
+        fn from(v: &super::OffsetDeleteRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetDeleteRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.group_id, false, "group_id")?;
+            n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, false, "group_id")?;
+            rt::owned::write_vec(w, &self.topics, false, v, "topics")?;
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetDeleteRequestTopic`](super::OffsetDeleteRequestTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetDeleteRequestTopic {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub name: String,
+        /// `[]OffsetDeleteRequestPartition`, versions 0+.
+        pub partitions: Vec<OffsetDeleteRequestPartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetDeleteRequestTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetDeleteRequestTopic<'_>> for OffsetDeleteRequestTopic {
+        fn from(v: &super::OffsetDeleteRequestTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetDeleteRequestTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, false, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, false, v, "topics[].partitions")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, false, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, false, v, "topics[].partitions")?;
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetDeleteRequestPartition`](super::OffsetDeleteRequestPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetDeleteRequestPartition {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetDeleteRequestPartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetDeleteRequestPartition<'_>> for OffsetDeleteRequestPartition {
+        fn from(v: &super::OffsetDeleteRequestPartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetDeleteRequestPartition {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for OffsetDeleteRequest {
+        type View<'a> = super::OffsetDeleteRequest<'a>;
+        fn from_view(v: &super::OffsetDeleteRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -196,3 +196,171 @@ impl<'a> rt::Message<'a> for OffsetDeleteResponse<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`OffsetDeleteResponse`](super::OffsetDeleteResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetDeleteResponse {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `int32`, versions 0+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `[]OffsetDeleteResponseTopic`, versions 0+.
+        pub topics: Vec<OffsetDeleteResponseTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetDeleteResponse {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                throttle_time_ms: 0_i32,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetDeleteResponse<'_>> for OffsetDeleteResponse {
+        fn from(v: &super::OffsetDeleteResponse<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                throttle_time_ms: v.throttle_time_ms,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetDeleteResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::owned::vec_size(&self.topics, false, v, "topics")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "error_code")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.topics, false, v, "topics")?;
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetDeleteResponseTopic`](super::OffsetDeleteResponseTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetDeleteResponseTopic {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub name: String,
+        /// `[]OffsetDeleteResponsePartition`, versions 0+.
+        pub partitions: Vec<OffsetDeleteResponsePartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetDeleteResponseTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetDeleteResponseTopic<'_>> for OffsetDeleteResponseTopic {
+        fn from(v: &super::OffsetDeleteResponseTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetDeleteResponseTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, false, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, false, v, "topics[].partitions")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, false, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, false, v, "topics[].partitions")?;
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetDeleteResponsePartition`](super::OffsetDeleteResponsePartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetDeleteResponsePartition {
+        /// `int32`, versions 0+, map key.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetDeleteResponsePartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetDeleteResponsePartition<'_>> for OffsetDeleteResponsePartition {
+        fn from(v: &super::OffsetDeleteResponsePartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetDeleteResponsePartition {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for OffsetDeleteResponse {
+        type View<'a> = super::OffsetDeleteResponse<'a>;
+        fn from_view(v: &super::OffsetDeleteResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -95,7 +95,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
         if v <= 7 {
             n += rt::write::opt_array_size(&self.topics, v >= 6, (2..=7).contains(&v), v, "topics")?;
         }
-        if !(v <= 7) && !(self.topics.is_some_and(|a| a.is_empty())) {
+        if !(v <= 7) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
             return Err(rt::write::not_in_version("topics"));
         }
         if v >= 8 {
@@ -134,7 +134,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
             w.bool(self.require_stable, "require_stable")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -225,7 +225,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
             w.array(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -319,7 +319,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         if v >= 8 {
             n += rt::write::opt_array_size(&self.topics, v >= 6, v >= 8, v, "groups[].topics")?;
         }
-        if !(v >= 8) && !(self.topics.is_some_and(|a| a.is_empty())) {
+        if !(v >= 8) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
             return Err(rt::write::not_in_version("groups[].topics"));
         }
         if v >= 6 {
@@ -346,7 +346,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
             w.opt_array(&self.topics, v >= 6, v, "groups[].topics")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -459,7 +459,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
             )?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -476,4 +476,368 @@ impl<'a> rt::Message<'a> for OffsetFetchRequest<'a> {
         latest_version_unstable: true,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`OffsetFetchRequest`](super::OffsetFetchRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetFetchRequest {
+        /// `string`, versions 0-7, entity `groupId`.
+        pub group_id: String,
+        /// `[]OffsetFetchRequestTopic`, versions 0-7, nullable at 2-7.
+        pub topics: Option<Vec<OffsetFetchRequestTopic>>,
+        /// `[]OffsetFetchRequestGroup`, versions 8+.
+        pub groups: Vec<OffsetFetchRequestGroup>,
+        /// `bool`, versions 7+, default `false`.
+        pub require_stable: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetFetchRequest {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                topics: Some(Vec::new()),
+                groups: Vec::new(),
+                require_stable: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetFetchRequest<'_>> for OffsetFetchRequest {
+        fn from(v: &super::OffsetFetchRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                require_stable: v.require_stable,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetFetchRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 7 {
+                n += rt::write::str_size(&self.group_id, v >= 6, "group_id")?;
+            }
+            if !(v <= 7) && !(self.group_id == "") {
+                return Err(rt::write::not_in_version("group_id"));
+            }
+            if v <= 7 {
+                n += rt::owned::opt_vec_size(&self.topics, v >= 6, (2..=7).contains(&v), v, "topics")?;
+            }
+            if !(v <= 7) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+                return Err(rt::write::not_in_version("topics"));
+            }
+            if v >= 8 {
+                n += rt::owned::vec_size(&self.groups, v >= 6, v, "groups")?;
+            }
+            if !(v >= 8) && !(self.groups.is_empty()) {
+                return Err(rt::write::not_in_version("groups"));
+            }
+            if v >= 7 {
+                n += 1;
+            }
+            if !(v >= 7) && !(self.require_stable == false) {
+                return Err(rt::write::not_in_version("require_stable"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 7 {
+                w.str(&self.group_id, v >= 6, "group_id")?;
+            }
+            if v <= 7 {
+                rt::owned::write_opt_vec(w, &self.topics, v >= 6, v, "topics")?;
+            }
+            if v >= 8 {
+                rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups")?;
+            }
+            if v >= 7 {
+                w.bool(self.require_stable, "require_stable")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetFetchRequestTopic`](super::OffsetFetchRequestTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetFetchRequestTopic {
+        /// `string`, versions 0-7, entity `topicName`.
+        pub name: String,
+        /// `[]int32`, versions 0-7.
+        pub partition_indexes: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetFetchRequestTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partition_indexes: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetFetchRequestTopic<'_>> for OffsetFetchRequestTopic {
+        fn from(v: &super::OffsetFetchRequestTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partition_indexes: v.partition_indexes.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetFetchRequestTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 7 {
+                n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
+            }
+            if !(v <= 7) && !(self.name == "") {
+                return Err(rt::write::not_in_version("topics[].name"));
+            }
+            if v <= 7 {
+                n += rt::owned::vec_size(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes")?;
+            }
+            if !(v <= 7) && !(self.partition_indexes.is_empty()) {
+                return Err(rt::write::not_in_version("topics[].partition_indexes"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 7 {
+                w.str(&self.name, v >= 6, "topics[].name")?;
+            }
+            if v <= 7 {
+                rt::owned::write_vec(w, &self.partition_indexes, v >= 6, v, "topics[].partition_indexes")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetFetchRequestGroup`](super::OffsetFetchRequestGroup).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetFetchRequestGroup {
+        /// `string`, versions 8+, entity `groupId`.
+        pub group_id: String,
+        /// `string`, versions 9+, nullable at 9+, default `null`, ignorable.
+        pub member_id: Option<String>,
+        /// `int32`, versions 9+, default `-1`, ignorable.
+        pub member_epoch: i32,
+        /// `[]OffsetFetchRequestTopics`, versions 8+, nullable at 8+.
+        pub topics: Option<Vec<OffsetFetchRequestTopics>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetFetchRequestGroup {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                member_id: None,
+                member_epoch: -1_i32,
+                topics: Some(Vec::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetFetchRequestGroup<'_>> for OffsetFetchRequestGroup {
+        fn from(v: &super::OffsetFetchRequestGroup<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                member_id: v.member_id.map(String::from),
+                member_epoch: v.member_epoch,
+                topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetFetchRequestGroup {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 8 {
+                n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
+            }
+            if !(v >= 8) && !(self.group_id == "") {
+                return Err(rt::write::not_in_version("groups[].group_id"));
+            }
+            if v >= 9 {
+                n += rt::write::opt_str_size(self.member_id.as_deref(), v >= 6, v >= 9, "groups[].member_id")?;
+            }
+            if v >= 9 {
+                n += 4;
+            }
+            if v >= 8 {
+                n += rt::owned::opt_vec_size(&self.topics, v >= 6, v >= 8, v, "groups[].topics")?;
+            }
+            if !(v >= 8) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+                return Err(rt::write::not_in_version("groups[].topics"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 8 {
+                w.str(&self.group_id, v >= 6, "groups[].group_id")?;
+            }
+            if v >= 9 {
+                w.opt_str(self.member_id.as_deref(), v >= 6, "groups[].member_id")?;
+            }
+            if v >= 9 {
+                w.i32(self.member_epoch, "groups[].member_epoch")?;
+            }
+            if v >= 8 {
+                rt::owned::write_opt_vec(w, &self.topics, v >= 6, v, "groups[].topics")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetFetchRequestTopics`](super::OffsetFetchRequestTopics).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetFetchRequestTopics {
+        /// `string`, versions 8-9, entity `topicName`, ignorable.
+        pub name: String,
+        /// `uuid`, versions 10+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `[]int32`, versions 8+.
+        pub partition_indexes: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetFetchRequestTopics {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partition_indexes: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetFetchRequestTopics<'_>> for OffsetFetchRequestTopics {
+        fn from(v: &super::OffsetFetchRequestTopics<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                topic_id: v.topic_id,
+                partition_indexes: v.partition_indexes.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetFetchRequestTopics {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if (8..=9).contains(&v) {
+                n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;
+            }
+            if v >= 10 {
+                n += 16;
+            }
+            if v >= 8 {
+                n += rt::owned::vec_size(
+                    &self.partition_indexes,
+                    v >= 6,
+                    v,
+                    "groups[].topics[].partition_indexes",
+                )?;
+            }
+            if !(v >= 8) && !(self.partition_indexes.is_empty()) {
+                return Err(rt::write::not_in_version("groups[].topics[].partition_indexes"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if (8..=9).contains(&v) {
+                w.str(&self.name, v >= 6, "groups[].topics[].name")?;
+            }
+            if v >= 10 {
+                w.uuid(self.topic_id, "groups[].topics[].topic_id")?;
+            }
+            if v >= 8 {
+                rt::owned::write_vec(
+                    w,
+                    &self.partition_indexes,
+                    v >= 6,
+                    v,
+                    "groups[].topics[].partition_indexes",
+                )?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for OffsetFetchRequest {
+        type View<'a> = super::OffsetFetchRequest<'a>;
+        fn from_view(v: &super::OffsetFetchRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -126,7 +126,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
             w.array(&self.groups, v >= 6, v, "groups")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -217,7 +217,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
             w.array(&self.partitions, v >= 6, v, "topics[].partitions")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -326,7 +326,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
             w.i16(self.error_code, "groups[].error_code")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -471,7 +471,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
             w.i16(self.error_code, "topics[].partitions[].error_code")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -574,7 +574,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
             w.array(&self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -725,7 +725,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
             w.i16(self.error_code, "groups[].topics[].partitions[].error_code")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -742,4 +742,584 @@ impl<'a> rt::Message<'a> for OffsetFetchResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`OffsetFetchResponse`](super::OffsetFetchResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetFetchResponse {
+        /// `int32`, versions 3+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `[]OffsetFetchResponseTopic`, versions 0-7.
+        pub topics: Vec<OffsetFetchResponseTopic>,
+        /// `int16`, versions 2-7, default `0`, ignorable.
+        pub error_code: i16,
+        /// `[]OffsetFetchResponseGroup`, versions 8+.
+        pub groups: Vec<OffsetFetchResponseGroup>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetFetchResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                topics: Vec::new(),
+                error_code: 0_i16,
+                groups: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetFetchResponse<'_>> for OffsetFetchResponse {
+        fn from(v: &super::OffsetFetchResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                error_code: v.error_code,
+                groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetFetchResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += 4;
+            }
+            if v <= 7 {
+                n += rt::owned::vec_size(&self.topics, v >= 6, v, "topics")?;
+            }
+            if !(v <= 7) && !(self.topics.is_empty()) {
+                return Err(rt::write::not_in_version("topics"));
+            }
+            if (2..=7).contains(&v) {
+                n += 2;
+            }
+            if v >= 8 {
+                n += rt::owned::vec_size(&self.groups, v >= 6, v, "groups")?;
+            }
+            if !(v >= 8) && !(self.groups.is_empty()) {
+                return Err(rt::write::not_in_version("groups"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            if v <= 7 {
+                rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics")?;
+            }
+            if (2..=7).contains(&v) {
+                w.i16(self.error_code, "error_code")?;
+            }
+            if v >= 8 {
+                rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetFetchResponseTopic`](super::OffsetFetchResponseTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetFetchResponseTopic {
+        /// `string`, versions 0-7, entity `topicName`.
+        pub name: String,
+        /// `[]OffsetFetchResponsePartition`, versions 0-7.
+        pub partitions: Vec<OffsetFetchResponsePartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetFetchResponseTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetFetchResponseTopic<'_>> for OffsetFetchResponseTopic {
+        fn from(v: &super::OffsetFetchResponseTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetFetchResponseTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 7 {
+                n += rt::write::str_size(&self.name, v >= 6, "topics[].name")?;
+            }
+            if !(v <= 7) && !(self.name == "") {
+                return Err(rt::write::not_in_version("topics[].name"));
+            }
+            if v <= 7 {
+                n += rt::owned::vec_size(&self.partitions, v >= 6, v, "topics[].partitions")?;
+            }
+            if !(v <= 7) && !(self.partitions.is_empty()) {
+                return Err(rt::write::not_in_version("topics[].partitions"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 7 {
+                w.str(&self.name, v >= 6, "topics[].name")?;
+            }
+            if v <= 7 {
+                rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetFetchResponseGroup`](super::OffsetFetchResponseGroup).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetFetchResponseGroup {
+        /// `string`, versions 8+, entity `groupId`.
+        pub group_id: String,
+        /// `[]OffsetFetchResponseTopics`, versions 8+.
+        pub topics: Vec<OffsetFetchResponseTopics>,
+        /// `int16`, versions 8+, default `0`.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetFetchResponseGroup {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                topics: Vec::new(),
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetFetchResponseGroup<'_>> for OffsetFetchResponseGroup {
+        fn from(v: &super::OffsetFetchResponseGroup<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetFetchResponseGroup {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 8 {
+                n += rt::write::str_size(&self.group_id, v >= 6, "groups[].group_id")?;
+            }
+            if !(v >= 8) && !(self.group_id == "") {
+                return Err(rt::write::not_in_version("groups[].group_id"));
+            }
+            if v >= 8 {
+                n += rt::owned::vec_size(&self.topics, v >= 6, v, "groups[].topics")?;
+            }
+            if !(v >= 8) && !(self.topics.is_empty()) {
+                return Err(rt::write::not_in_version("groups[].topics"));
+            }
+            if v >= 8 {
+                n += 2;
+            }
+            if !(v >= 8) && !(self.error_code == 0_i16) {
+                return Err(rt::write::not_in_version("groups[].error_code"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 8 {
+                w.str(&self.group_id, v >= 6, "groups[].group_id")?;
+            }
+            if v >= 8 {
+                rt::owned::write_vec(w, &self.topics, v >= 6, v, "groups[].topics")?;
+            }
+            if v >= 8 {
+                w.i16(self.error_code, "groups[].error_code")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetFetchResponsePartition`](super::OffsetFetchResponsePartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetFetchResponsePartition {
+        /// `int32`, versions 0-7.
+        pub partition_index: i32,
+        /// `int64`, versions 0-7.
+        pub committed_offset: i64,
+        /// `int32`, versions 5-7, default `-1`, ignorable.
+        pub committed_leader_epoch: i32,
+        /// `string`, versions 0-7, nullable at 0-7.
+        pub metadata: Option<String>,
+        /// `int16`, versions 0-7.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetFetchResponsePartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                committed_offset: 0_i64,
+                committed_leader_epoch: -1_i32,
+                metadata: Some(String::new()),
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetFetchResponsePartition<'_>> for OffsetFetchResponsePartition {
+        fn from(v: &super::OffsetFetchResponsePartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                committed_offset: v.committed_offset,
+                committed_leader_epoch: v.committed_leader_epoch,
+                metadata: v.metadata.map(String::from),
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetFetchResponsePartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 7 {
+                n += 4;
+            }
+            if !(v <= 7) && !(self.partition_index == 0_i32) {
+                return Err(rt::write::not_in_version("topics[].partitions[].partition_index"));
+            }
+            if v <= 7 {
+                n += 8;
+            }
+            if !(v <= 7) && !(self.committed_offset == 0_i64) {
+                return Err(rt::write::not_in_version("topics[].partitions[].committed_offset"));
+            }
+            if (5..=7).contains(&v) {
+                n += 4;
+            }
+            if v <= 7 {
+                n += rt::write::opt_str_size(
+                    self.metadata.as_deref(),
+                    v >= 6,
+                    v <= 7,
+                    "topics[].partitions[].metadata",
+                )?;
+            }
+            if !(v <= 7) && !(self.metadata.as_deref() == Some("")) {
+                return Err(rt::write::not_in_version("topics[].partitions[].metadata"));
+            }
+            if v <= 7 {
+                n += 2;
+            }
+            if !(v <= 7) && !(self.error_code == 0_i16) {
+                return Err(rt::write::not_in_version("topics[].partitions[].error_code"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 7 {
+                w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            }
+            if v <= 7 {
+                w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
+            }
+            if (5..=7).contains(&v) {
+                w.i32(
+                    self.committed_leader_epoch,
+                    "topics[].partitions[].committed_leader_epoch",
+                )?;
+            }
+            if v <= 7 {
+                w.opt_str(self.metadata.as_deref(), v >= 6, "topics[].partitions[].metadata")?;
+            }
+            if v <= 7 {
+                w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetFetchResponseTopics`](super::OffsetFetchResponseTopics).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetFetchResponseTopics {
+        /// `string`, versions 8-9, entity `topicName`, ignorable.
+        pub name: String,
+        /// `uuid`, versions 10+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `[]OffsetFetchResponsePartitions`, versions 8+.
+        pub partitions: Vec<OffsetFetchResponsePartitions>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetFetchResponseTopics {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetFetchResponseTopics<'_>> for OffsetFetchResponseTopics {
+        fn from(v: &super::OffsetFetchResponseTopics<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetFetchResponseTopics {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if (8..=9).contains(&v) {
+                n += rt::write::str_size(&self.name, v >= 6, "groups[].topics[].name")?;
+            }
+            if v >= 10 {
+                n += 16;
+            }
+            if v >= 8 {
+                n += rt::owned::vec_size(&self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
+            }
+            if !(v >= 8) && !(self.partitions.is_empty()) {
+                return Err(rt::write::not_in_version("groups[].topics[].partitions"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[].topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if (8..=9).contains(&v) {
+                w.str(&self.name, v >= 6, "groups[].topics[].name")?;
+            }
+            if v >= 10 {
+                w.uuid(self.topic_id, "groups[].topics[].topic_id")?;
+            }
+            if v >= 8 {
+                rt::owned::write_vec(w, &self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetFetchResponsePartitions`](super::OffsetFetchResponsePartitions).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetFetchResponsePartitions {
+        /// `int32`, versions 8+.
+        pub partition_index: i32,
+        /// `int64`, versions 8+.
+        pub committed_offset: i64,
+        /// `int32`, versions 8+, default `-1`, ignorable.
+        pub committed_leader_epoch: i32,
+        /// `string`, versions 8+, nullable at 8+.
+        pub metadata: Option<String>,
+        /// `int16`, versions 8+.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetFetchResponsePartitions {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                committed_offset: 0_i64,
+                committed_leader_epoch: -1_i32,
+                metadata: Some(String::new()),
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetFetchResponsePartitions<'_>> for OffsetFetchResponsePartitions {
+        fn from(v: &super::OffsetFetchResponsePartitions<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                committed_offset: v.committed_offset,
+                committed_leader_epoch: v.committed_leader_epoch,
+                metadata: v.metadata.map(String::from),
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetFetchResponsePartitions {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 8 {
+                n += 4;
+            }
+            if !(v >= 8) && !(self.partition_index == 0_i32) {
+                return Err(rt::write::not_in_version(
+                    "groups[].topics[].partitions[].partition_index",
+                ));
+            }
+            if v >= 8 {
+                n += 8;
+            }
+            if !(v >= 8) && !(self.committed_offset == 0_i64) {
+                return Err(rt::write::not_in_version(
+                    "groups[].topics[].partitions[].committed_offset",
+                ));
+            }
+            if v >= 8 {
+                n += 4;
+            }
+            if v >= 8 {
+                n += rt::write::opt_str_size(
+                    self.metadata.as_deref(),
+                    v >= 6,
+                    v >= 8,
+                    "groups[].topics[].partitions[].metadata",
+                )?;
+            }
+            if !(v >= 8) && !(self.metadata.as_deref() == Some("")) {
+                return Err(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
+            }
+            if v >= 8 {
+                n += 2;
+            }
+            if !(v >= 8) && !(self.error_code == 0_i16) {
+                return Err(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "groups[].topics[].partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 8 {
+                w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index")?;
+            }
+            if v >= 8 {
+                w.i64(self.committed_offset, "groups[].topics[].partitions[].committed_offset")?;
+            }
+            if v >= 8 {
+                w.i32(
+                    self.committed_leader_epoch,
+                    "groups[].topics[].partitions[].committed_leader_epoch",
+                )?;
+            }
+            if v >= 8 {
+                w.opt_str(
+                    self.metadata.as_deref(),
+                    v >= 6,
+                    "groups[].topics[].partitions[].metadata",
+                )?;
+            }
+            if v >= 8 {
+                w.i16(self.error_code, "groups[].topics[].partitions[].error_code")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for OffsetFetchResponse {
+        type View<'a> = super::OffsetFetchResponse<'a>;
+        fn from_view(v: &super::OffsetFetchResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -83,7 +83,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
         }
         w.array(&self.topics, v >= 4, v, "topics")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -152,7 +152,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
         w.str(self.topic, v >= 4, "topics[].topic")?;
         w.array(&self.partitions, v >= 4, v, "topics[].partitions")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -234,7 +234,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
         }
         w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -251,4 +251,203 @@ impl<'a> rt::Message<'a> for OffsetForLeaderEpochRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`OffsetForLeaderEpochRequest`](super::OffsetForLeaderEpochRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetForLeaderEpochRequest {
+        /// `int32`, versions 3+, default `-2`, entity `brokerId`, ignorable.
+        pub replica_id: i32,
+        /// `[]OffsetForLeaderTopic`, versions 0+.
+        pub topics: Vec<OffsetForLeaderTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetForLeaderEpochRequest {
+        fn default() -> Self {
+            Self {
+                replica_id: -2_i32,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetForLeaderEpochRequest<'_>> for OffsetForLeaderEpochRequest {
+        fn from(v: &super::OffsetForLeaderEpochRequest<'_>) -> Self {
+            Self {
+                replica_id: v.replica_id,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetForLeaderEpochRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.i32(self.replica_id, "replica_id")?;
+            }
+            rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetForLeaderTopic`](super::OffsetForLeaderTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetForLeaderTopic {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub topic: String,
+        /// `[]OffsetForLeaderPartition`, versions 0+.
+        pub partitions: Vec<OffsetForLeaderPartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetForLeaderTopic {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetForLeaderTopic<'_>> for OffsetForLeaderTopic {
+        fn from(v: &super::OffsetForLeaderTopic<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetForLeaderTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic, v >= 4, "topics[].topic")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic, v >= 4, "topics[].topic")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 4, v, "topics[].partitions")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetForLeaderPartition`](super::OffsetForLeaderPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetForLeaderPartition {
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// `int32`, versions 2+, default `-1`, ignorable.
+        pub current_leader_epoch: i32,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetForLeaderPartition {
+        fn default() -> Self {
+            Self {
+                partition: 0_i32,
+                current_leader_epoch: -1_i32,
+                leader_epoch: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetForLeaderPartition<'_>> for OffsetForLeaderPartition {
+        fn from(v: &super::OffsetForLeaderPartition<'_>) -> Self {
+            Self {
+                partition: v.partition,
+                current_leader_epoch: v.current_leader_epoch,
+                leader_epoch: v.leader_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetForLeaderPartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            if v >= 2 {
+                n += 4;
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition, "topics[].partitions[].partition")?;
+            if v >= 2 {
+                w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
+            }
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for OffsetForLeaderEpochRequest {
+        type View<'a> = super::OffsetForLeaderEpochRequest<'a>;
+        fn from_view(v: &super::OffsetForLeaderEpochRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -82,7 +82,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
         }
         w.array(&self.topics, v >= 4, v, "topics")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -151,7 +151,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
         w.str(self.topic, v >= 4, "topics[].topic")?;
         w.array(&self.partitions, v >= 4, v, "topics[].partitions")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -239,7 +239,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         }
         w.i64(self.end_offset, "topics[].partitions[].end_offset")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -256,4 +256,208 @@ impl<'a> rt::Message<'a> for OffsetForLeaderEpochResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`OffsetForLeaderEpochResponse`](super::OffsetForLeaderEpochResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetForLeaderEpochResponse {
+        /// `int32`, versions 2+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `[]OffsetForLeaderTopicResult`, versions 0+.
+        pub topics: Vec<OffsetForLeaderTopicResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetForLeaderEpochResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetForLeaderEpochResponse<'_>> for OffsetForLeaderEpochResponse {
+        fn from(v: &super::OffsetForLeaderEpochResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetForLeaderEpochResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.topics, v >= 4, v, "topics")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 2 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`OffsetForLeaderTopicResult`](super::OffsetForLeaderTopicResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct OffsetForLeaderTopicResult {
+        /// `string`, versions 0+, entity `topicName`, map key.
+        pub topic: String,
+        /// `[]EpochEndOffset`, versions 0+.
+        pub partitions: Vec<EpochEndOffset>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for OffsetForLeaderTopicResult {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::OffsetForLeaderTopicResult<'_>> for OffsetForLeaderTopicResult {
+        fn from(v: &super::OffsetForLeaderTopicResult<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for OffsetForLeaderTopicResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic, v >= 4, "topics[].topic")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 4, v, "topics[].partitions")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic, v >= 4, "topics[].topic")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 4, v, "topics[].partitions")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`EpochEndOffset`](super::EpochEndOffset).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EpochEndOffset {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// `int32`, versions 1+, default `-1`, ignorable.
+        pub leader_epoch: i32,
+        /// `int64`, versions 0+, default `-1`.
+        pub end_offset: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EpochEndOffset {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                partition: 0_i32,
+                leader_epoch: -1_i32,
+                end_offset: -1_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EpochEndOffset<'_>> for EpochEndOffset {
+        fn from(v: &super::EpochEndOffset<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                partition: v.partition,
+                leader_epoch: v.leader_epoch,
+                end_offset: v.end_offset,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EpochEndOffset {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 14;
+            if v >= 1 {
+                n += 4;
+            }
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            w.i32(self.partition, "topics[].partitions[].partition")?;
+            if v >= 1 {
+                w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            }
+            w.i64(self.end_offset, "topics[].partitions[].end_offset")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for OffsetForLeaderEpochResponse {
+        type View<'a> = super::OffsetForLeaderEpochResponse<'a>;
+        fn from_view(v: &super::OffsetForLeaderEpochResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -98,7 +98,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         w.i32(self.timeout_ms, "timeout_ms")?;
         w.array(&self.topic_data, v >= 9, v, "topic_data")?;
         if v >= 9 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -190,7 +190,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
         }
         w.array(&self.partition_data, v >= 9, v, "topic_data[].partition_data")?;
         if v >= 9 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -260,7 +260,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
         w.i32(self.index, "topic_data[].partition_data[].index")?;
         w.opt_bytes(self.records, v >= 9, "topic_data[].partition_data[].records")?;
         if v >= 9 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -277,4 +277,228 @@ impl<'a> rt::Message<'a> for ProduceRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ProduceRequest`](super::ProduceRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ProduceRequest {
+        /// `string`, versions 3+, nullable at 3+, default `null`, entity `transactionalId`.
+        pub transactional_id: Option<String>,
+        /// `int16`, versions 0+.
+        pub acks: i16,
+        /// `int32`, versions 0+.
+        pub timeout_ms: i32,
+        /// `[]TopicProduceData`, versions 0+.
+        pub topic_data: Vec<TopicProduceData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ProduceRequest {
+        fn default() -> Self {
+            Self {
+                transactional_id: None,
+                acks: 0_i16,
+                timeout_ms: 0_i32,
+                topic_data: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ProduceRequest<'_>> for ProduceRequest {
+        fn from(v: &super::ProduceRequest<'_>) -> Self {
+            Self {
+                transactional_id: v.transactional_id.map(String::from),
+                acks: v.acks,
+                timeout_ms: v.timeout_ms,
+                topic_data: v.topic_data.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ProduceRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id")?;
+            }
+            if !(v >= 3) && !(self.transactional_id.is_none()) {
+                return Err(rt::write::not_in_version("transactional_id"));
+            }
+            n += rt::owned::vec_size(&self.topic_data, v >= 9, v, "topic_data")?;
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.opt_str(self.transactional_id.as_deref(), v >= 9, "transactional_id")?;
+            }
+            w.i16(self.acks, "acks")?;
+            w.i32(self.timeout_ms, "timeout_ms")?;
+            rt::owned::write_vec(w, &self.topic_data, v >= 9, v, "topic_data")?;
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicProduceData`](super::TopicProduceData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicProduceData {
+        /// `string`, versions 0-12, entity `topicName`, ignorable, map key.
+        pub name: String,
+        /// `uuid`, versions 13+, ignorable, map key.
+        pub topic_id: rt::Uuid,
+        /// `[]PartitionProduceData`, versions 0+.
+        pub partition_data: Vec<PartitionProduceData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicProduceData {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partition_data: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicProduceData<'_>> for TopicProduceData {
+        fn from(v: &super::TopicProduceData<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                topic_id: v.topic_id,
+                partition_data: v.partition_data.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicProduceData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 12 {
+                n += rt::write::str_size(&self.name, v >= 9, "topic_data[].name")?;
+            }
+            if v >= 13 {
+                n += 16;
+            }
+            n += rt::owned::vec_size(&self.partition_data, v >= 9, v, "topic_data[].partition_data")?;
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_data[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 12 {
+                w.str(&self.name, v >= 9, "topic_data[].name")?;
+            }
+            if v >= 13 {
+                w.uuid(self.topic_id, "topic_data[].topic_id")?;
+            }
+            rt::owned::write_vec(w, &self.partition_data, v >= 9, v, "topic_data[].partition_data")?;
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionProduceData`](super::PartitionProduceData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionProduceData {
+        /// `int32`, versions 0+.
+        pub index: i32,
+        /// `records`, versions 0+, nullable at 0+.
+        pub records: Option<Vec<u8>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionProduceData {
+        fn default() -> Self {
+            Self {
+                index: 0_i32,
+                records: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionProduceData<'_>> for PartitionProduceData {
+        fn from(v: &super::PartitionProduceData<'_>) -> Self {
+            Self {
+                index: v.index,
+                records: v.records.map(<[u8]>::to_vec),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionProduceData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::opt_bytes_size(
+                self.records.as_deref(),
+                v >= 9,
+                true,
+                "topic_data[].partition_data[].records",
+            )?;
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topic_data[].partition_data[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.index, "topic_data[].partition_data[].index")?;
+            w.opt_bytes(self.records.as_deref(), v >= 9, "topic_data[].partition_data[].records")?;
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ProduceRequest {
+        type View<'a> = super::ProduceRequest<'a>;
+        fn from_view(v: &super::ProduceRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -216,7 +216,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         }
         w.array(&self.partition_responses, v >= 9, v, "responses[].partition_responses")?;
         if v >= 9 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -343,7 +343,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             w.opt_str(self.rack, v >= 9, "node_endpoints[].rack")?;
         }
         if v >= 9 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -677,7 +677,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
             )?;
         }
         if v >= 9 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -780,7 +780,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             )?;
         }
         if v >= 9 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -797,4 +797,605 @@ impl<'a> rt::Message<'a> for ProduceResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ProduceResponse`](super::ProduceResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ProduceResponse {
+        /// `[]TopicProduceResponse`, versions 0+.
+        pub responses: Vec<TopicProduceResponse>,
+        /// `int32`, versions 1+, default `0`, ignorable.
+        pub throttle_time_ms: i32,
+        /// `[]NodeEndpoint`, tagged field 0 at versions 10+.
+        pub node_endpoints: Vec<NodeEndpoint>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ProduceResponse {
+        fn default() -> Self {
+            Self {
+                responses: Vec::new(),
+                throttle_time_ms: 0_i32,
+                node_endpoints: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ProduceResponse<'_>> for ProduceResponse {
+        fn from(v: &super::ProduceResponse<'_>) -> Self {
+            Self {
+                responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                throttle_time_ms: v.throttle_time_ms,
+                node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ProduceResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.responses, v >= 9, v, "responses")?;
+            if v >= 1 {
+                n += 4;
+            }
+            if !(v >= 10) && !(self.node_endpoints.is_empty()) {
+                return Err(rt::write::not_in_version("node_endpoints"));
+            }
+            if v >= 9 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 10 && !(self.node_endpoints.is_empty()) {
+                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.responses, v >= 9, v, "responses")?;
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            if v >= 9 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_node_endpoints = v >= 10 && !(self.node_endpoints.is_empty());
+                tags += usize::from(has_node_endpoints);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_node_endpoints {
+                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+                    w.uvarint(0, "node_endpoints")?;
+                    w.uvarint(s as u32, "node_endpoints")?;
+                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicProduceResponse`](super::TopicProduceResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicProduceResponse {
+        /// `string`, versions 0-12, entity `topicName`, ignorable, map key.
+        pub name: String,
+        /// `uuid`, versions 13+, ignorable, map key.
+        pub topic_id: rt::Uuid,
+        /// `[]PartitionProduceResponse`, versions 0+.
+        pub partition_responses: Vec<PartitionProduceResponse>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicProduceResponse {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partition_responses: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicProduceResponse<'_>> for TopicProduceResponse {
+        fn from(v: &super::TopicProduceResponse<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                topic_id: v.topic_id,
+                partition_responses: v.partition_responses.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicProduceResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 12 {
+                n += rt::write::str_size(&self.name, v >= 9, "responses[].name")?;
+            }
+            if v >= 13 {
+                n += 16;
+            }
+            n += rt::owned::vec_size(&self.partition_responses, v >= 9, v, "responses[].partition_responses")?;
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 12 {
+                w.str(&self.name, v >= 9, "responses[].name")?;
+            }
+            if v >= 13 {
+                w.uuid(self.topic_id, "responses[].topic_id")?;
+            }
+            rt::owned::write_vec(
+                w,
+                &self.partition_responses,
+                v >= 9,
+                v,
+                "responses[].partition_responses",
+            )?;
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`NodeEndpoint`](super::NodeEndpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct NodeEndpoint {
+        /// `int32`, versions 10+, entity `brokerId`, map key.
+        pub node_id: i32,
+        /// `string`, versions 10+.
+        pub host: String,
+        /// `int32`, versions 10+.
+        pub port: i32,
+        /// `string`, versions 10+, nullable at 10+, default `null`.
+        pub rack: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for NodeEndpoint {
+        fn default() -> Self {
+            Self {
+                node_id: 0_i32,
+                host: String::new(),
+                port: 0_i32,
+                rack: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::NodeEndpoint<'_>> for NodeEndpoint {
+        fn from(v: &super::NodeEndpoint<'_>) -> Self {
+            Self {
+                node_id: v.node_id,
+                host: v.host.into(),
+                port: v.port,
+                rack: v.rack.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for NodeEndpoint {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 10 {
+                n += 4;
+            }
+            if !(v >= 10) && !(self.node_id == 0_i32) {
+                return Err(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if v >= 10 {
+                n += rt::write::str_size(&self.host, v >= 9, "node_endpoints[].host")?;
+            }
+            if !(v >= 10) && !(self.host == "") {
+                return Err(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if v >= 10 {
+                n += 4;
+            }
+            if !(v >= 10) && !(self.port == 0_i32) {
+                return Err(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            if v >= 10 {
+                n += rt::write::opt_str_size(self.rack.as_deref(), v >= 9, v >= 10, "node_endpoints[].rack")?;
+            }
+            if !(v >= 10) && !(self.rack.is_none()) {
+                return Err(rt::write::not_in_version("node_endpoints[].rack"));
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 10 {
+                w.i32(self.node_id, "node_endpoints[].node_id")?;
+            }
+            if v >= 10 {
+                w.str(&self.host, v >= 9, "node_endpoints[].host")?;
+            }
+            if v >= 10 {
+                w.i32(self.port, "node_endpoints[].port")?;
+            }
+            if v >= 10 {
+                w.opt_str(self.rack.as_deref(), v >= 9, "node_endpoints[].rack")?;
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionProduceResponse`](super::PartitionProduceResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionProduceResponse {
+        /// `int32`, versions 0+.
+        pub index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `int64`, versions 0+.
+        pub base_offset: i64,
+        /// `int64`, versions 2+, default `-1`, ignorable.
+        pub log_append_time_ms: i64,
+        /// `int64`, versions 5+, default `-1`, ignorable.
+        pub log_start_offset: i64,
+        /// `[]BatchIndexAndErrorMessage`, versions 8+, ignorable.
+        pub record_errors: Vec<BatchIndexAndErrorMessage>,
+        /// `string`, versions 8+, nullable at 8+, default `null`, ignorable.
+        pub error_message: Option<String>,
+        /// `LeaderIdAndEpoch`, tagged field 0 at versions 10+.
+        pub current_leader: LeaderIdAndEpoch,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionProduceResponse {
+        fn default() -> Self {
+            Self {
+                index: 0_i32,
+                error_code: 0_i16,
+                base_offset: 0_i64,
+                log_append_time_ms: -1_i64,
+                log_start_offset: -1_i64,
+                record_errors: Vec::new(),
+                error_message: None,
+                current_leader: LeaderIdAndEpoch::default(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionProduceResponse<'_>> for PartitionProduceResponse {
+        fn from(v: &super::PartitionProduceResponse<'_>) -> Self {
+            Self {
+                index: v.index,
+                error_code: v.error_code,
+                base_offset: v.base_offset,
+                log_append_time_ms: v.log_append_time_ms,
+                log_start_offset: v.log_start_offset,
+                record_errors: v.record_errors.iter().map(|e| (&e).into()).collect(),
+                error_message: v.error_message.map(String::from),
+                current_leader: (&v.current_leader).into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionProduceResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 14;
+            if v >= 2 {
+                n += 8;
+            }
+            if v >= 5 {
+                n += 8;
+            }
+            if v >= 8 {
+                n += rt::owned::vec_size(
+                    &self.record_errors,
+                    v >= 9,
+                    v,
+                    "responses[].partition_responses[].record_errors",
+                )?;
+            }
+            if v >= 8 {
+                n += rt::write::opt_str_size(
+                    self.error_message.as_deref(),
+                    v >= 9,
+                    v >= 8,
+                    "responses[].partition_responses[].error_message",
+                )?;
+            }
+            if !(v >= 10) && !(self.current_leader == LeaderIdAndEpoch::default()) {
+                return Err(rt::write::not_in_version(
+                    "responses[].partition_responses[].current_leader",
+                ));
+            }
+            if v >= 9 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 10 && !(self.current_leader == LeaderIdAndEpoch::default()) {
+                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partition_responses[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.index, "responses[].partition_responses[].index")?;
+            w.i16(self.error_code, "responses[].partition_responses[].error_code")?;
+            w.i64(self.base_offset, "responses[].partition_responses[].base_offset")?;
+            if v >= 2 {
+                w.i64(
+                    self.log_append_time_ms,
+                    "responses[].partition_responses[].log_append_time_ms",
+                )?;
+            }
+            if v >= 5 {
+                w.i64(
+                    self.log_start_offset,
+                    "responses[].partition_responses[].log_start_offset",
+                )?;
+            }
+            if v >= 8 {
+                rt::owned::write_vec(
+                    w,
+                    &self.record_errors,
+                    v >= 9,
+                    v,
+                    "responses[].partition_responses[].record_errors",
+                )?;
+            }
+            if v >= 8 {
+                w.opt_str(
+                    self.error_message.as_deref(),
+                    v >= 9,
+                    "responses[].partition_responses[].error_message",
+                )?;
+            }
+            if v >= 9 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_current_leader = v >= 10 && !(self.current_leader == LeaderIdAndEpoch::default());
+                tags += usize::from(has_current_leader);
+                w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_current_leader {
+                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
+                    w.uvarint(0, "responses[].partition_responses[].current_leader")?;
+                    w.uvarint(s as u32, "responses[].partition_responses[].current_leader")?;
+                    rt::OwnedStruct::write(&self.current_leader, w, v)?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`BatchIndexAndErrorMessage`](super::BatchIndexAndErrorMessage).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct BatchIndexAndErrorMessage {
+        /// `int32`, versions 8+.
+        pub batch_index: i32,
+        /// `string`, versions 8+, nullable at 8+, default `null`.
+        pub batch_index_error_message: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for BatchIndexAndErrorMessage {
+        fn default() -> Self {
+            Self {
+                batch_index: 0_i32,
+                batch_index_error_message: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::BatchIndexAndErrorMessage<'_>> for BatchIndexAndErrorMessage {
+        fn from(v: &super::BatchIndexAndErrorMessage<'_>) -> Self {
+            Self {
+                batch_index: v.batch_index,
+                batch_index_error_message: v.batch_index_error_message.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for BatchIndexAndErrorMessage {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 8 {
+                n += 4;
+            }
+            if !(v >= 8) && !(self.batch_index == 0_i32) {
+                return Err(rt::write::not_in_version(
+                    "responses[].partition_responses[].record_errors[].batch_index",
+                ));
+            }
+            if v >= 8 {
+                n += rt::write::opt_str_size(
+                    self.batch_index_error_message.as_deref(),
+                    v >= 9,
+                    v >= 8,
+                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                )?;
+            }
+            if !(v >= 8) && !(self.batch_index_error_message.is_none()) {
+                return Err(rt::write::not_in_version(
+                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                ));
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partition_responses[].record_errors[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 8 {
+                w.i32(
+                    self.batch_index,
+                    "responses[].partition_responses[].record_errors[].batch_index",
+                )?;
+            }
+            if v >= 8 {
+                w.opt_str(
+                    self.batch_index_error_message.as_deref(),
+                    v >= 9,
+                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                )?;
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`LeaderIdAndEpoch`](super::LeaderIdAndEpoch).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderIdAndEpoch {
+        /// `int32`, versions 10+, default `-1`, entity `brokerId`.
+        pub leader_id: i32,
+        /// `int32`, versions 10+, default `-1`.
+        pub leader_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderIdAndEpoch {
+        fn default() -> Self {
+            Self {
+                leader_id: -1_i32,
+                leader_epoch: -1_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderIdAndEpoch<'_>> for LeaderIdAndEpoch {
+        fn from(v: &super::LeaderIdAndEpoch<'_>) -> Self {
+            Self {
+                leader_id: v.leader_id,
+                leader_epoch: v.leader_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderIdAndEpoch {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 10 {
+                n += 4;
+            }
+            if !(v >= 10) && !(self.leader_id == -1_i32) {
+                return Err(rt::write::not_in_version(
+                    "responses[].partition_responses[].current_leader.leader_id",
+                ));
+            }
+            if v >= 10 {
+                n += 4;
+            }
+            if !(v >= 10) && !(self.leader_epoch == -1_i32) {
+                return Err(rt::write::not_in_version(
+                    "responses[].partition_responses[].current_leader.leader_epoch",
+                ));
+            }
+            if v >= 9 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partition_responses[].current_leader._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 10 {
+                w.i32(
+                    self.leader_id,
+                    "responses[].partition_responses[].current_leader.leader_id",
+                )?;
+            }
+            if v >= 10 {
+                w.i32(
+                    self.leader_epoch,
+                    "responses[].partition_responses[].current_leader.leader_epoch",
+                )?;
+            }
+            if v >= 9 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ProduceResponse {
+        type View<'a> = super::ProduceResponse<'a>;
+        fn from_view(v: &super::ProduceResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

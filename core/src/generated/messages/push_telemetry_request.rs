@@ -91,7 +91,7 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
         w.i8(self.compression_type, "compression_type")?;
         w.bytes(self.metrics, true, "metrics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -108,4 +108,91 @@ impl<'a> rt::Message<'a> for PushTelemetryRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`PushTelemetryRequest`](super::PushTelemetryRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PushTelemetryRequest {
+        /// `uuid`, versions 0+.
+        pub client_instance_id: rt::Uuid,
+        /// `int32`, versions 0+.
+        pub subscription_id: i32,
+        /// `bool`, versions 0+.
+        pub terminating: bool,
+        /// `int8`, versions 0+.
+        pub compression_type: i8,
+        /// `bytes`, versions 0+.
+        pub metrics: Vec<u8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PushTelemetryRequest {
+        fn default() -> Self {
+            Self {
+                client_instance_id: rt::Uuid::nil(),
+                subscription_id: 0_i32,
+                terminating: false,
+                compression_type: 0_i8,
+                metrics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PushTelemetryRequest<'_>> for PushTelemetryRequest {
+        fn from(v: &super::PushTelemetryRequest<'_>) -> Self {
+            Self {
+                client_instance_id: v.client_instance_id,
+                subscription_id: v.subscription_id,
+                terminating: v.terminating,
+                compression_type: v.compression_type,
+                metrics: v.metrics.to_vec(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PushTelemetryRequest {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 22;
+            n += rt::write::bytes_size(&self.metrics, true, "metrics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.client_instance_id, "client_instance_id")?;
+            w.i32(self.subscription_id, "subscription_id")?;
+            w.bool(self.terminating, "terminating")?;
+            w.i8(self.compression_type, "compression_type")?;
+            w.bytes(&self.metrics, true, "metrics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for PushTelemetryRequest {
+        type View<'a> = super::PushTelemetryRequest<'a>;
+        fn from_view(v: &super::PushTelemetryRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.results, true, v, "results")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -134,7 +134,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
         w.uuid(self.topic_id, "results[].topic_id")?;
         w.array(&self.partitions, true, v, "results[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -227,7 +227,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         w.i64(self.start_offset, "results[].partitions[].start_offset")?;
         w.array(&self.state_batches, true, v, "results[].partitions[].state_batches")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -314,7 +314,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
             "results[].partitions[].state_batches[].delivery_count",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -331,4 +331,286 @@ impl<'a> rt::Message<'a> for ReadShareGroupStateResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ReadShareGroupStateResponse`](super::ReadShareGroupStateResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ReadShareGroupStateResponse {
+        /// `[]ReadStateResult`, versions 0+.
+        pub results: Vec<ReadStateResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ReadShareGroupStateResponse {
+        fn default() -> Self {
+            Self {
+                results: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ReadShareGroupStateResponse<'_>> for ReadShareGroupStateResponse {
+        fn from(v: &super::ReadShareGroupStateResponse<'_>) -> Self {
+            Self {
+                results: v.results.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ReadShareGroupStateResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.results, true, v, "results")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.results, true, v, "results")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ReadStateResult`](super::ReadStateResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ReadStateResult {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]PartitionResult`, versions 0+.
+        pub partitions: Vec<PartitionResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ReadStateResult {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ReadStateResult<'_>> for ReadStateResult {
+        fn from(v: &super::ReadStateResult<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ReadStateResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "results[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "results[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionResult`](super::PartitionResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionResult {
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `int32`, versions 0+.
+        pub state_epoch: i32,
+        /// `int64`, versions 0+.
+        pub start_offset: i64,
+        /// `[]StateBatch`, versions 0+.
+        pub state_batches: Vec<StateBatch>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionResult {
+        fn default() -> Self {
+            Self {
+                partition: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                state_epoch: 0_i32,
+                start_offset: 0_i64,
+                state_batches: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionResult<'_>> for PartitionResult {
+        fn from(v: &super::PartitionResult<'_>) -> Self {
+            Self {
+                partition: v.partition,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                state_epoch: v.state_epoch,
+                start_offset: v.start_offset,
+                state_batches: v.state_batches.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 18;
+            n += rt::write::opt_str_size(
+                self.error_message.as_deref(),
+                true,
+                true,
+                "results[].partitions[].error_message",
+            )?;
+            n += rt::owned::vec_size(&self.state_batches, true, v, "results[].partitions[].state_batches")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition, "results[].partitions[].partition")?;
+            w.i16(self.error_code, "results[].partitions[].error_code")?;
+            w.opt_str(
+                self.error_message.as_deref(),
+                true,
+                "results[].partitions[].error_message",
+            )?;
+            w.i32(self.state_epoch, "results[].partitions[].state_epoch")?;
+            w.i64(self.start_offset, "results[].partitions[].start_offset")?;
+            rt::owned::write_vec(w, &self.state_batches, true, v, "results[].partitions[].state_batches")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`StateBatch`](super::StateBatch).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StateBatch {
+        /// `int64`, versions 0+.
+        pub first_offset: i64,
+        /// `int64`, versions 0+.
+        pub last_offset: i64,
+        /// `int8`, versions 0+.
+        pub delivery_state: i8,
+        /// `int16`, versions 0+.
+        pub delivery_count: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StateBatch {
+        fn default() -> Self {
+            Self {
+                first_offset: 0_i64,
+                last_offset: 0_i64,
+                delivery_state: 0_i8,
+                delivery_count: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StateBatch<'_>> for StateBatch {
+        fn from(v: &super::StateBatch<'_>) -> Self {
+            Self {
+                first_offset: v.first_offset,
+                last_offset: v.last_offset,
+                delivery_state: v.delivery_state,
+                delivery_count: v.delivery_count,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StateBatch {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 19;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "results[].partitions[].state_batches[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(self.first_offset, "results[].partitions[].state_batches[].first_offset")?;
+            w.i64(self.last_offset, "results[].partitions[].state_batches[].last_offset")?;
+            w.i8(
+                self.delivery_state,
+                "results[].partitions[].state_batches[].delivery_state",
+            )?;
+            w.i16(
+                self.delivery_count,
+                "results[].partitions[].state_batches[].delivery_count",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ReadShareGroupStateResponse {
+        type View<'a> = super::ReadShareGroupStateResponse<'a>;
+        fn from_view(v: &super::ReadShareGroupStateResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.results, true, v, "results")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -134,7 +134,7 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
         w.uuid(self.topic_id, "results[].topic_id")?;
         w.array(&self.partitions, true, v, "results[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -226,7 +226,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         w.i32(self.leader_epoch, "results[].partitions[].leader_epoch")?;
         w.i64(self.start_offset, "results[].partitions[].start_offset")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -243,4 +243,212 @@ impl<'a> rt::Message<'a> for ReadShareGroupStateSummaryResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ReadShareGroupStateSummaryResponse`](super::ReadShareGroupStateSummaryResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ReadShareGroupStateSummaryResponse {
+        /// `[]ReadStateSummaryResult`, versions 0+.
+        pub results: Vec<ReadStateSummaryResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ReadShareGroupStateSummaryResponse {
+        fn default() -> Self {
+            Self {
+                results: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ReadShareGroupStateSummaryResponse<'_>> for ReadShareGroupStateSummaryResponse {
+        fn from(v: &super::ReadShareGroupStateSummaryResponse<'_>) -> Self {
+            Self {
+                results: v.results.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ReadShareGroupStateSummaryResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.results, true, v, "results")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.results, true, v, "results")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ReadStateSummaryResult`](super::ReadStateSummaryResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ReadStateSummaryResult {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]PartitionResult`, versions 0+.
+        pub partitions: Vec<PartitionResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ReadStateSummaryResult {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ReadStateSummaryResult<'_>> for ReadStateSummaryResult {
+        fn from(v: &super::ReadStateSummaryResult<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ReadStateSummaryResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "results[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "results[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "results[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionResult`](super::PartitionResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionResult {
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `int32`, versions 0+.
+        pub state_epoch: i32,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// `int64`, versions 0+.
+        pub start_offset: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionResult {
+        fn default() -> Self {
+            Self {
+                partition: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                state_epoch: 0_i32,
+                leader_epoch: 0_i32,
+                start_offset: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionResult<'_>> for PartitionResult {
+        fn from(v: &super::PartitionResult<'_>) -> Self {
+            Self {
+                partition: v.partition,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                state_epoch: v.state_epoch,
+                leader_epoch: v.leader_epoch,
+                start_offset: v.start_offset,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionResult {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 22;
+            n += rt::write::opt_str_size(
+                self.error_message.as_deref(),
+                true,
+                true,
+                "results[].partitions[].error_message",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("results[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition, "results[].partitions[].partition")?;
+            w.i16(self.error_code, "results[].partitions[].error_code")?;
+            w.opt_str(
+                self.error_message.as_deref(),
+                true,
+                "results[].partitions[].error_message",
+            )?;
+            w.i32(self.state_epoch, "results[].partitions[].state_epoch")?;
+            w.i32(self.leader_epoch, "results[].partitions[].leader_epoch")?;
+            w.i64(self.start_offset, "results[].partitions[].start_offset")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ReadShareGroupStateSummaryResponse {
+        type View<'a> = super::ReadShareGroupStateSummaryResponse<'a>;
+        fn from_view(v: &super::ReadShareGroupStateSummaryResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

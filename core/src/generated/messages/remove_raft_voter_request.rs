@@ -79,7 +79,7 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
         w.i32(self.voter_id, "voter_id")?;
         w.uuid(self.voter_directory_id, "voter_directory_id")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -96,4 +96,81 @@ impl<'a> rt::Message<'a> for RemoveRaftVoterRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`RemoveRaftVoterRequest`](super::RemoveRaftVoterRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RemoveRaftVoterRequest {
+        /// `string`, versions 0+, nullable at 0+.
+        pub cluster_id: Option<String>,
+        /// `int32`, versions 0+.
+        pub voter_id: i32,
+        /// `uuid`, versions 0+.
+        pub voter_directory_id: rt::Uuid,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RemoveRaftVoterRequest {
+        fn default() -> Self {
+            Self {
+                cluster_id: Some(String::new()),
+                voter_id: 0_i32,
+                voter_directory_id: rt::Uuid::nil(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RemoveRaftVoterRequest<'_>> for RemoveRaftVoterRequest {
+        fn from(v: &super::RemoveRaftVoterRequest<'_>) -> Self {
+            Self {
+                cluster_id: v.cluster_id.map(String::from),
+                voter_id: v.voter_id,
+                voter_directory_id: v.voter_directory_id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RemoveRaftVoterRequest {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
+            w.i32(self.voter_id, "voter_id")?;
+            w.uuid(self.voter_directory_id, "voter_directory_id")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for RemoveRaftVoterRequest {
+        type View<'a> = super::RemoveRaftVoterRequest<'a>;
+        fn from_view(v: &super::RemoveRaftVoterRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -74,7 +74,7 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
         w.bytes(self.hmac, v >= 2, "hmac")?;
         w.i64(self.renew_period_ms, "renew_period_ms")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -91,4 +91,76 @@ impl<'a> rt::Message<'a> for RenewDelegationTokenRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`RenewDelegationTokenRequest`](super::RenewDelegationTokenRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RenewDelegationTokenRequest {
+        /// `bytes`, versions 0+.
+        pub hmac: Vec<u8>,
+        /// `int64`, versions 0+.
+        pub renew_period_ms: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RenewDelegationTokenRequest {
+        fn default() -> Self {
+            Self {
+                hmac: Vec::new(),
+                renew_period_ms: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RenewDelegationTokenRequest<'_>> for RenewDelegationTokenRequest {
+        fn from(v: &super::RenewDelegationTokenRequest<'_>) -> Self {
+            Self {
+                hmac: v.hmac.to_vec(),
+                renew_period_ms: v.renew_period_ms,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RenewDelegationTokenRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            n += rt::write::bytes_size(&self.hmac, v >= 2, "hmac")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.bytes(&self.hmac, v >= 2, "hmac")?;
+            w.i64(self.renew_period_ms, "renew_period_ms")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for RenewDelegationTokenRequest {
+        type View<'a> = super::RenewDelegationTokenRequest<'a>;
+        fn from_view(v: &super::RenewDelegationTokenRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -96,7 +96,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
             w.opt_str(self.client_id, false, "client_id")?;
         }
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -113,4 +113,93 @@ impl<'a> rt::Message<'a> for RequestHeader<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`RequestHeader`](super::RequestHeader).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RequestHeader {
+        /// `int16`, versions 0+.
+        pub request_api_key: i16,
+        /// `int16`, versions 0+.
+        pub request_api_version: i16,
+        /// `int32`, versions 0+.
+        pub correlation_id: i32,
+        /// `string`, versions 1+, nullable at 1+, classic (non-compact) encoding outside none.
+        pub client_id: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RequestHeader {
+        fn default() -> Self {
+            Self {
+                request_api_key: 0_i16,
+                request_api_version: 0_i16,
+                correlation_id: 0_i32,
+                client_id: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RequestHeader<'_>> for RequestHeader {
+        fn from(v: &super::RequestHeader<'_>) -> Self {
+            Self {
+                request_api_key: v.request_api_key,
+                request_api_version: v.request_api_version,
+                correlation_id: v.correlation_id,
+                client_id: v.client_id.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RequestHeader {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            if v >= 1 {
+                n += rt::write::opt_str_size(self.client_id.as_deref(), false, v >= 1, "client_id")?;
+            }
+            if !(v >= 1) && !(self.client_id.as_deref() == Some("")) {
+                return Err(rt::write::not_in_version("client_id"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.request_api_key, "request_api_key")?;
+            w.i16(self.request_api_version, "request_api_version")?;
+            w.i32(self.correlation_id, "correlation_id")?;
+            if v >= 1 {
+                w.opt_str(self.client_id.as_deref(), false, "client_id")?;
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for RequestHeader {
+        type View<'a> = super::RequestHeader<'a>;
+        fn from_view(v: &super::RequestHeader<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.bytes(self.auth_bytes, v >= 2, "auth_bytes")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -84,4 +84,71 @@ impl<'a> rt::Message<'a> for SaslAuthenticateRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`SaslAuthenticateRequest`](super::SaslAuthenticateRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SaslAuthenticateRequest {
+        /// `bytes`, versions 0+.
+        pub auth_bytes: Vec<u8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SaslAuthenticateRequest {
+        fn default() -> Self {
+            Self {
+                auth_bytes: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SaslAuthenticateRequest<'_>> for SaslAuthenticateRequest {
+        fn from(v: &super::SaslAuthenticateRequest<'_>) -> Self {
+            Self {
+                auth_bytes: v.auth_bytes.to_vec(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SaslAuthenticateRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::bytes_size(&self.auth_bytes, v >= 2, "auth_bytes")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.bytes(&self.auth_bytes, v >= 2, "auth_bytes")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for SaslAuthenticateRequest {
+        type View<'a> = super::SaslAuthenticateRequest<'a>;
+        fn from_view(v: &super::SaslAuthenticateRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

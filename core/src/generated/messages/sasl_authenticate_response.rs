@@ -94,7 +94,7 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
             w.i64(self.session_lifetime_ms, "session_lifetime_ms")?;
         }
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -111,4 +111,92 @@ impl<'a> rt::Message<'a> for SaslAuthenticateResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`SaslAuthenticateResponse`](super::SaslAuthenticateResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SaslAuthenticateResponse {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+.
+        pub error_message: Option<String>,
+        /// `bytes`, versions 0+.
+        pub auth_bytes: Vec<u8>,
+        /// `int64`, versions 1+, default `0`, ignorable.
+        pub session_lifetime_ms: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SaslAuthenticateResponse {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                error_message: Some(String::new()),
+                auth_bytes: Vec::new(),
+                session_lifetime_ms: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SaslAuthenticateResponse<'_>> for SaslAuthenticateResponse {
+        fn from(v: &super::SaslAuthenticateResponse<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                auth_bytes: v.auth_bytes.to_vec(),
+                session_lifetime_ms: v.session_lifetime_ms,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SaslAuthenticateResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 2, true, "error_message")?;
+            n += rt::write::bytes_size(&self.auth_bytes, v >= 2, "auth_bytes")?;
+            if v >= 1 {
+                n += 8;
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "error_code")?;
+            w.opt_str(self.error_message.as_deref(), v >= 2, "error_message")?;
+            w.bytes(&self.auth_bytes, v >= 2, "auth_bytes")?;
+            if v >= 1 {
+                w.i64(self.session_lifetime_ms, "session_lifetime_ms")?;
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for SaslAuthenticateResponse {
+        type View<'a> = super::SaslAuthenticateResponse<'a>;
+        fn from_view(v: &super::SaslAuthenticateResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -73,3 +73,63 @@ impl<'a> rt::Message<'a> for SaslHandshakeRequest<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`SaslHandshakeRequest`](super::SaslHandshakeRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SaslHandshakeRequest {
+        /// `string`, versions 0+.
+        pub mechanism: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SaslHandshakeRequest {
+        fn default() -> Self {
+            Self {
+                mechanism: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SaslHandshakeRequest<'_>> for SaslHandshakeRequest {
+        fn from(v: &super::SaslHandshakeRequest<'_>) -> Self {
+            Self {
+                mechanism: v.mechanism.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SaslHandshakeRequest {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.mechanism, false, "mechanism")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.mechanism, false, "mechanism")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for SaslHandshakeRequest {
+        type View<'a> = super::SaslHandshakeRequest<'a>;
+        fn from_view(v: &super::SaslHandshakeRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

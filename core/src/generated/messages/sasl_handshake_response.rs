@@ -78,3 +78,68 @@ impl<'a> rt::Message<'a> for SaslHandshakeResponse<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`SaslHandshakeResponse`](super::SaslHandshakeResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SaslHandshakeResponse {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `[]string`, versions 0+.
+        pub mechanisms: Vec<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SaslHandshakeResponse {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                mechanisms: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SaslHandshakeResponse<'_>> for SaslHandshakeResponse {
+        fn from(v: &super::SaslHandshakeResponse<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                mechanisms: v.mechanisms.iter().map(String::from).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SaslHandshakeResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::owned::vec_size(&self.mechanisms, false, v, "mechanisms")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "error_code")?;
+            rt::owned::write_vec(w, &self.mechanisms, false, v, "mechanisms")?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for SaslHandshakeResponse {
+        type View<'a> = super::SaslHandshakeResponse<'a>;
+        fn from_view(v: &super::SaslHandshakeResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -88,7 +88,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
         w.i32(self.share_session_epoch, "share_session_epoch")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -156,7 +156,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         w.uuid(self.topic_id, "topics[].topic_id")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -235,7 +235,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
             "topics[].partitions[].acknowledgement_batches",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -332,7 +332,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -349,4 +349,291 @@ impl<'a> rt::Message<'a> for ShareAcknowledgeRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareAcknowledgeRequest`](super::ShareAcknowledgeRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareAcknowledgeRequest {
+        /// `string`, versions 0+, nullable at 0+, default `null`, entity `groupId`.
+        pub group_id: Option<String>,
+        /// `string`, versions 0+, nullable at 0+.
+        pub member_id: Option<String>,
+        /// `int32`, versions 0+.
+        pub share_session_epoch: i32,
+        /// `[]AcknowledgeTopic`, versions 0+.
+        pub topics: Vec<AcknowledgeTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareAcknowledgeRequest {
+        fn default() -> Self {
+            Self {
+                group_id: None,
+                member_id: Some(String::new()),
+                share_session_epoch: 0_i32,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareAcknowledgeRequest<'_>> for ShareAcknowledgeRequest {
+        fn from(v: &super::ShareAcknowledgeRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.map(String::from),
+                member_id: v.member_id.map(String::from),
+                share_session_epoch: v.share_session_epoch,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareAcknowledgeRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
+            n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_str(self.group_id.as_deref(), true, "group_id")?;
+            w.opt_str(self.member_id.as_deref(), true, "member_id")?;
+            w.i32(self.share_session_epoch, "share_session_epoch")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AcknowledgeTopic`](super::AcknowledgeTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AcknowledgeTopic {
+        /// `uuid`, versions 0+, map key.
+        pub topic_id: rt::Uuid,
+        /// `[]AcknowledgePartition`, versions 0+.
+        pub partitions: Vec<AcknowledgePartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AcknowledgeTopic {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AcknowledgeTopic<'_>> for AcknowledgeTopic {
+        fn from(v: &super::AcknowledgeTopic<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AcknowledgeTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "topics[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AcknowledgePartition`](super::AcknowledgePartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AcknowledgePartition {
+        /// `int32`, versions 0+, map key.
+        pub partition_index: i32,
+        /// `[]AcknowledgementBatch`, versions 0+.
+        pub acknowledgement_batches: Vec<AcknowledgementBatch>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AcknowledgePartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                acknowledgement_batches: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AcknowledgePartition<'_>> for AcknowledgePartition {
+        fn from(v: &super::AcknowledgePartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                acknowledgement_batches: v.acknowledgement_batches.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AcknowledgePartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(
+                &self.acknowledgement_batches,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            rt::owned::write_vec(
+                w,
+                &self.acknowledgement_batches,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AcknowledgementBatch`](super::AcknowledgementBatch).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AcknowledgementBatch {
+        /// `int64`, versions 0+.
+        pub first_offset: i64,
+        /// `int64`, versions 0+.
+        pub last_offset: i64,
+        /// `[]int8`, versions 0+.
+        pub acknowledge_types: Vec<i8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AcknowledgementBatch {
+        fn default() -> Self {
+            Self {
+                first_offset: 0_i64,
+                last_offset: 0_i64,
+                acknowledge_types: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AcknowledgementBatch<'_>> for AcknowledgementBatch {
+        fn from(v: &super::AcknowledgementBatch<'_>) -> Self {
+            Self {
+                first_offset: v.first_offset,
+                last_offset: v.last_offset,
+                acknowledge_types: v.acknowledge_types.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AcknowledgementBatch {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(
+                &self.acknowledge_types,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(
+                self.first_offset,
+                "topics[].partitions[].acknowledgement_batches[].first_offset",
+            )?;
+            w.i64(
+                self.last_offset,
+                "topics[].partitions[].acknowledgement_batches[].last_offset",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.acknowledge_types,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareAcknowledgeRequest {
+        type View<'a> = super::ShareAcknowledgeRequest<'a>;
+        fn from_view(v: &super::ShareAcknowledgeRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

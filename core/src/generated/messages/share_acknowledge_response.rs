@@ -93,7 +93,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
         w.array(&self.responses, true, v, "responses")?;
         w.array(&self.node_endpoints, true, v, "node_endpoints")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -161,7 +161,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
         w.uuid(self.topic_id, "responses[].topic_id")?;
         w.array(&self.partitions, true, v, "responses[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -242,7 +242,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         w.i32(self.port, "node_endpoints[].port")?;
         w.opt_str(self.rack, true, "node_endpoints[].rack")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -325,7 +325,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         w.opt_str(self.error_message, true, "responses[].partitions[].error_message")?;
         rt::Struct::write(&self.current_leader, w, v)?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -397,7 +397,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             "responses[].partitions[].current_leader.leader_epoch",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -414,4 +414,354 @@ impl<'a> rt::Message<'a> for ShareAcknowledgeResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareAcknowledgeResponse`](super::ShareAcknowledgeResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareAcknowledgeResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `[]ShareAcknowledgeTopicResponse`, versions 0+.
+        pub responses: Vec<ShareAcknowledgeTopicResponse>,
+        /// `[]NodeEndpoint`, versions 0+.
+        pub node_endpoints: Vec<NodeEndpoint>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareAcknowledgeResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                responses: Vec::new(),
+                node_endpoints: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareAcknowledgeResponse<'_>> for ShareAcknowledgeResponse {
+        fn from(v: &super::ShareAcknowledgeResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareAcknowledgeResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+            n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
+            n += rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+            rt::owned::write_vec(w, &self.responses, true, v, "responses")?;
+            rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ShareAcknowledgeTopicResponse`](super::ShareAcknowledgeTopicResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareAcknowledgeTopicResponse {
+        /// `uuid`, versions 0+, map key.
+        pub topic_id: rt::Uuid,
+        /// `[]PartitionData`, versions 0+.
+        pub partitions: Vec<PartitionData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareAcknowledgeTopicResponse {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareAcknowledgeTopicResponse<'_>> for ShareAcknowledgeTopicResponse {
+        fn from(v: &super::ShareAcknowledgeTopicResponse<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareAcknowledgeTopicResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "responses[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`NodeEndpoint`](super::NodeEndpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct NodeEndpoint {
+        /// `int32`, versions 0+, entity `brokerId`, map key.
+        pub node_id: i32,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `int32`, versions 0+.
+        pub port: i32,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub rack: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for NodeEndpoint {
+        fn default() -> Self {
+            Self {
+                node_id: 0_i32,
+                host: String::new(),
+                port: 0_i32,
+                rack: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::NodeEndpoint<'_>> for NodeEndpoint {
+        fn from(v: &super::NodeEndpoint<'_>) -> Self {
+            Self {
+                node_id: v.node_id,
+                host: v.host.into(),
+                port: v.port,
+                rack: v.rack.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for NodeEndpoint {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
+            n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "node_endpoints[].rack")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.node_id, "node_endpoints[].node_id")?;
+            w.str(&self.host, true, "node_endpoints[].host")?;
+            w.i32(self.port, "node_endpoints[].port")?;
+            w.opt_str(self.rack.as_deref(), true, "node_endpoints[].rack")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionData`](super::PartitionData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionData {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `LeaderIdAndEpoch`, versions 0+.
+        pub current_leader: LeaderIdAndEpoch,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionData {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                current_leader: LeaderIdAndEpoch::default(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionData<'_>> for PartitionData {
+        fn from(v: &super::PartitionData<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                current_leader: (&v.current_leader).into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(
+                self.error_message.as_deref(),
+                true,
+                true,
+                "responses[].partitions[].error_message",
+            )?;
+            n += rt::OwnedStruct::size(&self.current_leader, v)?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
+            w.i16(self.error_code, "responses[].partitions[].error_code")?;
+            w.opt_str(
+                self.error_message.as_deref(),
+                true,
+                "responses[].partitions[].error_message",
+            )?;
+            rt::OwnedStruct::write(&self.current_leader, w, v)?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`LeaderIdAndEpoch`](super::LeaderIdAndEpoch).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderIdAndEpoch {
+        /// `int32`, versions 0+.
+        pub leader_id: i32,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderIdAndEpoch {
+        fn default() -> Self {
+            Self {
+                leader_id: 0_i32,
+                leader_epoch: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderIdAndEpoch<'_>> for LeaderIdAndEpoch {
+        fn from(v: &super::LeaderIdAndEpoch<'_>) -> Self {
+            Self {
+                leader_id: v.leader_id,
+                leader_epoch: v.leader_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderIdAndEpoch {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].current_leader._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
+            w.i32(
+                self.leader_epoch,
+                "responses[].partitions[].current_leader.leader_epoch",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareAcknowledgeResponse {
+        type View<'a> = super::ShareAcknowledgeResponse<'a>;
+        fn from_view(v: &super::ShareAcknowledgeResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -145,7 +145,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         w.array(&self.topics, true, v, "topics")?;
         w.array(&self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -213,7 +213,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         w.uuid(self.topic_id, "topics[].topic_id")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -281,7 +281,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         w.uuid(self.topic_id, "forgotten_topics_data[].topic_id")?;
         w.array(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -378,7 +378,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
             "topics[].partitions[].acknowledgement_batches",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -475,7 +475,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -492,4 +492,407 @@ impl<'a> rt::Message<'a> for ShareFetchRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareFetchRequest`](super::ShareFetchRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareFetchRequest {
+        /// `string`, versions 0+, nullable at 0+, default `null`, entity `groupId`.
+        pub group_id: Option<String>,
+        /// `string`, versions 0+, nullable at 0+.
+        pub member_id: Option<String>,
+        /// `int32`, versions 0+.
+        pub share_session_epoch: i32,
+        /// `int32`, versions 0+.
+        pub max_wait_ms: i32,
+        /// `int32`, versions 0+.
+        pub min_bytes: i32,
+        /// `int32`, versions 0+, default `0x7fffffff`.
+        pub max_bytes: i32,
+        /// `int32`, versions 1+.
+        pub max_records: i32,
+        /// `int32`, versions 1+.
+        pub batch_size: i32,
+        /// `[]FetchTopic`, versions 0+.
+        pub topics: Vec<FetchTopic>,
+        /// `[]ForgottenTopic`, versions 0+.
+        pub forgotten_topics_data: Vec<ForgottenTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareFetchRequest {
+        fn default() -> Self {
+            Self {
+                group_id: None,
+                member_id: Some(String::new()),
+                share_session_epoch: 0_i32,
+                max_wait_ms: 0_i32,
+                min_bytes: 0_i32,
+                max_bytes: 2147483647_i32,
+                max_records: 0_i32,
+                batch_size: 0_i32,
+                topics: Vec::new(),
+                forgotten_topics_data: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareFetchRequest<'_>> for ShareFetchRequest {
+        fn from(v: &super::ShareFetchRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.map(String::from),
+                member_id: v.member_id.map(String::from),
+                share_session_epoch: v.share_session_epoch,
+                max_wait_ms: v.max_wait_ms,
+                min_bytes: v.min_bytes,
+                max_bytes: v.max_bytes,
+                max_records: v.max_records,
+                batch_size: v.batch_size,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                forgotten_topics_data: v.forgotten_topics_data.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareFetchRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::write::opt_str_size(self.group_id.as_deref(), true, true, "group_id")?;
+            n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
+            if v >= 1 {
+                n += 4;
+            }
+            if !(v >= 1) && !(self.max_records == 0_i32) {
+                return Err(rt::write::not_in_version("max_records"));
+            }
+            if v >= 1 {
+                n += 4;
+            }
+            if !(v >= 1) && !(self.batch_size == 0_i32) {
+                return Err(rt::write::not_in_version("batch_size"));
+            }
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            n += rt::owned::vec_size(&self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_str(self.group_id.as_deref(), true, "group_id")?;
+            w.opt_str(self.member_id.as_deref(), true, "member_id")?;
+            w.i32(self.share_session_epoch, "share_session_epoch")?;
+            w.i32(self.max_wait_ms, "max_wait_ms")?;
+            w.i32(self.min_bytes, "min_bytes")?;
+            w.i32(self.max_bytes, "max_bytes")?;
+            if v >= 1 {
+                w.i32(self.max_records, "max_records")?;
+            }
+            if v >= 1 {
+                w.i32(self.batch_size, "batch_size")?;
+            }
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            rt::owned::write_vec(w, &self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`FetchTopic`](super::FetchTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FetchTopic {
+        /// `uuid`, versions 0+, map key.
+        pub topic_id: rt::Uuid,
+        /// `[]FetchPartition`, versions 0+.
+        pub partitions: Vec<FetchPartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FetchTopic {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FetchTopic<'_>> for FetchTopic {
+        fn from(v: &super::FetchTopic<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FetchTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "topics[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ForgottenTopic`](super::ForgottenTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ForgottenTopic {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ForgottenTopic {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ForgottenTopic<'_>> for ForgottenTopic {
+        fn from(v: &super::ForgottenTopic<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ForgottenTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("forgotten_topics_data[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "forgotten_topics_data[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "forgotten_topics_data[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`FetchPartition`](super::FetchPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FetchPartition {
+        /// `int32`, versions 0+, map key.
+        pub partition_index: i32,
+        /// `int32`, versions 0.
+        pub partition_max_bytes: i32,
+        /// `[]AcknowledgementBatch`, versions 0+.
+        pub acknowledgement_batches: Vec<AcknowledgementBatch>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FetchPartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                partition_max_bytes: 0_i32,
+                acknowledgement_batches: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FetchPartition<'_>> for FetchPartition {
+        fn from(v: &super::FetchPartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                partition_max_bytes: v.partition_max_bytes,
+                acknowledgement_batches: v.acknowledgement_batches.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FetchPartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if v <= 0 {
+                n += 4;
+            }
+            if !(v <= 0) && !(self.partition_max_bytes == 0_i32) {
+                return Err(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
+            }
+            n += rt::owned::vec_size(
+                &self.acknowledgement_batches,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            if v <= 0 {
+                w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes")?;
+            }
+            rt::owned::write_vec(
+                w,
+                &self.acknowledgement_batches,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AcknowledgementBatch`](super::AcknowledgementBatch).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AcknowledgementBatch {
+        /// `int64`, versions 0+.
+        pub first_offset: i64,
+        /// `int64`, versions 0+.
+        pub last_offset: i64,
+        /// `[]int8`, versions 0+.
+        pub acknowledge_types: Vec<i8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AcknowledgementBatch {
+        fn default() -> Self {
+            Self {
+                first_offset: 0_i64,
+                last_offset: 0_i64,
+                acknowledge_types: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AcknowledgementBatch<'_>> for AcknowledgementBatch {
+        fn from(v: &super::AcknowledgementBatch<'_>) -> Self {
+            Self {
+                first_offset: v.first_offset,
+                last_offset: v.last_offset,
+                acknowledge_types: v.acknowledge_types.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AcknowledgementBatch {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(
+                &self.acknowledge_types,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(
+                self.first_offset,
+                "topics[].partitions[].acknowledgement_batches[].first_offset",
+            )?;
+            w.i64(
+                self.last_offset,
+                "topics[].partitions[].acknowledgement_batches[].last_offset",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.acknowledge_types,
+                true,
+                v,
+                "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareFetchRequest {
+        type View<'a> = super::ShareFetchRequest<'a>;
+        fn from_view(v: &super::ShareFetchRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

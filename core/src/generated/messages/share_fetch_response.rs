@@ -111,7 +111,7 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
         w.array(&self.responses, true, v, "responses")?;
         w.array(&self.node_endpoints, true, v, "node_endpoints")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -179,7 +179,7 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
         w.uuid(self.topic_id, "responses[].topic_id")?;
         w.array(&self.partitions, true, v, "responses[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -260,7 +260,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         w.i32(self.port, "node_endpoints[].port")?;
         w.opt_str(self.rack, true, "node_endpoints[].rack")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -394,7 +394,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             "responses[].partitions[].acquired_records",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -466,7 +466,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             "responses[].partitions[].current_leader.leader_epoch",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -550,7 +550,7 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
             "responses[].partitions[].acquired_records[].delivery_count",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -567,4 +567,489 @@ impl<'a> rt::Message<'a> for ShareFetchResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareFetchResponse`](super::ShareFetchResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareFetchResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `int32`, versions 1+.
+        pub acquisition_lock_timeout_ms: i32,
+        /// `[]ShareFetchableTopicResponse`, versions 0+.
+        pub responses: Vec<ShareFetchableTopicResponse>,
+        /// `[]NodeEndpoint`, versions 0+.
+        pub node_endpoints: Vec<NodeEndpoint>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareFetchResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                acquisition_lock_timeout_ms: 0_i32,
+                responses: Vec::new(),
+                node_endpoints: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareFetchResponse<'_>> for ShareFetchResponse {
+        fn from(v: &super::ShareFetchResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                acquisition_lock_timeout_ms: v.acquisition_lock_timeout_ms,
+                responses: v.responses.iter().map(|e| (&e).into()).collect(),
+                node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareFetchResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+            if v >= 1 {
+                n += 4;
+            }
+            if !(v >= 1) && !(self.acquisition_lock_timeout_ms == 0_i32) {
+                return Err(rt::write::not_in_version("acquisition_lock_timeout_ms"));
+            }
+            n += rt::owned::vec_size(&self.responses, true, v, "responses")?;
+            n += rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+            if v >= 1 {
+                w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms")?;
+            }
+            rt::owned::write_vec(w, &self.responses, true, v, "responses")?;
+            rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ShareFetchableTopicResponse`](super::ShareFetchableTopicResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareFetchableTopicResponse {
+        /// `uuid`, versions 0+, map key.
+        pub topic_id: rt::Uuid,
+        /// `[]PartitionData`, versions 0+.
+        pub partitions: Vec<PartitionData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareFetchableTopicResponse {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareFetchableTopicResponse<'_>> for ShareFetchableTopicResponse {
+        fn from(v: &super::ShareFetchableTopicResponse<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareFetchableTopicResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "responses[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("responses[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "responses[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`NodeEndpoint`](super::NodeEndpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct NodeEndpoint {
+        /// `int32`, versions 0+, entity `brokerId`, map key.
+        pub node_id: i32,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `int32`, versions 0+.
+        pub port: i32,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub rack: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for NodeEndpoint {
+        fn default() -> Self {
+            Self {
+                node_id: 0_i32,
+                host: String::new(),
+                port: 0_i32,
+                rack: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::NodeEndpoint<'_>> for NodeEndpoint {
+        fn from(v: &super::NodeEndpoint<'_>) -> Self {
+            Self {
+                node_id: v.node_id,
+                host: v.host.into(),
+                port: v.port,
+                rack: v.rack.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for NodeEndpoint {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            n += rt::write::str_size(&self.host, true, "node_endpoints[].host")?;
+            n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "node_endpoints[].rack")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("node_endpoints[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.node_id, "node_endpoints[].node_id")?;
+            w.str(&self.host, true, "node_endpoints[].host")?;
+            w.i32(self.port, "node_endpoints[].port")?;
+            w.opt_str(self.rack.as_deref(), true, "node_endpoints[].rack")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionData`](super::PartitionData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionData {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `int16`, versions 0+.
+        pub acknowledge_error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub acknowledge_error_message: Option<String>,
+        /// `LeaderIdAndEpoch`, versions 0+.
+        pub current_leader: LeaderIdAndEpoch,
+        /// `records`, versions 0+, nullable at 0.
+        pub records: Option<Vec<u8>>,
+        /// `[]AcquiredRecords`, versions 0+.
+        pub acquired_records: Vec<AcquiredRecords>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionData {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                acknowledge_error_code: 0_i16,
+                acknowledge_error_message: None,
+                current_leader: LeaderIdAndEpoch::default(),
+                records: None,
+                acquired_records: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionData<'_>> for PartitionData {
+        fn from(v: &super::PartitionData<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                acknowledge_error_code: v.acknowledge_error_code,
+                acknowledge_error_message: v.acknowledge_error_message.map(String::from),
+                current_leader: (&v.current_leader).into(),
+                records: v.records.map(<[u8]>::to_vec),
+                acquired_records: v.acquired_records.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            n += rt::write::opt_str_size(
+                self.error_message.as_deref(),
+                true,
+                true,
+                "responses[].partitions[].error_message",
+            )?;
+            n += rt::write::opt_str_size(
+                self.acknowledge_error_message.as_deref(),
+                true,
+                true,
+                "responses[].partitions[].acknowledge_error_message",
+            )?;
+            n += rt::OwnedStruct::size(&self.current_leader, v)?;
+            n += rt::write::opt_bytes_size(
+                self.records.as_deref(),
+                true,
+                v <= 0,
+                "responses[].partitions[].records",
+            )?;
+            n += rt::owned::vec_size(
+                &self.acquired_records,
+                true,
+                v,
+                "responses[].partitions[].acquired_records",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
+            w.i16(self.error_code, "responses[].partitions[].error_code")?;
+            w.opt_str(
+                self.error_message.as_deref(),
+                true,
+                "responses[].partitions[].error_message",
+            )?;
+            w.i16(
+                self.acknowledge_error_code,
+                "responses[].partitions[].acknowledge_error_code",
+            )?;
+            w.opt_str(
+                self.acknowledge_error_message.as_deref(),
+                true,
+                "responses[].partitions[].acknowledge_error_message",
+            )?;
+            rt::OwnedStruct::write(&self.current_leader, w, v)?;
+            w.opt_bytes(self.records.as_deref(), true, "responses[].partitions[].records")?;
+            rt::owned::write_vec(
+                w,
+                &self.acquired_records,
+                true,
+                v,
+                "responses[].partitions[].acquired_records",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`LeaderIdAndEpoch`](super::LeaderIdAndEpoch).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct LeaderIdAndEpoch {
+        /// `int32`, versions 0+.
+        pub leader_id: i32,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for LeaderIdAndEpoch {
+        fn default() -> Self {
+            Self {
+                leader_id: 0_i32,
+                leader_epoch: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::LeaderIdAndEpoch<'_>> for LeaderIdAndEpoch {
+        fn from(v: &super::LeaderIdAndEpoch<'_>) -> Self {
+            Self {
+                leader_id: v.leader_id,
+                leader_epoch: v.leader_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for LeaderIdAndEpoch {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].current_leader._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
+            w.i32(
+                self.leader_epoch,
+                "responses[].partitions[].current_leader.leader_epoch",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`AcquiredRecords`](super::AcquiredRecords).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AcquiredRecords {
+        /// `int64`, versions 0+.
+        pub first_offset: i64,
+        /// `int64`, versions 0+.
+        pub last_offset: i64,
+        /// `int16`, versions 0+.
+        pub delivery_count: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AcquiredRecords {
+        fn default() -> Self {
+            Self {
+                first_offset: 0_i64,
+                last_offset: 0_i64,
+                delivery_count: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AcquiredRecords<'_>> for AcquiredRecords {
+        fn from(v: &super::AcquiredRecords<'_>) -> Self {
+            Self {
+                first_offset: v.first_offset,
+                last_offset: v.last_offset,
+                delivery_count: v.delivery_count,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AcquiredRecords {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 18;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "responses[].partitions[].acquired_records[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(
+                self.first_offset,
+                "responses[].partitions[].acquired_records[].first_offset",
+            )?;
+            w.i64(
+                self.last_offset,
+                "responses[].partitions[].acquired_records[].last_offset",
+            )?;
+            w.i16(
+                self.delivery_count,
+                "responses[].partitions[].acquired_records[].delivery_count",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareFetchResponse {
+        type View<'a> = super::ShareFetchResponse<'a>;
+        fn from_view(v: &super::ShareFetchResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

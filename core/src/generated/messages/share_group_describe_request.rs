@@ -74,7 +74,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeRequest<'a> {
         w.array(&self.group_ids, true, v, "group_ids")?;
         w.bool(self.include_authorized_operations, "include_authorized_operations")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -91,4 +91,76 @@ impl<'a> rt::Message<'a> for ShareGroupDescribeRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareGroupDescribeRequest`](super::ShareGroupDescribeRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareGroupDescribeRequest {
+        /// `[]string`, versions 0+, entity `groupId`.
+        pub group_ids: Vec<String>,
+        /// `bool`, versions 0+.
+        pub include_authorized_operations: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareGroupDescribeRequest {
+        fn default() -> Self {
+            Self {
+                group_ids: Vec::new(),
+                include_authorized_operations: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareGroupDescribeRequest<'_>> for ShareGroupDescribeRequest {
+        fn from(v: &super::ShareGroupDescribeRequest<'_>) -> Self {
+            Self {
+                group_ids: v.group_ids.iter().map(String::from).collect(),
+                include_authorized_operations: v.include_authorized_operations,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareGroupDescribeRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::owned::vec_size(&self.group_ids, true, v, "group_ids")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.group_ids, true, v, "group_ids")?;
+            w.bool(self.include_authorized_operations, "include_authorized_operations")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareGroupDescribeRequest {
+        type View<'a> = super::ShareGroupDescribeRequest<'a>;
+        fn from_view(v: &super::ShareGroupDescribeRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

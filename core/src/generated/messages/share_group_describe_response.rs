@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.groups, true, v, "groups")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -187,7 +187,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         w.array(&self.members, true, v, "groups[].members")?;
         w.i32(self.authorized_operations, "groups[].authorized_operations")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -301,7 +301,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         )?;
         rt::Struct::write(&self.assignment, w, v)?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -376,7 +376,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             "groups[].members[].assignment.topic_partitions",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -479,7 +479,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             "groups[].members[].assignment.topic_partitions[].partitions",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -496,4 +496,418 @@ impl<'a> rt::Message<'a> for ShareGroupDescribeResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareGroupDescribeResponse`](super::ShareGroupDescribeResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareGroupDescribeResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]DescribedGroup`, versions 0+.
+        pub groups: Vec<DescribedGroup>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareGroupDescribeResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                groups: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareGroupDescribeResponse<'_>> for ShareGroupDescribeResponse {
+        fn from(v: &super::ShareGroupDescribeResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareGroupDescribeResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.groups, true, v, "groups")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribedGroup`](super::DescribedGroup).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribedGroup {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `string`, versions 0+.
+        pub group_state: String,
+        /// `int32`, versions 0+.
+        pub group_epoch: i32,
+        /// `int32`, versions 0+.
+        pub assignment_epoch: i32,
+        /// `string`, versions 0+.
+        pub assignor_name: String,
+        /// `[]Member`, versions 0+.
+        pub members: Vec<Member>,
+        /// `int32`, versions 0+, default `-2147483648`.
+        pub authorized_operations: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribedGroup {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                error_message: None,
+                group_id: String::new(),
+                group_state: String::new(),
+                group_epoch: 0_i32,
+                assignment_epoch: 0_i32,
+                assignor_name: String::new(),
+                members: Vec::new(),
+                authorized_operations: -2147483648_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribedGroup<'_>> for DescribedGroup {
+        fn from(v: &super::DescribedGroup<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                group_id: v.group_id.into(),
+                group_state: v.group_state.into(),
+                group_epoch: v.group_epoch,
+                assignment_epoch: v.assignment_epoch,
+                assignor_name: v.assignor_name.into(),
+                members: v.members.iter().map(|e| (&e).into()).collect(),
+                authorized_operations: v.authorized_operations,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribedGroup {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 14;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
+            n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
+            n += rt::write::str_size(&self.group_state, true, "groups[].group_state")?;
+            n += rt::write::str_size(&self.assignor_name, true, "groups[].assignor_name")?;
+            n += rt::owned::vec_size(&self.members, true, v, "groups[].members")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "groups[].error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "groups[].error_message")?;
+            w.str(&self.group_id, true, "groups[].group_id")?;
+            w.str(&self.group_state, true, "groups[].group_state")?;
+            w.i32(self.group_epoch, "groups[].group_epoch")?;
+            w.i32(self.assignment_epoch, "groups[].assignment_epoch")?;
+            w.str(&self.assignor_name, true, "groups[].assignor_name")?;
+            rt::owned::write_vec(w, &self.members, true, v, "groups[].members")?;
+            w.i32(self.authorized_operations, "groups[].authorized_operations")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Member`](super::Member).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Member {
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub rack_id: Option<String>,
+        /// `int32`, versions 0+.
+        pub member_epoch: i32,
+        /// `string`, versions 0+.
+        pub client_id: String,
+        /// `string`, versions 0+.
+        pub client_host: String,
+        /// `[]string`, versions 0+, entity `topicName`.
+        pub subscribed_topic_names: Vec<String>,
+        /// `Assignment`, versions 0+.
+        pub assignment: Assignment,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Member {
+        fn default() -> Self {
+            Self {
+                member_id: String::new(),
+                rack_id: None,
+                member_epoch: 0_i32,
+                client_id: String::new(),
+                client_host: String::new(),
+                subscribed_topic_names: Vec::new(),
+                assignment: Assignment::default(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Member<'_>> for Member {
+        fn from(v: &super::Member<'_>) -> Self {
+            Self {
+                member_id: v.member_id.into(),
+                rack_id: v.rack_id.map(String::from),
+                member_epoch: v.member_epoch,
+                client_id: v.client_id.into(),
+                client_host: v.client_host.into(),
+                subscribed_topic_names: v.subscribed_topic_names.iter().map(String::from).collect(),
+                assignment: (&v.assignment).into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Member {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
+            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "groups[].members[].rack_id")?;
+            n += rt::write::str_size(&self.client_id, true, "groups[].members[].client_id")?;
+            n += rt::write::str_size(&self.client_host, true, "groups[].members[].client_host")?;
+            n += rt::owned::vec_size(
+                &self.subscribed_topic_names,
+                true,
+                v,
+                "groups[].members[].subscribed_topic_names",
+            )?;
+            n += rt::OwnedStruct::size(&self.assignment, v)?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.member_id, true, "groups[].members[].member_id")?;
+            w.opt_str(self.rack_id.as_deref(), true, "groups[].members[].rack_id")?;
+            w.i32(self.member_epoch, "groups[].members[].member_epoch")?;
+            w.str(&self.client_id, true, "groups[].members[].client_id")?;
+            w.str(&self.client_host, true, "groups[].members[].client_host")?;
+            rt::owned::write_vec(
+                w,
+                &self.subscribed_topic_names,
+                true,
+                v,
+                "groups[].members[].subscribed_topic_names",
+            )?;
+            rt::OwnedStruct::write(&self.assignment, w, v)?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Assignment`](super::Assignment).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Assignment {
+        /// `[]TopicPartitions`, versions 0+.
+        pub topic_partitions: Vec<TopicPartitions>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Assignment {
+        fn default() -> Self {
+            Self {
+                topic_partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Assignment<'_>> for Assignment {
+        fn from(v: &super::Assignment<'_>) -> Self {
+            Self {
+                topic_partitions: v.topic_partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Assignment {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(
+                &self.topic_partitions,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "groups[].members[].assignment._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(
+                w,
+                &self.topic_partitions,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicPartitions`](super::TopicPartitions).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicPartitions {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicPartitions {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                topic_name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        fn from(v: &super::TopicPartitions<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                topic_name: v.topic_name.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicPartitions {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::write::str_size(
+                &self.topic_name,
+                true,
+                "groups[].members[].assignment.topic_partitions[].topic_name",
+            )?;
+            n += rt::owned::vec_size(
+                &self.partitions,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions[].partitions",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "groups[].members[].assignment.topic_partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(
+                self.topic_id,
+                "groups[].members[].assignment.topic_partitions[].topic_id",
+            )?;
+            w.str(
+                &self.topic_name,
+                true,
+                "groups[].members[].assignment.topic_partitions[].topic_name",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.partitions,
+                true,
+                v,
+                "groups[].members[].assignment.topic_partitions[].partitions",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareGroupDescribeResponse {
+        type View<'a> = super::ShareGroupDescribeResponse<'a>;
+        fn from_view(v: &super::ShareGroupDescribeResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -95,7 +95,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
         w.opt_str(self.rack_id, true, "rack_id")?;
         w.opt_array(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -112,4 +112,94 @@ impl<'a> rt::Message<'a> for ShareGroupHeartbeatRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareGroupHeartbeatRequest`](super::ShareGroupHeartbeatRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareGroupHeartbeatRequest {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `int32`, versions 0+.
+        pub member_epoch: i32,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub rack_id: Option<String>,
+        /// `[]string`, versions 0+, nullable at 0+, default `null`, entity `topicName`.
+        pub subscribed_topic_names: Option<Vec<String>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareGroupHeartbeatRequest {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                member_id: String::new(),
+                member_epoch: 0_i32,
+                rack_id: None,
+                subscribed_topic_names: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareGroupHeartbeatRequest<'_>> for ShareGroupHeartbeatRequest {
+        fn from(v: &super::ShareGroupHeartbeatRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                member_id: v.member_id.into(),
+                member_epoch: v.member_epoch,
+                rack_id: v.rack_id.map(String::from),
+                subscribed_topic_names: v.subscribed_topic_names.map(|a| a.iter().map(String::from).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareGroupHeartbeatRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.group_id, true, "group_id")?;
+            n += rt::write::str_size(&self.member_id, true, "member_id")?;
+            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
+            n += rt::owned::opt_vec_size(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, true, "group_id")?;
+            w.str(&self.member_id, true, "member_id")?;
+            w.i32(self.member_epoch, "member_epoch")?;
+            w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
+            rt::owned::write_opt_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareGroupHeartbeatRequest {
+        type View<'a> = super::ShareGroupHeartbeatRequest<'a>;
+        fn from_view(v: &super::ShareGroupHeartbeatRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

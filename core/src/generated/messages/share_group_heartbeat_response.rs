@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
         w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms")?;
         w.opt_struct(&self.assignment, true, v, "assignment")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -167,7 +167,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.topic_partitions, true, v, "assignment.topic_partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -237,7 +237,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id")?;
         w.array(&self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -254,4 +254,212 @@ impl<'a> rt::Message<'a> for ShareGroupHeartbeatResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ShareGroupHeartbeatResponse`](super::ShareGroupHeartbeatResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ShareGroupHeartbeatResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub member_id: Option<String>,
+        /// `int32`, versions 0+.
+        pub member_epoch: i32,
+        /// `int32`, versions 0+.
+        pub heartbeat_interval_ms: i32,
+        /// `Assignment`, versions 0+, nullable at 0+, default `null`.
+        pub assignment: Option<Assignment>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ShareGroupHeartbeatResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                member_id: None,
+                member_epoch: 0_i32,
+                heartbeat_interval_ms: 0_i32,
+                assignment: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ShareGroupHeartbeatResponse<'_>> for ShareGroupHeartbeatResponse {
+        fn from(v: &super::ShareGroupHeartbeatResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                member_id: v.member_id.map(String::from),
+                member_epoch: v.member_epoch,
+                heartbeat_interval_ms: v.heartbeat_interval_ms,
+                assignment: v.assignment.as_ref().map(Into::into),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ShareGroupHeartbeatResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 14;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+            n += rt::write::opt_str_size(self.member_id.as_deref(), true, true, "member_id")?;
+            n += rt::owned::opt_struct_size(&self.assignment, true, v, "assignment")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+            w.opt_str(self.member_id.as_deref(), true, "member_id")?;
+            w.i32(self.member_epoch, "member_epoch")?;
+            w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms")?;
+            rt::owned::write_opt_struct(w, &self.assignment, true, v, "assignment")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Assignment`](super::Assignment).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Assignment {
+        /// `[]TopicPartitions`, versions 0+.
+        pub topic_partitions: Vec<TopicPartitions>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Assignment {
+        fn default() -> Self {
+            Self {
+                topic_partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Assignment<'_>> for Assignment {
+        fn from(v: &super::Assignment<'_>) -> Self {
+            Self {
+                topic_partitions: v.topic_partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Assignment {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.topic_partitions, true, v, "assignment.topic_partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("assignment._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.topic_partitions, true, v, "assignment.topic_partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicPartitions`](super::TopicPartitions).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicPartitions {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicPartitions {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicPartitions<'_>> for TopicPartitions {
+        fn from(v: &super::TopicPartitions<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicPartitions {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "assignment.topic_partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ShareGroupHeartbeatResponse {
+        type View<'a> = super::ShareGroupHeartbeatResponse<'a>;
+        fn from_view(v: &super::ShareGroupHeartbeatResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -71,7 +71,7 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
         w.i16(self.version, "version")?;
         w.i64(self.last_contained_log_timestamp, "last_contained_log_timestamp")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -88,4 +88,75 @@ impl<'a> rt::Message<'a> for SnapshotHeaderRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`SnapshotHeaderRecord`](super::SnapshotHeaderRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SnapshotHeaderRecord {
+        /// `int16`, versions 0+.
+        pub version: i16,
+        /// `int64`, versions 0+.
+        pub last_contained_log_timestamp: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SnapshotHeaderRecord {
+        fn default() -> Self {
+            Self {
+                version: 0_i16,
+                last_contained_log_timestamp: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SnapshotHeaderRecord<'_>> for SnapshotHeaderRecord {
+        fn from(v: &super::SnapshotHeaderRecord<'_>) -> Self {
+            Self {
+                version: v.version,
+                last_contained_log_timestamp: v.last_contained_log_timestamp,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SnapshotHeaderRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 10;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.version, "version")?;
+            w.i64(self.last_contained_log_timestamp, "last_contained_log_timestamp")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for SnapshotHeaderRecord {
+        type View<'a> = super::SnapshotHeaderRecord<'a>;
+        fn from_view(v: &super::SnapshotHeaderRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

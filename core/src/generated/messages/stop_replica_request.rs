@@ -178,7 +178,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
             w.array(&self.topic_states, v >= 2, v, "topic_states")?;
         }
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -269,7 +269,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
             w.i32(self.partition_index, "ungrouped_partitions[].partition_index")?;
         }
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -360,7 +360,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
             w.array(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes")?;
         }
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -451,7 +451,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
             w.array(&self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
         }
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -574,7 +574,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
             )?;
         }
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -591,4 +591,461 @@ impl<'a> rt::Message<'a> for StopReplicaRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`StopReplicaRequest`](super::StopReplicaRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StopReplicaRequest {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub controller_id: i32,
+        /// `bool`, versions 4+, default `false`.
+        pub is_k_raft_controller: bool,
+        /// `int32`, versions 0+.
+        pub controller_epoch: i32,
+        /// `int64`, versions 1+, default `-1`, ignorable.
+        pub broker_epoch: i64,
+        /// `bool`, versions 0-2.
+        pub delete_partitions: bool,
+        /// `[]StopReplicaPartitionV0`, versions 0.
+        pub ungrouped_partitions: Vec<StopReplicaPartitionV0>,
+        /// `[]StopReplicaTopicV1`, versions 1-2.
+        pub topics: Vec<StopReplicaTopicV1>,
+        /// `[]StopReplicaTopicState`, versions 3+.
+        pub topic_states: Vec<StopReplicaTopicState>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StopReplicaRequest {
+        fn default() -> Self {
+            Self {
+                controller_id: 0_i32,
+                is_k_raft_controller: false,
+                controller_epoch: 0_i32,
+                broker_epoch: -1_i64,
+                delete_partitions: false,
+                ungrouped_partitions: Vec::new(),
+                topics: Vec::new(),
+                topic_states: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StopReplicaRequest<'_>> for StopReplicaRequest {
+        fn from(v: &super::StopReplicaRequest<'_>) -> Self {
+            Self {
+                controller_id: v.controller_id,
+                is_k_raft_controller: v.is_k_raft_controller,
+                controller_epoch: v.controller_epoch,
+                broker_epoch: v.broker_epoch,
+                delete_partitions: v.delete_partitions,
+                ungrouped_partitions: v.ungrouped_partitions.iter().map(|e| (&e).into()).collect(),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                topic_states: v.topic_states.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StopReplicaRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            if v >= 4 {
+                n += 1;
+            }
+            if !(v >= 4) && !(self.is_k_raft_controller == false) {
+                return Err(rt::write::not_in_version("is_k_raft_controller"));
+            }
+            if v >= 1 {
+                n += 8;
+            }
+            if v <= 2 {
+                n += 1;
+            }
+            if !(v <= 2) && !(self.delete_partitions == false) {
+                return Err(rt::write::not_in_version("delete_partitions"));
+            }
+            if v <= 0 {
+                n += rt::owned::vec_size(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
+            }
+            if !(v <= 0) && !(self.ungrouped_partitions.is_empty()) {
+                return Err(rt::write::not_in_version("ungrouped_partitions"));
+            }
+            if (1..=2).contains(&v) {
+                n += rt::owned::vec_size(&self.topics, v >= 2, v, "topics")?;
+            }
+            if !((1..=2).contains(&v)) && !(self.topics.is_empty()) {
+                return Err(rt::write::not_in_version("topics"));
+            }
+            if v >= 3 {
+                n += rt::owned::vec_size(&self.topic_states, v >= 2, v, "topic_states")?;
+            }
+            if !(v >= 3) && !(self.topic_states.is_empty()) {
+                return Err(rt::write::not_in_version("topic_states"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.controller_id, "controller_id")?;
+            if v >= 4 {
+                w.bool(self.is_k_raft_controller, "is_k_raft_controller")?;
+            }
+            w.i32(self.controller_epoch, "controller_epoch")?;
+            if v >= 1 {
+                w.i64(self.broker_epoch, "broker_epoch")?;
+            }
+            if v <= 2 {
+                w.bool(self.delete_partitions, "delete_partitions")?;
+            }
+            if v <= 0 {
+                rt::owned::write_vec(w, &self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
+            }
+            if (1..=2).contains(&v) {
+                rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics")?;
+            }
+            if v >= 3 {
+                rt::owned::write_vec(w, &self.topic_states, v >= 2, v, "topic_states")?;
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`StopReplicaPartitionV0`](super::StopReplicaPartitionV0).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StopReplicaPartitionV0 {
+        /// `string`, versions 0, entity `topicName`.
+        pub topic_name: String,
+        /// `int32`, versions 0.
+        pub partition_index: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StopReplicaPartitionV0 {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partition_index: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StopReplicaPartitionV0<'_>> for StopReplicaPartitionV0 {
+        fn from(v: &super::StopReplicaPartitionV0<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partition_index: v.partition_index,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StopReplicaPartitionV0 {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 0 {
+                n += rt::write::str_size(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
+            }
+            if !(v <= 0) && !(self.topic_name == "") {
+                return Err(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
+            }
+            if v <= 0 {
+                n += 4;
+            }
+            if !(v <= 0) && !(self.partition_index == 0_i32) {
+                return Err(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("ungrouped_partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 0 {
+                w.str(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
+            }
+            if v <= 0 {
+                w.i32(self.partition_index, "ungrouped_partitions[].partition_index")?;
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`StopReplicaTopicV1`](super::StopReplicaTopicV1).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StopReplicaTopicV1 {
+        /// `string`, versions 1-2, entity `topicName`.
+        pub name: String,
+        /// `[]int32`, versions 1-2.
+        pub partition_indexes: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StopReplicaTopicV1 {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partition_indexes: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StopReplicaTopicV1<'_>> for StopReplicaTopicV1 {
+        fn from(v: &super::StopReplicaTopicV1<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partition_indexes: v.partition_indexes.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StopReplicaTopicV1 {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if (1..=2).contains(&v) {
+                n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
+            }
+            if !((1..=2).contains(&v)) && !(self.name == "") {
+                return Err(rt::write::not_in_version("topics[].name"));
+            }
+            if (1..=2).contains(&v) {
+                n += rt::owned::vec_size(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes")?;
+            }
+            if !((1..=2).contains(&v)) && !(self.partition_indexes.is_empty()) {
+                return Err(rt::write::not_in_version("topics[].partition_indexes"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if (1..=2).contains(&v) {
+                w.str(&self.name, v >= 2, "topics[].name")?;
+            }
+            if (1..=2).contains(&v) {
+                rt::owned::write_vec(w, &self.partition_indexes, v >= 2, v, "topics[].partition_indexes")?;
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`StopReplicaTopicState`](super::StopReplicaTopicState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StopReplicaTopicState {
+        /// `string`, versions 3+, entity `topicName`.
+        pub topic_name: String,
+        /// `[]StopReplicaPartitionState`, versions 3+.
+        pub partition_states: Vec<StopReplicaPartitionState>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StopReplicaTopicState {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partition_states: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StopReplicaTopicState<'_>> for StopReplicaTopicState {
+        fn from(v: &super::StopReplicaTopicState<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partition_states: v.partition_states.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StopReplicaTopicState {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += rt::write::str_size(&self.topic_name, v >= 2, "topic_states[].topic_name")?;
+            }
+            if !(v >= 3) && !(self.topic_name == "") {
+                return Err(rt::write::not_in_version("topic_states[].topic_name"));
+            }
+            if v >= 3 {
+                n += rt::owned::vec_size(&self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
+            }
+            if !(v >= 3) && !(self.partition_states.is_empty()) {
+                return Err(rt::write::not_in_version("topic_states[].partition_states"));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.str(&self.topic_name, v >= 2, "topic_states[].topic_name")?;
+            }
+            if v >= 3 {
+                rt::owned::write_vec(w, &self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`StopReplicaPartitionState`](super::StopReplicaPartitionState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StopReplicaPartitionState {
+        /// `int32`, versions 3+.
+        pub partition_index: i32,
+        /// `int32`, versions 3+, default `-1`.
+        pub leader_epoch: i32,
+        /// `bool`, versions 3+.
+        pub delete_partition: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StopReplicaPartitionState {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                leader_epoch: -1_i32,
+                delete_partition: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StopReplicaPartitionState<'_>> for StopReplicaPartitionState {
+        fn from(v: &super::StopReplicaPartitionState<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                leader_epoch: v.leader_epoch,
+                delete_partition: v.delete_partition,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StopReplicaPartitionState {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 3 {
+                n += 4;
+            }
+            if !(v >= 3) && !(self.partition_index == 0_i32) {
+                return Err(rt::write::not_in_version(
+                    "topic_states[].partition_states[].partition_index",
+                ));
+            }
+            if v >= 3 {
+                n += 4;
+            }
+            if !(v >= 3) && !(self.leader_epoch == -1_i32) {
+                return Err(rt::write::not_in_version(
+                    "topic_states[].partition_states[].leader_epoch",
+                ));
+            }
+            if v >= 3 {
+                n += 1;
+            }
+            if !(v >= 3) && !(self.delete_partition == false) {
+                return Err(rt::write::not_in_version(
+                    "topic_states[].partition_states[].delete_partition",
+                ));
+            }
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topic_states[].partition_states[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 3 {
+                w.i32(
+                    self.partition_index,
+                    "topic_states[].partition_states[].partition_index",
+                )?;
+            }
+            if v >= 3 {
+                w.i32(self.leader_epoch, "topic_states[].partition_states[].leader_epoch")?;
+            }
+            if v >= 3 {
+                w.bool(
+                    self.delete_partition,
+                    "topic_states[].partition_states[].delete_partition",
+                )?;
+            }
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for StopReplicaRequest {
+        type View<'a> = super::StopReplicaRequest<'a>;
+        fn from_view(v: &super::StopReplicaRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

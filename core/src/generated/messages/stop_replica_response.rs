@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
         w.i16(self.error_code, "error_code")?;
         w.array(&self.partition_errors, v >= 2, v, "partition_errors")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
         w.i32(self.partition_index, "partition_errors[].partition_index")?;
         w.i16(self.error_code, "partition_errors[].error_code")?;
         if v >= 2 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -164,4 +164,137 @@ impl<'a> rt::Message<'a> for StopReplicaResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`StopReplicaResponse`](super::StopReplicaResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StopReplicaResponse {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `[]StopReplicaPartitionError`, versions 0+.
+        pub partition_errors: Vec<StopReplicaPartitionError>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StopReplicaResponse {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                partition_errors: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StopReplicaResponse<'_>> for StopReplicaResponse {
+        fn from(v: &super::StopReplicaResponse<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                partition_errors: v.partition_errors.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StopReplicaResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::owned::vec_size(&self.partition_errors, v >= 2, v, "partition_errors")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "error_code")?;
+            rt::owned::write_vec(w, &self.partition_errors, v >= 2, v, "partition_errors")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`StopReplicaPartitionError`](super::StopReplicaPartitionError).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StopReplicaPartitionError {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StopReplicaPartitionError {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StopReplicaPartitionError<'_>> for StopReplicaPartitionError {
+        fn from(v: &super::StopReplicaPartitionError<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StopReplicaPartitionError {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::str_size(&self.topic_name, v >= 2, "partition_errors[].topic_name")?;
+            if v >= 2 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("partition_errors[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, v >= 2, "partition_errors[].topic_name")?;
+            w.i32(self.partition_index, "partition_errors[].partition_index")?;
+            w.i16(self.error_code, "partition_errors[].error_code")?;
+            if v >= 2 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for StopReplicaResponse {
+        type View<'a> = super::StopReplicaResponse<'a>;
+        fn from_view(v: &super::StopReplicaResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.groups, true, v, "groups")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -186,7 +186,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         w.array(&self.members, true, v, "groups[].members")?;
         w.i32(self.authorized_operations, "groups[].authorized_operations")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -255,7 +255,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         w.i32(self.epoch, "groups[].topology.epoch")?;
         w.opt_array(&self.subtopologies, true, v, "groups[].topology.subtopologies")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -412,7 +412,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         rt::Struct::write(&self.target_assignment, w, v)?;
         w.bool(self.is_classic, "groups[].members[].is_classic")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -559,7 +559,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             "groups[].topology.subtopologies[].repartition_source_topics",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -629,7 +629,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         w.str(self.host, true, "groups[].members[].user_endpoint.host")?;
         w.u16(self.port, "groups[].members[].user_endpoint.port")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -700,7 +700,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         w.str(self.key, true, "groups[].members[].client_tags[].key")?;
         w.str(self.value, true, "groups[].members[].client_tags[].value")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -784,7 +784,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         w.i32(self.partition, "groups[].members[].task_offsets[].partition")?;
         w.i64(self.offset, "groups[].members[].task_offsets[].offset")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -892,7 +892,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             "groups[].members[].assignment.warmup_tasks",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -1017,7 +1017,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -1106,7 +1106,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             "groups[].members[].assignment.active_tasks[].partitions",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -1123,4 +1123,957 @@ impl<'a> rt::Message<'a> for StreamsGroupDescribeResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`StreamsGroupDescribeResponse`](super::StreamsGroupDescribeResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StreamsGroupDescribeResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]DescribedGroup`, versions 0+.
+        pub groups: Vec<DescribedGroup>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StreamsGroupDescribeResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                groups: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StreamsGroupDescribeResponse<'_>> for StreamsGroupDescribeResponse {
+        fn from(v: &super::StreamsGroupDescribeResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                groups: v.groups.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StreamsGroupDescribeResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.groups, true, v, "groups")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.groups, true, v, "groups")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`DescribedGroup`](super::DescribedGroup).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DescribedGroup {
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `string`, versions 0+.
+        pub group_state: String,
+        /// `int32`, versions 0+.
+        pub group_epoch: i32,
+        /// `int32`, versions 0+.
+        pub assignment_epoch: i32,
+        /// `Topology`, versions 0+, nullable at 0+, default `null`.
+        pub topology: Option<Topology>,
+        /// `[]Member`, versions 0+.
+        pub members: Vec<Member>,
+        /// `int32`, versions 0+, default `-2147483648`.
+        pub authorized_operations: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DescribedGroup {
+        fn default() -> Self {
+            Self {
+                error_code: 0_i16,
+                error_message: None,
+                group_id: String::new(),
+                group_state: String::new(),
+                group_epoch: 0_i32,
+                assignment_epoch: 0_i32,
+                topology: None,
+                members: Vec::new(),
+                authorized_operations: -2147483648_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DescribedGroup<'_>> for DescribedGroup {
+        fn from(v: &super::DescribedGroup<'_>) -> Self {
+            Self {
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                group_id: v.group_id.into(),
+                group_state: v.group_state.into(),
+                group_epoch: v.group_epoch,
+                assignment_epoch: v.assignment_epoch,
+                topology: v.topology.as_ref().map(Into::into),
+                members: v.members.iter().map(|e| (&e).into()).collect(),
+                authorized_operations: v.authorized_operations,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DescribedGroup {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 14;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "groups[].error_message")?;
+            n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
+            n += rt::write::str_size(&self.group_state, true, "groups[].group_state")?;
+            n += rt::owned::opt_struct_size(&self.topology, true, v, "groups[].topology")?;
+            n += rt::owned::vec_size(&self.members, true, v, "groups[].members")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.error_code, "groups[].error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "groups[].error_message")?;
+            w.str(&self.group_id, true, "groups[].group_id")?;
+            w.str(&self.group_state, true, "groups[].group_state")?;
+            w.i32(self.group_epoch, "groups[].group_epoch")?;
+            w.i32(self.assignment_epoch, "groups[].assignment_epoch")?;
+            rt::owned::write_opt_struct(w, &self.topology, true, v, "groups[].topology")?;
+            rt::owned::write_vec(w, &self.members, true, v, "groups[].members")?;
+            w.i32(self.authorized_operations, "groups[].authorized_operations")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Topology`](super::Topology).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Topology {
+        /// `int32`, versions 0+.
+        pub epoch: i32,
+        /// `[]Subtopology`, versions 0+, nullable at 0+, default `null`.
+        pub subtopologies: Option<Vec<Subtopology>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Topology {
+        fn default() -> Self {
+            Self {
+                epoch: 0_i32,
+                subtopologies: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Topology<'_>> for Topology {
+        fn from(v: &super::Topology<'_>) -> Self {
+            Self {
+                epoch: v.epoch,
+                subtopologies: v.subtopologies.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Topology {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::opt_vec_size(&self.subtopologies, true, true, v, "groups[].topology.subtopologies")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[].topology._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.epoch, "groups[].topology.epoch")?;
+            rt::owned::write_opt_vec(w, &self.subtopologies, true, v, "groups[].topology.subtopologies")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Member`](super::Member).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Member {
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `int32`, versions 0+.
+        pub member_epoch: i32,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub instance_id: Option<String>,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub rack_id: Option<String>,
+        /// `string`, versions 0+.
+        pub client_id: String,
+        /// `string`, versions 0+.
+        pub client_host: String,
+        /// `int32`, versions 0+.
+        pub topology_epoch: i32,
+        /// `string`, versions 0+.
+        pub process_id: String,
+        /// `Endpoint`, versions 0+, nullable at 0+, default `null`.
+        pub user_endpoint: Option<Endpoint>,
+        /// `[]KeyValue`, versions 0+.
+        pub client_tags: Vec<KeyValue>,
+        /// `[]TaskOffset`, versions 0+.
+        pub task_offsets: Vec<TaskOffset>,
+        /// `[]TaskOffset`, versions 0+.
+        pub task_end_offsets: Vec<TaskOffset>,
+        /// `Assignment`, versions 0+.
+        pub assignment: Assignment,
+        /// `Assignment`, versions 0+.
+        pub target_assignment: Assignment,
+        /// `bool`, versions 0+.
+        pub is_classic: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Member {
+        fn default() -> Self {
+            Self {
+                member_id: String::new(),
+                member_epoch: 0_i32,
+                instance_id: None,
+                rack_id: None,
+                client_id: String::new(),
+                client_host: String::new(),
+                topology_epoch: 0_i32,
+                process_id: String::new(),
+                user_endpoint: None,
+                client_tags: Vec::new(),
+                task_offsets: Vec::new(),
+                task_end_offsets: Vec::new(),
+                assignment: Assignment::default(),
+                target_assignment: Assignment::default(),
+                is_classic: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Member<'_>> for Member {
+        fn from(v: &super::Member<'_>) -> Self {
+            Self {
+                member_id: v.member_id.into(),
+                member_epoch: v.member_epoch,
+                instance_id: v.instance_id.map(String::from),
+                rack_id: v.rack_id.map(String::from),
+                client_id: v.client_id.into(),
+                client_host: v.client_host.into(),
+                topology_epoch: v.topology_epoch,
+                process_id: v.process_id.into(),
+                user_endpoint: v.user_endpoint.as_ref().map(Into::into),
+                client_tags: v.client_tags.iter().map(|e| (&e).into()).collect(),
+                task_offsets: v.task_offsets.iter().map(|e| (&e).into()).collect(),
+                task_end_offsets: v.task_end_offsets.iter().map(|e| (&e).into()).collect(),
+                assignment: (&v.assignment).into(),
+                target_assignment: (&v.target_assignment).into(),
+                is_classic: v.is_classic,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Member {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 9;
+            n += rt::write::str_size(&self.member_id, true, "groups[].members[].member_id")?;
+            n += rt::write::opt_str_size(
+                self.instance_id.as_deref(),
+                true,
+                true,
+                "groups[].members[].instance_id",
+            )?;
+            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "groups[].members[].rack_id")?;
+            n += rt::write::str_size(&self.client_id, true, "groups[].members[].client_id")?;
+            n += rt::write::str_size(&self.client_host, true, "groups[].members[].client_host")?;
+            n += rt::write::str_size(&self.process_id, true, "groups[].members[].process_id")?;
+            n += rt::owned::opt_struct_size(&self.user_endpoint, true, v, "groups[].members[].user_endpoint")?;
+            n += rt::owned::vec_size(&self.client_tags, true, v, "groups[].members[].client_tags")?;
+            n += rt::owned::vec_size(&self.task_offsets, true, v, "groups[].members[].task_offsets")?;
+            n += rt::owned::vec_size(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")?;
+            n += rt::OwnedStruct::size(&self.assignment, v)?;
+            n += rt::OwnedStruct::size(&self.target_assignment, v)?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("groups[].members[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.member_id, true, "groups[].members[].member_id")?;
+            w.i32(self.member_epoch, "groups[].members[].member_epoch")?;
+            w.opt_str(self.instance_id.as_deref(), true, "groups[].members[].instance_id")?;
+            w.opt_str(self.rack_id.as_deref(), true, "groups[].members[].rack_id")?;
+            w.str(&self.client_id, true, "groups[].members[].client_id")?;
+            w.str(&self.client_host, true, "groups[].members[].client_host")?;
+            w.i32(self.topology_epoch, "groups[].members[].topology_epoch")?;
+            w.str(&self.process_id, true, "groups[].members[].process_id")?;
+            rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "groups[].members[].user_endpoint")?;
+            rt::owned::write_vec(w, &self.client_tags, true, v, "groups[].members[].client_tags")?;
+            rt::owned::write_vec(w, &self.task_offsets, true, v, "groups[].members[].task_offsets")?;
+            rt::owned::write_vec(
+                w,
+                &self.task_end_offsets,
+                true,
+                v,
+                "groups[].members[].task_end_offsets",
+            )?;
+            rt::OwnedStruct::write(&self.assignment, w, v)?;
+            rt::OwnedStruct::write(&self.target_assignment, w, v)?;
+            w.bool(self.is_classic, "groups[].members[].is_classic")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Subtopology`](super::Subtopology).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Subtopology {
+        /// `string`, versions 0+.
+        pub subtopology_id: String,
+        /// `[]string`, versions 0+, entity `topicName`.
+        pub source_topics: Vec<String>,
+        /// `[]string`, versions 0+, entity `topicName`.
+        pub repartition_sink_topics: Vec<String>,
+        /// `[]TopicInfo`, versions 0+.
+        pub state_changelog_topics: Vec<TopicInfo>,
+        /// `[]TopicInfo`, versions 0+.
+        pub repartition_source_topics: Vec<TopicInfo>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Subtopology {
+        fn default() -> Self {
+            Self {
+                subtopology_id: String::new(),
+                source_topics: Vec::new(),
+                repartition_sink_topics: Vec::new(),
+                state_changelog_topics: Vec::new(),
+                repartition_source_topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Subtopology<'_>> for Subtopology {
+        fn from(v: &super::Subtopology<'_>) -> Self {
+            Self {
+                subtopology_id: v.subtopology_id.into(),
+                source_topics: v.source_topics.iter().map(String::from).collect(),
+                repartition_sink_topics: v.repartition_sink_topics.iter().map(String::from).collect(),
+                state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
+                repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Subtopology {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(
+                &self.subtopology_id,
+                true,
+                "groups[].topology.subtopologies[].subtopology_id",
+            )?;
+            n += rt::owned::vec_size(
+                &self.source_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].source_topics",
+            )?;
+            n += rt::owned::vec_size(
+                &self.repartition_sink_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].repartition_sink_topics",
+            )?;
+            n += rt::owned::vec_size(
+                &self.state_changelog_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].state_changelog_topics",
+            )?;
+            n += rt::owned::vec_size(
+                &self.repartition_source_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].repartition_source_topics",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "groups[].topology.subtopologies[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(
+                &self.subtopology_id,
+                true,
+                "groups[].topology.subtopologies[].subtopology_id",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.source_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].source_topics",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.repartition_sink_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].repartition_sink_topics",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.state_changelog_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].state_changelog_topics",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.repartition_source_topics,
+                true,
+                v,
+                "groups[].topology.subtopologies[].repartition_source_topics",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Endpoint`](super::Endpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Endpoint {
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `uint16`, versions 0+.
+        pub port: u16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Endpoint {
+        fn default() -> Self {
+            Self {
+                host: String::new(),
+                port: 0_u16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Endpoint<'_>> for Endpoint {
+        fn from(v: &super::Endpoint<'_>) -> Self {
+            Self {
+                host: v.host.into(),
+                port: v.port,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Endpoint {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.host, true, "groups[].members[].user_endpoint.host")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "groups[].members[].user_endpoint._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.host, true, "groups[].members[].user_endpoint.host")?;
+            w.u16(self.port, "groups[].members[].user_endpoint.port")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`KeyValue`](super::KeyValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct KeyValue {
+        /// `string`, versions 0+.
+        pub key: String,
+        /// `string`, versions 0+.
+        pub value: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for KeyValue {
+        fn default() -> Self {
+            Self {
+                key: String::new(),
+                value: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::KeyValue<'_>> for KeyValue {
+        fn from(v: &super::KeyValue<'_>) -> Self {
+            Self {
+                key: v.key.into(),
+                value: v.value.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for KeyValue {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.key, true, "groups[].members[].client_tags[].key")?;
+            n += rt::write::str_size(&self.value, true, "groups[].members[].client_tags[].value")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "groups[].members[].client_tags[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.key, true, "groups[].members[].client_tags[].key")?;
+            w.str(&self.value, true, "groups[].members[].client_tags[].value")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TaskOffset`](super::TaskOffset).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TaskOffset {
+        /// `string`, versions 0+.
+        pub subtopology_id: String,
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// `int64`, versions 0+.
+        pub offset: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TaskOffset {
+        fn default() -> Self {
+            Self {
+                subtopology_id: String::new(),
+                partition: 0_i32,
+                offset: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TaskOffset<'_>> for TaskOffset {
+        fn from(v: &super::TaskOffset<'_>) -> Self {
+            Self {
+                subtopology_id: v.subtopology_id.into(),
+                partition: v.partition,
+                offset: v.offset,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TaskOffset {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            n += rt::write::str_size(
+                &self.subtopology_id,
+                true,
+                "groups[].members[].task_offsets[].subtopology_id",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "groups[].members[].task_offsets[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(
+                &self.subtopology_id,
+                true,
+                "groups[].members[].task_offsets[].subtopology_id",
+            )?;
+            w.i32(self.partition, "groups[].members[].task_offsets[].partition")?;
+            w.i64(self.offset, "groups[].members[].task_offsets[].offset")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Assignment`](super::Assignment).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Assignment {
+        /// `[]TaskIds`, versions 0+.
+        pub active_tasks: Vec<TaskIds>,
+        /// `[]TaskIds`, versions 0+.
+        pub standby_tasks: Vec<TaskIds>,
+        /// `[]TaskIds`, versions 0+.
+        pub warmup_tasks: Vec<TaskIds>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Assignment {
+        fn default() -> Self {
+            Self {
+                active_tasks: Vec::new(),
+                standby_tasks: Vec::new(),
+                warmup_tasks: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Assignment<'_>> for Assignment {
+        fn from(v: &super::Assignment<'_>) -> Self {
+            Self {
+                active_tasks: v.active_tasks.iter().map(|e| (&e).into()).collect(),
+                standby_tasks: v.standby_tasks.iter().map(|e| (&e).into()).collect(),
+                warmup_tasks: v.warmup_tasks.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Assignment {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(
+                &self.active_tasks,
+                true,
+                v,
+                "groups[].members[].assignment.active_tasks",
+            )?;
+            n += rt::owned::vec_size(
+                &self.standby_tasks,
+                true,
+                v,
+                "groups[].members[].assignment.standby_tasks",
+            )?;
+            n += rt::owned::vec_size(
+                &self.warmup_tasks,
+                true,
+                v,
+                "groups[].members[].assignment.warmup_tasks",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "groups[].members[].assignment._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(
+                w,
+                &self.active_tasks,
+                true,
+                v,
+                "groups[].members[].assignment.active_tasks",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.standby_tasks,
+                true,
+                v,
+                "groups[].members[].assignment.standby_tasks",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.warmup_tasks,
+                true,
+                v,
+                "groups[].members[].assignment.warmup_tasks",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicInfo`](super::TopicInfo).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicInfo {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `int32`, versions 0+.
+        pub partitions: i32,
+        /// `int16`, versions 0+.
+        pub replication_factor: i16,
+        /// `[]KeyValue`, versions 0+.
+        pub topic_configs: Vec<KeyValue>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicInfo {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: 0_i32,
+                replication_factor: 0_i16,
+                topic_configs: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicInfo<'_>> for TopicInfo {
+        fn from(v: &super::TopicInfo<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions,
+                replication_factor: v.replication_factor,
+                topic_configs: v.topic_configs.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicInfo {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::str_size(
+                &self.name,
+                true,
+                "groups[].topology.subtopologies[].state_changelog_topics[].name",
+            )?;
+            n += rt::owned::vec_size(
+                &self.topic_configs,
+                true,
+                v,
+                "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(
+                &self.name,
+                true,
+                "groups[].topology.subtopologies[].state_changelog_topics[].name",
+            )?;
+            w.i32(
+                self.partitions,
+                "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
+            )?;
+            w.i16(
+                self.replication_factor,
+                "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.topic_configs,
+                true,
+                v,
+                "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TaskIds`](super::TaskIds).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TaskIds {
+        /// `string`, versions 0+.
+        pub subtopology_id: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TaskIds {
+        fn default() -> Self {
+            Self {
+                subtopology_id: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TaskIds<'_>> for TaskIds {
+        fn from(v: &super::TaskIds<'_>) -> Self {
+            Self {
+                subtopology_id: v.subtopology_id.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TaskIds {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(
+                &self.subtopology_id,
+                true,
+                "groups[].members[].assignment.active_tasks[].subtopology_id",
+            )?;
+            n += rt::owned::vec_size(
+                &self.partitions,
+                true,
+                v,
+                "groups[].members[].assignment.active_tasks[].partitions",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "groups[].members[].assignment.active_tasks[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(
+                &self.subtopology_id,
+                true,
+                "groups[].members[].assignment.active_tasks[].subtopology_id",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.partitions,
+                true,
+                v,
+                "groups[].members[].assignment.active_tasks[].partitions",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for StreamsGroupDescribeResponse {
+        type View<'a> = super::StreamsGroupDescribeResponse<'a>;
+        fn from_view(v: &super::StreamsGroupDescribeResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

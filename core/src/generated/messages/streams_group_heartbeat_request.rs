@@ -176,7 +176,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         w.opt_array(&self.task_end_offsets, true, v, "task_end_offsets")?;
         w.bool(self.shutdown_application, "shutdown_application")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -244,7 +244,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         w.i32(self.epoch, "topology.epoch")?;
         w.array(&self.subtopologies, true, v, "topology.subtopologies")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -313,7 +313,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         w.str(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
         w.array(&self.partitions, true, v, "active_tasks[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -381,7 +381,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         w.str(self.host, true, "user_endpoint.host")?;
         w.u16(self.port, "user_endpoint.port")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -450,7 +450,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         w.str(self.key, true, "client_tags[].key")?;
         w.str(self.value, true, "client_tags[].value")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -524,7 +524,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         w.i32(self.partition, "task_offsets[].partition")?;
         w.i64(self.offset, "task_offsets[].offset")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -684,7 +684,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             "topology.subtopologies[].copartition_groups",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -799,7 +799,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             "topology.subtopologies[].state_changelog_topics[].topic_configs",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -922,7 +922,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             "topology.subtopologies[].copartition_groups[].repartition_source_topics",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -939,4 +939,792 @@ impl<'a> rt::Message<'a> for StreamsGroupHeartbeatRequest<'a> {
         latest_version_unstable: true,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`StreamsGroupHeartbeatRequest`](super::StreamsGroupHeartbeatRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StreamsGroupHeartbeatRequest {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `int32`, versions 0+.
+        pub member_epoch: i32,
+        /// `int32`, versions 0+.
+        pub endpoint_information_epoch: i32,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub instance_id: Option<String>,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub rack_id: Option<String>,
+        /// `int32`, versions 0+, default `-1`.
+        pub rebalance_timeout_ms: i32,
+        /// `Topology`, versions 0+, nullable at 0+, default `null`.
+        pub topology: Option<Topology>,
+        /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
+        pub active_tasks: Option<Vec<TaskIds>>,
+        /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
+        pub standby_tasks: Option<Vec<TaskIds>>,
+        /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
+        pub warmup_tasks: Option<Vec<TaskIds>>,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub process_id: Option<String>,
+        /// `Endpoint`, versions 0+, nullable at 0+, default `null`.
+        pub user_endpoint: Option<Endpoint>,
+        /// `[]KeyValue`, versions 0+, nullable at 0+, default `null`.
+        pub client_tags: Option<Vec<KeyValue>>,
+        /// `[]TaskOffset`, versions 0+, nullable at 0+, default `null`.
+        pub task_offsets: Option<Vec<TaskOffset>>,
+        /// `[]TaskOffset`, versions 0+, nullable at 0+, default `null`.
+        pub task_end_offsets: Option<Vec<TaskOffset>>,
+        /// `bool`, versions 0+, default `false`.
+        pub shutdown_application: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StreamsGroupHeartbeatRequest {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                member_id: String::new(),
+                member_epoch: 0_i32,
+                endpoint_information_epoch: 0_i32,
+                instance_id: None,
+                rack_id: None,
+                rebalance_timeout_ms: -1_i32,
+                topology: None,
+                active_tasks: None,
+                standby_tasks: None,
+                warmup_tasks: None,
+                process_id: None,
+                user_endpoint: None,
+                client_tags: None,
+                task_offsets: None,
+                task_end_offsets: None,
+                shutdown_application: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StreamsGroupHeartbeatRequest<'_>> for StreamsGroupHeartbeatRequest {
+        fn from(v: &super::StreamsGroupHeartbeatRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                member_id: v.member_id.into(),
+                member_epoch: v.member_epoch,
+                endpoint_information_epoch: v.endpoint_information_epoch,
+                instance_id: v.instance_id.map(String::from),
+                rack_id: v.rack_id.map(String::from),
+                rebalance_timeout_ms: v.rebalance_timeout_ms,
+                topology: v.topology.as_ref().map(Into::into),
+                active_tasks: v.active_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                standby_tasks: v.standby_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                warmup_tasks: v.warmup_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                process_id: v.process_id.map(String::from),
+                user_endpoint: v.user_endpoint.as_ref().map(Into::into),
+                client_tags: v.client_tags.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                task_offsets: v.task_offsets.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                task_end_offsets: v.task_end_offsets.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                shutdown_application: v.shutdown_application,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StreamsGroupHeartbeatRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 13;
+            n += rt::write::str_size(&self.group_id, true, "group_id")?;
+            n += rt::write::str_size(&self.member_id, true, "member_id")?;
+            n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
+            n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
+            n += rt::owned::opt_struct_size(&self.topology, true, v, "topology")?;
+            n += rt::owned::opt_vec_size(&self.active_tasks, true, true, v, "active_tasks")?;
+            n += rt::owned::opt_vec_size(&self.standby_tasks, true, true, v, "standby_tasks")?;
+            n += rt::owned::opt_vec_size(&self.warmup_tasks, true, true, v, "warmup_tasks")?;
+            n += rt::write::opt_str_size(self.process_id.as_deref(), true, true, "process_id")?;
+            n += rt::owned::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
+            n += rt::owned::opt_vec_size(&self.client_tags, true, true, v, "client_tags")?;
+            n += rt::owned::opt_vec_size(&self.task_offsets, true, true, v, "task_offsets")?;
+            n += rt::owned::opt_vec_size(&self.task_end_offsets, true, true, v, "task_end_offsets")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, true, "group_id")?;
+            w.str(&self.member_id, true, "member_id")?;
+            w.i32(self.member_epoch, "member_epoch")?;
+            w.i32(self.endpoint_information_epoch, "endpoint_information_epoch")?;
+            w.opt_str(self.instance_id.as_deref(), true, "instance_id")?;
+            w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
+            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
+            rt::owned::write_opt_struct(w, &self.topology, true, v, "topology")?;
+            rt::owned::write_opt_vec(w, &self.active_tasks, true, v, "active_tasks")?;
+            rt::owned::write_opt_vec(w, &self.standby_tasks, true, v, "standby_tasks")?;
+            rt::owned::write_opt_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")?;
+            w.opt_str(self.process_id.as_deref(), true, "process_id")?;
+            rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint")?;
+            rt::owned::write_opt_vec(w, &self.client_tags, true, v, "client_tags")?;
+            rt::owned::write_opt_vec(w, &self.task_offsets, true, v, "task_offsets")?;
+            rt::owned::write_opt_vec(w, &self.task_end_offsets, true, v, "task_end_offsets")?;
+            w.bool(self.shutdown_application, "shutdown_application")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Topology`](super::Topology).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Topology {
+        /// `int32`, versions 0+.
+        pub epoch: i32,
+        /// `[]Subtopology`, versions 0+.
+        pub subtopologies: Vec<Subtopology>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Topology {
+        fn default() -> Self {
+            Self {
+                epoch: 0_i32,
+                subtopologies: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Topology<'_>> for Topology {
+        fn from(v: &super::Topology<'_>) -> Self {
+            Self {
+                epoch: v.epoch,
+                subtopologies: v.subtopologies.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Topology {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.subtopologies, true, v, "topology.subtopologies")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topology._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.epoch, "topology.epoch")?;
+            rt::owned::write_vec(w, &self.subtopologies, true, v, "topology.subtopologies")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TaskIds`](super::TaskIds).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TaskIds {
+        /// `string`, versions 0+.
+        pub subtopology_id: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TaskIds {
+        fn default() -> Self {
+            Self {
+                subtopology_id: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TaskIds<'_>> for TaskIds {
+        fn from(v: &super::TaskIds<'_>) -> Self {
+            Self {
+                subtopology_id: v.subtopology_id.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TaskIds {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("active_tasks[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Endpoint`](super::Endpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Endpoint {
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `uint16`, versions 0+.
+        pub port: u16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Endpoint {
+        fn default() -> Self {
+            Self {
+                host: String::new(),
+                port: 0_u16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Endpoint<'_>> for Endpoint {
+        fn from(v: &super::Endpoint<'_>) -> Self {
+            Self {
+                host: v.host.into(),
+                port: v.port,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Endpoint {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.host, true, "user_endpoint.host")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("user_endpoint._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.host, true, "user_endpoint.host")?;
+            w.u16(self.port, "user_endpoint.port")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`KeyValue`](super::KeyValue).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct KeyValue {
+        /// `string`, versions 0+.
+        pub key: String,
+        /// `string`, versions 0+.
+        pub value: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for KeyValue {
+        fn default() -> Self {
+            Self {
+                key: String::new(),
+                value: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::KeyValue<'_>> for KeyValue {
+        fn from(v: &super::KeyValue<'_>) -> Self {
+            Self {
+                key: v.key.into(),
+                value: v.value.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for KeyValue {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.key, true, "client_tags[].key")?;
+            n += rt::write::str_size(&self.value, true, "client_tags[].value")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("client_tags[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.key, true, "client_tags[].key")?;
+            w.str(&self.value, true, "client_tags[].value")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TaskOffset`](super::TaskOffset).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TaskOffset {
+        /// `string`, versions 0+.
+        pub subtopology_id: String,
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// `int64`, versions 0+.
+        pub offset: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TaskOffset {
+        fn default() -> Self {
+            Self {
+                subtopology_id: String::new(),
+                partition: 0_i32,
+                offset: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TaskOffset<'_>> for TaskOffset {
+        fn from(v: &super::TaskOffset<'_>) -> Self {
+            Self {
+                subtopology_id: v.subtopology_id.into(),
+                partition: v.partition,
+                offset: v.offset,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TaskOffset {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            n += rt::write::str_size(&self.subtopology_id, true, "task_offsets[].subtopology_id")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("task_offsets[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.subtopology_id, true, "task_offsets[].subtopology_id")?;
+            w.i32(self.partition, "task_offsets[].partition")?;
+            w.i64(self.offset, "task_offsets[].offset")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Subtopology`](super::Subtopology).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Subtopology {
+        /// `string`, versions 0+.
+        pub subtopology_id: String,
+        /// `[]string`, versions 0+, entity `topicName`.
+        pub source_topics: Vec<String>,
+        /// `[]string`, versions 0+.
+        pub source_topic_regex: Vec<String>,
+        /// `[]TopicInfo`, versions 0+.
+        pub state_changelog_topics: Vec<TopicInfo>,
+        /// `[]string`, versions 0+, entity `topicName`.
+        pub repartition_sink_topics: Vec<String>,
+        /// `[]TopicInfo`, versions 0+.
+        pub repartition_source_topics: Vec<TopicInfo>,
+        /// `[]CopartitionGroup`, versions 0+.
+        pub copartition_groups: Vec<CopartitionGroup>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Subtopology {
+        fn default() -> Self {
+            Self {
+                subtopology_id: String::new(),
+                source_topics: Vec::new(),
+                source_topic_regex: Vec::new(),
+                state_changelog_topics: Vec::new(),
+                repartition_sink_topics: Vec::new(),
+                repartition_source_topics: Vec::new(),
+                copartition_groups: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Subtopology<'_>> for Subtopology {
+        fn from(v: &super::Subtopology<'_>) -> Self {
+            Self {
+                subtopology_id: v.subtopology_id.into(),
+                source_topics: v.source_topics.iter().map(String::from).collect(),
+                source_topic_regex: v.source_topic_regex.iter().map(String::from).collect(),
+                state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
+                repartition_sink_topics: v.repartition_sink_topics.iter().map(String::from).collect(),
+                repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
+                copartition_groups: v.copartition_groups.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Subtopology {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
+            n += rt::owned::vec_size(&self.source_topics, true, v, "topology.subtopologies[].source_topics")?;
+            n += rt::owned::vec_size(
+                &self.source_topic_regex,
+                true,
+                v,
+                "topology.subtopologies[].source_topic_regex",
+            )?;
+            n += rt::owned::vec_size(
+                &self.state_changelog_topics,
+                true,
+                v,
+                "topology.subtopologies[].state_changelog_topics",
+            )?;
+            n += rt::owned::vec_size(
+                &self.repartition_sink_topics,
+                true,
+                v,
+                "topology.subtopologies[].repartition_sink_topics",
+            )?;
+            n += rt::owned::vec_size(
+                &self.repartition_source_topics,
+                true,
+                v,
+                "topology.subtopologies[].repartition_source_topics",
+            )?;
+            n += rt::owned::vec_size(
+                &self.copartition_groups,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topology.subtopologies[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
+            rt::owned::write_vec(
+                w,
+                &self.source_topics,
+                true,
+                v,
+                "topology.subtopologies[].source_topics",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.source_topic_regex,
+                true,
+                v,
+                "topology.subtopologies[].source_topic_regex",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.state_changelog_topics,
+                true,
+                v,
+                "topology.subtopologies[].state_changelog_topics",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.repartition_sink_topics,
+                true,
+                v,
+                "topology.subtopologies[].repartition_sink_topics",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.repartition_source_topics,
+                true,
+                v,
+                "topology.subtopologies[].repartition_source_topics",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.copartition_groups,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicInfo`](super::TopicInfo).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicInfo {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `int32`, versions 0+.
+        pub partitions: i32,
+        /// `int16`, versions 0+.
+        pub replication_factor: i16,
+        /// `[]KeyValue`, versions 0+.
+        pub topic_configs: Vec<KeyValue>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicInfo {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: 0_i32,
+                replication_factor: 0_i16,
+                topic_configs: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicInfo<'_>> for TopicInfo {
+        fn from(v: &super::TopicInfo<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions,
+                replication_factor: v.replication_factor,
+                topic_configs: v.topic_configs.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicInfo {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            n += rt::write::str_size(
+                &self.name,
+                true,
+                "topology.subtopologies[].state_changelog_topics[].name",
+            )?;
+            n += rt::owned::vec_size(
+                &self.topic_configs,
+                true,
+                v,
+                "topology.subtopologies[].state_changelog_topics[].topic_configs",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(
+                &self.name,
+                true,
+                "topology.subtopologies[].state_changelog_topics[].name",
+            )?;
+            w.i32(
+                self.partitions,
+                "topology.subtopologies[].state_changelog_topics[].partitions",
+            )?;
+            w.i16(
+                self.replication_factor,
+                "topology.subtopologies[].state_changelog_topics[].replication_factor",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.topic_configs,
+                true,
+                v,
+                "topology.subtopologies[].state_changelog_topics[].topic_configs",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`CopartitionGroup`](super::CopartitionGroup).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CopartitionGroup {
+        /// `[]int16`, versions 0+.
+        pub source_topics: Vec<i16>,
+        /// `[]int16`, versions 0+.
+        pub source_topic_regex: Vec<i16>,
+        /// `[]int16`, versions 0+.
+        pub repartition_source_topics: Vec<i16>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CopartitionGroup {
+        fn default() -> Self {
+            Self {
+                source_topics: Vec::new(),
+                source_topic_regex: Vec::new(),
+                repartition_source_topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CopartitionGroup<'_>> for CopartitionGroup {
+        fn from(v: &super::CopartitionGroup<'_>) -> Self {
+            Self {
+                source_topics: v.source_topics.iter().collect(),
+                source_topic_regex: v.source_topic_regex.iter().collect(),
+                repartition_source_topics: v.repartition_source_topics.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CopartitionGroup {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(
+                &self.source_topics,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topics",
+            )?;
+            n += rt::owned::vec_size(
+                &self.source_topic_regex,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topic_regex",
+            )?;
+            n += rt::owned::vec_size(
+                &self.repartition_source_topics,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topology.subtopologies[].copartition_groups[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(
+                w,
+                &self.source_topics,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topics",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.source_topic_regex,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].source_topic_regex",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.repartition_source_topics,
+                true,
+                v,
+                "topology.subtopologies[].copartition_groups[].repartition_source_topics",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for StreamsGroupHeartbeatRequest {
+        type View<'a> = super::StreamsGroupHeartbeatRequest<'a>;
+        fn from_view(v: &super::StreamsGroupHeartbeatRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

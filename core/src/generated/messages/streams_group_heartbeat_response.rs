@@ -162,7 +162,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
             "partitions_by_user_endpoint",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -230,7 +230,7 @@ impl<'a> rt::Struct<'a> for Status<'a> {
         w.i8(self.status_code, "status[].status_code")?;
         w.str(self.status_detail, true, "status[].status_detail")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -299,7 +299,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         w.str(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
         w.array(&self.partitions, true, v, "active_tasks[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -399,7 +399,7 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
             "partitions_by_user_endpoint[].standby_partitions",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -469,7 +469,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         w.str(self.host, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
         w.u16(self.port, "partitions_by_user_endpoint[].user_endpoint.port")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -563,7 +563,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
             "partitions_by_user_endpoint[].active_partitions[].partitions",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -580,4 +580,492 @@ impl<'a> rt::Message<'a> for StreamsGroupHeartbeatResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`StreamsGroupHeartbeatResponse`](super::StreamsGroupHeartbeatResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StreamsGroupHeartbeatResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub error_message: Option<String>,
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `int32`, versions 0+.
+        pub member_epoch: i32,
+        /// `int32`, versions 0+.
+        pub heartbeat_interval_ms: i32,
+        /// `int32`, versions 0+.
+        pub acceptable_recovery_lag: i32,
+        /// `int32`, versions 0+.
+        pub task_offset_interval_ms: i32,
+        /// `[]Status`, versions 0+, nullable at 0+, default `null`.
+        pub status: Option<Vec<Status>>,
+        /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
+        pub active_tasks: Option<Vec<TaskIds>>,
+        /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
+        pub standby_tasks: Option<Vec<TaskIds>>,
+        /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
+        pub warmup_tasks: Option<Vec<TaskIds>>,
+        /// `int32`, versions 0+.
+        pub endpoint_information_epoch: i32,
+        /// `[]EndpointToPartitions`, versions 0+, nullable at 0+, default `null`.
+        pub partitions_by_user_endpoint: Option<Vec<EndpointToPartitions>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StreamsGroupHeartbeatResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                error_message: None,
+                member_id: String::new(),
+                member_epoch: 0_i32,
+                heartbeat_interval_ms: 0_i32,
+                acceptable_recovery_lag: 0_i32,
+                task_offset_interval_ms: 0_i32,
+                status: None,
+                active_tasks: None,
+                standby_tasks: None,
+                warmup_tasks: None,
+                endpoint_information_epoch: 0_i32,
+                partitions_by_user_endpoint: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StreamsGroupHeartbeatResponse<'_>> for StreamsGroupHeartbeatResponse {
+        fn from(v: &super::StreamsGroupHeartbeatResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                error_message: v.error_message.map(String::from),
+                member_id: v.member_id.into(),
+                member_epoch: v.member_epoch,
+                heartbeat_interval_ms: v.heartbeat_interval_ms,
+                acceptable_recovery_lag: v.acceptable_recovery_lag,
+                task_offset_interval_ms: v.task_offset_interval_ms,
+                status: v.status.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                active_tasks: v.active_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                standby_tasks: v.standby_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                warmup_tasks: v.warmup_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                endpoint_information_epoch: v.endpoint_information_epoch,
+                partitions_by_user_endpoint: v
+                    .partitions_by_user_endpoint
+                    .map(|a| a.iter().map(|e| (&e).into()).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StreamsGroupHeartbeatResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 26;
+            n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
+            n += rt::write::str_size(&self.member_id, true, "member_id")?;
+            n += rt::owned::opt_vec_size(&self.status, true, true, v, "status")?;
+            n += rt::owned::opt_vec_size(&self.active_tasks, true, true, v, "active_tasks")?;
+            n += rt::owned::opt_vec_size(&self.standby_tasks, true, true, v, "standby_tasks")?;
+            n += rt::owned::opt_vec_size(&self.warmup_tasks, true, true, v, "warmup_tasks")?;
+            n += rt::owned::opt_vec_size(
+                &self.partitions_by_user_endpoint,
+                true,
+                true,
+                v,
+                "partitions_by_user_endpoint",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+            w.str(&self.member_id, true, "member_id")?;
+            w.i32(self.member_epoch, "member_epoch")?;
+            w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms")?;
+            w.i32(self.acceptable_recovery_lag, "acceptable_recovery_lag")?;
+            w.i32(self.task_offset_interval_ms, "task_offset_interval_ms")?;
+            rt::owned::write_opt_vec(w, &self.status, true, v, "status")?;
+            rt::owned::write_opt_vec(w, &self.active_tasks, true, v, "active_tasks")?;
+            rt::owned::write_opt_vec(w, &self.standby_tasks, true, v, "standby_tasks")?;
+            rt::owned::write_opt_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")?;
+            w.i32(self.endpoint_information_epoch, "endpoint_information_epoch")?;
+            rt::owned::write_opt_vec(
+                w,
+                &self.partitions_by_user_endpoint,
+                true,
+                v,
+                "partitions_by_user_endpoint",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Status`](super::Status).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Status {
+        /// `int8`, versions 0+.
+        pub status_code: i8,
+        /// `string`, versions 0+.
+        pub status_detail: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Status {
+        fn default() -> Self {
+            Self {
+                status_code: 0_i8,
+                status_detail: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Status<'_>> for Status {
+        fn from(v: &super::Status<'_>) -> Self {
+            Self {
+                status_code: v.status_code,
+                status_detail: v.status_detail.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Status {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::write::str_size(&self.status_detail, true, "status[].status_detail")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("status[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i8(self.status_code, "status[].status_code")?;
+            w.str(&self.status_detail, true, "status[].status_detail")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TaskIds`](super::TaskIds).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TaskIds {
+        /// `string`, versions 0+.
+        pub subtopology_id: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TaskIds {
+        fn default() -> Self {
+            Self {
+                subtopology_id: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TaskIds<'_>> for TaskIds {
+        fn from(v: &super::TaskIds<'_>) -> Self {
+            Self {
+                subtopology_id: v.subtopology_id.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TaskIds {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "active_tasks[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("active_tasks[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`EndpointToPartitions`](super::EndpointToPartitions).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EndpointToPartitions {
+        /// `Endpoint`, versions 0+.
+        pub user_endpoint: Endpoint,
+        /// `[]TopicPartition`, versions 0+.
+        pub active_partitions: Vec<TopicPartition>,
+        /// `[]TopicPartition`, versions 0+.
+        pub standby_partitions: Vec<TopicPartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EndpointToPartitions {
+        fn default() -> Self {
+            Self {
+                user_endpoint: Endpoint::default(),
+                active_partitions: Vec::new(),
+                standby_partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EndpointToPartitions<'_>> for EndpointToPartitions {
+        fn from(v: &super::EndpointToPartitions<'_>) -> Self {
+            Self {
+                user_endpoint: (&v.user_endpoint).into(),
+                active_partitions: v.active_partitions.iter().map(|e| (&e).into()).collect(),
+                standby_partitions: v.standby_partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EndpointToPartitions {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::OwnedStruct::size(&self.user_endpoint, v)?;
+            n += rt::owned::vec_size(
+                &self.active_partitions,
+                true,
+                v,
+                "partitions_by_user_endpoint[].active_partitions",
+            )?;
+            n += rt::owned::vec_size(
+                &self.standby_partitions,
+                true,
+                v,
+                "partitions_by_user_endpoint[].standby_partitions",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "partitions_by_user_endpoint[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::OwnedStruct::write(&self.user_endpoint, w, v)?;
+            rt::owned::write_vec(
+                w,
+                &self.active_partitions,
+                true,
+                v,
+                "partitions_by_user_endpoint[].active_partitions",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.standby_partitions,
+                true,
+                v,
+                "partitions_by_user_endpoint[].standby_partitions",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Endpoint`](super::Endpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Endpoint {
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `uint16`, versions 0+.
+        pub port: u16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Endpoint {
+        fn default() -> Self {
+            Self {
+                host: String::new(),
+                port: 0_u16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Endpoint<'_>> for Endpoint {
+        fn from(v: &super::Endpoint<'_>) -> Self {
+            Self {
+                host: v.host.into(),
+                port: v.port,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Endpoint {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.host, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.host, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
+            w.u16(self.port, "partitions_by_user_endpoint[].user_endpoint.port")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicPartition`](super::TopicPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicPartition {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic: String,
+        /// `[]int32`, versions 0+.
+        pub partitions: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicPartition {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicPartition<'_>> for TopicPartition {
+        fn from(v: &super::TopicPartition<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                partitions: v.partitions.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicPartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(
+                &self.topic,
+                true,
+                "partitions_by_user_endpoint[].active_partitions[].topic",
+            )?;
+            n += rt::owned::vec_size(
+                &self.partitions,
+                true,
+                v,
+                "partitions_by_user_endpoint[].active_partitions[].partitions",
+            )?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(
+                &self.topic,
+                true,
+                "partitions_by_user_endpoint[].active_partitions[].topic",
+            )?;
+            rt::owned::write_vec(
+                w,
+                &self.partitions,
+                true,
+                v,
+                "partitions_by_user_endpoint[].active_partitions[].partitions",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for StreamsGroupHeartbeatResponse {
+        type View<'a> = super::StreamsGroupHeartbeatResponse<'a>;
+        fn from_view(v: &super::StreamsGroupHeartbeatResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

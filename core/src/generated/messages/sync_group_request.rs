@@ -135,7 +135,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
         }
         w.array(&self.assignments, v >= 4, v, "assignments")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -204,7 +204,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
         w.str(self.member_id, v >= 4, "assignments[].member_id")?;
         w.bytes(self.assignment, v >= 4, "assignments[].assignment")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -221,4 +221,178 @@ impl<'a> rt::Message<'a> for SyncGroupRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`SyncGroupRequest`](super::SyncGroupRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SyncGroupRequest {
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `int32`, versions 0+.
+        pub generation_id: i32,
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `string`, versions 3+, nullable at 3+, default `null`.
+        pub group_instance_id: Option<String>,
+        /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
+        pub protocol_type: Option<String>,
+        /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
+        pub protocol_name: Option<String>,
+        /// `[]SyncGroupRequestAssignment`, versions 0+.
+        pub assignments: Vec<SyncGroupRequestAssignment>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SyncGroupRequest {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                generation_id: 0_i32,
+                member_id: String::new(),
+                group_instance_id: None,
+                protocol_type: None,
+                protocol_name: None,
+                assignments: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SyncGroupRequest<'_>> for SyncGroupRequest {
+        fn from(v: &super::SyncGroupRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                generation_id: v.generation_id,
+                member_id: v.member_id.into(),
+                group_instance_id: v.group_instance_id.map(String::from),
+                protocol_type: v.protocol_type.map(String::from),
+                protocol_name: v.protocol_name.map(String::from),
+                assignments: v.assignments.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SyncGroupRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.group_id, v >= 4, "group_id")?;
+            n += rt::write::str_size(&self.member_id, v >= 4, "member_id")?;
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id")?;
+            }
+            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+                return Err(rt::write::not_in_version("group_instance_id"));
+            }
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type")?;
+            }
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name")?;
+            }
+            n += rt::owned::vec_size(&self.assignments, v >= 4, v, "assignments")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, v >= 4, "group_id")?;
+            w.i32(self.generation_id, "generation_id")?;
+            w.str(&self.member_id, v >= 4, "member_id")?;
+            if v >= 3 {
+                w.opt_str(self.group_instance_id.as_deref(), v >= 4, "group_instance_id")?;
+            }
+            if v >= 5 {
+                w.opt_str(self.protocol_type.as_deref(), v >= 4, "protocol_type")?;
+            }
+            if v >= 5 {
+                w.opt_str(self.protocol_name.as_deref(), v >= 4, "protocol_name")?;
+            }
+            rt::owned::write_vec(w, &self.assignments, v >= 4, v, "assignments")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`SyncGroupRequestAssignment`](super::SyncGroupRequestAssignment).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SyncGroupRequestAssignment {
+        /// `string`, versions 0+.
+        pub member_id: String,
+        /// `bytes`, versions 0+.
+        pub assignment: Vec<u8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SyncGroupRequestAssignment {
+        fn default() -> Self {
+            Self {
+                member_id: String::new(),
+                assignment: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SyncGroupRequestAssignment<'_>> for SyncGroupRequestAssignment {
+        fn from(v: &super::SyncGroupRequestAssignment<'_>) -> Self {
+            Self {
+                member_id: v.member_id.into(),
+                assignment: v.assignment.to_vec(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SyncGroupRequestAssignment {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.member_id, v >= 4, "assignments[].member_id")?;
+            n += rt::write::bytes_size(&self.assignment, v >= 4, "assignments[].assignment")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("assignments[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.member_id, v >= 4, "assignments[].member_id")?;
+            w.bytes(&self.assignment, v >= 4, "assignments[].assignment")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for SyncGroupRequest {
+        type View<'a> = super::SyncGroupRequest<'a>;
+        fn from_view(v: &super::SyncGroupRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -117,7 +117,7 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
         }
         w.bytes(self.assignment, v >= 4, "assignment")?;
         if v >= 4 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -134,4 +134,106 @@ impl<'a> rt::Message<'a> for SyncGroupResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`SyncGroupResponse`](super::SyncGroupResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SyncGroupResponse {
+        /// `int32`, versions 1+, ignorable.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
+        pub protocol_type: Option<String>,
+        /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
+        pub protocol_name: Option<String>,
+        /// `bytes`, versions 0+.
+        pub assignment: Vec<u8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SyncGroupResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                protocol_type: None,
+                protocol_name: None,
+                assignment: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SyncGroupResponse<'_>> for SyncGroupResponse {
+        fn from(v: &super::SyncGroupResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                protocol_type: v.protocol_type.map(String::from),
+                protocol_name: v.protocol_name.map(String::from),
+                assignment: v.assignment.to_vec(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SyncGroupResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            if v >= 1 {
+                n += 4;
+            }
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type")?;
+            }
+            if v >= 5 {
+                n += rt::write::opt_str_size(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name")?;
+            }
+            n += rt::write::bytes_size(&self.assignment, v >= 4, "assignment")?;
+            if v >= 4 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            }
+            w.i16(self.error_code, "error_code")?;
+            if v >= 5 {
+                w.opt_str(self.protocol_type.as_deref(), v >= 4, "protocol_type")?;
+            }
+            if v >= 5 {
+                w.opt_str(self.protocol_name.as_deref(), v >= 4, "protocol_name")?;
+            }
+            w.bytes(&self.assignment, v >= 4, "assignment")?;
+            if v >= 4 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for SyncGroupResponse {
+        type View<'a> = super::SyncGroupResponse<'a>;
+        fn from_view(v: &super::SyncGroupResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -147,7 +147,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
         }
         w.array(&self.topics, v >= 3, v, "topics")?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -216,7 +216,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
         w.str(self.name, v >= 3, "topics[].name")?;
         w.array(&self.partitions, v >= 3, v, "topics[].partitions")?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -317,7 +317,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
             "topics[].partitions[].committed_metadata",
         )?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -334,4 +334,272 @@ impl<'a> rt::Message<'a> for TxnOffsetCommitRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`TxnOffsetCommitRequest`](super::TxnOffsetCommitRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TxnOffsetCommitRequest {
+        /// `string`, versions 0+, entity `transactionalId`.
+        pub transactional_id: String,
+        /// `string`, versions 0+, entity `groupId`.
+        pub group_id: String,
+        /// `int64`, versions 0+, entity `producerId`.
+        pub producer_id: i64,
+        /// `int16`, versions 0+.
+        pub producer_epoch: i16,
+        /// `int32`, versions 3+, default `-1`.
+        pub generation_id: i32,
+        /// `string`, versions 3+, default ``.
+        pub member_id: String,
+        /// `string`, versions 3+, nullable at 3+, default `null`.
+        pub group_instance_id: Option<String>,
+        /// `[]TxnOffsetCommitRequestTopic`, versions 0+.
+        pub topics: Vec<TxnOffsetCommitRequestTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TxnOffsetCommitRequest {
+        fn default() -> Self {
+            Self {
+                transactional_id: String::new(),
+                group_id: String::new(),
+                producer_id: 0_i64,
+                producer_epoch: 0_i16,
+                generation_id: -1_i32,
+                member_id: String::new(),
+                group_instance_id: None,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TxnOffsetCommitRequest<'_>> for TxnOffsetCommitRequest {
+        fn from(v: &super::TxnOffsetCommitRequest<'_>) -> Self {
+            Self {
+                transactional_id: v.transactional_id.into(),
+                group_id: v.group_id.into(),
+                producer_id: v.producer_id,
+                producer_epoch: v.producer_epoch,
+                generation_id: v.generation_id,
+                member_id: v.member_id.into(),
+                group_instance_id: v.group_instance_id.map(String::from),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TxnOffsetCommitRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 10;
+            n += rt::write::str_size(&self.transactional_id, v >= 3, "transactional_id")?;
+            n += rt::write::str_size(&self.group_id, v >= 3, "group_id")?;
+            if v >= 3 {
+                n += 4;
+            }
+            if !(v >= 3) && !(self.generation_id == -1_i32) {
+                return Err(rt::write::not_in_version("generation_id"));
+            }
+            if v >= 3 {
+                n += rt::write::str_size(&self.member_id, v >= 3, "member_id")?;
+            }
+            if !(v >= 3) && !(self.member_id == "") {
+                return Err(rt::write::not_in_version("member_id"));
+            }
+            if v >= 3 {
+                n += rt::write::opt_str_size(self.group_instance_id.as_deref(), v >= 3, v >= 3, "group_instance_id")?;
+            }
+            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+                return Err(rt::write::not_in_version("group_instance_id"));
+            }
+            n += rt::owned::vec_size(&self.topics, v >= 3, v, "topics")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.transactional_id, v >= 3, "transactional_id")?;
+            w.str(&self.group_id, v >= 3, "group_id")?;
+            w.i64(self.producer_id, "producer_id")?;
+            w.i16(self.producer_epoch, "producer_epoch")?;
+            if v >= 3 {
+                w.i32(self.generation_id, "generation_id")?;
+            }
+            if v >= 3 {
+                w.str(&self.member_id, v >= 3, "member_id")?;
+            }
+            if v >= 3 {
+                w.opt_str(self.group_instance_id.as_deref(), v >= 3, "group_instance_id")?;
+            }
+            rt::owned::write_vec(w, &self.topics, v >= 3, v, "topics")?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TxnOffsetCommitRequestTopic`](super::TxnOffsetCommitRequestTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TxnOffsetCommitRequestTopic {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]TxnOffsetCommitRequestPartition`, versions 0+.
+        pub partitions: Vec<TxnOffsetCommitRequestPartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TxnOffsetCommitRequestTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TxnOffsetCommitRequestTopic<'_>> for TxnOffsetCommitRequestTopic {
+        fn from(v: &super::TxnOffsetCommitRequestTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TxnOffsetCommitRequestTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 3, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 3, v, "topics[].partitions")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 3, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 3, v, "topics[].partitions")?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TxnOffsetCommitRequestPartition`](super::TxnOffsetCommitRequestPartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TxnOffsetCommitRequestPartition {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int64`, versions 0+.
+        pub committed_offset: i64,
+        /// `int32`, versions 2+, default `-1`, ignorable.
+        pub committed_leader_epoch: i32,
+        /// `string`, versions 0+, nullable at 0+.
+        pub committed_metadata: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TxnOffsetCommitRequestPartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                committed_offset: 0_i64,
+                committed_leader_epoch: -1_i32,
+                committed_metadata: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TxnOffsetCommitRequestPartition<'_>> for TxnOffsetCommitRequestPartition {
+        fn from(v: &super::TxnOffsetCommitRequestPartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                committed_offset: v.committed_offset,
+                committed_leader_epoch: v.committed_leader_epoch,
+                committed_metadata: v.committed_metadata.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TxnOffsetCommitRequestPartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if v >= 2 {
+                n += 4;
+            }
+            n += rt::write::opt_str_size(
+                self.committed_metadata.as_deref(),
+                v >= 3,
+                true,
+                "topics[].partitions[].committed_metadata",
+            )?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
+            if v >= 2 {
+                w.i32(
+                    self.committed_leader_epoch,
+                    "topics[].partitions[].committed_leader_epoch",
+                )?;
+            }
+            w.opt_str(
+                self.committed_metadata.as_deref(),
+                v >= 3,
+                "topics[].partitions[].committed_metadata",
+            )?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for TxnOffsetCommitRequest {
+        type View<'a> = super::TxnOffsetCommitRequest<'a>;
+        fn from_view(v: &super::TxnOffsetCommitRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

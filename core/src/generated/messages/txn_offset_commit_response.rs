@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponse<'a> {
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.topics, v >= 3, v, "topics")?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -141,7 +141,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponseTopic<'a> {
         w.str(self.name, v >= 3, "topics[].name")?;
         w.array(&self.partitions, v >= 3, v, "topics[].partitions")?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -208,7 +208,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponsePartition<'a> {
         w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
         w.i16(self.error_code, "topics[].partitions[].error_code")?;
         if v >= 3 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -225,4 +225,188 @@ impl<'a> rt::Message<'a> for TxnOffsetCommitResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`TxnOffsetCommitResponse`](super::TxnOffsetCommitResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TxnOffsetCommitResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `[]TxnOffsetCommitResponseTopic`, versions 0+.
+        pub topics: Vec<TxnOffsetCommitResponseTopic>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TxnOffsetCommitResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TxnOffsetCommitResponse<'_>> for TxnOffsetCommitResponse {
+        fn from(v: &super::TxnOffsetCommitResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TxnOffsetCommitResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.topics, v >= 3, v, "topics")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            rt::owned::write_vec(w, &self.topics, v >= 3, v, "topics")?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TxnOffsetCommitResponseTopic`](super::TxnOffsetCommitResponseTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TxnOffsetCommitResponseTopic {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]TxnOffsetCommitResponsePartition`, versions 0+.
+        pub partitions: Vec<TxnOffsetCommitResponsePartition>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TxnOffsetCommitResponseTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TxnOffsetCommitResponseTopic<'_>> for TxnOffsetCommitResponseTopic {
+        fn from(v: &super::TxnOffsetCommitResponseTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TxnOffsetCommitResponseTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 3, "topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 3, v, "topics[].partitions")?;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 3, "topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 3, v, "topics[].partitions")?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TxnOffsetCommitResponsePartition`](super::TxnOffsetCommitResponsePartition).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TxnOffsetCommitResponsePartition {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TxnOffsetCommitResponsePartition {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TxnOffsetCommitResponsePartition<'_>> for TxnOffsetCommitResponsePartition {
+        fn from(v: &super::TxnOffsetCommitResponsePartition<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TxnOffsetCommitResponsePartition {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if v >= 3 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            if v >= 3 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for TxnOffsetCommitResponse {
+        type View<'a> = super::TxnOffsetCommitResponse<'a>;
+        fn from_view(v: &super::TxnOffsetCommitResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

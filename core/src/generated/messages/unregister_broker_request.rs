@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for UnregisterBrokerRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.i32(self.broker_id, "broker_id")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -83,4 +83,70 @@ impl<'a> rt::Message<'a> for UnregisterBrokerRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`UnregisterBrokerRequest`](super::UnregisterBrokerRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct UnregisterBrokerRequest {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub broker_id: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for UnregisterBrokerRequest {
+        fn default() -> Self {
+            Self {
+                broker_id: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::UnregisterBrokerRequest<'_>> for UnregisterBrokerRequest {
+        fn from(v: &super::UnregisterBrokerRequest<'_>) -> Self {
+            Self {
+                broker_id: v.broker_id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for UnregisterBrokerRequest {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.broker_id, "broker_id")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for UnregisterBrokerRequest {
+        type View<'a> = super::UnregisterBrokerRequest<'a>;
+        fn from_view(v: &super::UnregisterBrokerRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -91,7 +91,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
             w.bool(self.validate_only, "validate_only")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -195,7 +195,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
             w.i8(self.upgrade_type, "feature_updates[].upgrade_type")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -212,4 +212,171 @@ impl<'a> rt::Message<'a> for UpdateFeaturesRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`UpdateFeaturesRequest`](super::UpdateFeaturesRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct UpdateFeaturesRequest {
+        /// `int32`, versions 0+, default `60000`.
+        pub timeout_ms: i32,
+        /// `[]FeatureUpdateKey`, versions 0+.
+        pub feature_updates: Vec<FeatureUpdateKey>,
+        /// `bool`, versions 1+, default `false`.
+        pub validate_only: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for UpdateFeaturesRequest {
+        fn default() -> Self {
+            Self {
+                timeout_ms: 60000_i32,
+                feature_updates: Vec::new(),
+                validate_only: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::UpdateFeaturesRequest<'_>> for UpdateFeaturesRequest {
+        fn from(v: &super::UpdateFeaturesRequest<'_>) -> Self {
+            Self {
+                timeout_ms: v.timeout_ms,
+                feature_updates: v.feature_updates.iter().map(|e| (&e).into()).collect(),
+                validate_only: v.validate_only,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for UpdateFeaturesRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.feature_updates, true, v, "feature_updates")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.validate_only == false) {
+                return Err(rt::write::not_in_version("validate_only"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.timeout_ms, "timeout_ms")?;
+            rt::owned::write_vec(w, &self.feature_updates, true, v, "feature_updates")?;
+            if v >= 1 {
+                w.bool(self.validate_only, "validate_only")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`FeatureUpdateKey`](super::FeatureUpdateKey).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FeatureUpdateKey {
+        /// `string`, versions 0+, map key.
+        pub feature: String,
+        /// `int16`, versions 0+.
+        pub max_version_level: i16,
+        /// `bool`, versions 0.
+        pub allow_downgrade: bool,
+        /// `int8`, versions 1+, default `1`.
+        pub upgrade_type: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FeatureUpdateKey {
+        fn default() -> Self {
+            Self {
+                feature: String::new(),
+                max_version_level: 0_i16,
+                allow_downgrade: false,
+                upgrade_type: 1_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FeatureUpdateKey<'_>> for FeatureUpdateKey {
+        fn from(v: &super::FeatureUpdateKey<'_>) -> Self {
+            Self {
+                feature: v.feature.into(),
+                max_version_level: v.max_version_level,
+                allow_downgrade: v.allow_downgrade,
+                upgrade_type: v.upgrade_type,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FeatureUpdateKey {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.feature, true, "feature_updates[].feature")?;
+            if v <= 0 {
+                n += 1;
+            }
+            if !(v <= 0) && !(self.allow_downgrade == false) {
+                return Err(rt::write::not_in_version("feature_updates[].allow_downgrade"));
+            }
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.upgrade_type == 1_i8) {
+                return Err(rt::write::not_in_version("feature_updates[].upgrade_type"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("feature_updates[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.feature, true, "feature_updates[].feature")?;
+            w.i16(self.max_version_level, "feature_updates[].max_version_level")?;
+            if v <= 0 {
+                w.bool(self.allow_downgrade, "feature_updates[].allow_downgrade")?;
+            }
+            if v >= 1 {
+                w.i8(self.upgrade_type, "feature_updates[].upgrade_type")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for UpdateFeaturesRequest {
+        type View<'a> = super::UpdateFeaturesRequest<'a>;
+        fn from_view(v: &super::UpdateFeaturesRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

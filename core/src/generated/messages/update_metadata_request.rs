@@ -341,7 +341,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
             )?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -447,7 +447,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
             w.array(&self.partition_states, v >= 6, v, "topic_states[].partition_states")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -568,7 +568,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
             w.opt_str(self.rack, v >= 6, "live_brokers[].rack")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -696,7 +696,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
             w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol")?;
         }
         if v >= 6 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -713,4 +713,549 @@ impl<'a> rt::Message<'a> for UpdateMetadataRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`UpdateMetadataRequest`](super::UpdateMetadataRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct UpdateMetadataRequest {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub controller_id: i32,
+        /// `bool`, versions 8+, default `false`.
+        pub is_k_raft_controller: bool,
+        /// `int8`, tagged field 0 at versions 8+, default `0`.
+        pub r#type: i8,
+        /// `int32`, versions 0+.
+        pub controller_epoch: i32,
+        /// `int64`, versions 5+, default `-1`, ignorable.
+        pub broker_epoch: i64,
+        /// `[]UpdateMetadataPartitionState`, versions 0-4.
+        pub ungrouped_partition_states: Vec<UpdateMetadataPartitionState>,
+        /// `[]UpdateMetadataTopicState`, versions 5+.
+        pub topic_states: Vec<UpdateMetadataTopicState>,
+        /// `[]UpdateMetadataBroker`, versions 0+.
+        pub live_brokers: Vec<UpdateMetadataBroker>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for UpdateMetadataRequest {
+        fn default() -> Self {
+            Self {
+                controller_id: 0_i32,
+                is_k_raft_controller: false,
+                r#type: 0_i8,
+                controller_epoch: 0_i32,
+                broker_epoch: -1_i64,
+                ungrouped_partition_states: Vec::new(),
+                topic_states: Vec::new(),
+                live_brokers: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::UpdateMetadataRequest<'_>> for UpdateMetadataRequest {
+        fn from(v: &super::UpdateMetadataRequest<'_>) -> Self {
+            Self {
+                controller_id: v.controller_id,
+                is_k_raft_controller: v.is_k_raft_controller,
+                r#type: v.r#type,
+                controller_epoch: v.controller_epoch,
+                broker_epoch: v.broker_epoch,
+                ungrouped_partition_states: v.ungrouped_partition_states.iter().map(|e| (&e).into()).collect(),
+                topic_states: v.topic_states.iter().map(|e| (&e).into()).collect(),
+                live_brokers: v.live_brokers.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for UpdateMetadataRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            if v >= 8 {
+                n += 1;
+            }
+            if !(v >= 8) && !(self.is_k_raft_controller == false) {
+                return Err(rt::write::not_in_version("is_k_raft_controller"));
+            }
+            if !(v >= 8) && !(self.r#type == 0_i8) {
+                return Err(rt::write::not_in_version("type"));
+            }
+            if v >= 5 {
+                n += 8;
+            }
+            if v <= 4 {
+                n += rt::owned::vec_size(
+                    &self.ungrouped_partition_states,
+                    v >= 6,
+                    v,
+                    "ungrouped_partition_states",
+                )?;
+            }
+            if !(v <= 4) && !(self.ungrouped_partition_states.is_empty()) {
+                return Err(rt::write::not_in_version("ungrouped_partition_states"));
+            }
+            if v >= 5 {
+                n += rt::owned::vec_size(&self.topic_states, v >= 6, v, "topic_states")?;
+            }
+            if !(v >= 5) && !(self.topic_states.is_empty()) {
+                return Err(rt::write::not_in_version("topic_states"));
+            }
+            n += rt::owned::vec_size(&self.live_brokers, v >= 6, v, "live_brokers")?;
+            if v >= 6 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 8 && !(self.r#type == 0_i8) {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.controller_id, "controller_id")?;
+            if v >= 8 {
+                w.bool(self.is_k_raft_controller, "is_k_raft_controller")?;
+            }
+            w.i32(self.controller_epoch, "controller_epoch")?;
+            if v >= 5 {
+                w.i64(self.broker_epoch, "broker_epoch")?;
+            }
+            if v <= 4 {
+                rt::owned::write_vec(
+                    w,
+                    &self.ungrouped_partition_states,
+                    v >= 6,
+                    v,
+                    "ungrouped_partition_states",
+                )?;
+            }
+            if v >= 5 {
+                rt::owned::write_vec(w, &self.topic_states, v >= 6, v, "topic_states")?;
+            }
+            rt::owned::write_vec(w, &self.live_brokers, v >= 6, v, "live_brokers")?;
+            if v >= 6 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_type = v >= 8 && !(self.r#type == 0_i8);
+                tags += usize::from(has_type);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_type {
+                    let s = 1;
+                    w.uvarint(0, "type")?;
+                    w.uvarint(s as u32, "type")?;
+                    w.i8(self.r#type, "type")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`UpdateMetadataPartitionState`](super::UpdateMetadataPartitionState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct UpdateMetadataPartitionState {
+        /// `string`, versions 0-4, entity `topicName`, ignorable.
+        pub topic_name: String,
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int32`, versions 0+.
+        pub controller_epoch: i32,
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub leader: i32,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub isr: Vec<i32>,
+        /// `int32`, versions 0+.
+        pub zk_version: i32,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub replicas: Vec<i32>,
+        /// `[]int32`, versions 4+, entity `brokerId`, ignorable.
+        pub offline_replicas: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for UpdateMetadataPartitionState {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partition_index: 0_i32,
+                controller_epoch: 0_i32,
+                leader: 0_i32,
+                leader_epoch: 0_i32,
+                isr: Vec::new(),
+                zk_version: 0_i32,
+                replicas: Vec::new(),
+                offline_replicas: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::UpdateMetadataPartitionState<'_>> for UpdateMetadataPartitionState {
+        fn from(v: &super::UpdateMetadataPartitionState<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partition_index: v.partition_index,
+                controller_epoch: v.controller_epoch,
+                leader: v.leader,
+                leader_epoch: v.leader_epoch,
+                isr: v.isr.iter().collect(),
+                zk_version: v.zk_version,
+                replicas: v.replicas.iter().collect(),
+                offline_replicas: v.offline_replicas.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for UpdateMetadataPartitionState {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            if v <= 4 {
+                n += rt::write::str_size(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
+            }
+            n += rt::owned::vec_size(&self.isr, v >= 6, v, "ungrouped_partition_states[].isr")?;
+            n += rt::owned::vec_size(&self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas")?;
+            if v >= 4 {
+                n += rt::owned::vec_size(
+                    &self.offline_replicas,
+                    v >= 6,
+                    v,
+                    "ungrouped_partition_states[].offline_replicas",
+                )?;
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "ungrouped_partition_states[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 4 {
+                w.str(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
+            }
+            w.i32(self.partition_index, "ungrouped_partition_states[].partition_index")?;
+            w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch")?;
+            w.i32(self.leader, "ungrouped_partition_states[].leader")?;
+            w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch")?;
+            rt::owned::write_vec(w, &self.isr, v >= 6, v, "ungrouped_partition_states[].isr")?;
+            w.i32(self.zk_version, "ungrouped_partition_states[].zk_version")?;
+            rt::owned::write_vec(w, &self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas")?;
+            if v >= 4 {
+                rt::owned::write_vec(
+                    w,
+                    &self.offline_replicas,
+                    v >= 6,
+                    v,
+                    "ungrouped_partition_states[].offline_replicas",
+                )?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`UpdateMetadataTopicState`](super::UpdateMetadataTopicState).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct UpdateMetadataTopicState {
+        /// `string`, versions 5+, entity `topicName`.
+        pub topic_name: String,
+        /// `uuid`, versions 7+, ignorable.
+        pub topic_id: rt::Uuid,
+        /// `[]UpdateMetadataPartitionState`, versions 5+.
+        pub partition_states: Vec<UpdateMetadataPartitionState>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for UpdateMetadataTopicState {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                topic_id: rt::Uuid::nil(),
+                partition_states: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::UpdateMetadataTopicState<'_>> for UpdateMetadataTopicState {
+        fn from(v: &super::UpdateMetadataTopicState<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                topic_id: v.topic_id,
+                partition_states: v.partition_states.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for UpdateMetadataTopicState {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 5 {
+                n += rt::write::str_size(&self.topic_name, v >= 6, "topic_states[].topic_name")?;
+            }
+            if !(v >= 5) && !(self.topic_name == "") {
+                return Err(rt::write::not_in_version("topic_states[].topic_name"));
+            }
+            if v >= 7 {
+                n += 16;
+            }
+            if v >= 5 {
+                n += rt::owned::vec_size(&self.partition_states, v >= 6, v, "topic_states[].partition_states")?;
+            }
+            if !(v >= 5) && !(self.partition_states.is_empty()) {
+                return Err(rt::write::not_in_version("topic_states[].partition_states"));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_states[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 5 {
+                w.str(&self.topic_name, v >= 6, "topic_states[].topic_name")?;
+            }
+            if v >= 7 {
+                w.uuid(self.topic_id, "topic_states[].topic_id")?;
+            }
+            if v >= 5 {
+                rt::owned::write_vec(w, &self.partition_states, v >= 6, v, "topic_states[].partition_states")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`UpdateMetadataBroker`](super::UpdateMetadataBroker).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct UpdateMetadataBroker {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub id: i32,
+        /// `string`, versions 0, ignorable.
+        pub v0_host: String,
+        /// `int32`, versions 0, ignorable.
+        pub v0_port: i32,
+        /// `[]UpdateMetadataEndpoint`, versions 1+, ignorable.
+        pub endpoints: Vec<UpdateMetadataEndpoint>,
+        /// `string`, versions 2+, nullable at 2+, ignorable.
+        pub rack: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for UpdateMetadataBroker {
+        fn default() -> Self {
+            Self {
+                id: 0_i32,
+                v0_host: String::new(),
+                v0_port: 0_i32,
+                endpoints: Vec::new(),
+                rack: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::UpdateMetadataBroker<'_>> for UpdateMetadataBroker {
+        fn from(v: &super::UpdateMetadataBroker<'_>) -> Self {
+            Self {
+                id: v.id,
+                v0_host: v.v0_host.into(),
+                v0_port: v.v0_port,
+                endpoints: v.endpoints.iter().map(|e| (&e).into()).collect(),
+                rack: v.rack.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for UpdateMetadataBroker {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if v <= 0 {
+                n += rt::write::str_size(&self.v0_host, v >= 6, "live_brokers[].v0_host")?;
+            }
+            if v <= 0 {
+                n += 4;
+            }
+            if v >= 1 {
+                n += rt::owned::vec_size(&self.endpoints, v >= 6, v, "live_brokers[].endpoints")?;
+            }
+            if v >= 2 {
+                n += rt::write::opt_str_size(self.rack.as_deref(), v >= 6, v >= 2, "live_brokers[].rack")?;
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("live_brokers[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.id, "live_brokers[].id")?;
+            if v <= 0 {
+                w.str(&self.v0_host, v >= 6, "live_brokers[].v0_host")?;
+            }
+            if v <= 0 {
+                w.i32(self.v0_port, "live_brokers[].v0_port")?;
+            }
+            if v >= 1 {
+                rt::owned::write_vec(w, &self.endpoints, v >= 6, v, "live_brokers[].endpoints")?;
+            }
+            if v >= 2 {
+                w.opt_str(self.rack.as_deref(), v >= 6, "live_brokers[].rack")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`UpdateMetadataEndpoint`](super::UpdateMetadataEndpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct UpdateMetadataEndpoint {
+        /// `int32`, versions 1+.
+        pub port: i32,
+        /// `string`, versions 1+.
+        pub host: String,
+        /// `string`, versions 3+, ignorable.
+        pub listener: String,
+        /// `int16`, versions 1+.
+        pub security_protocol: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for UpdateMetadataEndpoint {
+        fn default() -> Self {
+            Self {
+                port: 0_i32,
+                host: String::new(),
+                listener: String::new(),
+                security_protocol: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::UpdateMetadataEndpoint<'_>> for UpdateMetadataEndpoint {
+        fn from(v: &super::UpdateMetadataEndpoint<'_>) -> Self {
+            Self {
+                port: v.port,
+                host: v.host.into(),
+                listener: v.listener.into(),
+                security_protocol: v.security_protocol,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for UpdateMetadataEndpoint {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 4;
+            }
+            if !(v >= 1) && !(self.port == 0_i32) {
+                return Err(rt::write::not_in_version("live_brokers[].endpoints[].port"));
+            }
+            if v >= 1 {
+                n += rt::write::str_size(&self.host, v >= 6, "live_brokers[].endpoints[].host")?;
+            }
+            if !(v >= 1) && !(self.host == "") {
+                return Err(rt::write::not_in_version("live_brokers[].endpoints[].host"));
+            }
+            if v >= 3 {
+                n += rt::write::str_size(&self.listener, v >= 6, "live_brokers[].endpoints[].listener")?;
+            }
+            if v >= 1 {
+                n += 2;
+            }
+            if !(v >= 1) && !(self.security_protocol == 0_i16) {
+                return Err(rt::write::not_in_version(
+                    "live_brokers[].endpoints[].security_protocol",
+                ));
+            }
+            if v >= 6 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "live_brokers[].endpoints[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.i32(self.port, "live_brokers[].endpoints[].port")?;
+            }
+            if v >= 1 {
+                w.str(&self.host, v >= 6, "live_brokers[].endpoints[].host")?;
+            }
+            if v >= 3 {
+                w.str(&self.listener, v >= 6, "live_brokers[].endpoints[].listener")?;
+            }
+            if v >= 1 {
+                w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol")?;
+            }
+            if v >= 6 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for UpdateMetadataRequest {
+        type View<'a> = super::UpdateMetadataRequest<'a>;
+        fn from_view(v: &super::UpdateMetadataRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

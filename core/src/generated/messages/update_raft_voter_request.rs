@@ -99,7 +99,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
         w.array(&self.listeners, true, v, "listeners")?;
         rt::Struct::write(&self.k_raft_version_feature, w, v)?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -174,7 +174,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         w.str(self.host, true, "listeners[].host")?;
         w.u16(self.port, "listeners[].port")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -247,7 +247,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
             "k_raft_version_feature.max_supported_version",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -264,4 +264,221 @@ impl<'a> rt::Message<'a> for UpdateRaftVoterRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`UpdateRaftVoterRequest`](super::UpdateRaftVoterRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct UpdateRaftVoterRequest {
+        /// `string`, versions 0+, nullable at 0+.
+        pub cluster_id: Option<String>,
+        /// `int32`, versions 0+.
+        pub current_leader_epoch: i32,
+        /// `int32`, versions 0+.
+        pub voter_id: i32,
+        /// `uuid`, versions 0+.
+        pub voter_directory_id: rt::Uuid,
+        /// `[]Listener`, versions 0+.
+        pub listeners: Vec<Listener>,
+        /// `KRaftVersionFeature`, versions 0+.
+        pub k_raft_version_feature: KRaftVersionFeature,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for UpdateRaftVoterRequest {
+        fn default() -> Self {
+            Self {
+                cluster_id: Some(String::new()),
+                current_leader_epoch: 0_i32,
+                voter_id: 0_i32,
+                voter_directory_id: rt::Uuid::nil(),
+                listeners: Vec::new(),
+                k_raft_version_feature: KRaftVersionFeature::default(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::UpdateRaftVoterRequest<'_>> for UpdateRaftVoterRequest {
+        fn from(v: &super::UpdateRaftVoterRequest<'_>) -> Self {
+            Self {
+                cluster_id: v.cluster_id.map(String::from),
+                current_leader_epoch: v.current_leader_epoch,
+                voter_id: v.voter_id,
+                voter_directory_id: v.voter_directory_id,
+                listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
+                k_raft_version_feature: (&v.k_raft_version_feature).into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for UpdateRaftVoterRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 24;
+            n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
+            n += rt::owned::vec_size(&self.listeners, true, v, "listeners")?;
+            n += rt::OwnedStruct::size(&self.k_raft_version_feature, v)?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
+            w.i32(self.current_leader_epoch, "current_leader_epoch")?;
+            w.i32(self.voter_id, "voter_id")?;
+            w.uuid(self.voter_directory_id, "voter_directory_id")?;
+            rt::owned::write_vec(w, &self.listeners, true, v, "listeners")?;
+            rt::OwnedStruct::write(&self.k_raft_version_feature, w, v)?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Listener`](super::Listener).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Listener {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `uint16`, versions 0+.
+        pub port: u16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Listener {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                host: String::new(),
+                port: 0_u16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Listener<'_>> for Listener {
+        fn from(v: &super::Listener<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                host: v.host.into(),
+                port: v.port,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Listener {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.name, true, "listeners[].name")?;
+            n += rt::write::str_size(&self.host, true, "listeners[].host")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("listeners[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "listeners[].name")?;
+            w.str(&self.host, true, "listeners[].host")?;
+            w.u16(self.port, "listeners[].port")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`KRaftVersionFeature`](super::KRaftVersionFeature).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct KRaftVersionFeature {
+        /// `int16`, versions 0+.
+        pub min_supported_version: i16,
+        /// `int16`, versions 0+.
+        pub max_supported_version: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for KRaftVersionFeature {
+        fn default() -> Self {
+            Self {
+                min_supported_version: 0_i16,
+                max_supported_version: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::KRaftVersionFeature<'_>> for KRaftVersionFeature {
+        fn from(v: &super::KRaftVersionFeature<'_>) -> Self {
+            Self {
+                min_supported_version: v.min_supported_version,
+                max_supported_version: v.max_supported_version,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for KRaftVersionFeature {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("k_raft_version_feature._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(
+                self.min_supported_version,
+                "k_raft_version_feature.min_supported_version",
+            )?;
+            w.i16(
+                self.max_supported_version,
+                "k_raft_version_feature.max_supported_version",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for UpdateRaftVoterRequest {
+        type View<'a> = super::UpdateRaftVoterRequest<'a>;
+        fn from_view(v: &super::UpdateRaftVoterRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

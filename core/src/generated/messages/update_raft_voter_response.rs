@@ -188,7 +188,7 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         w.str(self.host, true, "current_leader.host")?;
         w.i32(self.port, "current_leader.port")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -205,4 +205,162 @@ impl<'a> rt::Message<'a> for UpdateRaftVoterResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`UpdateRaftVoterResponse`](super::UpdateRaftVoterResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct UpdateRaftVoterResponse {
+        /// `int32`, versions 0+.
+        pub throttle_time_ms: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// `CurrentLeader`, tagged field 0 at versions 0+.
+        pub current_leader: CurrentLeader,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for UpdateRaftVoterResponse {
+        fn default() -> Self {
+            Self {
+                throttle_time_ms: 0_i32,
+                error_code: 0_i16,
+                current_leader: CurrentLeader::default(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::UpdateRaftVoterResponse<'_>> for UpdateRaftVoterResponse {
+        fn from(v: &super::UpdateRaftVoterResponse<'_>) -> Self {
+            Self {
+                throttle_time_ms: v.throttle_time_ms,
+                error_code: v.error_code,
+                current_leader: (&v.current_leader).into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for UpdateRaftVoterResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.current_leader == CurrentLeader::default()) {
+                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i16(self.error_code, "error_code")?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_current_leader = true && !(self.current_leader == CurrentLeader::default());
+                tags += usize::from(has_current_leader);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_current_leader {
+                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
+                    w.uvarint(0, "current_leader")?;
+                    w.uvarint(s as u32, "current_leader")?;
+                    rt::OwnedStruct::write(&self.current_leader, w, v)?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`CurrentLeader`](super::CurrentLeader).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct CurrentLeader {
+        /// `int32`, versions 0+, default `-1`, entity `brokerId`.
+        pub leader_id: i32,
+        /// `int32`, versions 0+, default `-1`.
+        pub leader_epoch: i32,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `int32`, versions 0+.
+        pub port: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for CurrentLeader {
+        fn default() -> Self {
+            Self {
+                leader_id: -1_i32,
+                leader_epoch: -1_i32,
+                host: String::new(),
+                port: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::CurrentLeader<'_>> for CurrentLeader {
+        fn from(v: &super::CurrentLeader<'_>) -> Self {
+            Self {
+                leader_id: v.leader_id,
+                leader_epoch: v.leader_epoch,
+                host: v.host.into(),
+                port: v.port,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for CurrentLeader {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            n += rt::write::str_size(&self.host, true, "current_leader.host")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("current_leader._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.leader_id, "current_leader.leader_id")?;
+            w.i32(self.leader_epoch, "current_leader.leader_epoch")?;
+            w.str(&self.host, true, "current_leader.host")?;
+            w.i32(self.port, "current_leader.port")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for UpdateRaftVoterResponse {
+        type View<'a> = super::UpdateRaftVoterResponse<'a>;
+        fn from_view(v: &super::UpdateRaftVoterResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -85,7 +85,7 @@ impl<'a> rt::Struct<'a> for VoteRequest<'a> {
         }
         w.array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -154,7 +154,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         w.str(self.topic_name, true, "topics[].topic_name")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -287,7 +287,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             w.bool(self.pre_vote, "topics[].partitions[].pre_vote")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -304,4 +304,247 @@ impl<'a> rt::Message<'a> for VoteRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`VoteRequest`](super::VoteRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct VoteRequest {
+        /// `string`, versions 0+, nullable at 0+, default `null`.
+        pub cluster_id: Option<String>,
+        /// `int32`, versions 1+, default `-1`, entity `brokerId`, ignorable.
+        pub voter_id: i32,
+        /// `[]TopicData`, versions 0+.
+        pub topics: Vec<TopicData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for VoteRequest {
+        fn default() -> Self {
+            Self {
+                cluster_id: None,
+                voter_id: -1_i32,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::VoteRequest<'_>> for VoteRequest {
+        fn from(v: &super::VoteRequest<'_>) -> Self {
+            Self {
+                cluster_id: v.cluster_id.map(String::from),
+                voter_id: v.voter_id,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for VoteRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
+            if v >= 1 {
+                n += 4;
+            }
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
+            if v >= 1 {
+                w.i32(self.voter_id, "voter_id")?;
+            }
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicData`](super::TopicData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicData {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// `[]PartitionData`, versions 0+.
+        pub partitions: Vec<PartitionData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicData {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicData<'_>> for TopicData {
+        fn from(v: &super::TopicData<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic_name, true, "topics[].topic_name")?;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, true, "topics[].topic_name")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionData`](super::PartitionData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionData {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int32`, versions 0+.
+        pub replica_epoch: i32,
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub replica_id: i32,
+        /// `uuid`, versions 1+, ignorable.
+        pub replica_directory_id: rt::Uuid,
+        /// `uuid`, versions 1+, ignorable.
+        pub voter_directory_id: rt::Uuid,
+        /// `int32`, versions 0+.
+        pub last_offset_epoch: i32,
+        /// `int64`, versions 0+.
+        pub last_offset: i64,
+        /// `bool`, versions 2+.
+        pub pre_vote: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionData {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                replica_epoch: 0_i32,
+                replica_id: 0_i32,
+                replica_directory_id: rt::Uuid::nil(),
+                voter_directory_id: rt::Uuid::nil(),
+                last_offset_epoch: 0_i32,
+                last_offset: 0_i64,
+                pre_vote: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionData<'_>> for PartitionData {
+        fn from(v: &super::PartitionData<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                replica_epoch: v.replica_epoch,
+                replica_id: v.replica_id,
+                replica_directory_id: v.replica_directory_id,
+                voter_directory_id: v.voter_directory_id,
+                last_offset_epoch: v.last_offset_epoch,
+                last_offset: v.last_offset,
+                pre_vote: v.pre_vote,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 24;
+            if v >= 1 {
+                n += 16;
+            }
+            if v >= 1 {
+                n += 16;
+            }
+            if v >= 2 {
+                n += 1;
+            }
+            if !(v >= 2) && !(self.pre_vote == false) {
+                return Err(rt::write::not_in_version("topics[].partitions[].pre_vote"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+            w.i32(self.replica_epoch, "topics[].partitions[].replica_epoch")?;
+            w.i32(self.replica_id, "topics[].partitions[].replica_id")?;
+            if v >= 1 {
+                w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id")?;
+            }
+            if v >= 1 {
+                w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id")?;
+            }
+            w.i32(self.last_offset_epoch, "topics[].partitions[].last_offset_epoch")?;
+            w.i64(self.last_offset, "topics[].partitions[].last_offset")?;
+            if v >= 2 {
+                w.bool(self.pre_vote, "topics[].partitions[].pre_vote")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for VoteRequest {
+        type View<'a> = super::VoteRequest<'a>;
+        fn from_view(v: &super::VoteRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
         w.i16(self.version, "version")?;
         w.array(&self.voters, true, v, "voters")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -153,7 +153,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         w.array(&self.endpoints, true, v, "voters[].endpoints")?;
         rt::Struct::write(&self.k_raft_version_feature, w, v)?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -228,7 +228,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         w.str(self.host, true, "voters[].endpoints[].host")?;
         w.u16(self.port, "voters[].endpoints[].port")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -303,7 +303,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
             "voters[].k_raft_version_feature.max_supported_version",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -320,4 +320,268 @@ impl<'a> rt::Message<'a> for VotersRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`VotersRecord`](super::VotersRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct VotersRecord {
+        /// `int16`, versions 0+.
+        pub version: i16,
+        /// `[]Voter`, versions 0+.
+        pub voters: Vec<Voter>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for VotersRecord {
+        fn default() -> Self {
+            Self {
+                version: 0_i16,
+                voters: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::VotersRecord<'_>> for VotersRecord {
+        fn from(v: &super::VotersRecord<'_>) -> Self {
+            Self {
+                version: v.version,
+                voters: v.voters.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for VotersRecord {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::owned::vec_size(&self.voters, true, v, "voters")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(self.version, "version")?;
+            rt::owned::write_vec(w, &self.voters, true, v, "voters")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Voter`](super::Voter).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Voter {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub voter_id: i32,
+        /// `uuid`, versions 0+.
+        pub voter_directory_id: rt::Uuid,
+        /// `[]Endpoint`, versions 0+.
+        pub endpoints: Vec<Endpoint>,
+        /// `KRaftVersionFeature`, versions 0+.
+        pub k_raft_version_feature: KRaftVersionFeature,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Voter {
+        fn default() -> Self {
+            Self {
+                voter_id: 0_i32,
+                voter_directory_id: rt::Uuid::nil(),
+                endpoints: Vec::new(),
+                k_raft_version_feature: KRaftVersionFeature::default(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Voter<'_>> for Voter {
+        fn from(v: &super::Voter<'_>) -> Self {
+            Self {
+                voter_id: v.voter_id,
+                voter_directory_id: v.voter_directory_id,
+                endpoints: v.endpoints.iter().map(|e| (&e).into()).collect(),
+                k_raft_version_feature: (&v.k_raft_version_feature).into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Voter {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            n += rt::owned::vec_size(&self.endpoints, true, v, "voters[].endpoints")?;
+            n += rt::OwnedStruct::size(&self.k_raft_version_feature, v)?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("voters[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.voter_id, "voters[].voter_id")?;
+            w.uuid(self.voter_directory_id, "voters[].voter_directory_id")?;
+            rt::owned::write_vec(w, &self.endpoints, true, v, "voters[].endpoints")?;
+            rt::OwnedStruct::write(&self.k_raft_version_feature, w, v)?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Endpoint`](super::Endpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Endpoint {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `uint16`, versions 0+.
+        pub port: u16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Endpoint {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                host: String::new(),
+                port: 0_u16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Endpoint<'_>> for Endpoint {
+        fn from(v: &super::Endpoint<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                host: v.host.into(),
+                port: v.port,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Endpoint {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.name, true, "voters[].endpoints[].name")?;
+            n += rt::write::str_size(&self.host, true, "voters[].endpoints[].host")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("voters[].endpoints[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "voters[].endpoints[].name")?;
+            w.str(&self.host, true, "voters[].endpoints[].host")?;
+            w.u16(self.port, "voters[].endpoints[].port")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`KRaftVersionFeature`](super::KRaftVersionFeature).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct KRaftVersionFeature {
+        /// `int16`, versions 0+.
+        pub min_supported_version: i16,
+        /// `int16`, versions 0+.
+        pub max_supported_version: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for KRaftVersionFeature {
+        fn default() -> Self {
+            Self {
+                min_supported_version: 0_i16,
+                max_supported_version: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::KRaftVersionFeature<'_>> for KRaftVersionFeature {
+        fn from(v: &super::KRaftVersionFeature<'_>) -> Self {
+            Self {
+                min_supported_version: v.min_supported_version,
+                max_supported_version: v.max_supported_version,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for KRaftVersionFeature {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "voters[].k_raft_version_feature._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i16(
+                self.min_supported_version,
+                "voters[].k_raft_version_feature.min_supported_version",
+            )?;
+            w.i16(
+                self.max_supported_version,
+                "voters[].k_raft_version_feature.max_supported_version",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for VotersRecord {
+        type View<'a> = super::VotersRecord<'a>;
+        fn from_view(v: &super::VotersRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -74,7 +74,7 @@ impl<'a> rt::Struct<'a> for WriteShareGroupStateRequest<'a> {
         w.str(self.group_id, true, "group_id")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -142,7 +142,7 @@ impl<'a> rt::Struct<'a> for WriteStateData<'a> {
         w.uuid(self.topic_id, "topics[].topic_id")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -228,7 +228,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
         w.array(&self.state_batches, true, v, "topics[].partitions[].state_batches")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -315,7 +315,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
             "topics[].partitions[].state_batches[].delivery_count",
         )?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -332,4 +332,277 @@ impl<'a> rt::Message<'a> for WriteShareGroupStateRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`WriteShareGroupStateRequest`](super::WriteShareGroupStateRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct WriteShareGroupStateRequest {
+        /// `string`, versions 0+.
+        pub group_id: String,
+        /// `[]WriteStateData`, versions 0+.
+        pub topics: Vec<WriteStateData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for WriteShareGroupStateRequest {
+        fn default() -> Self {
+            Self {
+                group_id: String::new(),
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::WriteShareGroupStateRequest<'_>> for WriteShareGroupStateRequest {
+        fn from(v: &super::WriteShareGroupStateRequest<'_>) -> Self {
+            Self {
+                group_id: v.group_id.into(),
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for WriteShareGroupStateRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.group_id, true, "group_id")?;
+            n += rt::owned::vec_size(&self.topics, true, v, "topics")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.group_id, true, "group_id")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`WriteStateData`](super::WriteStateData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct WriteStateData {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]PartitionData`, versions 0+.
+        pub partitions: Vec<PartitionData>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for WriteStateData {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::WriteStateData<'_>> for WriteStateData {
+        fn from(v: &super::WriteStateData<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for WriteStateData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::owned::vec_size(&self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "topics[].topic_id")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionData`](super::PartitionData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionData {
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// `int32`, versions 0+.
+        pub state_epoch: i32,
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// `int64`, versions 0+.
+        pub start_offset: i64,
+        /// `[]StateBatch`, versions 0+.
+        pub state_batches: Vec<StateBatch>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionData {
+        fn default() -> Self {
+            Self {
+                partition: 0_i32,
+                state_epoch: 0_i32,
+                leader_epoch: 0_i32,
+                start_offset: 0_i64,
+                state_batches: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionData<'_>> for PartitionData {
+        fn from(v: &super::PartitionData<'_>) -> Self {
+            Self {
+                partition: v.partition,
+                state_epoch: v.state_epoch,
+                leader_epoch: v.leader_epoch,
+                start_offset: v.start_offset,
+                state_batches: v.state_batches.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            n += rt::owned::vec_size(&self.state_batches, true, v, "topics[].partitions[].state_batches")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topics[].partitions[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition, "topics[].partitions[].partition")?;
+            w.i32(self.state_epoch, "topics[].partitions[].state_epoch")?;
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
+            rt::owned::write_vec(w, &self.state_batches, true, v, "topics[].partitions[].state_batches")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`StateBatch`](super::StateBatch).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StateBatch {
+        /// `int64`, versions 0+.
+        pub first_offset: i64,
+        /// `int64`, versions 0+.
+        pub last_offset: i64,
+        /// `int8`, versions 0+.
+        pub delivery_state: i8,
+        /// `int16`, versions 0+.
+        pub delivery_count: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StateBatch {
+        fn default() -> Self {
+            Self {
+                first_offset: 0_i64,
+                last_offset: 0_i64,
+                delivery_state: 0_i8,
+                delivery_count: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StateBatch<'_>> for StateBatch {
+        fn from(v: &super::StateBatch<'_>) -> Self {
+            Self {
+                first_offset: v.first_offset,
+                last_offset: v.last_offset,
+                delivery_state: v.delivery_state,
+                delivery_count: v.delivery_count,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StateBatch {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 19;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "topics[].partitions[].state_batches[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(self.first_offset, "topics[].partitions[].state_batches[].first_offset")?;
+            w.i64(self.last_offset, "topics[].partitions[].state_batches[].last_offset")?;
+            w.i8(
+                self.delivery_state,
+                "topics[].partitions[].state_batches[].delivery_state",
+            )?;
+            w.i16(
+                self.delivery_count,
+                "topics[].partitions[].state_batches[].delivery_count",
+            )?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for WriteShareGroupStateRequest {
+        type View<'a> = super::WriteShareGroupStateRequest<'a>;
+        fn from_view(v: &super::WriteShareGroupStateRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.markers, v >= 1, v, "markers")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -154,7 +154,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         w.array(&self.topics, v >= 1, v, "markers[].topics")?;
         w.i32(self.coordinator_epoch, "markers[].coordinator_epoch")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -233,7 +233,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
             "markers[].topics[].partition_indexes",
         )?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -250,4 +250,210 @@ impl<'a> rt::Message<'a> for WriteTxnMarkersRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`WriteTxnMarkersRequest`](super::WriteTxnMarkersRequest).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct WriteTxnMarkersRequest {
+        /// `[]WritableTxnMarker`, versions 0+.
+        pub markers: Vec<WritableTxnMarker>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for WriteTxnMarkersRequest {
+        fn default() -> Self {
+            Self {
+                markers: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::WriteTxnMarkersRequest<'_>> for WriteTxnMarkersRequest {
+        fn from(v: &super::WriteTxnMarkersRequest<'_>) -> Self {
+            Self {
+                markers: v.markers.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for WriteTxnMarkersRequest {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`WritableTxnMarker`](super::WritableTxnMarker).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct WritableTxnMarker {
+        /// `int64`, versions 0+, entity `producerId`.
+        pub producer_id: i64,
+        /// `int16`, versions 0+.
+        pub producer_epoch: i16,
+        /// `bool`, versions 0+.
+        pub transaction_result: bool,
+        /// `[]WritableTxnMarkerTopic`, versions 0+.
+        pub topics: Vec<WritableTxnMarkerTopic>,
+        /// `int32`, versions 0+.
+        pub coordinator_epoch: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for WritableTxnMarker {
+        fn default() -> Self {
+            Self {
+                producer_id: 0_i64,
+                producer_epoch: 0_i16,
+                transaction_result: false,
+                topics: Vec::new(),
+                coordinator_epoch: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::WritableTxnMarker<'_>> for WritableTxnMarker {
+        fn from(v: &super::WritableTxnMarker<'_>) -> Self {
+            Self {
+                producer_id: v.producer_id,
+                producer_epoch: v.producer_epoch,
+                transaction_result: v.transaction_result,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                coordinator_epoch: v.coordinator_epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for WritableTxnMarker {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 15;
+            n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(self.producer_id, "markers[].producer_id")?;
+            w.i16(self.producer_epoch, "markers[].producer_epoch")?;
+            w.bool(self.transaction_result, "markers[].transaction_result")?;
+            rt::owned::write_vec(w, &self.topics, v >= 1, v, "markers[].topics")?;
+            w.i32(self.coordinator_epoch, "markers[].coordinator_epoch")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`WritableTxnMarkerTopic`](super::WritableTxnMarkerTopic).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct WritableTxnMarkerTopic {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]int32`, versions 0+.
+        pub partition_indexes: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for WritableTxnMarkerTopic {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partition_indexes: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::WritableTxnMarkerTopic<'_>> for WritableTxnMarkerTopic {
+        fn from(v: &super::WritableTxnMarkerTopic<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partition_indexes: v.partition_indexes.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for WritableTxnMarkerTopic {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
+            n += rt::owned::vec_size(
+                &self.partition_indexes,
+                v >= 1,
+                v,
+                "markers[].topics[].partition_indexes",
+            )?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 1, "markers[].topics[].name")?;
+            rt::owned::write_vec(
+                w,
+                &self.partition_indexes,
+                v >= 1,
+                v,
+                "markers[].topics[].partition_indexes",
+            )?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for WriteTxnMarkersRequest {
+        type View<'a> = super::WriteTxnMarkersRequest<'a>;
+        fn from_view(v: &super::WriteTxnMarkersRequest<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

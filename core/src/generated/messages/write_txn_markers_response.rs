@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.markers, v >= 1, v, "markers")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -135,7 +135,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
         w.i64(self.producer_id, "markers[].producer_id")?;
         w.array(&self.topics, v >= 1, v, "markers[].topics")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -205,7 +205,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
         w.str(self.name, v >= 1, "markers[].topics[].name")?;
         w.array(&self.partitions, v >= 1, v, "markers[].topics[].partitions")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -274,7 +274,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
         w.i32(self.partition_index, "markers[].topics[].partitions[].partition_index")?;
         w.i16(self.error_code, "markers[].topics[].partitions[].error_code")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -291,4 +291,241 @@ impl<'a> rt::Message<'a> for WriteTxnMarkersResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`WriteTxnMarkersResponse`](super::WriteTxnMarkersResponse).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct WriteTxnMarkersResponse {
+        /// `[]WritableTxnMarkerResult`, versions 0+.
+        pub markers: Vec<WritableTxnMarkerResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for WriteTxnMarkersResponse {
+        fn default() -> Self {
+            Self {
+                markers: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::WriteTxnMarkersResponse<'_>> for WriteTxnMarkersResponse {
+        fn from(v: &super::WriteTxnMarkersResponse<'_>) -> Self {
+            Self {
+                markers: v.markers.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for WriteTxnMarkersResponse {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::vec_size(&self.markers, v >= 1, v, "markers")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`WritableTxnMarkerResult`](super::WritableTxnMarkerResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct WritableTxnMarkerResult {
+        /// `int64`, versions 0+, entity `producerId`.
+        pub producer_id: i64,
+        /// `[]WritableTxnMarkerTopicResult`, versions 0+.
+        pub topics: Vec<WritableTxnMarkerTopicResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for WritableTxnMarkerResult {
+        fn default() -> Self {
+            Self {
+                producer_id: 0_i64,
+                topics: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::WritableTxnMarkerResult<'_>> for WritableTxnMarkerResult {
+        fn from(v: &super::WritableTxnMarkerResult<'_>) -> Self {
+            Self {
+                producer_id: v.producer_id,
+                topics: v.topics.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for WritableTxnMarkerResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            n += rt::owned::vec_size(&self.topics, v >= 1, v, "markers[].topics")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("markers[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(self.producer_id, "markers[].producer_id")?;
+            rt::owned::write_vec(w, &self.topics, v >= 1, v, "markers[].topics")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`WritableTxnMarkerTopicResult`](super::WritableTxnMarkerTopicResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct WritableTxnMarkerTopicResult {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `[]WritableTxnMarkerPartitionResult`, versions 0+.
+        pub partitions: Vec<WritableTxnMarkerPartitionResult>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for WritableTxnMarkerTopicResult {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                partitions: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::WritableTxnMarkerTopicResult<'_>> for WritableTxnMarkerTopicResult {
+        fn from(v: &super::WritableTxnMarkerTopicResult<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for WritableTxnMarkerTopicResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.name, v >= 1, "markers[].topics[].name")?;
+            n += rt::owned::vec_size(&self.partitions, v >= 1, v, "markers[].topics[].partitions")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("markers[].topics[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, v >= 1, "markers[].topics[].name")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 1, v, "markers[].topics[].partitions")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`WritableTxnMarkerPartitionResult`](super::WritableTxnMarkerPartitionResult).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct WritableTxnMarkerPartitionResult {
+        /// `int32`, versions 0+.
+        pub partition_index: i32,
+        /// `int16`, versions 0+.
+        pub error_code: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for WritableTxnMarkerPartitionResult {
+        fn default() -> Self {
+            Self {
+                partition_index: 0_i32,
+                error_code: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::WritableTxnMarkerPartitionResult<'_>> for WritableTxnMarkerPartitionResult {
+        fn from(v: &super::WritableTxnMarkerPartitionResult<'_>) -> Self {
+            Self {
+                partition_index: v.partition_index,
+                error_code: v.error_code,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for WritableTxnMarkerPartitionResult {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 6;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "markers[].topics[].partitions[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_index, "markers[].topics[].partitions[].partition_index")?;
+            w.i16(self.error_code, "markers[].topics[].partitions[].error_code")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for WriteTxnMarkersResponse {
+        type View<'a> = super::WriteTxnMarkersResponse<'a>;
+        fn from_view(v: &super::WriteTxnMarkersResponse<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -114,3 +114,85 @@ impl<'a> rt::Message<'a> for AbortTransactionRecord<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AbortTransactionRecord`](super::AbortTransactionRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AbortTransactionRecord {
+        /// `string`, tagged field 0 at versions 0+, nullable at 0+, default `null`.
+        pub reason: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AbortTransactionRecord {
+        fn default() -> Self {
+            Self {
+                reason: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AbortTransactionRecord<'_>> for AbortTransactionRecord {
+        fn from(v: &super::AbortTransactionRecord<'_>) -> Self {
+            Self {
+                reason: v.reason.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AbortTransactionRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.reason.is_none()) {
+                    let s = rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_reason = true && !(self.reason.is_none());
+                tags += usize::from(has_reason);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_reason {
+                    let s = rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason")?;
+                    w.uvarint(0, "reason")?;
+                    w.uvarint(s as u32, "reason")?;
+                    w.opt_str(self.reason.as_deref(), true, "reason")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AbortTransactionRecord {
+        type View<'a> = super::AbortTransactionRecord<'a>;
+        fn from_view(v: &super::AbortTransactionRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -110,7 +110,7 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
         w.i8(self.operation, "operation")?;
         w.i8(self.permission_type, "permission_type")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -127,4 +127,108 @@ impl<'a> rt::Message<'a> for AccessControlEntryRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`AccessControlEntryRecord`](super::AccessControlEntryRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct AccessControlEntryRecord {
+        /// `uuid`, versions 0+.
+        pub id: rt::Uuid,
+        /// `int8`, versions 0+.
+        pub resource_type: i8,
+        /// `string`, versions 0+.
+        pub resource_name: String,
+        /// `int8`, versions 0+.
+        pub pattern_type: i8,
+        /// `string`, versions 0+.
+        pub principal: String,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `int8`, versions 0+.
+        pub operation: i8,
+        /// `int8`, versions 0+.
+        pub permission_type: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for AccessControlEntryRecord {
+        fn default() -> Self {
+            Self {
+                id: rt::Uuid::nil(),
+                resource_type: 0_i8,
+                resource_name: String::new(),
+                pattern_type: 0_i8,
+                principal: String::new(),
+                host: String::new(),
+                operation: 0_i8,
+                permission_type: 0_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::AccessControlEntryRecord<'_>> for AccessControlEntryRecord {
+        fn from(v: &super::AccessControlEntryRecord<'_>) -> Self {
+            Self {
+                id: v.id,
+                resource_type: v.resource_type,
+                resource_name: v.resource_name.into(),
+                pattern_type: v.pattern_type,
+                principal: v.principal.into(),
+                host: v.host.into(),
+                operation: v.operation,
+                permission_type: v.permission_type,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for AccessControlEntryRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            n += rt::write::str_size(&self.resource_name, true, "resource_name")?;
+            n += rt::write::str_size(&self.principal, true, "principal")?;
+            n += rt::write::str_size(&self.host, true, "host")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.id, "id")?;
+            w.i8(self.resource_type, "resource_type")?;
+            w.str(&self.resource_name, true, "resource_name")?;
+            w.i8(self.pattern_type, "pattern_type")?;
+            w.str(&self.principal, true, "principal")?;
+            w.str(&self.host, true, "host")?;
+            w.i8(self.operation, "operation")?;
+            w.i8(self.permission_type, "permission_type")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for AccessControlEntryRecord {
+        type View<'a> = super::AccessControlEntryRecord<'a>;
+        fn from_view(v: &super::AccessControlEntryRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -114,3 +114,85 @@ impl<'a> rt::Message<'a> for BeginTransactionRecord<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`BeginTransactionRecord`](super::BeginTransactionRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct BeginTransactionRecord {
+        /// `string`, tagged field 0 at versions 0+, nullable at 0+, default `null`.
+        pub name: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for BeginTransactionRecord {
+        fn default() -> Self {
+            Self {
+                name: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::BeginTransactionRecord<'_>> for BeginTransactionRecord {
+        fn from(v: &super::BeginTransactionRecord<'_>) -> Self {
+            Self {
+                name: v.name.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for BeginTransactionRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.name.is_none()) {
+                    let s = rt::write::opt_str_size(self.name.as_deref(), true, true, "name")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_name = true && !(self.name.is_none());
+                tags += usize::from(has_name);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_name {
+                    let s = rt::write::opt_str_size(self.name.as_deref(), true, true, "name")?;
+                    w.uvarint(0, "name")?;
+                    w.uvarint(s as u32, "name")?;
+                    w.opt_str(self.name.as_deref(), true, "name")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for BeginTransactionRecord {
+        type View<'a> = super::BeginTransactionRecord<'a>;
+        fn from_view(v: &super::BeginTransactionRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

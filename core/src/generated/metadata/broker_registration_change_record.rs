@@ -180,3 +180,137 @@ impl<'a> rt::Message<'a> for BrokerRegistrationChangeRecord<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`BrokerRegistrationChangeRecord`](super::BrokerRegistrationChangeRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct BrokerRegistrationChangeRecord {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub broker_id: i32,
+        /// `int64`, versions 0+.
+        pub broker_epoch: i64,
+        /// `int8`, tagged field 0 at versions 0+.
+        pub fenced: i8,
+        /// `int8`, tagged field 1 at versions 1+.
+        pub in_controlled_shutdown: i8,
+        /// `[]uuid`, tagged field 2 at versions 2+.
+        pub log_dirs: Vec<rt::Uuid>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for BrokerRegistrationChangeRecord {
+        fn default() -> Self {
+            Self {
+                broker_id: 0_i32,
+                broker_epoch: 0_i64,
+                fenced: 0_i8,
+                in_controlled_shutdown: 0_i8,
+                log_dirs: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::BrokerRegistrationChangeRecord<'_>> for BrokerRegistrationChangeRecord {
+        fn from(v: &super::BrokerRegistrationChangeRecord<'_>) -> Self {
+            Self {
+                broker_id: v.broker_id,
+                broker_epoch: v.broker_epoch,
+                fenced: v.fenced,
+                in_controlled_shutdown: v.in_controlled_shutdown,
+                log_dirs: v.log_dirs.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for BrokerRegistrationChangeRecord {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if !(v >= 1) && !(self.in_controlled_shutdown == 0_i8) {
+                return Err(rt::write::not_in_version("in_controlled_shutdown"));
+            }
+            if !(v >= 2) && !(self.log_dirs.is_empty()) {
+                return Err(rt::write::not_in_version("log_dirs"));
+            }
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.fenced == 0_i8) {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 1 && !(self.in_controlled_shutdown == 0_i8) {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && !(self.log_dirs.is_empty()) {
+                    let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.broker_id, "broker_id")?;
+            w.i64(self.broker_epoch, "broker_epoch")?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_fenced = true && !(self.fenced == 0_i8);
+                tags += usize::from(has_fenced);
+                let has_in_controlled_shutdown = v >= 1 && !(self.in_controlled_shutdown == 0_i8);
+                tags += usize::from(has_in_controlled_shutdown);
+                let has_log_dirs = v >= 2 && !(self.log_dirs.is_empty());
+                tags += usize::from(has_log_dirs);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_fenced {
+                    let s = 1;
+                    w.uvarint(0, "fenced")?;
+                    w.uvarint(s as u32, "fenced")?;
+                    w.i8(self.fenced, "fenced")?;
+                }
+                w.unknown_tags_before(&mut unknown, 1)?;
+                if has_in_controlled_shutdown {
+                    let s = 1;
+                    w.uvarint(1, "in_controlled_shutdown")?;
+                    w.uvarint(s as u32, "in_controlled_shutdown")?;
+                    w.i8(self.in_controlled_shutdown, "in_controlled_shutdown")?;
+                }
+                w.unknown_tags_before(&mut unknown, 2)?;
+                if has_log_dirs {
+                    let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
+                    w.uvarint(2, "log_dirs")?;
+                    w.uvarint(s as u32, "log_dirs")?;
+                    rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for BrokerRegistrationChangeRecord {
+        type View<'a> = super::BrokerRegistrationChangeRecord<'a>;
+        fn from_view(v: &super::BrokerRegistrationChangeRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for ClearElrRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.topic_name, true, "topic_name")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -83,4 +83,71 @@ impl<'a> rt::Message<'a> for ClearElrRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ClearElrRecord`](super::ClearElrRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ClearElrRecord {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic_name: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ClearElrRecord {
+        fn default() -> Self {
+            Self {
+                topic_name: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ClearElrRecord<'_>> for ClearElrRecord {
+        fn from(v: &super::ClearElrRecord<'_>) -> Self {
+            Self {
+                topic_name: v.topic_name.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ClearElrRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic_name, true, "topic_name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic_name, true, "topic_name")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ClearElrRecord {
+        type View<'a> = super::ClearElrRecord<'a>;
+        fn from_view(v: &super::ClearElrRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -85,7 +85,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
         w.f64(self.value, "value")?;
         w.bool(self.remove, "remove")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -154,7 +154,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         w.str(self.entity_type, true, "entity[].entity_type")?;
         w.opt_str(self.entity_name, true, "entity[].entity_name")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -171,4 +171,144 @@ impl<'a> rt::Message<'a> for ClientQuotaRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ClientQuotaRecord`](super::ClientQuotaRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ClientQuotaRecord {
+        /// `[]EntityData`, versions 0+.
+        pub entity: Vec<EntityData>,
+        /// `string`, versions 0+.
+        pub key: String,
+        /// `float64`, versions 0+.
+        pub value: f64,
+        /// `bool`, versions 0+.
+        pub remove: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ClientQuotaRecord {
+        fn default() -> Self {
+            Self {
+                entity: Vec::new(),
+                key: String::new(),
+                value: 0.0_f64,
+                remove: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ClientQuotaRecord<'_>> for ClientQuotaRecord {
+        fn from(v: &super::ClientQuotaRecord<'_>) -> Self {
+            Self {
+                entity: v.entity.iter().map(|e| (&e).into()).collect(),
+                key: v.key.into(),
+                value: v.value,
+                remove: v.remove,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ClientQuotaRecord {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 9;
+            n += rt::owned::vec_size(&self.entity, true, v, "entity")?;
+            n += rt::write::str_size(&self.key, true, "key")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_vec(w, &self.entity, true, v, "entity")?;
+            w.str(&self.key, true, "key")?;
+            w.f64(self.value, "value")?;
+            w.bool(self.remove, "remove")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`EntityData`](super::EntityData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct EntityData {
+        /// `string`, versions 0+.
+        pub entity_type: String,
+        /// `string`, versions 0+, nullable at 0+.
+        pub entity_name: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for EntityData {
+        fn default() -> Self {
+            Self {
+                entity_type: String::new(),
+                entity_name: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::EntityData<'_>> for EntityData {
+        fn from(v: &super::EntityData<'_>) -> Self {
+            Self {
+                entity_type: v.entity_type.into(),
+                entity_name: v.entity_name.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for EntityData {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.entity_type, true, "entity[].entity_type")?;
+            n += rt::write::opt_str_size(self.entity_name.as_deref(), true, true, "entity[].entity_name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("entity[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.entity_type, true, "entity[].entity_type")?;
+            w.opt_str(self.entity_name.as_deref(), true, "entity[].entity_name")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ClientQuotaRecord {
+        type View<'a> = super::ClientQuotaRecord<'a>;
+        fn from_view(v: &super::ClientQuotaRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

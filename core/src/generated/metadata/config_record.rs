@@ -86,7 +86,7 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
         w.str(self.name, true, "name")?;
         w.opt_str(self.value, true, "value")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -103,4 +103,88 @@ impl<'a> rt::Message<'a> for ConfigRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ConfigRecord`](super::ConfigRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ConfigRecord {
+        /// `int8`, versions 0+.
+        pub resource_type: i8,
+        /// `string`, versions 0+.
+        pub resource_name: String,
+        /// `string`, versions 0+.
+        pub name: String,
+        /// `string`, versions 0+, nullable at 0+.
+        pub value: Option<String>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ConfigRecord {
+        fn default() -> Self {
+            Self {
+                resource_type: 0_i8,
+                resource_name: String::new(),
+                name: String::new(),
+                value: Some(String::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ConfigRecord<'_>> for ConfigRecord {
+        fn from(v: &super::ConfigRecord<'_>) -> Self {
+            Self {
+                resource_type: v.resource_type,
+                resource_name: v.resource_name.into(),
+                name: v.name.into(),
+                value: v.value.map(String::from),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ConfigRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::write::str_size(&self.resource_name, true, "resource_name")?;
+            n += rt::write::str_size(&self.name, true, "name")?;
+            n += rt::write::opt_str_size(self.value.as_deref(), true, true, "value")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i8(self.resource_type, "resource_type")?;
+            w.str(&self.resource_name, true, "resource_name")?;
+            w.str(&self.name, true, "name")?;
+            w.opt_str(self.value.as_deref(), true, "value")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ConfigRecord {
+        type View<'a> = super::ConfigRecord<'a>;
+        fn from_view(v: &super::ConfigRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -105,7 +105,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         w.i64(self.expiration_timestamp, "expiration_timestamp")?;
         w.str(self.token_id, true, "token_id")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -122,4 +122,104 @@ impl<'a> rt::Message<'a> for DelegationTokenRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`DelegationTokenRecord`](super::DelegationTokenRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct DelegationTokenRecord {
+        /// `string`, versions 0+.
+        pub owner: String,
+        /// `string`, versions 0+.
+        pub requester: String,
+        /// `[]string`, versions 0+.
+        pub renewers: Vec<String>,
+        /// `int64`, versions 0+.
+        pub issue_timestamp: i64,
+        /// `int64`, versions 0+.
+        pub max_timestamp: i64,
+        /// `int64`, versions 0+.
+        pub expiration_timestamp: i64,
+        /// `string`, versions 0+.
+        pub token_id: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for DelegationTokenRecord {
+        fn default() -> Self {
+            Self {
+                owner: String::new(),
+                requester: String::new(),
+                renewers: Vec::new(),
+                issue_timestamp: 0_i64,
+                max_timestamp: 0_i64,
+                expiration_timestamp: 0_i64,
+                token_id: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::DelegationTokenRecord<'_>> for DelegationTokenRecord {
+        fn from(v: &super::DelegationTokenRecord<'_>) -> Self {
+            Self {
+                owner: v.owner.into(),
+                requester: v.requester.into(),
+                renewers: v.renewers.iter().map(String::from).collect(),
+                issue_timestamp: v.issue_timestamp,
+                max_timestamp: v.max_timestamp,
+                expiration_timestamp: v.expiration_timestamp,
+                token_id: v.token_id.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for DelegationTokenRecord {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 24;
+            n += rt::write::str_size(&self.owner, true, "owner")?;
+            n += rt::write::str_size(&self.requester, true, "requester")?;
+            n += rt::owned::vec_size(&self.renewers, true, v, "renewers")?;
+            n += rt::write::str_size(&self.token_id, true, "token_id")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.owner, true, "owner")?;
+            w.str(&self.requester, true, "requester")?;
+            rt::owned::write_vec(w, &self.renewers, true, v, "renewers")?;
+            w.i64(self.issue_timestamp, "issue_timestamp")?;
+            w.i64(self.max_timestamp, "max_timestamp")?;
+            w.i64(self.expiration_timestamp, "expiration_timestamp")?;
+            w.str(&self.token_id, true, "token_id")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for DelegationTokenRecord {
+        type View<'a> = super::DelegationTokenRecord<'a>;
+        fn from_view(v: &super::DelegationTokenRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

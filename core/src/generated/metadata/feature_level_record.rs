@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for FeatureLevelRecord<'a> {
         w.str(self.name, true, "name")?;
         w.i16(self.feature_level, "feature_level")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -89,4 +89,76 @@ impl<'a> rt::Message<'a> for FeatureLevelRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`FeatureLevelRecord`](super::FeatureLevelRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FeatureLevelRecord {
+        /// `string`, versions 0+.
+        pub name: String,
+        /// `int16`, versions 0+.
+        pub feature_level: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FeatureLevelRecord {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                feature_level: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FeatureLevelRecord<'_>> for FeatureLevelRecord {
+        fn from(v: &super::FeatureLevelRecord<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                feature_level: v.feature_level,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FeatureLevelRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 2;
+            n += rt::write::str_size(&self.name, true, "name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "name")?;
+            w.i16(self.feature_level, "feature_level")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for FeatureLevelRecord {
+        type View<'a> = super::FeatureLevelRecord<'a>;
+        fn from_view(v: &super::FeatureLevelRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

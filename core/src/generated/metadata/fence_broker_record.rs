@@ -71,7 +71,7 @@ impl<'a> rt::Struct<'a> for FenceBrokerRecord<'a> {
         w.i32(self.id, "id")?;
         w.i64(self.epoch, "epoch")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -88,4 +88,75 @@ impl<'a> rt::Message<'a> for FenceBrokerRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`FenceBrokerRecord`](super::FenceBrokerRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct FenceBrokerRecord {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub id: i32,
+        /// `int64`, versions 0+.
+        pub epoch: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for FenceBrokerRecord {
+        fn default() -> Self {
+            Self {
+                id: 0_i32,
+                epoch: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::FenceBrokerRecord<'_>> for FenceBrokerRecord {
+        fn from(v: &super::FenceBrokerRecord<'_>) -> Self {
+            Self {
+                id: v.id,
+                epoch: v.epoch,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for FenceBrokerRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.id, "id")?;
+            w.i64(self.epoch, "epoch")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for FenceBrokerRecord {
+        type View<'a> = super::FenceBrokerRecord<'a>;
+        fn from_view(v: &super::FenceBrokerRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

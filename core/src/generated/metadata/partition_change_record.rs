@@ -335,3 +335,260 @@ impl<'a> rt::Message<'a> for PartitionChangeRecord<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`PartitionChangeRecord`](super::PartitionChangeRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionChangeRecord {
+        /// `int32`, versions 0+, default `-1`.
+        pub partition_id: i32,
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]int32`, tagged field 0 at versions 0+, nullable at 0+, default `null`, entity `brokerId`.
+        pub isr: Option<Vec<i32>>,
+        /// `int32`, tagged field 1 at versions 0+, default `-2`, entity `brokerId`.
+        pub leader: i32,
+        /// `[]int32`, tagged field 2 at versions 0+, nullable at 0+, default `null`, entity `brokerId`.
+        pub replicas: Option<Vec<i32>>,
+        /// `[]int32`, tagged field 3 at versions 0+, nullable at 0+, default `null`, entity `brokerId`.
+        pub removing_replicas: Option<Vec<i32>>,
+        /// `[]int32`, tagged field 4 at versions 0+, nullable at 0+, default `null`, entity `brokerId`.
+        pub adding_replicas: Option<Vec<i32>>,
+        /// `int8`, tagged field 5 at versions 0+, default `-1`.
+        pub leader_recovery_state: i8,
+        /// `[]uuid`, tagged field 8 at versions 1+, nullable at 1+, default `null`.
+        pub directories: Option<Vec<rt::Uuid>>,
+        /// `[]int32`, tagged field 6 at versions 2+, nullable at 2+, default `null`, entity `brokerId`.
+        pub eligible_leader_replicas: Option<Vec<i32>>,
+        /// `[]int32`, tagged field 7 at versions 2+, nullable at 2+, default `null`, entity `brokerId`.
+        pub last_known_elr: Option<Vec<i32>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionChangeRecord {
+        fn default() -> Self {
+            Self {
+                partition_id: -1_i32,
+                topic_id: rt::Uuid::nil(),
+                isr: None,
+                leader: -2_i32,
+                replicas: None,
+                removing_replicas: None,
+                adding_replicas: None,
+                leader_recovery_state: -1_i8,
+                directories: None,
+                eligible_leader_replicas: None,
+                last_known_elr: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionChangeRecord<'_>> for PartitionChangeRecord {
+        fn from(v: &super::PartitionChangeRecord<'_>) -> Self {
+            Self {
+                partition_id: v.partition_id,
+                topic_id: v.topic_id,
+                isr: v.isr.map(|a| a.iter().collect()),
+                leader: v.leader,
+                replicas: v.replicas.map(|a| a.iter().collect()),
+                removing_replicas: v.removing_replicas.map(|a| a.iter().collect()),
+                adding_replicas: v.adding_replicas.map(|a| a.iter().collect()),
+                leader_recovery_state: v.leader_recovery_state,
+                directories: v.directories.map(|a| a.iter().collect()),
+                eligible_leader_replicas: v.eligible_leader_replicas.map(|a| a.iter().collect()),
+                last_known_elr: v.last_known_elr.map(|a| a.iter().collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionChangeRecord {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            if !(v >= 1) && !(self.directories.is_none()) {
+                return Err(rt::write::not_in_version("directories"));
+            }
+            if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+                return Err(rt::write::not_in_version("eligible_leader_replicas"));
+            }
+            if !(v >= 2) && !(self.last_known_elr.is_none()) {
+                return Err(rt::write::not_in_version("last_known_elr"));
+            }
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.isr.is_none()) {
+                    let s = rt::owned::opt_vec_size(&self.isr, true, true, v, "isr")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.leader == -2_i32) {
+                    let s = 4;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.replicas.is_none()) {
+                    let s = rt::owned::opt_vec_size(&self.replicas, true, true, v, "replicas")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.removing_replicas.is_none()) {
+                    let s = rt::owned::opt_vec_size(&self.removing_replicas, true, true, v, "removing_replicas")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.adding_replicas.is_none()) {
+                    let s = rt::owned::opt_vec_size(&self.adding_replicas, true, true, v, "adding_replicas")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.leader_recovery_state == -1_i8) {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && !(self.eligible_leader_replicas.is_none()) {
+                    let s = rt::owned::opt_vec_size(
+                        &self.eligible_leader_replicas,
+                        true,
+                        v >= 2,
+                        v,
+                        "eligible_leader_replicas",
+                    )?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && !(self.last_known_elr.is_none()) {
+                    let s = rt::owned::opt_vec_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 1 && !(self.directories.is_none()) {
+                    let s = rt::owned::opt_vec_size(&self.directories, true, v >= 1, v, "directories")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_id, "partition_id")?;
+            w.uuid(self.topic_id, "topic_id")?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_isr = true && !(self.isr.is_none());
+                tags += usize::from(has_isr);
+                let has_leader = true && !(self.leader == -2_i32);
+                tags += usize::from(has_leader);
+                let has_replicas = true && !(self.replicas.is_none());
+                tags += usize::from(has_replicas);
+                let has_removing_replicas = true && !(self.removing_replicas.is_none());
+                tags += usize::from(has_removing_replicas);
+                let has_adding_replicas = true && !(self.adding_replicas.is_none());
+                tags += usize::from(has_adding_replicas);
+                let has_leader_recovery_state = true && !(self.leader_recovery_state == -1_i8);
+                tags += usize::from(has_leader_recovery_state);
+                let has_eligible_leader_replicas = v >= 2 && !(self.eligible_leader_replicas.is_none());
+                tags += usize::from(has_eligible_leader_replicas);
+                let has_last_known_elr = v >= 2 && !(self.last_known_elr.is_none());
+                tags += usize::from(has_last_known_elr);
+                let has_directories = v >= 1 && !(self.directories.is_none());
+                tags += usize::from(has_directories);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_isr {
+                    let s = rt::owned::opt_vec_size(&self.isr, true, true, v, "isr")?;
+                    w.uvarint(0, "isr")?;
+                    w.uvarint(s as u32, "isr")?;
+                    rt::owned::write_opt_vec(w, &self.isr, true, v, "isr")?;
+                }
+                w.unknown_tags_before(&mut unknown, 1)?;
+                if has_leader {
+                    let s = 4;
+                    w.uvarint(1, "leader")?;
+                    w.uvarint(s as u32, "leader")?;
+                    w.i32(self.leader, "leader")?;
+                }
+                w.unknown_tags_before(&mut unknown, 2)?;
+                if has_replicas {
+                    let s = rt::owned::opt_vec_size(&self.replicas, true, true, v, "replicas")?;
+                    w.uvarint(2, "replicas")?;
+                    w.uvarint(s as u32, "replicas")?;
+                    rt::owned::write_opt_vec(w, &self.replicas, true, v, "replicas")?;
+                }
+                w.unknown_tags_before(&mut unknown, 3)?;
+                if has_removing_replicas {
+                    let s = rt::owned::opt_vec_size(&self.removing_replicas, true, true, v, "removing_replicas")?;
+                    w.uvarint(3, "removing_replicas")?;
+                    w.uvarint(s as u32, "removing_replicas")?;
+                    rt::owned::write_opt_vec(w, &self.removing_replicas, true, v, "removing_replicas")?;
+                }
+                w.unknown_tags_before(&mut unknown, 4)?;
+                if has_adding_replicas {
+                    let s = rt::owned::opt_vec_size(&self.adding_replicas, true, true, v, "adding_replicas")?;
+                    w.uvarint(4, "adding_replicas")?;
+                    w.uvarint(s as u32, "adding_replicas")?;
+                    rt::owned::write_opt_vec(w, &self.adding_replicas, true, v, "adding_replicas")?;
+                }
+                w.unknown_tags_before(&mut unknown, 5)?;
+                if has_leader_recovery_state {
+                    let s = 1;
+                    w.uvarint(5, "leader_recovery_state")?;
+                    w.uvarint(s as u32, "leader_recovery_state")?;
+                    w.i8(self.leader_recovery_state, "leader_recovery_state")?;
+                }
+                w.unknown_tags_before(&mut unknown, 6)?;
+                if has_eligible_leader_replicas {
+                    let s = rt::owned::opt_vec_size(
+                        &self.eligible_leader_replicas,
+                        true,
+                        v >= 2,
+                        v,
+                        "eligible_leader_replicas",
+                    )?;
+                    w.uvarint(6, "eligible_leader_replicas")?;
+                    w.uvarint(s as u32, "eligible_leader_replicas")?;
+                    rt::owned::write_opt_vec(w, &self.eligible_leader_replicas, true, v, "eligible_leader_replicas")?;
+                }
+                w.unknown_tags_before(&mut unknown, 7)?;
+                if has_last_known_elr {
+                    let s = rt::owned::opt_vec_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
+                    w.uvarint(7, "last_known_elr")?;
+                    w.uvarint(s as u32, "last_known_elr")?;
+                    rt::owned::write_opt_vec(w, &self.last_known_elr, true, v, "last_known_elr")?;
+                }
+                w.unknown_tags_before(&mut unknown, 8)?;
+                if has_directories {
+                    let s = rt::owned::opt_vec_size(&self.directories, true, v >= 1, v, "directories")?;
+                    w.uvarint(8, "directories")?;
+                    w.uvarint(s as u32, "directories")?;
+                    rt::owned::write_opt_vec(w, &self.directories, true, v, "directories")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for PartitionChangeRecord {
+        type View<'a> = super::PartitionChangeRecord<'a>;
+        fn from_view(v: &super::PartitionChangeRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -257,3 +257,201 @@ impl<'a> rt::Message<'a> for PartitionRecord<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`PartitionRecord`](super::PartitionRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionRecord {
+        /// `int32`, versions 0+, default `-1`.
+        pub partition_id: i32,
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub replicas: Vec<i32>,
+        /// `[]int32`, versions 0+.
+        pub isr: Vec<i32>,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub removing_replicas: Vec<i32>,
+        /// `[]int32`, versions 0+, entity `brokerId`.
+        pub adding_replicas: Vec<i32>,
+        /// `int32`, versions 0+, default `-1`, entity `brokerId`.
+        pub leader: i32,
+        /// `int8`, tagged field 0 at versions 0+, default `0`.
+        pub leader_recovery_state: i8,
+        /// `int32`, versions 0+, default `-1`.
+        pub leader_epoch: i32,
+        /// `int32`, versions 0+, default `-1`.
+        pub partition_epoch: i32,
+        /// `[]uuid`, versions 1+.
+        pub directories: Vec<rt::Uuid>,
+        /// `[]int32`, tagged field 1 at versions 2+, nullable at 2+, default `null`, entity `brokerId`.
+        pub eligible_leader_replicas: Option<Vec<i32>>,
+        /// `[]int32`, tagged field 2 at versions 2+, nullable at 2+, default `null`, entity `brokerId`.
+        pub last_known_elr: Option<Vec<i32>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionRecord {
+        fn default() -> Self {
+            Self {
+                partition_id: -1_i32,
+                topic_id: rt::Uuid::nil(),
+                replicas: Vec::new(),
+                isr: Vec::new(),
+                removing_replicas: Vec::new(),
+                adding_replicas: Vec::new(),
+                leader: -1_i32,
+                leader_recovery_state: 0_i8,
+                leader_epoch: -1_i32,
+                partition_epoch: -1_i32,
+                directories: Vec::new(),
+                eligible_leader_replicas: None,
+                last_known_elr: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionRecord<'_>> for PartitionRecord {
+        fn from(v: &super::PartitionRecord<'_>) -> Self {
+            Self {
+                partition_id: v.partition_id,
+                topic_id: v.topic_id,
+                replicas: v.replicas.iter().collect(),
+                isr: v.isr.iter().collect(),
+                removing_replicas: v.removing_replicas.iter().collect(),
+                adding_replicas: v.adding_replicas.iter().collect(),
+                leader: v.leader,
+                leader_recovery_state: v.leader_recovery_state,
+                leader_epoch: v.leader_epoch,
+                partition_epoch: v.partition_epoch,
+                directories: v.directories.iter().collect(),
+                eligible_leader_replicas: v.eligible_leader_replicas.map(|a| a.iter().collect()),
+                last_known_elr: v.last_known_elr.map(|a| a.iter().collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionRecord {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 32;
+            n += rt::owned::vec_size(&self.replicas, true, v, "replicas")?;
+            n += rt::owned::vec_size(&self.isr, true, v, "isr")?;
+            n += rt::owned::vec_size(&self.removing_replicas, true, v, "removing_replicas")?;
+            n += rt::owned::vec_size(&self.adding_replicas, true, v, "adding_replicas")?;
+            if v >= 1 {
+                n += rt::owned::vec_size(&self.directories, true, v, "directories")?;
+            }
+            if !(v >= 1) && !(self.directories.is_empty()) {
+                return Err(rt::write::not_in_version("directories"));
+            }
+            if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+                return Err(rt::write::not_in_version("eligible_leader_replicas"));
+            }
+            if !(v >= 2) && !(self.last_known_elr.is_none()) {
+                return Err(rt::write::not_in_version("last_known_elr"));
+            }
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.leader_recovery_state == 0_i8) {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && !(self.eligible_leader_replicas.is_none()) {
+                    let s = rt::owned::opt_vec_size(
+                        &self.eligible_leader_replicas,
+                        true,
+                        v >= 2,
+                        v,
+                        "eligible_leader_replicas",
+                    )?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && !(self.last_known_elr.is_none()) {
+                    let s = rt::owned::opt_vec_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.partition_id, "partition_id")?;
+            w.uuid(self.topic_id, "topic_id")?;
+            rt::owned::write_vec(w, &self.replicas, true, v, "replicas")?;
+            rt::owned::write_vec(w, &self.isr, true, v, "isr")?;
+            rt::owned::write_vec(w, &self.removing_replicas, true, v, "removing_replicas")?;
+            rt::owned::write_vec(w, &self.adding_replicas, true, v, "adding_replicas")?;
+            w.i32(self.leader, "leader")?;
+            w.i32(self.leader_epoch, "leader_epoch")?;
+            w.i32(self.partition_epoch, "partition_epoch")?;
+            if v >= 1 {
+                rt::owned::write_vec(w, &self.directories, true, v, "directories")?;
+            }
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_leader_recovery_state = true && !(self.leader_recovery_state == 0_i8);
+                tags += usize::from(has_leader_recovery_state);
+                let has_eligible_leader_replicas = v >= 2 && !(self.eligible_leader_replicas.is_none());
+                tags += usize::from(has_eligible_leader_replicas);
+                let has_last_known_elr = v >= 2 && !(self.last_known_elr.is_none());
+                tags += usize::from(has_last_known_elr);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_leader_recovery_state {
+                    let s = 1;
+                    w.uvarint(0, "leader_recovery_state")?;
+                    w.uvarint(s as u32, "leader_recovery_state")?;
+                    w.i8(self.leader_recovery_state, "leader_recovery_state")?;
+                }
+                w.unknown_tags_before(&mut unknown, 1)?;
+                if has_eligible_leader_replicas {
+                    let s = rt::owned::opt_vec_size(
+                        &self.eligible_leader_replicas,
+                        true,
+                        v >= 2,
+                        v,
+                        "eligible_leader_replicas",
+                    )?;
+                    w.uvarint(1, "eligible_leader_replicas")?;
+                    w.uvarint(s as u32, "eligible_leader_replicas")?;
+                    rt::owned::write_opt_vec(w, &self.eligible_leader_replicas, true, v, "eligible_leader_replicas")?;
+                }
+                w.unknown_tags_before(&mut unknown, 2)?;
+                if has_last_known_elr {
+                    let s = rt::owned::opt_vec_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
+                    w.uvarint(2, "last_known_elr")?;
+                    w.uvarint(s as u32, "last_known_elr")?;
+                    rt::owned::write_opt_vec(w, &self.last_known_elr, true, v, "last_known_elr")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for PartitionRecord {
+        type View<'a> = super::PartitionRecord<'a>;
+        fn from_view(v: &super::PartitionRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -77,7 +77,7 @@ impl<'a> rt::Struct<'a> for ProducerIdsRecord<'a> {
         w.i64(self.broker_epoch, "broker_epoch")?;
         w.i64(self.next_producer_id, "next_producer_id")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -94,4 +94,80 @@ impl<'a> rt::Message<'a> for ProducerIdsRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ProducerIdsRecord`](super::ProducerIdsRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ProducerIdsRecord {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub broker_id: i32,
+        /// `int64`, versions 0+, default `-1`.
+        pub broker_epoch: i64,
+        /// `int64`, versions 0+.
+        pub next_producer_id: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ProducerIdsRecord {
+        fn default() -> Self {
+            Self {
+                broker_id: 0_i32,
+                broker_epoch: -1_i64,
+                next_producer_id: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ProducerIdsRecord<'_>> for ProducerIdsRecord {
+        fn from(v: &super::ProducerIdsRecord<'_>) -> Self {
+            Self {
+                broker_id: v.broker_id,
+                broker_epoch: v.broker_epoch,
+                next_producer_id: v.next_producer_id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ProducerIdsRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.broker_id, "broker_id")?;
+            w.i64(self.broker_epoch, "broker_epoch")?;
+            w.i64(self.next_producer_id, "next_producer_id")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ProducerIdsRecord {
+        type View<'a> = super::ProducerIdsRecord<'a>;
+        fn from_view(v: &super::ProducerIdsRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

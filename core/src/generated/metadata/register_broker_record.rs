@@ -262,7 +262,7 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
         w.u16(self.port, "end_points[].port")?;
         w.i16(self.security_protocol, "end_points[].security_protocol")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -336,7 +336,7 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
         w.i16(self.min_supported_version, "features[].min_supported_version")?;
         w.i16(self.max_supported_version, "features[].max_supported_version")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -353,4 +353,281 @@ impl<'a> rt::Message<'a> for RegisterBrokerRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`RegisterBrokerRecord`](super::RegisterBrokerRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RegisterBrokerRecord {
+        /// `int32`, versions 0+, entity `brokerId`.
+        pub broker_id: i32,
+        /// `bool`, versions 2+, default `false`.
+        pub is_migrating_zk_broker: bool,
+        /// `uuid`, versions 0+.
+        pub incarnation_id: rt::Uuid,
+        /// `int64`, versions 0+.
+        pub broker_epoch: i64,
+        /// `[]BrokerEndpoint`, versions 0+.
+        pub end_points: Vec<BrokerEndpoint>,
+        /// `[]BrokerFeature`, versions 0+.
+        pub features: Vec<BrokerFeature>,
+        /// `string`, versions 0+, nullable at 0+.
+        pub rack: Option<String>,
+        /// `bool`, versions 0+, default `true`.
+        pub fenced: bool,
+        /// `bool`, versions 1+, default `false`.
+        pub in_controlled_shutdown: bool,
+        /// `[]uuid`, tagged field 0 at versions 3+.
+        pub log_dirs: Vec<rt::Uuid>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RegisterBrokerRecord {
+        fn default() -> Self {
+            Self {
+                broker_id: 0_i32,
+                is_migrating_zk_broker: false,
+                incarnation_id: rt::Uuid::nil(),
+                broker_epoch: 0_i64,
+                end_points: Vec::new(),
+                features: Vec::new(),
+                rack: Some(String::new()),
+                fenced: true,
+                in_controlled_shutdown: false,
+                log_dirs: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RegisterBrokerRecord<'_>> for RegisterBrokerRecord {
+        fn from(v: &super::RegisterBrokerRecord<'_>) -> Self {
+            Self {
+                broker_id: v.broker_id,
+                is_migrating_zk_broker: v.is_migrating_zk_broker,
+                incarnation_id: v.incarnation_id,
+                broker_epoch: v.broker_epoch,
+                end_points: v.end_points.iter().map(|e| (&e).into()).collect(),
+                features: v.features.iter().map(|e| (&e).into()).collect(),
+                rack: v.rack.map(String::from),
+                fenced: v.fenced,
+                in_controlled_shutdown: v.in_controlled_shutdown,
+                log_dirs: v.log_dirs.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RegisterBrokerRecord {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 29;
+            if v >= 2 {
+                n += 1;
+            }
+            if !(v >= 2) && !(self.is_migrating_zk_broker == false) {
+                return Err(rt::write::not_in_version("is_migrating_zk_broker"));
+            }
+            n += rt::owned::vec_size(&self.end_points, true, v, "end_points")?;
+            n += rt::owned::vec_size(&self.features, true, v, "features")?;
+            n += rt::write::opt_str_size(self.rack.as_deref(), true, true, "rack")?;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.in_controlled_shutdown == false) {
+                return Err(rt::write::not_in_version("in_controlled_shutdown"));
+            }
+            if !(v >= 3) && !(self.log_dirs.is_empty()) {
+                return Err(rt::write::not_in_version("log_dirs"));
+            }
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if v >= 3 && !(self.log_dirs.is_empty()) {
+                    let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.broker_id, "broker_id")?;
+            if v >= 2 {
+                w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker")?;
+            }
+            w.uuid(self.incarnation_id, "incarnation_id")?;
+            w.i64(self.broker_epoch, "broker_epoch")?;
+            rt::owned::write_vec(w, &self.end_points, true, v, "end_points")?;
+            rt::owned::write_vec(w, &self.features, true, v, "features")?;
+            w.opt_str(self.rack.as_deref(), true, "rack")?;
+            w.bool(self.fenced, "fenced")?;
+            if v >= 1 {
+                w.bool(self.in_controlled_shutdown, "in_controlled_shutdown")?;
+            }
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_log_dirs = v >= 3 && !(self.log_dirs.is_empty());
+                tags += usize::from(has_log_dirs);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_log_dirs {
+                    let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
+                    w.uvarint(0, "log_dirs")?;
+                    w.uvarint(s as u32, "log_dirs")?;
+                    rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`BrokerEndpoint`](super::BrokerEndpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct BrokerEndpoint {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `uint16`, versions 0+.
+        pub port: u16,
+        /// `int16`, versions 0+.
+        pub security_protocol: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for BrokerEndpoint {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                host: String::new(),
+                port: 0_u16,
+                security_protocol: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::BrokerEndpoint<'_>> for BrokerEndpoint {
+        fn from(v: &super::BrokerEndpoint<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                host: v.host.into(),
+                port: v.port,
+                security_protocol: v.security_protocol,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for BrokerEndpoint {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.name, true, "end_points[].name")?;
+            n += rt::write::str_size(&self.host, true, "end_points[].host")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("end_points[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "end_points[].name")?;
+            w.str(&self.host, true, "end_points[].host")?;
+            w.u16(self.port, "end_points[].port")?;
+            w.i16(self.security_protocol, "end_points[].security_protocol")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`BrokerFeature`](super::BrokerFeature).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct BrokerFeature {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `int16`, versions 0+.
+        pub min_supported_version: i16,
+        /// `int16`, versions 0+.
+        pub max_supported_version: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for BrokerFeature {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                min_supported_version: 0_i16,
+                max_supported_version: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::BrokerFeature<'_>> for BrokerFeature {
+        fn from(v: &super::BrokerFeature<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                min_supported_version: v.min_supported_version,
+                max_supported_version: v.max_supported_version,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for BrokerFeature {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.name, true, "features[].name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("features[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "features[].name")?;
+            w.i16(self.min_supported_version, "features[].min_supported_version")?;
+            w.i16(self.max_supported_version, "features[].max_supported_version")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for RegisterBrokerRecord {
+        type View<'a> = super::RegisterBrokerRecord<'a>;
+        fn from_view(v: &super::RegisterBrokerRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

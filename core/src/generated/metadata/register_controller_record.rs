@@ -91,7 +91,7 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
         w.array(&self.end_points, true, v, "end_points")?;
         w.array(&self.features, true, v, "features")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -172,7 +172,7 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
         w.u16(self.port, "end_points[].port")?;
         w.i16(self.security_protocol, "end_points[].security_protocol")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -246,7 +246,7 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
         w.i16(self.min_supported_version, "features[].min_supported_version")?;
         w.i16(self.max_supported_version, "features[].max_supported_version")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -263,4 +263,220 @@ impl<'a> rt::Message<'a> for RegisterControllerRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`RegisterControllerRecord`](super::RegisterControllerRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RegisterControllerRecord {
+        /// `int32`, versions 0+.
+        pub controller_id: i32,
+        /// `uuid`, versions 0+.
+        pub incarnation_id: rt::Uuid,
+        /// `bool`, versions 0+.
+        pub zk_migration_ready: bool,
+        /// `[]ControllerEndpoint`, versions 0+.
+        pub end_points: Vec<ControllerEndpoint>,
+        /// `[]ControllerFeature`, versions 0+.
+        pub features: Vec<ControllerFeature>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RegisterControllerRecord {
+        fn default() -> Self {
+            Self {
+                controller_id: 0_i32,
+                incarnation_id: rt::Uuid::nil(),
+                zk_migration_ready: false,
+                end_points: Vec::new(),
+                features: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RegisterControllerRecord<'_>> for RegisterControllerRecord {
+        fn from(v: &super::RegisterControllerRecord<'_>) -> Self {
+            Self {
+                controller_id: v.controller_id,
+                incarnation_id: v.incarnation_id,
+                zk_migration_ready: v.zk_migration_ready,
+                end_points: v.end_points.iter().map(|e| (&e).into()).collect(),
+                features: v.features.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RegisterControllerRecord {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 21;
+            n += rt::owned::vec_size(&self.end_points, true, v, "end_points")?;
+            n += rt::owned::vec_size(&self.features, true, v, "features")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.controller_id, "controller_id")?;
+            w.uuid(self.incarnation_id, "incarnation_id")?;
+            w.bool(self.zk_migration_ready, "zk_migration_ready")?;
+            rt::owned::write_vec(w, &self.end_points, true, v, "end_points")?;
+            rt::owned::write_vec(w, &self.features, true, v, "features")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ControllerEndpoint`](super::ControllerEndpoint).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ControllerEndpoint {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `string`, versions 0+.
+        pub host: String,
+        /// `uint16`, versions 0+.
+        pub port: u16,
+        /// `int16`, versions 0+.
+        pub security_protocol: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ControllerEndpoint {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                host: String::new(),
+                port: 0_u16,
+                security_protocol: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ControllerEndpoint<'_>> for ControllerEndpoint {
+        fn from(v: &super::ControllerEndpoint<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                host: v.host.into(),
+                port: v.port,
+                security_protocol: v.security_protocol,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ControllerEndpoint {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.name, true, "end_points[].name")?;
+            n += rt::write::str_size(&self.host, true, "end_points[].host")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("end_points[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "end_points[].name")?;
+            w.str(&self.host, true, "end_points[].host")?;
+            w.u16(self.port, "end_points[].port")?;
+            w.i16(self.security_protocol, "end_points[].security_protocol")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ControllerFeature`](super::ControllerFeature).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ControllerFeature {
+        /// `string`, versions 0+, map key.
+        pub name: String,
+        /// `int16`, versions 0+.
+        pub min_supported_version: i16,
+        /// `int16`, versions 0+.
+        pub max_supported_version: i16,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ControllerFeature {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                min_supported_version: 0_i16,
+                max_supported_version: 0_i16,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ControllerFeature<'_>> for ControllerFeature {
+        fn from(v: &super::ControllerFeature<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                min_supported_version: v.min_supported_version,
+                max_supported_version: v.max_supported_version,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ControllerFeature {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.name, true, "features[].name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("features[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "features[].name")?;
+            w.i16(self.min_supported_version, "features[].min_supported_version")?;
+            w.i16(self.max_supported_version, "features[].max_supported_version")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for RegisterControllerRecord {
+        type View<'a> = super::RegisterControllerRecord<'a>;
+        fn from_view(v: &super::RegisterControllerRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -65,7 +65,7 @@ impl<'a> rt::Struct<'a> for RemoveAccessControlEntryRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.uuid(self.id, "id")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -82,4 +82,70 @@ impl<'a> rt::Message<'a> for RemoveAccessControlEntryRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`RemoveAccessControlEntryRecord`](super::RemoveAccessControlEntryRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RemoveAccessControlEntryRecord {
+        /// `uuid`, versions 0+.
+        pub id: rt::Uuid,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RemoveAccessControlEntryRecord {
+        fn default() -> Self {
+            Self {
+                id: rt::Uuid::nil(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RemoveAccessControlEntryRecord<'_>> for RemoveAccessControlEntryRecord {
+        fn from(v: &super::RemoveAccessControlEntryRecord<'_>) -> Self {
+            Self {
+                id: v.id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RemoveAccessControlEntryRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.id, "id")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for RemoveAccessControlEntryRecord {
+        type View<'a> = super::RemoveAccessControlEntryRecord<'a>;
+        fn from_view(v: &super::RemoveAccessControlEntryRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

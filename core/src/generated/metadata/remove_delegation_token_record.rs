@@ -66,7 +66,7 @@ impl<'a> rt::Struct<'a> for RemoveDelegationTokenRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.token_id, true, "token_id")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -83,4 +83,71 @@ impl<'a> rt::Message<'a> for RemoveDelegationTokenRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`RemoveDelegationTokenRecord`](super::RemoveDelegationTokenRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RemoveDelegationTokenRecord {
+        /// `string`, versions 0+.
+        pub token_id: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RemoveDelegationTokenRecord {
+        fn default() -> Self {
+            Self {
+                token_id: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RemoveDelegationTokenRecord<'_>> for RemoveDelegationTokenRecord {
+        fn from(v: &super::RemoveDelegationTokenRecord<'_>) -> Self {
+            Self {
+                token_id: v.token_id.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RemoveDelegationTokenRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.token_id, true, "token_id")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.token_id, true, "token_id")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for RemoveDelegationTokenRecord {
+        type View<'a> = super::RemoveDelegationTokenRecord<'a>;
+        fn from_view(v: &super::RemoveDelegationTokenRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -65,7 +65,7 @@ impl<'a> rt::Struct<'a> for RemoveTopicRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.uuid(self.topic_id, "topic_id")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -82,4 +82,70 @@ impl<'a> rt::Message<'a> for RemoveTopicRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`RemoveTopicRecord`](super::RemoveTopicRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RemoveTopicRecord {
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RemoveTopicRecord {
+        fn default() -> Self {
+            Self {
+                topic_id: rt::Uuid::nil(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RemoveTopicRecord<'_>> for RemoveTopicRecord {
+        fn from(v: &super::RemoveTopicRecord<'_>) -> Self {
+            Self {
+                topic_id: v.topic_id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RemoveTopicRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.topic_id, "topic_id")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for RemoveTopicRecord {
+        type View<'a> = super::RemoveTopicRecord<'a>;
+        fn from_view(v: &super::RemoveTopicRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
         w.str(self.name, true, "name")?;
         w.i8(self.mechanism, "mechanism")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -89,4 +89,76 @@ impl<'a> rt::Message<'a> for RemoveUserScramCredentialRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`RemoveUserScramCredentialRecord`](super::RemoveUserScramCredentialRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RemoveUserScramCredentialRecord {
+        /// `string`, versions 0+.
+        pub name: String,
+        /// `int8`, versions 0+.
+        pub mechanism: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RemoveUserScramCredentialRecord {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                mechanism: 0_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RemoveUserScramCredentialRecord<'_>> for RemoveUserScramCredentialRecord {
+        fn from(v: &super::RemoveUserScramCredentialRecord<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                mechanism: v.mechanism,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RemoveUserScramCredentialRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            n += rt::write::str_size(&self.name, true, "name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "name")?;
+            w.i8(self.mechanism, "mechanism")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for RemoveUserScramCredentialRecord {
+        type View<'a> = super::RemoveUserScramCredentialRecord<'a>;
+        fn from_view(v: &super::RemoveUserScramCredentialRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

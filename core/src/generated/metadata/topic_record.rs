@@ -72,7 +72,7 @@ impl<'a> rt::Struct<'a> for TopicRecord<'a> {
         w.str(self.name, true, "name")?;
         w.uuid(self.topic_id, "topic_id")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -89,4 +89,76 @@ impl<'a> rt::Message<'a> for TopicRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`TopicRecord`](super::TopicRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicRecord {
+        /// `string`, versions 0+, entity `topicName`.
+        pub name: String,
+        /// `uuid`, versions 0+.
+        pub topic_id: rt::Uuid,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicRecord {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                topic_id: rt::Uuid::nil(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicRecord<'_>> for TopicRecord {
+        fn from(v: &super::TopicRecord<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                topic_id: v.topic_id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::write::str_size(&self.name, true, "name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "name")?;
+            w.uuid(self.topic_id, "topic_id")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for TopicRecord {
+        type View<'a> = super::TopicRecord<'a>;
+        fn from_view(v: &super::TopicRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -99,7 +99,7 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
         w.bytes(self.server_key, true, "server_key")?;
         w.i32(self.iterations, "iterations")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -116,4 +116,99 @@ impl<'a> rt::Message<'a> for UserScramCredentialRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`UserScramCredentialRecord`](super::UserScramCredentialRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct UserScramCredentialRecord {
+        /// `string`, versions 0+.
+        pub name: String,
+        /// `int8`, versions 0+.
+        pub mechanism: i8,
+        /// `bytes`, versions 0+.
+        pub salt: Vec<u8>,
+        /// `bytes`, versions 0+.
+        pub stored_key: Vec<u8>,
+        /// `bytes`, versions 0+.
+        pub server_key: Vec<u8>,
+        /// `int32`, versions 0+.
+        pub iterations: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for UserScramCredentialRecord {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                mechanism: 0_i8,
+                salt: Vec::new(),
+                stored_key: Vec::new(),
+                server_key: Vec::new(),
+                iterations: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::UserScramCredentialRecord<'_>> for UserScramCredentialRecord {
+        fn from(v: &super::UserScramCredentialRecord<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                mechanism: v.mechanism,
+                salt: v.salt.to_vec(),
+                stored_key: v.stored_key.to_vec(),
+                server_key: v.server_key.to_vec(),
+                iterations: v.iterations,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for UserScramCredentialRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 5;
+            n += rt::write::str_size(&self.name, true, "name")?;
+            n += rt::write::bytes_size(&self.salt, true, "salt")?;
+            n += rt::write::bytes_size(&self.stored_key, true, "stored_key")?;
+            n += rt::write::bytes_size(&self.server_key, true, "server_key")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "name")?;
+            w.i8(self.mechanism, "mechanism")?;
+            w.bytes(&self.salt, true, "salt")?;
+            w.bytes(&self.stored_key, true, "stored_key")?;
+            w.bytes(&self.server_key, true, "server_key")?;
+            w.i32(self.iterations, "iterations")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for UserScramCredentialRecord {
+        type View<'a> = super::UserScramCredentialRecord<'a>;
+        fn from_view(v: &super::UserScramCredentialRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -65,7 +65,7 @@ impl<'a> rt::Struct<'a> for ZkMigrationStateRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.i8(self.zk_migration_state, "zk_migration_state")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -82,4 +82,70 @@ impl<'a> rt::Message<'a> for ZkMigrationStateRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ZkMigrationStateRecord`](super::ZkMigrationStateRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ZkMigrationStateRecord {
+        /// `int8`, versions 0+.
+        pub zk_migration_state: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ZkMigrationStateRecord {
+        fn default() -> Self {
+            Self {
+                zk_migration_state: 0_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ZkMigrationStateRecord<'_>> for ZkMigrationStateRecord {
+        fn from(v: &super::ZkMigrationStateRecord<'_>) -> Self {
+            Self {
+                zk_migration_state: v.zk_migration_state,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ZkMigrationStateRecord {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 1;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i8(self.zk_migration_state, "zk_migration_state")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ZkMigrationStateRecord {
+        type View<'a> = super::ZkMigrationStateRecord<'a>;
+        fn from_view(v: &super::ZkMigrationStateRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

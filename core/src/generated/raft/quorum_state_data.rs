@@ -119,7 +119,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         if v <= 0 {
             n += rt::write::opt_array_size(&self.current_voters, true, v <= 0, v, "current_voters")?;
         }
-        if !(v <= 0) && !(self.current_voters.is_some_and(|a| a.is_empty())) {
+        if !(v <= 0) && !(self.current_voters.as_ref().is_some_and(|a| a.is_empty())) {
             return Err(rt::write::not_in_version("current_voters"));
         }
         if true {
@@ -149,7 +149,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
             w.opt_array(&self.current_voters, true, v, "current_voters")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -222,7 +222,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
             w.i32(self.voter_id, "current_voters[].voter_id")?;
         }
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -239,4 +239,190 @@ impl<'a> rt::Message<'a> for QuorumStateData<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`QuorumStateData`](super::QuorumStateData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct QuorumStateData {
+        /// `string`, versions 0.
+        pub cluster_id: String,
+        /// `int32`, versions 0+, default `-1`.
+        pub leader_id: i32,
+        /// `int32`, versions 0+, default `-1`.
+        pub leader_epoch: i32,
+        /// `int32`, versions 0+, default `-1`.
+        pub voted_id: i32,
+        /// `uuid`, versions 1+.
+        pub voted_directory_id: rt::Uuid,
+        /// `int64`, versions 0.
+        pub applied_offset: i64,
+        /// `[]Voter`, versions 0, nullable at 0.
+        pub current_voters: Option<Vec<Voter>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for QuorumStateData {
+        fn default() -> Self {
+            Self {
+                cluster_id: String::new(),
+                leader_id: -1_i32,
+                leader_epoch: -1_i32,
+                voted_id: -1_i32,
+                voted_directory_id: rt::Uuid::nil(),
+                applied_offset: 0_i64,
+                current_voters: Some(Vec::new()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::QuorumStateData<'_>> for QuorumStateData {
+        fn from(v: &super::QuorumStateData<'_>) -> Self {
+            Self {
+                cluster_id: v.cluster_id.into(),
+                leader_id: v.leader_id,
+                leader_epoch: v.leader_epoch,
+                voted_id: v.voted_id,
+                voted_directory_id: v.voted_directory_id,
+                applied_offset: v.applied_offset,
+                current_voters: v.current_voters.map(|a| a.iter().map(|e| (&e).into()).collect()),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for QuorumStateData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if v <= 0 {
+                n += rt::write::str_size(&self.cluster_id, true, "cluster_id")?;
+            }
+            if !(v <= 0) && !(self.cluster_id == "") {
+                return Err(rt::write::not_in_version("cluster_id"));
+            }
+            if v >= 1 {
+                n += 16;
+            }
+            if !(v >= 1) && !(self.voted_directory_id == rt::Uuid::nil()) {
+                return Err(rt::write::not_in_version("voted_directory_id"));
+            }
+            if v <= 0 {
+                n += 8;
+            }
+            if !(v <= 0) && !(self.applied_offset == 0_i64) {
+                return Err(rt::write::not_in_version("applied_offset"));
+            }
+            if v <= 0 {
+                n += rt::owned::opt_vec_size(&self.current_voters, true, v <= 0, v, "current_voters")?;
+            }
+            if !(v <= 0) && !(self.current_voters.as_ref().is_some_and(|a| a.is_empty())) {
+                return Err(rt::write::not_in_version("current_voters"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 0 {
+                w.str(&self.cluster_id, true, "cluster_id")?;
+            }
+            w.i32(self.leader_id, "leader_id")?;
+            w.i32(self.leader_epoch, "leader_epoch")?;
+            w.i32(self.voted_id, "voted_id")?;
+            if v >= 1 {
+                w.uuid(self.voted_directory_id, "voted_directory_id")?;
+            }
+            if v <= 0 {
+                w.i64(self.applied_offset, "applied_offset")?;
+            }
+            if v <= 0 {
+                rt::owned::write_opt_vec(w, &self.current_voters, true, v, "current_voters")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`Voter`](super::Voter).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Voter {
+        /// `int32`, versions 0.
+        pub voter_id: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for Voter {
+        fn default() -> Self {
+            Self {
+                voter_id: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::Voter<'_>> for Voter {
+        fn from(v: &super::Voter<'_>) -> Self {
+            Self {
+                voter_id: v.voter_id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for Voter {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 0 {
+                n += 4;
+            }
+            if !(v <= 0) && !(self.voter_id == 0_i32) {
+                return Err(rt::write::not_in_version("current_voters[].voter_id"));
+            }
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("current_voters[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 0 {
+                w.i32(self.voter_id, "current_voters[].voter_id")?;
+            }
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for QuorumStateData {
+        type View<'a> = super::QuorumStateData<'a>;
+        fn from_view(v: &super::QuorumStateData<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

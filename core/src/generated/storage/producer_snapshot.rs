@@ -172,3 +172,149 @@ impl<'a> rt::Message<'a> for ProducerSnapshot<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`ProducerSnapshot`](super::ProducerSnapshot).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ProducerSnapshot {
+        /// `uint32`, versions 1+.
+        pub crc: u32,
+        /// `[]ProducerEntry`, versions 1+.
+        pub producer_entries: Vec<ProducerEntry>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ProducerSnapshot {
+        fn default() -> Self {
+            Self {
+                crc: 0_u32,
+                producer_entries: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ProducerSnapshot<'_>> for ProducerSnapshot {
+        fn from(v: &super::ProducerSnapshot<'_>) -> Self {
+            Self {
+                crc: v.crc,
+                producer_entries: v.producer_entries.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ProducerSnapshot {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::owned::vec_size(&self.producer_entries, false, v, "producer_entries")?;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.u32(self.crc, "crc")?;
+            rt::owned::write_vec(w, &self.producer_entries, false, v, "producer_entries")?;
+            Ok(())
+        }
+    }
+
+    /// Owned [`ProducerEntry`](super::ProducerEntry).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ProducerEntry {
+        /// `int64`, versions 1+.
+        pub producer_id: i64,
+        /// `int16`, versions 1+.
+        pub epoch: i16,
+        /// `int32`, versions 1+.
+        pub last_sequence: i32,
+        /// `int64`, versions 1+.
+        pub last_offset: i64,
+        /// `int32`, versions 1+.
+        pub offset_delta: i32,
+        /// `int64`, versions 1+.
+        pub timestamp: i64,
+        /// `int32`, versions 1+.
+        pub coordinator_epoch: i32,
+        /// `int64`, versions 1+.
+        pub current_txn_first_offset: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ProducerEntry {
+        fn default() -> Self {
+            Self {
+                producer_id: 0_i64,
+                epoch: 0_i16,
+                last_sequence: 0_i32,
+                last_offset: 0_i64,
+                offset_delta: 0_i32,
+                timestamp: 0_i64,
+                coordinator_epoch: 0_i32,
+                current_txn_first_offset: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ProducerEntry<'_>> for ProducerEntry {
+        fn from(v: &super::ProducerEntry<'_>) -> Self {
+            Self {
+                producer_id: v.producer_id,
+                epoch: v.epoch,
+                last_sequence: v.last_sequence,
+                last_offset: v.last_offset,
+                offset_delta: v.offset_delta,
+                timestamp: v.timestamp,
+                coordinator_epoch: v.coordinator_epoch,
+                current_txn_first_offset: v.current_txn_first_offset,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ProducerEntry {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 46;
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("producer_entries[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i64(self.producer_id, "producer_entries[].producer_id")?;
+            w.i16(self.epoch, "producer_entries[].epoch")?;
+            w.i32(self.last_sequence, "producer_entries[].last_sequence")?;
+            w.i64(self.last_offset, "producer_entries[].last_offset")?;
+            w.i32(self.offset_delta, "producer_entries[].offset_delta")?;
+            w.i64(self.timestamp, "producer_entries[].timestamp")?;
+            w.i32(self.coordinator_epoch, "producer_entries[].coordinator_epoch")?;
+            w.i64(
+                self.current_txn_first_offset,
+                "producer_entries[].current_txn_first_offset",
+            )?;
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for ProducerSnapshot {
+        type View<'a> = super::ProducerSnapshot<'a>;
+        fn from_view(v: &super::ProducerSnapshot<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -226,7 +226,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch")?;
         w.i64(self.offset, "segment_leader_epochs[].offset")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -243,4 +243,193 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`RemoteLogSegmentMetadataSnapshotRecord`](super::RemoteLogSegmentMetadataSnapshotRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RemoteLogSegmentMetadataSnapshotRecord {
+        /// `uuid`, versions 0+.
+        pub segment_id: rt::Uuid,
+        /// `int64`, versions 0+.
+        pub start_offset: i64,
+        /// `int64`, versions 0+.
+        pub end_offset: i64,
+        /// `int32`, versions 0+.
+        pub broker_id: i32,
+        /// `int64`, versions 0+.
+        pub max_timestamp_ms: i64,
+        /// `int64`, versions 0+.
+        pub event_timestamp_ms: i64,
+        /// `[]SegmentLeaderEpochEntry`, versions 0+.
+        pub segment_leader_epochs: Vec<SegmentLeaderEpochEntry>,
+        /// `int32`, versions 0+.
+        pub segment_size_in_bytes: i32,
+        /// `bytes`, versions 0+, nullable at 0+, default `null`.
+        pub custom_metadata: Option<Vec<u8>>,
+        /// `int8`, versions 0+.
+        pub remote_log_segment_state: i8,
+        /// `bool`, tagged field 0 at versions 0+.
+        pub txn_index_empty: bool,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RemoteLogSegmentMetadataSnapshotRecord {
+        fn default() -> Self {
+            Self {
+                segment_id: rt::Uuid::nil(),
+                start_offset: 0_i64,
+                end_offset: 0_i64,
+                broker_id: 0_i32,
+                max_timestamp_ms: 0_i64,
+                event_timestamp_ms: 0_i64,
+                segment_leader_epochs: Vec::new(),
+                segment_size_in_bytes: 0_i32,
+                custom_metadata: None,
+                remote_log_segment_state: 0_i8,
+                txn_index_empty: false,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RemoteLogSegmentMetadataSnapshotRecord<'_>> for RemoteLogSegmentMetadataSnapshotRecord {
+        fn from(v: &super::RemoteLogSegmentMetadataSnapshotRecord<'_>) -> Self {
+            Self {
+                segment_id: v.segment_id,
+                start_offset: v.start_offset,
+                end_offset: v.end_offset,
+                broker_id: v.broker_id,
+                max_timestamp_ms: v.max_timestamp_ms,
+                event_timestamp_ms: v.event_timestamp_ms,
+                segment_leader_epochs: v.segment_leader_epochs.iter().map(|e| (&e).into()).collect(),
+                segment_size_in_bytes: v.segment_size_in_bytes,
+                custom_metadata: v.custom_metadata.map(<[u8]>::to_vec),
+                remote_log_segment_state: v.remote_log_segment_state,
+                txn_index_empty: v.txn_index_empty,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RemoteLogSegmentMetadataSnapshotRecord {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 57;
+            n += rt::owned::vec_size(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
+            n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.txn_index_empty == false) {
+                    let s = 1;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.uuid(self.segment_id, "segment_id")?;
+            w.i64(self.start_offset, "start_offset")?;
+            w.i64(self.end_offset, "end_offset")?;
+            w.i32(self.broker_id, "broker_id")?;
+            w.i64(self.max_timestamp_ms, "max_timestamp_ms")?;
+            w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
+            rt::owned::write_vec(w, &self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
+            w.i32(self.segment_size_in_bytes, "segment_size_in_bytes")?;
+            w.opt_bytes(self.custom_metadata.as_deref(), true, "custom_metadata")?;
+            w.i8(self.remote_log_segment_state, "remote_log_segment_state")?;
+            if true {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_txn_index_empty = true && !(self.txn_index_empty == false);
+                tags += usize::from(has_txn_index_empty);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_txn_index_empty {
+                    let s = 1;
+                    w.uvarint(0, "txn_index_empty")?;
+                    w.uvarint(s as u32, "txn_index_empty")?;
+                    w.bool(self.txn_index_empty, "txn_index_empty")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`SegmentLeaderEpochEntry`](super::SegmentLeaderEpochEntry).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SegmentLeaderEpochEntry {
+        /// `int32`, versions 0+.
+        pub leader_epoch: i32,
+        /// `int64`, versions 0+.
+        pub offset: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SegmentLeaderEpochEntry {
+        fn default() -> Self {
+            Self {
+                leader_epoch: 0_i32,
+                offset: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SegmentLeaderEpochEntry<'_>> for SegmentLeaderEpochEntry {
+        fn from(v: &super::SegmentLeaderEpochEntry<'_>) -> Self {
+            Self {
+                leader_epoch: v.leader_epoch,
+                offset: v.offset,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SegmentLeaderEpochEntry {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 12;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("segment_leader_epochs[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch")?;
+            w.i64(self.offset, "segment_leader_epochs[].offset")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for RemoteLogSegmentMetadataSnapshotRecord {
+        type View<'a> = super::RemoteLogSegmentMetadataSnapshotRecord<'a>;
+        fn from_view(v: &super::RemoteLogSegmentMetadataSnapshotRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -91,7 +91,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         w.opt_bytes(self.custom_metadata, true, "custom_metadata")?;
         w.i8(self.remote_log_segment_state, "remote_log_segment_state")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -159,7 +159,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         rt::Struct::write(&self.topic_id_partition, w, v)?;
         w.uuid(self.id, "remote_log_segment_id.id")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -235,7 +235,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id")?;
         w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -252,4 +252,211 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`RemoteLogSegmentMetadataUpdateRecord`](super::RemoteLogSegmentMetadataUpdateRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RemoteLogSegmentMetadataUpdateRecord {
+        /// `RemoteLogSegmentIdEntry`, versions 0+.
+        pub remote_log_segment_id: RemoteLogSegmentIdEntry,
+        /// `int32`, versions 0+.
+        pub broker_id: i32,
+        /// `int64`, versions 0+.
+        pub event_timestamp_ms: i64,
+        /// `bytes`, versions 0+, nullable at 0+, default `null`.
+        pub custom_metadata: Option<Vec<u8>>,
+        /// `int8`, versions 0+.
+        pub remote_log_segment_state: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RemoteLogSegmentMetadataUpdateRecord {
+        fn default() -> Self {
+            Self {
+                remote_log_segment_id: RemoteLogSegmentIdEntry::default(),
+                broker_id: 0_i32,
+                event_timestamp_ms: 0_i64,
+                custom_metadata: None,
+                remote_log_segment_state: 0_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RemoteLogSegmentMetadataUpdateRecord<'_>> for RemoteLogSegmentMetadataUpdateRecord {
+        fn from(v: &super::RemoteLogSegmentMetadataUpdateRecord<'_>) -> Self {
+            Self {
+                remote_log_segment_id: (&v.remote_log_segment_id).into(),
+                broker_id: v.broker_id,
+                event_timestamp_ms: v.event_timestamp_ms,
+                custom_metadata: v.custom_metadata.map(<[u8]>::to_vec),
+                remote_log_segment_state: v.remote_log_segment_state,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RemoteLogSegmentMetadataUpdateRecord {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 13;
+            n += rt::OwnedStruct::size(&self.remote_log_segment_id, v)?;
+            n += rt::write::opt_bytes_size(self.custom_metadata.as_deref(), true, true, "custom_metadata")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::OwnedStruct::write(&self.remote_log_segment_id, w, v)?;
+            w.i32(self.broker_id, "broker_id")?;
+            w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
+            w.opt_bytes(self.custom_metadata.as_deref(), true, "custom_metadata")?;
+            w.i8(self.remote_log_segment_state, "remote_log_segment_state")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`RemoteLogSegmentIdEntry`](super::RemoteLogSegmentIdEntry).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RemoteLogSegmentIdEntry {
+        /// `TopicIdPartitionEntry`, versions 0+.
+        pub topic_id_partition: TopicIdPartitionEntry,
+        /// `uuid`, versions 0+.
+        pub id: rt::Uuid,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RemoteLogSegmentIdEntry {
+        fn default() -> Self {
+            Self {
+                topic_id_partition: TopicIdPartitionEntry::default(),
+                id: rt::Uuid::nil(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RemoteLogSegmentIdEntry<'_>> for RemoteLogSegmentIdEntry {
+        fn from(v: &super::RemoteLogSegmentIdEntry<'_>) -> Self {
+            Self {
+                topic_id_partition: (&v.topic_id_partition).into(),
+                id: v.id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RemoteLogSegmentIdEntry {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 16;
+            n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("remote_log_segment_id._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::OwnedStruct::write(&self.topic_id_partition, w, v)?;
+            w.uuid(self.id, "remote_log_segment_id.id")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicIdPartitionEntry`](super::TopicIdPartitionEntry).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicIdPartitionEntry {
+        /// `string`, versions 0+.
+        pub name: String,
+        /// `uuid`, versions 0+.
+        pub id: rt::Uuid,
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicIdPartitionEntry {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                id: rt::Uuid::nil(),
+                partition: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicIdPartitionEntry<'_>> for TopicIdPartitionEntry {
+        fn from(v: &super::TopicIdPartitionEntry<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                id: v.id,
+                partition: v.partition,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicIdPartitionEntry {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            n += rt::write::str_size(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "remote_log_segment_id.topic_id_partition._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
+            w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id")?;
+            w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for RemoteLogSegmentMetadataUpdateRecord {
+        type View<'a> = super::RemoteLogSegmentMetadataUpdateRecord<'a>;
+        fn from_view(v: &super::RemoteLogSegmentMetadataUpdateRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
         w.i8(self.remote_partition_delete_state, "remote_partition_delete_state")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -158,7 +158,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         w.uuid(self.id, "topic_id_partition.id")?;
         w.i32(self.partition, "topic_id_partition.partition")?;
         if true {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -175,4 +175,147 @@ impl<'a> rt::Message<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`RemotePartitionDeleteMetadataRecord`](super::RemotePartitionDeleteMetadataRecord).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct RemotePartitionDeleteMetadataRecord {
+        /// `TopicIdPartitionEntry`, versions 0+.
+        pub topic_id_partition: TopicIdPartitionEntry,
+        /// `int32`, versions 0+.
+        pub broker_id: i32,
+        /// `int64`, versions 0+.
+        pub event_timestamp_ms: i64,
+        /// `int8`, versions 0+.
+        pub remote_partition_delete_state: i8,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for RemotePartitionDeleteMetadataRecord {
+        fn default() -> Self {
+            Self {
+                topic_id_partition: TopicIdPartitionEntry::default(),
+                broker_id: 0_i32,
+                event_timestamp_ms: 0_i64,
+                remote_partition_delete_state: 0_i8,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::RemotePartitionDeleteMetadataRecord<'_>> for RemotePartitionDeleteMetadataRecord {
+        fn from(v: &super::RemotePartitionDeleteMetadataRecord<'_>) -> Self {
+            Self {
+                topic_id_partition: (&v.topic_id_partition).into(),
+                broker_id: v.broker_id,
+                event_timestamp_ms: v.event_timestamp_ms,
+                remote_partition_delete_state: v.remote_partition_delete_state,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for RemotePartitionDeleteMetadataRecord {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 13;
+            n += rt::OwnedStruct::size(&self.topic_id_partition, v)?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::OwnedStruct::write(&self.topic_id_partition, w, v)?;
+            w.i32(self.broker_id, "broker_id")?;
+            w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
+            w.i8(self.remote_partition_delete_state, "remote_partition_delete_state")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TopicIdPartitionEntry`](super::TopicIdPartitionEntry).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TopicIdPartitionEntry {
+        /// `string`, versions 0+.
+        pub name: String,
+        /// `uuid`, versions 0+.
+        pub id: rt::Uuid,
+        /// `int32`, versions 0+.
+        pub partition: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TopicIdPartitionEntry {
+        fn default() -> Self {
+            Self {
+                name: String::new(),
+                id: rt::Uuid::nil(),
+                partition: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TopicIdPartitionEntry<'_>> for TopicIdPartitionEntry {
+        fn from(v: &super::TopicIdPartitionEntry<'_>) -> Self {
+            Self {
+                name: v.name.into(),
+                id: v.id,
+                partition: v.partition,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TopicIdPartitionEntry {
+        fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            n += rt::write::str_size(&self.name, true, "topic_id_partition.name")?;
+            if true {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("topic_id_partition._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.name, true, "topic_id_partition.name")?;
+            w.uuid(self.id, "topic_id_partition.id")?;
+            w.i32(self.partition, "topic_id_partition.partition")?;
+            if true {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for RemotePartitionDeleteMetadataRecord {
+        type View<'a> = super::RemotePartitionDeleteMetadataRecord<'a>;
+        fn from_view(v: &super::RemotePartitionDeleteMetadataRecord<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -602,3 +602,495 @@ impl<'a> rt::Message<'a> for SubscriptionInfoData<'a> {
         provisional: false,
     };
 }
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`SubscriptionInfoData`](super::SubscriptionInfoData).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SubscriptionInfoData {
+        /// `int32`, versions 1+.
+        pub version: i32,
+        /// `int32`, versions 3+, default `-1`.
+        pub latest_supported_version: i32,
+        /// `uuid`, versions 1+.
+        pub process_id: rt::Uuid,
+        /// `[]TaskId`, versions 1-6.
+        pub prev_tasks: Vec<TaskId>,
+        /// `[]TaskId`, versions 1-6.
+        pub standby_tasks: Vec<TaskId>,
+        /// `bytes`, versions 2+.
+        pub user_end_point: Vec<u8>,
+        /// `[]TaskOffsetSum`, versions 7+.
+        pub task_offset_sums: Vec<TaskOffsetSum>,
+        /// `int8`, versions 8+.
+        pub unique_field: i8,
+        /// `int32`, versions 9+.
+        pub error_code: i32,
+        /// `[]ClientTag`, versions 11+.
+        pub client_tags: Vec<ClientTag>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SubscriptionInfoData {
+        fn default() -> Self {
+            Self {
+                version: 0_i32,
+                latest_supported_version: -1_i32,
+                process_id: rt::Uuid::nil(),
+                prev_tasks: Vec::new(),
+                standby_tasks: Vec::new(),
+                user_end_point: Vec::new(),
+                task_offset_sums: Vec::new(),
+                unique_field: 0_i8,
+                error_code: 0_i32,
+                client_tags: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SubscriptionInfoData<'_>> for SubscriptionInfoData {
+        fn from(v: &super::SubscriptionInfoData<'_>) -> Self {
+            Self {
+                version: v.version,
+                latest_supported_version: v.latest_supported_version,
+                process_id: v.process_id,
+                prev_tasks: v.prev_tasks.iter().map(|e| (&e).into()).collect(),
+                standby_tasks: v.standby_tasks.iter().map(|e| (&e).into()).collect(),
+                user_end_point: v.user_end_point.to_vec(),
+                task_offset_sums: v.task_offset_sums.iter().map(|e| (&e).into()).collect(),
+                unique_field: v.unique_field,
+                error_code: v.error_code,
+                client_tags: v.client_tags.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SubscriptionInfoData {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 20;
+            if v >= 3 {
+                n += 4;
+            }
+            if !(v >= 3) && !(self.latest_supported_version == -1_i32) {
+                return Err(rt::write::not_in_version("latest_supported_version"));
+            }
+            if v <= 6 {
+                n += rt::owned::vec_size(&self.prev_tasks, false, v, "prev_tasks")?;
+            }
+            if !(v <= 6) && !(self.prev_tasks.is_empty()) {
+                return Err(rt::write::not_in_version("prev_tasks"));
+            }
+            if v <= 6 {
+                n += rt::owned::vec_size(&self.standby_tasks, false, v, "standby_tasks")?;
+            }
+            if !(v <= 6) && !(self.standby_tasks.is_empty()) {
+                return Err(rt::write::not_in_version("standby_tasks"));
+            }
+            if v >= 2 {
+                n += rt::write::bytes_size(&self.user_end_point, false, "user_end_point")?;
+            }
+            if !(v >= 2) && !(self.user_end_point.is_empty()) {
+                return Err(rt::write::not_in_version("user_end_point"));
+            }
+            if v >= 7 {
+                n += rt::owned::vec_size(&self.task_offset_sums, false, v, "task_offset_sums")?;
+            }
+            if !(v >= 7) && !(self.task_offset_sums.is_empty()) {
+                return Err(rt::write::not_in_version("task_offset_sums"));
+            }
+            if v >= 8 {
+                n += 1;
+            }
+            if !(v >= 8) && !(self.unique_field == 0_i8) {
+                return Err(rt::write::not_in_version("unique_field"));
+            }
+            if v >= 9 {
+                n += 4;
+            }
+            if !(v >= 9) && !(self.error_code == 0_i32) {
+                return Err(rt::write::not_in_version("error_code"));
+            }
+            if v >= 11 {
+                n += rt::owned::vec_size(&self.client_tags, false, v, "client_tags")?;
+            }
+            if !(v >= 11) && !(self.client_tags.is_empty()) {
+                return Err(rt::write::not_in_version("client_tags"));
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.version, "version")?;
+            if v >= 3 {
+                w.i32(self.latest_supported_version, "latest_supported_version")?;
+            }
+            w.uuid(self.process_id, "process_id")?;
+            if v <= 6 {
+                rt::owned::write_vec(w, &self.prev_tasks, false, v, "prev_tasks")?;
+            }
+            if v <= 6 {
+                rt::owned::write_vec(w, &self.standby_tasks, false, v, "standby_tasks")?;
+            }
+            if v >= 2 {
+                w.bytes(&self.user_end_point, false, "user_end_point")?;
+            }
+            if v >= 7 {
+                rt::owned::write_vec(w, &self.task_offset_sums, false, v, "task_offset_sums")?;
+            }
+            if v >= 8 {
+                w.i8(self.unique_field, "unique_field")?;
+            }
+            if v >= 9 {
+                w.i32(self.error_code, "error_code")?;
+            }
+            if v >= 11 {
+                rt::owned::write_vec(w, &self.client_tags, false, v, "client_tags")?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TaskId`](super::TaskId).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TaskId {
+        /// `int32`, versions 1-6.
+        pub topic_group_id: i32,
+        /// `int32`, versions 1-6.
+        pub partition: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TaskId {
+        fn default() -> Self {
+            Self {
+                topic_group_id: 0_i32,
+                partition: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TaskId<'_>> for TaskId {
+        fn from(v: &super::TaskId<'_>) -> Self {
+            Self {
+                topic_group_id: v.topic_group_id,
+                partition: v.partition,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TaskId {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v <= 6 {
+                n += 4;
+            }
+            if !(v <= 6) && !(self.topic_group_id == 0_i32) {
+                return Err(rt::write::not_in_version("prev_tasks[].topic_group_id"));
+            }
+            if v <= 6 {
+                n += 4;
+            }
+            if !(v <= 6) && !(self.partition == 0_i32) {
+                return Err(rt::write::not_in_version("prev_tasks[].partition"));
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("prev_tasks[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v <= 6 {
+                w.i32(self.topic_group_id, "prev_tasks[].topic_group_id")?;
+            }
+            if v <= 6 {
+                w.i32(self.partition, "prev_tasks[].partition")?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TaskOffsetSum`](super::TaskOffsetSum).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TaskOffsetSum {
+        /// `int32`, versions 7+.
+        pub topic_group_id: i32,
+        /// `int32`, versions 10+.
+        pub partition: i32,
+        /// `int64`, versions 10+.
+        pub offset_sum: i64,
+        /// `string`, versions 10+, nullable at 10+.
+        pub named_topology: Option<String>,
+        /// `[]PartitionToOffsetSum`, versions 7-9.
+        pub partition_to_offset_sum: Vec<PartitionToOffsetSum>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TaskOffsetSum {
+        fn default() -> Self {
+            Self {
+                topic_group_id: 0_i32,
+                partition: 0_i32,
+                offset_sum: 0_i64,
+                named_topology: Some(String::new()),
+                partition_to_offset_sum: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TaskOffsetSum<'_>> for TaskOffsetSum {
+        fn from(v: &super::TaskOffsetSum<'_>) -> Self {
+            Self {
+                topic_group_id: v.topic_group_id,
+                partition: v.partition,
+                offset_sum: v.offset_sum,
+                named_topology: v.named_topology.map(String::from),
+                partition_to_offset_sum: v.partition_to_offset_sum.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TaskOffsetSum {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 7 {
+                n += 4;
+            }
+            if !(v >= 7) && !(self.topic_group_id == 0_i32) {
+                return Err(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
+            }
+            if v >= 10 {
+                n += 4;
+            }
+            if !(v >= 10) && !(self.partition == 0_i32) {
+                return Err(rt::write::not_in_version("task_offset_sums[].partition"));
+            }
+            if v >= 10 {
+                n += 8;
+            }
+            if !(v >= 10) && !(self.offset_sum == 0_i64) {
+                return Err(rt::write::not_in_version("task_offset_sums[].offset_sum"));
+            }
+            if v >= 10 {
+                n += rt::write::opt_str_size(
+                    self.named_topology.as_deref(),
+                    false,
+                    v >= 10,
+                    "task_offset_sums[].named_topology",
+                )?;
+            }
+            if !(v >= 10) && !(self.named_topology.as_deref() == Some("")) {
+                return Err(rt::write::not_in_version("task_offset_sums[].named_topology"));
+            }
+            if (7..=9).contains(&v) {
+                n += rt::owned::vec_size(
+                    &self.partition_to_offset_sum,
+                    false,
+                    v,
+                    "task_offset_sums[].partition_to_offset_sum",
+                )?;
+            }
+            if !((7..=9).contains(&v)) && !(self.partition_to_offset_sum.is_empty()) {
+                return Err(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("task_offset_sums[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 7 {
+                w.i32(self.topic_group_id, "task_offset_sums[].topic_group_id")?;
+            }
+            if v >= 10 {
+                w.i32(self.partition, "task_offset_sums[].partition")?;
+            }
+            if v >= 10 {
+                w.i64(self.offset_sum, "task_offset_sums[].offset_sum")?;
+            }
+            if v >= 10 {
+                w.opt_str(
+                    self.named_topology.as_deref(),
+                    false,
+                    "task_offset_sums[].named_topology",
+                )?;
+            }
+            if (7..=9).contains(&v) {
+                rt::owned::write_vec(
+                    w,
+                    &self.partition_to_offset_sum,
+                    false,
+                    v,
+                    "task_offset_sums[].partition_to_offset_sum",
+                )?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`ClientTag`](super::ClientTag).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct ClientTag {
+        /// `bytes`, versions 11+.
+        pub key: Vec<u8>,
+        /// `bytes`, versions 11+.
+        pub value: Vec<u8>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for ClientTag {
+        fn default() -> Self {
+            Self {
+                key: Vec::new(),
+                value: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::ClientTag<'_>> for ClientTag {
+        fn from(v: &super::ClientTag<'_>) -> Self {
+            Self {
+                key: v.key.to_vec(),
+                value: v.value.to_vec(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for ClientTag {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 11 {
+                n += rt::write::bytes_size(&self.key, false, "client_tags[].key")?;
+            }
+            if !(v >= 11) && !(self.key.is_empty()) {
+                return Err(rt::write::not_in_version("client_tags[].key"));
+            }
+            if v >= 11 {
+                n += rt::write::bytes_size(&self.value, false, "client_tags[].value")?;
+            }
+            if !(v >= 11) && !(self.value.is_empty()) {
+                return Err(rt::write::not_in_version("client_tags[].value"));
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("client_tags[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 11 {
+                w.bytes(&self.key, false, "client_tags[].key")?;
+            }
+            if v >= 11 {
+                w.bytes(&self.value, false, "client_tags[].value")?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`PartitionToOffsetSum`](super::PartitionToOffsetSum).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct PartitionToOffsetSum {
+        /// `int32`, versions 7-9.
+        pub partition: i32,
+        /// `int64`, versions 7-9.
+        pub offset_sum: i64,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for PartitionToOffsetSum {
+        fn default() -> Self {
+            Self {
+                partition: 0_i32,
+                offset_sum: 0_i64,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::PartitionToOffsetSum<'_>> for PartitionToOffsetSum {
+        fn from(v: &super::PartitionToOffsetSum<'_>) -> Self {
+            Self {
+                partition: v.partition,
+                offset_sum: v.offset_sum,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for PartitionToOffsetSum {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if (7..=9).contains(&v) {
+                n += 4;
+            }
+            if !((7..=9).contains(&v)) && !(self.partition == 0_i32) {
+                return Err(rt::write::not_in_version(
+                    "task_offset_sums[].partition_to_offset_sum[].partition",
+                ));
+            }
+            if (7..=9).contains(&v) {
+                n += 8;
+            }
+            if !((7..=9).contains(&v)) && !(self.offset_sum == 0_i64) {
+                return Err(rt::write::not_in_version(
+                    "task_offset_sums[].partition_to_offset_sum[].offset_sum",
+                ));
+            }
+            if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "task_offset_sums[].partition_to_offset_sum[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if (7..=9).contains(&v) {
+                w.i32(self.partition, "task_offset_sums[].partition_to_offset_sum[].partition")?;
+            }
+            if (7..=9).contains(&v) {
+                w.i64(
+                    self.offset_sum,
+                    "task_offset_sums[].partition_to_offset_sum[].offset_sum",
+                )?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for SubscriptionInfoData {
+        type View<'a> = super::SubscriptionInfoData<'a>;
+        fn from_view(v: &super::SubscriptionInfoData<'_>) -> Self {
+            Self::from(v)
+        }
+    }
+}

@@ -207,7 +207,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         w.str(self.my_string, v >= 1, "nullable_struct.my_string")?;
         w.i32(self.my_int, "nullable_struct.my_int")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -275,7 +275,7 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
         w.str(self.my_string, v >= 1, "nullable_struct2.my_string")?;
         w.i32(self.my_int, "nullable_struct2.my_int")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -366,7 +366,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
             w.i32(self.my_int, "nullable_struct3.my_int")?;
         }
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -457,7 +457,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
             w.i32(self.my_int, "nullable_struct4.my_int")?;
         }
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -474,4 +474,376 @@ impl<'a> rt::Message<'a> for NullableStructMessage<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`NullableStructMessage`](super::NullableStructMessage).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct NullableStructMessage {
+        /// `MyStruct`, versions 0+, nullable at 0+, default `null`.
+        pub nullable_struct: Option<MyStruct>,
+        /// `MyStruct2`, versions 0+, nullable at 1+.
+        pub nullable_struct2: Option<MyStruct2>,
+        /// `MyStruct3`, tagged field 0 at versions 1+, nullable at 1+, default `null`.
+        pub nullable_struct3: Option<MyStruct3>,
+        /// `MyStruct4`, tagged field 1 at versions 1+, nullable at 1+.
+        pub nullable_struct4: Option<MyStruct4>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for NullableStructMessage {
+        fn default() -> Self {
+            Self {
+                nullable_struct: None,
+                nullable_struct2: Some(MyStruct2::default()),
+                nullable_struct3: None,
+                nullable_struct4: Some(MyStruct4::default()),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::NullableStructMessage<'_>> for NullableStructMessage {
+        fn from(v: &super::NullableStructMessage<'_>) -> Self {
+            Self {
+                nullable_struct: v.nullable_struct.as_ref().map(Into::into),
+                nullable_struct2: v.nullable_struct2.as_ref().map(Into::into),
+                nullable_struct3: v.nullable_struct3.as_ref().map(Into::into),
+                nullable_struct4: v.nullable_struct4.as_ref().map(Into::into),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for NullableStructMessage {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::owned::opt_struct_size(&self.nullable_struct, true, v, "nullable_struct")?;
+            n += rt::owned::opt_struct_size(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
+            if !(v >= 1) && !(self.nullable_struct3 == None) {
+                return Err(rt::write::not_in_version("nullable_struct3"));
+            }
+            if !(v >= 1) && !(self.nullable_struct4 == Some(MyStruct4::default())) {
+                return Err(rt::write::not_in_version("nullable_struct4"));
+            }
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.nullable_struct3 == None) {
+                    let s = rt::owned::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.nullable_struct4 == Some(MyStruct4::default())) {
+                    let s = rt::owned::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            rt::owned::write_opt_struct(w, &self.nullable_struct, true, v, "nullable_struct")?;
+            rt::owned::write_opt_struct(w, &self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_nullable_struct3 = true && !(self.nullable_struct3 == None);
+                tags += usize::from(has_nullable_struct3);
+                let has_nullable_struct4 = true && !(self.nullable_struct4 == Some(MyStruct4::default()));
+                tags += usize::from(has_nullable_struct4);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_nullable_struct3 {
+                    let s = rt::owned::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
+                    w.uvarint(0, "nullable_struct3")?;
+                    w.uvarint(s as u32, "nullable_struct3")?;
+                    rt::owned::write_opt_struct(w, &self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
+                }
+                w.unknown_tags_before(&mut unknown, 1)?;
+                if has_nullable_struct4 {
+                    let s = rt::owned::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
+                    w.uvarint(1, "nullable_struct4")?;
+                    w.uvarint(s as u32, "nullable_struct4")?;
+                    rt::owned::write_opt_struct(w, &self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`MyStruct`](super::MyStruct).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MyStruct {
+        /// `string`, versions 0+.
+        pub my_string: String,
+        /// `int32`, versions 0+.
+        pub my_int: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MyStruct {
+        fn default() -> Self {
+            Self {
+                my_string: String::new(),
+                my_int: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MyStruct<'_>> for MyStruct {
+        fn from(v: &super::MyStruct<'_>) -> Self {
+            Self {
+                my_string: v.my_string.into(),
+                my_int: v.my_int,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MyStruct {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct.my_string")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nullable_struct._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.my_string, v >= 1, "nullable_struct.my_string")?;
+            w.i32(self.my_int, "nullable_struct.my_int")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`MyStruct2`](super::MyStruct2).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MyStruct2 {
+        /// `string`, versions 0+.
+        pub my_string: String,
+        /// `int32`, versions 0+.
+        pub my_int: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MyStruct2 {
+        fn default() -> Self {
+            Self {
+                my_string: String::new(),
+                my_int: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MyStruct2<'_>> for MyStruct2 {
+        fn from(v: &super::MyStruct2<'_>) -> Self {
+            Self {
+                my_string: v.my_string.into(),
+                my_int: v.my_int,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MyStruct2 {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 4;
+            n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct2.my_string")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nullable_struct2._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.my_string, v >= 1, "nullable_struct2.my_string")?;
+            w.i32(self.my_int, "nullable_struct2.my_int")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`MyStruct3`](super::MyStruct3).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MyStruct3 {
+        /// `string`, versions 1+.
+        pub my_string: String,
+        /// `int32`, versions 1+.
+        pub my_int: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MyStruct3 {
+        fn default() -> Self {
+            Self {
+                my_string: String::new(),
+                my_int: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MyStruct3<'_>> for MyStruct3 {
+        fn from(v: &super::MyStruct3<'_>) -> Self {
+            Self {
+                my_string: v.my_string.into(),
+                my_int: v.my_int,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MyStruct3 {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct3.my_string")?;
+            }
+            if !(v >= 1) && !(self.my_string == "") {
+                return Err(rt::write::not_in_version("nullable_struct3.my_string"));
+            }
+            if v >= 1 {
+                n += 4;
+            }
+            if !(v >= 1) && !(self.my_int == 0_i32) {
+                return Err(rt::write::not_in_version("nullable_struct3.my_int"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nullable_struct3._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.str(&self.my_string, v >= 1, "nullable_struct3.my_string")?;
+            }
+            if v >= 1 {
+                w.i32(self.my_int, "nullable_struct3.my_int")?;
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`MyStruct4`](super::MyStruct4).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MyStruct4 {
+        /// `string`, versions 1+.
+        pub my_string: String,
+        /// `int32`, versions 1+.
+        pub my_int: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MyStruct4 {
+        fn default() -> Self {
+            Self {
+                my_string: String::new(),
+                my_int: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MyStruct4<'_>> for MyStruct4 {
+        fn from(v: &super::MyStruct4<'_>) -> Self {
+            Self {
+                my_string: v.my_string.into(),
+                my_int: v.my_int,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MyStruct4 {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::write::str_size(&self.my_string, v >= 1, "nullable_struct4.my_string")?;
+            }
+            if !(v >= 1) && !(self.my_string == "") {
+                return Err(rt::write::not_in_version("nullable_struct4.my_string"));
+            }
+            if v >= 1 {
+                n += 4;
+            }
+            if !(v >= 1) && !(self.my_int == 0_i32) {
+                return Err(rt::write::not_in_version("nullable_struct4.my_int"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("nullable_struct4._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.str(&self.my_string, v >= 1, "nullable_struct4.my_string")?;
+            }
+            if v >= 1 {
+                w.i32(self.my_int, "nullable_struct4.my_int")?;
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for NullableStructMessage {
+        type View<'a> = super::NullableStructMessage<'a>;
+        fn from_view(v: &super::NullableStructMessage<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

@@ -84,7 +84,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         }
         w.array(&self.sheep, v >= 1, v, "sheep")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -175,7 +175,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
             w.str(self.name, v >= 1, "goats[].name")?;
         }
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -192,4 +192,155 @@ impl<'a> rt::Message<'a> for SimpleArraysMessage<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`SimpleArraysMessage`](super::SimpleArraysMessage).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SimpleArraysMessage {
+        /// `[]StructArray`, versions 1+.
+        pub goats: Vec<StructArray>,
+        /// `[]int32`, versions 0+.
+        pub sheep: Vec<i32>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SimpleArraysMessage {
+        fn default() -> Self {
+            Self {
+                goats: Vec::new(),
+                sheep: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SimpleArraysMessage<'_>> for SimpleArraysMessage {
+        fn from(v: &super::SimpleArraysMessage<'_>) -> Self {
+            Self {
+                goats: v.goats.iter().map(|e| (&e).into()).collect(),
+                sheep: v.sheep.iter().collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SimpleArraysMessage {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += rt::owned::vec_size(&self.goats, v >= 1, v, "goats")?;
+            }
+            if !(v >= 1) && !(self.goats.is_empty()) {
+                return Err(rt::write::not_in_version("goats"));
+            }
+            n += rt::owned::vec_size(&self.sheep, v >= 1, v, "sheep")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                rt::owned::write_vec(w, &self.goats, v >= 1, v, "goats")?;
+            }
+            rt::owned::write_vec(w, &self.sheep, v >= 1, v, "sheep")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`StructArray`](super::StructArray).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StructArray {
+        /// `int8`, versions 1+.
+        pub color: i8,
+        /// `string`, versions 2+.
+        pub name: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StructArray {
+        fn default() -> Self {
+            Self {
+                color: 0_i8,
+                name: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StructArray<'_>> for StructArray {
+        fn from(v: &super::StructArray<'_>) -> Self {
+            Self {
+                color: v.color,
+                name: v.name.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StructArray {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 1;
+            }
+            if !(v >= 1) && !(self.color == 0_i8) {
+                return Err(rt::write::not_in_version("goats[].color"));
+            }
+            if v >= 2 {
+                n += rt::write::str_size(&self.name, v >= 1, "goats[].name")?;
+            }
+            if !(v >= 2) && !(self.name == "") {
+                return Err(rt::write::not_in_version("goats[].name"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("goats[]._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.i8(self.color, "goats[].color")?;
+            }
+            if v >= 2 {
+                w.str(&self.name, v >= 1, "goats[].name")?;
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for SimpleArraysMessage {
+        type View<'a> = super::SimpleArraysMessage<'a>;
+        fn from_view(v: &super::SimpleArraysMessage<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

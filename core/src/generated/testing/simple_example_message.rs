@@ -242,7 +242,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         if !(v >= 1) && !(self.my_string == "") {
             return Err(rt::write::not_in_version("my_string"));
         }
-        if !(v >= 1) && !(self.my_bytes.is_some_and(|b| b.is_empty())) {
+        if !(v >= 1) && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty())) {
             return Err(rt::write::not_in_version("my_bytes"));
         }
         if !(v >= 1) && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec)) {
@@ -265,7 +265,12 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 "nullable_zero_copy_byte_buffer",
             )?;
         }
-        if !(v == 1) && !(self.nullable_zero_copy_byte_buffer.is_some_and(|b| b.is_empty())) {
+        if !(v == 1)
+            && !(self
+                .nullable_zero_copy_byte_buffer
+                .as_ref()
+                .is_some_and(|b| b.is_empty()))
+        {
             return Err(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
         }
         if v >= 2 {
@@ -319,7 +324,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 tags += 1;
                 n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
             }
-            if true && !(self.my_bytes.is_some_and(|b| b.is_empty())) {
+            if true && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty())) {
                 let s = rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes")?;
                 tags += 1;
                 n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
@@ -388,7 +393,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
             tags += usize::from(has_my_float64);
             let has_my_string = true && !(self.my_string == "");
             tags += usize::from(has_my_string);
-            let has_my_bytes = true && !(self.my_bytes.is_some_and(|b| b.is_empty()));
+            let has_my_bytes = true && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty()));
             tags += usize::from(has_my_bytes);
             let has_tagged_uuid =
                 true && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec));
@@ -566,7 +571,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
             w.array(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct")?;
         }
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -639,7 +644,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
             w.str(self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
         }
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -706,7 +711,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         w.i32(self.foo, "my_common_struct.foo")?;
         w.i32(self.bar, "my_common_struct.bar")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -781,7 +786,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
             w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id")?;
         }
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -798,4 +803,638 @@ impl<'a> rt::Message<'a> for SimpleExampleMessage<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`SimpleExampleMessage`](super::SimpleExampleMessage).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SimpleExampleMessage {
+        /// `uuid`, versions 1+.
+        pub process_id: rt::Uuid,
+        /// `[]int32`, tagged field 0 at versions 1+.
+        pub my_tagged_int_array: Vec<i32>,
+        /// `string`, tagged field 1 at versions 1+, nullable at 1+, default `null`.
+        pub my_nullable_string: Option<String>,
+        /// `int16`, tagged field 2 at versions 1+, default `123`.
+        pub my_int16: i16,
+        /// `float64`, tagged field 3 at versions 1+, default `12.34`.
+        pub my_float64: f64,
+        /// `string`, tagged field 4 at versions 1+.
+        pub my_string: String,
+        /// `bytes`, tagged field 5 at versions 1+, nullable at 1+.
+        pub my_bytes: Option<Vec<u8>>,
+        /// `uuid`, tagged field 6 at versions 1+, default `H3KKO4NTRPaCWtEmm3vW7A`.
+        pub tagged_uuid: rt::Uuid,
+        /// `int64`, tagged field 7 at versions 1+, default `0xcafcacafcacafca`.
+        pub tagged_long: i64,
+        /// `bytes`, versions 1.
+        pub zero_copy_byte_buffer: Vec<u8>,
+        /// `bytes`, versions 1, nullable at 1.
+        pub nullable_zero_copy_byte_buffer: Option<Vec<u8>>,
+        /// `MyStruct`, versions 2+.
+        pub my_struct: MyStruct,
+        /// `TaggedStruct`, tagged field 8 at versions 2+.
+        pub my_tagged_struct: TaggedStruct,
+        /// `int64`, tagged field 9 at versions 2+, default `0`, ignorable.
+        pub tagged_long_flexible_version_subset: i64,
+        /// `TestCommonStruct`, versions 0+.
+        pub my_common_struct: TestCommonStruct,
+        /// `TestCommonStruct`, versions 0+.
+        pub my_other_common_struct: TestCommonStruct,
+        /// `uint16`, versions 1+, default `33000`.
+        pub my_uint16: u16,
+        /// `uint32`, versions 1+, default `1234567`.
+        pub my_uint32: u32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SimpleExampleMessage {
+        fn default() -> Self {
+            Self {
+                process_id: rt::Uuid::nil(),
+                my_tagged_int_array: Vec::new(),
+                my_nullable_string: None,
+                my_int16: 123_i16,
+                my_float64: 12.34_f64,
+                my_string: String::new(),
+                my_bytes: Some(Vec::new()),
+                tagged_uuid: rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec),
+                tagged_long: 914172222550880202_i64,
+                zero_copy_byte_buffer: Vec::new(),
+                nullable_zero_copy_byte_buffer: Some(Vec::new()),
+                my_struct: MyStruct::default(),
+                my_tagged_struct: TaggedStruct::default(),
+                tagged_long_flexible_version_subset: 0_i64,
+                my_common_struct: TestCommonStruct::default(),
+                my_other_common_struct: TestCommonStruct::default(),
+                my_uint16: 33000_u16,
+                my_uint32: 1234567_u32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SimpleExampleMessage<'_>> for SimpleExampleMessage {
+        fn from(v: &super::SimpleExampleMessage<'_>) -> Self {
+            Self {
+                process_id: v.process_id,
+                my_tagged_int_array: v.my_tagged_int_array.iter().collect(),
+                my_nullable_string: v.my_nullable_string.map(String::from),
+                my_int16: v.my_int16,
+                my_float64: v.my_float64,
+                my_string: v.my_string.into(),
+                my_bytes: v.my_bytes.map(<[u8]>::to_vec),
+                tagged_uuid: v.tagged_uuid,
+                tagged_long: v.tagged_long,
+                zero_copy_byte_buffer: v.zero_copy_byte_buffer.to_vec(),
+                nullable_zero_copy_byte_buffer: v.nullable_zero_copy_byte_buffer.map(<[u8]>::to_vec),
+                my_struct: (&v.my_struct).into(),
+                my_tagged_struct: (&v.my_tagged_struct).into(),
+                tagged_long_flexible_version_subset: v.tagged_long_flexible_version_subset,
+                my_common_struct: (&v.my_common_struct).into(),
+                my_other_common_struct: (&v.my_other_common_struct).into(),
+                my_uint16: v.my_uint16,
+                my_uint32: v.my_uint32,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SimpleExampleMessage {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 1 {
+                n += 16;
+            }
+            if !(v >= 1) && !(self.process_id == rt::Uuid::nil()) {
+                return Err(rt::write::not_in_version("process_id"));
+            }
+            if !(v >= 1) && !(self.my_tagged_int_array.is_empty()) {
+                return Err(rt::write::not_in_version("my_tagged_int_array"));
+            }
+            if !(v >= 1) && !(self.my_nullable_string.is_none()) {
+                return Err(rt::write::not_in_version("my_nullable_string"));
+            }
+            if !(v >= 1) && !(self.my_int16 == 123_i16) {
+                return Err(rt::write::not_in_version("my_int16"));
+            }
+            if !(v >= 1) && !(self.my_float64.to_bits() == (12.34_f64).to_bits()) {
+                return Err(rt::write::not_in_version("my_float64"));
+            }
+            if !(v >= 1) && !(self.my_string == "") {
+                return Err(rt::write::not_in_version("my_string"));
+            }
+            if !(v >= 1) && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty())) {
+                return Err(rt::write::not_in_version("my_bytes"));
+            }
+            if !(v >= 1) && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec)) {
+                return Err(rt::write::not_in_version("tagged_uuid"));
+            }
+            if !(v >= 1) && !(self.tagged_long == 914172222550880202_i64) {
+                return Err(rt::write::not_in_version("tagged_long"));
+            }
+            if v == 1 {
+                n += rt::write::bytes_size(&self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer")?;
+            }
+            if !(v == 1) && !(self.zero_copy_byte_buffer.is_empty()) {
+                return Err(rt::write::not_in_version("zero_copy_byte_buffer"));
+            }
+            if v == 1 {
+                n += rt::write::opt_bytes_size(
+                    self.nullable_zero_copy_byte_buffer.as_deref(),
+                    v >= 1,
+                    v == 1,
+                    "nullable_zero_copy_byte_buffer",
+                )?;
+            }
+            if !(v == 1)
+                && !(self
+                    .nullable_zero_copy_byte_buffer
+                    .as_ref()
+                    .is_some_and(|b| b.is_empty()))
+            {
+                return Err(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
+            }
+            if v >= 2 {
+                n += rt::OwnedStruct::size(&self.my_struct, v)?;
+            }
+            if !(v >= 2) && !(self.my_struct == MyStruct::default()) {
+                return Err(rt::write::not_in_version("my_struct"));
+            }
+            if !(v >= 2) && !(self.my_tagged_struct == TaggedStruct::default()) {
+                return Err(rt::write::not_in_version("my_tagged_struct"));
+            }
+            n += rt::OwnedStruct::size(&self.my_common_struct, v)?;
+            n += rt::OwnedStruct::size(&self.my_other_common_struct, v)?;
+            if v >= 1 {
+                n += 2;
+            }
+            if !(v >= 1) && !(self.my_uint16 == 33000_u16) {
+                return Err(rt::write::not_in_version("my_uint16"));
+            }
+            if v >= 1 {
+                n += 4;
+            }
+            if !(v >= 1) && !(self.my_uint32 == 1234567_u32) {
+                return Err(rt::write::not_in_version("my_uint32"));
+            }
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                if true && !(self.my_tagged_int_array.is_empty()) {
+                    let s = rt::owned::vec_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.my_nullable_string.is_none()) {
+                    let s = rt::write::opt_str_size(
+                        self.my_nullable_string.as_deref(),
+                        true,
+                        v >= 1,
+                        "my_nullable_string",
+                    )?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.my_int16 == 123_i16) {
+                    let s = 2;
+                    tags += 1;
+                    n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.my_float64.to_bits() == (12.34_f64).to_bits()) {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.my_string == "") {
+                    let s = rt::write::str_size(&self.my_string, true, "my_string")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty())) {
+                    let s = rt::write::opt_bytes_size(self.my_bytes.as_deref(), true, v >= 1, "my_bytes")?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(5) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec)) {
+                    let s = 16;
+                    tags += 1;
+                    n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if true && !(self.tagged_long == 914172222550880202_i64) {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && !(self.my_tagged_struct == TaggedStruct::default()) {
+                    let s = rt::OwnedStruct::size(&self.my_tagged_struct, v)?;
+                    tags += 1;
+                    n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
+                }
+                if v >= 2 && !(self.tagged_long_flexible_version_subset == 0_i64) {
+                    let s = 8;
+                    tags += 1;
+                    n += rt::write::uvarint_size(9) + rt::write::uvarint_size(s as u32) + s;
+                }
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 1 {
+                w.uuid(self.process_id, "process_id")?;
+            }
+            if v == 1 {
+                w.bytes(&self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer")?;
+            }
+            if v == 1 {
+                w.opt_bytes(
+                    self.nullable_zero_copy_byte_buffer.as_deref(),
+                    v >= 1,
+                    "nullable_zero_copy_byte_buffer",
+                )?;
+            }
+            if v >= 2 {
+                rt::OwnedStruct::write(&self.my_struct, w, v)?;
+            }
+            rt::OwnedStruct::write(&self.my_common_struct, w, v)?;
+            rt::OwnedStruct::write(&self.my_other_common_struct, w, v)?;
+            if v >= 1 {
+                w.u16(self.my_uint16, "my_uint16")?;
+            }
+            if v >= 1 {
+                w.u32(self.my_uint32, "my_uint32")?;
+            }
+            if v >= 1 {
+                let mut tags = self.unknown_tagged_fields.len();
+                let has_my_tagged_int_array = true && !(self.my_tagged_int_array.is_empty());
+                tags += usize::from(has_my_tagged_int_array);
+                let has_my_nullable_string = true && !(self.my_nullable_string.is_none());
+                tags += usize::from(has_my_nullable_string);
+                let has_my_int16 = true && !(self.my_int16 == 123_i16);
+                tags += usize::from(has_my_int16);
+                let has_my_float64 = true && !(self.my_float64.to_bits() == (12.34_f64).to_bits());
+                tags += usize::from(has_my_float64);
+                let has_my_string = true && !(self.my_string == "");
+                tags += usize::from(has_my_string);
+                let has_my_bytes = true && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty()));
+                tags += usize::from(has_my_bytes);
+                let has_tagged_uuid =
+                    true && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec));
+                tags += usize::from(has_tagged_uuid);
+                let has_tagged_long = true && !(self.tagged_long == 914172222550880202_i64);
+                tags += usize::from(has_tagged_long);
+                let has_my_tagged_struct = v >= 2 && !(self.my_tagged_struct == TaggedStruct::default());
+                tags += usize::from(has_my_tagged_struct);
+                let has_tagged_long_flexible_version_subset =
+                    v >= 2 && !(self.tagged_long_flexible_version_subset == 0_i64);
+                tags += usize::from(has_tagged_long_flexible_version_subset);
+                w.uvarint(tags as u32, "_tagged_fields")?;
+                let mut unknown = self.unknown_tagged_fields.iter().peekable();
+                w.unknown_tags_before(&mut unknown, 0)?;
+                if has_my_tagged_int_array {
+                    let s = rt::owned::vec_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
+                    w.uvarint(0, "my_tagged_int_array")?;
+                    w.uvarint(s as u32, "my_tagged_int_array")?;
+                    rt::owned::write_vec(w, &self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
+                }
+                w.unknown_tags_before(&mut unknown, 1)?;
+                if has_my_nullable_string {
+                    let s = rt::write::opt_str_size(
+                        self.my_nullable_string.as_deref(),
+                        true,
+                        v >= 1,
+                        "my_nullable_string",
+                    )?;
+                    w.uvarint(1, "my_nullable_string")?;
+                    w.uvarint(s as u32, "my_nullable_string")?;
+                    w.opt_str(self.my_nullable_string.as_deref(), true, "my_nullable_string")?;
+                }
+                w.unknown_tags_before(&mut unknown, 2)?;
+                if has_my_int16 {
+                    let s = 2;
+                    w.uvarint(2, "my_int16")?;
+                    w.uvarint(s as u32, "my_int16")?;
+                    w.i16(self.my_int16, "my_int16")?;
+                }
+                w.unknown_tags_before(&mut unknown, 3)?;
+                if has_my_float64 {
+                    let s = 8;
+                    w.uvarint(3, "my_float64")?;
+                    w.uvarint(s as u32, "my_float64")?;
+                    w.f64(self.my_float64, "my_float64")?;
+                }
+                w.unknown_tags_before(&mut unknown, 4)?;
+                if has_my_string {
+                    let s = rt::write::str_size(&self.my_string, true, "my_string")?;
+                    w.uvarint(4, "my_string")?;
+                    w.uvarint(s as u32, "my_string")?;
+                    w.str(&self.my_string, true, "my_string")?;
+                }
+                w.unknown_tags_before(&mut unknown, 5)?;
+                if has_my_bytes {
+                    let s = rt::write::opt_bytes_size(self.my_bytes.as_deref(), true, v >= 1, "my_bytes")?;
+                    w.uvarint(5, "my_bytes")?;
+                    w.uvarint(s as u32, "my_bytes")?;
+                    w.opt_bytes(self.my_bytes.as_deref(), true, "my_bytes")?;
+                }
+                w.unknown_tags_before(&mut unknown, 6)?;
+                if has_tagged_uuid {
+                    let s = 16;
+                    w.uvarint(6, "tagged_uuid")?;
+                    w.uvarint(s as u32, "tagged_uuid")?;
+                    w.uuid(self.tagged_uuid, "tagged_uuid")?;
+                }
+                w.unknown_tags_before(&mut unknown, 7)?;
+                if has_tagged_long {
+                    let s = 8;
+                    w.uvarint(7, "tagged_long")?;
+                    w.uvarint(s as u32, "tagged_long")?;
+                    w.i64(self.tagged_long, "tagged_long")?;
+                }
+                w.unknown_tags_before(&mut unknown, 8)?;
+                if has_my_tagged_struct {
+                    let s = rt::OwnedStruct::size(&self.my_tagged_struct, v)?;
+                    w.uvarint(8, "my_tagged_struct")?;
+                    w.uvarint(s as u32, "my_tagged_struct")?;
+                    rt::OwnedStruct::write(&self.my_tagged_struct, w, v)?;
+                }
+                w.unknown_tags_before(&mut unknown, 9)?;
+                if has_tagged_long_flexible_version_subset {
+                    let s = 8;
+                    w.uvarint(9, "tagged_long_flexible_version_subset")?;
+                    w.uvarint(s as u32, "tagged_long_flexible_version_subset")?;
+                    w.i64(
+                        self.tagged_long_flexible_version_subset,
+                        "tagged_long_flexible_version_subset",
+                    )?;
+                }
+                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`MyStruct`](super::MyStruct).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct MyStruct {
+        /// `int32`, versions 2+.
+        pub struct_id: i32,
+        /// `[]StructArray`, versions 2+.
+        pub array_in_struct: Vec<StructArray>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for MyStruct {
+        fn default() -> Self {
+            Self {
+                struct_id: 0_i32,
+                array_in_struct: Vec::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::MyStruct<'_>> for MyStruct {
+        fn from(v: &super::MyStruct<'_>) -> Self {
+            Self {
+                struct_id: v.struct_id,
+                array_in_struct: v.array_in_struct.iter().map(|e| (&e).into()).collect(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for MyStruct {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += 4;
+            }
+            if !(v >= 2) && !(self.struct_id == 0_i32) {
+                return Err(rt::write::not_in_version("my_struct.struct_id"));
+            }
+            if v >= 2 {
+                n += rt::owned::vec_size(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct")?;
+            }
+            if !(v >= 2) && !(self.array_in_struct.is_empty()) {
+                return Err(rt::write::not_in_version("my_struct.array_in_struct"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("my_struct._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 2 {
+                w.i32(self.struct_id, "my_struct.struct_id")?;
+            }
+            if v >= 2 {
+                rt::owned::write_vec(w, &self.array_in_struct, v >= 1, v, "my_struct.array_in_struct")?;
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TaggedStruct`](super::TaggedStruct).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TaggedStruct {
+        /// `string`, versions 2+.
+        pub struct_id: String,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TaggedStruct {
+        fn default() -> Self {
+            Self {
+                struct_id: String::new(),
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TaggedStruct<'_>> for TaggedStruct {
+        fn from(v: &super::TaggedStruct<'_>) -> Self {
+            Self {
+                struct_id: v.struct_id.into(),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TaggedStruct {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += rt::write::str_size(&self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
+            }
+            if !(v >= 2) && !(self.struct_id == "") {
+                return Err(rt::write::not_in_version("my_tagged_struct.struct_id"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("my_tagged_struct._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 2 {
+                w.str(&self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`TestCommonStruct`](super::TestCommonStruct).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct TestCommonStruct {
+        /// `int32`, versions 0+, default `123`.
+        pub foo: i32,
+        /// `int32`, versions 0+, default `123`.
+        pub bar: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for TestCommonStruct {
+        fn default() -> Self {
+            Self {
+                foo: 123_i32,
+                bar: 123_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::TestCommonStruct<'_>> for TestCommonStruct {
+        fn from(v: &super::TestCommonStruct<'_>) -> Self {
+            Self {
+                foo: v.foo,
+                bar: v.bar,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for TestCommonStruct {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 8;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("my_common_struct._tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.i32(self.foo, "my_common_struct.foo")?;
+            w.i32(self.bar, "my_common_struct.bar")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    /// Owned [`StructArray`](super::StructArray).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct StructArray {
+        /// `int32`, versions 2+.
+        pub array_field_id: i32,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for StructArray {
+        fn default() -> Self {
+            Self {
+                array_field_id: 0_i32,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::StructArray<'_>> for StructArray {
+        fn from(v: &super::StructArray<'_>) -> Self {
+            Self {
+                array_field_id: v.array_field_id,
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for StructArray {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            if v >= 2 {
+                n += 4;
+            }
+            if !(v >= 2) && !(self.array_field_id == 0_i32) {
+                return Err(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
+            }
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version(
+                    "my_struct.array_in_struct[]._tagged_fields",
+                ));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            if v >= 2 {
+                w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id")?;
+            }
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for SimpleExampleMessage {
+        type View<'a> = super::SimpleExampleMessage<'a>;
+        fn from_view(v: &super::SimpleExampleMessage<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

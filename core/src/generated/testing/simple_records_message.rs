@@ -73,7 +73,7 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
         w.str(self.topic, v >= 1, "topic")?;
         w.opt_bytes(self.record_set, v >= 1, "record_set")?;
         if v >= 1 {
-            w.unknown_tags_only(&self.unknown_tagged_fields)?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
         Ok(())
     }
@@ -90,4 +90,77 @@ impl<'a> rt::Message<'a> for SimpleRecordsMessage<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+}
+
+/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
+/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+#[cfg(feature = "alloc")]
+pub mod owned {
+    use crate::rt;
+    #[allow(unused_imports)]
+    use alloc::{string::String, vec::Vec};
+
+    /// Owned [`SimpleRecordsMessage`](super::SimpleRecordsMessage).
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct SimpleRecordsMessage {
+        /// `string`, versions 0+, entity `topicName`.
+        pub topic: String,
+        /// `records`, versions 0+, nullable at 0+.
+        pub record_set: Option<Vec<u8>>,
+        /// Tagged fields this schema does not know.
+        pub unknown_tagged_fields: rt::OwnedTaggedFields,
+    }
+
+    impl Default for SimpleRecordsMessage {
+        fn default() -> Self {
+            Self {
+                topic: String::new(),
+                record_set: None,
+                unknown_tagged_fields: rt::OwnedTaggedFields::new(),
+            }
+        }
+    }
+
+    impl From<&super::SimpleRecordsMessage<'_>> for SimpleRecordsMessage {
+        fn from(v: &super::SimpleRecordsMessage<'_>) -> Self {
+            Self {
+                topic: v.topic.into(),
+                record_set: v.record_set.map(<[u8]>::to_vec),
+                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
+            }
+        }
+    }
+
+    impl rt::OwnedStruct for SimpleRecordsMessage {
+        fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
+            #[allow(unused_mut)]
+            let mut n: usize = 0;
+            n += rt::write::str_size(&self.topic, v >= 1, "topic")?;
+            n += rt::write::opt_bytes_size(self.record_set.as_deref(), v >= 1, true, "record_set")?;
+            if v >= 1 {
+                let tags = self.unknown_tagged_fields.len();
+                n += self.unknown_tagged_fields.size()?;
+                n += rt::write::uvarint_size(tags as u32);
+            } else if !self.unknown_tagged_fields.is_empty() {
+                return Err(rt::write::tags_not_in_version("_tagged_fields"));
+            }
+            Ok(n)
+        }
+
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+            w.str(&self.topic, v >= 1, "topic")?;
+            w.opt_bytes(self.record_set.as_deref(), v >= 1, "record_set")?;
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            }
+            Ok(())
+        }
+    }
+
+    impl rt::OwnedMessage for SimpleRecordsMessage {
+        type View<'a> = super::SimpleRecordsMessage<'a>;
+        fn from_view(v: &super::SimpleRecordsMessage<'_>) -> Self {
+            Self::from(v)
+        }
+    }
 }

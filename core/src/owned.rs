@@ -1,0 +1,247 @@
+//! Owned values (feature `alloc`): the runtime half of the generated `owned` modules.
+//!
+//! Every generated struct has an owned twin (`String`, `Vec`, owned unknown tagged fields) in its
+//! module's `owned` submodule, made from a view with `From` and encoded with the same checks and
+//! sinks as the views. Owned decoding parses a view first: every count is checked against the
+//! bytes that remain before anything is reserved, and then exact capacities are allocated.
+
+use alloc::vec::Vec;
+
+use crate::codec::{Message, MessageInfo};
+use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
+use crate::types::{RawTaggedField, TaggedFields};
+use crate::write::{self, Sink, Writer};
+
+/// One unknown tagged field, owned.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct OwnedRawTaggedField {
+    /// The tag.
+    pub tag: u32,
+    /// The payload.
+    pub data: Vec<u8>,
+}
+
+/// The unknown tagged fields of an owned struct, in ascending tag order.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct OwnedTaggedFields(pub Vec<OwnedRawTaggedField>);
+
+impl OwnedTaggedFields {
+    /// None.
+    pub const fn new() -> Self {
+        OwnedTaggedFields(Vec::new())
+    }
+    /// Number of fields.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// Iterates them as borrowed fields.
+    pub fn iter(&self) -> impl Iterator<Item = RawTaggedField<'_>> + '_ {
+        self.0.iter().map(|t| RawTaggedField { tag: t.tag, data: &t.data })
+    }
+    pub(crate) fn size(&self) -> Result<usize, EncodeError> {
+        let mut n = 0usize;
+        for t in &self.0 {
+            if t.data.len() > i32::MAX as usize {
+                return Err(EncodeError::new(EncodeErrorKind::TooLong { length: t.data.len() }, "_tagged_fields"));
+            }
+            n += write::uvarint_size(t.tag) + write::uvarint_size(t.data.len() as u32) + t.data.len();
+        }
+        Ok(n)
+    }
+}
+
+impl From<&TaggedFields<'_>> for OwnedTaggedFields {
+    fn from(t: &TaggedFields<'_>) -> Self {
+        OwnedTaggedFields(t.iter().map(|r| OwnedRawTaggedField { tag: r.tag, data: r.data.to_vec() }).collect())
+    }
+}
+
+/// A generated owned struct: size and write at any version, with the views' checks.
+pub trait OwnedStruct {
+    /// Exact encoded size at `version`, after the checks.
+    #[doc(hidden)]
+    fn size(&self, version: i16) -> Result<usize, EncodeError>;
+    /// Writes at `version`; call `size` first.
+    #[doc(hidden)]
+    fn write(&self, w: &mut Writer<'_>, version: i16) -> Result<(), EncodeError>;
+}
+
+/// An element of an owned array.
+pub trait OwnedElem {
+    #[doc(hidden)]
+    const WIDTH: Option<usize> = None;
+    #[doc(hidden)]
+    fn size_elem(&self, version: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError>;
+    #[doc(hidden)]
+    fn write_elem(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str) -> Result<(), EncodeError>;
+}
+
+macro_rules! fixed_owned {
+    ($($t:ty => $w:expr, $wr:ident;)*) => {$(
+        impl OwnedElem for $t {
+            const WIDTH: Option<usize> = Some($w);
+            fn size_elem(&self, _: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
+                Ok($w)
+            }
+            fn write_elem(&self, w: &mut Writer<'_>, _: i16, _: bool, f: &'static str) -> Result<(), EncodeError> {
+                w.$wr(*self, f)
+            }
+        }
+    )*};
+}
+fixed_owned! {
+    bool => 1, bool;
+    i8 => 1, i8;
+    i16 => 2, i16;
+    u16 => 2, u16;
+    i32 => 4, i32;
+    u32 => 4, u32;
+    i64 => 8, i64;
+    f64 => 8, f64;
+    uuid::Uuid => 16, uuid;
+}
+
+impl OwnedElem for alloc::string::String {
+    fn size_elem(&self, _: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
+        write::str_size(self, compact, f)
+    }
+    fn write_elem(&self, w: &mut Writer<'_>, _: i16, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+        w.str(self, compact, f)
+    }
+}
+
+impl<T: OwnedStruct> OwnedElem for T {
+    fn size_elem(&self, version: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
+        self.size(version)
+    }
+    fn write_elem(&self, w: &mut Writer<'_>, version: i16, _: bool, _: &'static str) -> Result<(), EncodeError> {
+        self.write(w, version)
+    }
+}
+
+/// Size of an owned array.
+pub(crate) fn vec_size<T: OwnedElem>(a: &[T], compact: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
+    if a.len() > i32::MAX as usize - 1 {
+        return Err(EncodeError::new(EncodeErrorKind::TooLong { length: a.len() }, f));
+    }
+    let mut n = write::len_size(a.len(), compact);
+    if let Some(w) = T::WIDTH {
+        return Ok(n + w * a.len());
+    }
+    for e in a {
+        n += e.size_elem(v, compact, f)?;
+    }
+    Ok(n)
+}
+
+/// Size of a nullable owned array.
+pub(crate) fn opt_vec_size<T: OwnedElem>(a: &Option<Vec<T>>, compact: bool, nullable: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
+    match a {
+        Some(a) => vec_size(a, compact, v, f),
+        None if !nullable => Err(write::null_not_allowed(f)),
+        None => Ok(if compact { 1 } else { 4 }),
+    }
+}
+
+/// Size of a nullable owned struct.
+pub(crate) fn opt_struct_size<T: OwnedStruct>(s: &Option<T>, nullable: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
+    match s {
+        Some(s) => Ok(usize::from(nullable) + s.size(v)?),
+        None if !nullable => Err(write::null_not_allowed(f)),
+        None => Ok(1),
+    }
+}
+
+/// Writes an owned array.
+pub(crate) fn write_vec<T: OwnedElem>(w: &mut Writer<'_>, a: &[T], compact: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+    w.len_prefix(a.len(), compact, f)?;
+    for e in a {
+        e.write_elem(w, v, compact, f)?;
+    }
+    Ok(())
+}
+
+/// Writes a nullable owned array.
+pub(crate) fn write_opt_vec<T: OwnedElem>(w: &mut Writer<'_>, a: &Option<Vec<T>>, compact: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+    match a {
+        Some(a) => write_vec(w, a, compact, v, f),
+        None => w.null_len(compact, f),
+    }
+}
+
+/// Writes a nullable owned struct.
+pub(crate) fn write_opt_struct<T: OwnedStruct>(w: &mut Writer<'_>, s: &Option<T>, nullable: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+    match s {
+        Some(s) => {
+            if nullable {
+                w.i8(1, f)?;
+            }
+            s.write(w, v)
+        }
+        None => w.i8(-1, f),
+    }
+}
+
+/// A whole owned message: decode (through a validated view), size, encode.
+pub trait OwnedMessage: OwnedStruct + Sized {
+    /// The view type this is the owned twin of.
+    type View<'a>: Message<'a>;
+
+    /// Copies a view into an owned value.
+    fn from_view(v: &Self::View<'_>) -> Self;
+
+    /// The schema's facts.
+    fn info() -> MessageInfo {
+        <Self::View<'static> as Message<'static>>::INFO
+    }
+
+    /// Parses `bytes` strictly at `version` into an owned value.
+    fn parse(bytes: &[u8], version: i16) -> Result<Self, DecodeError> {
+        let view = <Self::View<'_> as Message<'_>>::parse(bytes, version)?;
+        Ok(Self::from_view(&view))
+    }
+
+    /// Exact encoded size at `version`.
+    fn encoded_len(&self, version: i16) -> Result<usize, EncodeError> {
+        let info = Self::info();
+        if !info.is_valid(version) {
+            return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion { version }, "").finish(info.name, version));
+        }
+        self.size(version).map_err(|e| e.finish(info.name, version))
+    }
+
+    /// Encodes at `version` into `sink`; returns the bytes written.
+    fn encode<S: Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, EncodeError> {
+        let info = Self::info();
+        let n = self.encoded_len(version)?;
+        let Some(buf) = sink.reserve(n) else {
+            return Err(EncodeError::new(EncodeErrorKind::BufferTooShort { needed: n }, "").finish(info.name, version));
+        };
+        let mut w = Writer::new(buf);
+        self.write(&mut w, version).map_err(|e| e.finish(info.name, version))?;
+        Ok(w.position())
+    }
+
+    /// Encodes at `version` into the front of `buf`.
+    fn encode_to_slice(&self, buf: &mut [u8], version: i16) -> Result<usize, EncodeError> {
+        let mut s: &mut [u8] = buf;
+        self.encode(&mut s, version)
+    }
+
+    /// Encodes at `version` into a new `Vec`.
+    fn to_vec(&self, version: i16) -> Result<Vec<u8>, EncodeError> {
+        let mut v = Vec::new();
+        self.encode(&mut v, version)?;
+        Ok(v)
+    }
+}
+
+/// Parses `input` strictly at `from` into an owned `M` and encodes it at `to`.
+pub fn owned_transcode<M: OwnedMessage>(input: &[u8], from: i16, to: i16) -> Result<Vec<u8>, crate::CodecError> {
+    let m = M::parse(input, from)?;
+    Ok(m.to_vec(to)?)
+}
