@@ -272,8 +272,88 @@ pub fn message_module(m: &Message) -> String {
         emit_struct(&mut o, m, name, prefix, fields, i == 0);
     }
     emit_message_impl(&mut o, m);
+    emit_schema(&mut o, m, &all);
     emit_owned(&mut o, m, &all);
     o
+}
+
+fn upper(name: &str) -> String {
+    snake(name).to_ascii_uppercase()
+}
+
+fn kind_expr(t: &Type) -> String {
+    match t {
+        Type::Bool => "K::Bool".into(),
+        Type::Int8 => "K::Int8".into(),
+        Type::Int16 => "K::Int16".into(),
+        Type::Uint16 => "K::Uint16".into(),
+        Type::Int32 => "K::Int32".into(),
+        Type::Uint32 => "K::Uint32".into(),
+        Type::Int64 => "K::Int64".into(),
+        Type::Float64 => "K::Float64".into(),
+        Type::String => "K::String".into(),
+        Type::Bytes => "K::Bytes".into(),
+        Type::Records => "K::Records".into(),
+        Type::Uuid => "K::Uuid".into(),
+        Type::Struct(n) => format!("K::Struct(&{})", upper(n)),
+        Type::Array(e) => kind_expr(e),
+    }
+}
+
+fn default_desc(f: &Field) -> String {
+    let d = f.default.as_deref();
+    if d == Some("null") || (d.is_none() && matches!(f.ty, Type::Records)) {
+        return "D::Null".into();
+    }
+    let Some(d) = d else { return "D::Zero".into() };
+    match &f.ty {
+        Type::Bool => format!("D::Bool({})", d == "true"),
+        Type::Int8 | Type::Int16 | Type::Uint16 | Type::Int32 | Type::Uint32 | Type::Int64 => {
+            format!("D::Int({})", parse_int(d).unwrap_or(0) as i64)
+        }
+        Type::Float64 => format!("D::Float({:#x})", d.parse::<f64>().unwrap_or(0.0).to_bits()),
+        Type::String if d.is_empty() => "D::Zero".into(),
+        Type::String => format!("D::Str({d:?})"),
+        Type::Uuid => format!("D::Uuid({:#x})", parse_uuid(d).unwrap_or(0)),
+        _ => "D::Zero".into(),
+    }
+}
+
+/// Kafka's JSON converter names fields in camel case: the schema name with its first letter
+/// lowered.
+pub fn json_name(name: &str) -> String {
+    let mut c = name.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn emit_schema(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)]) {
+    o.push_str("\n/// The field-level schema of this module's structs, for generic walkers.\npub mod schema {\n    #[allow(unused_imports)]\n    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};\n");
+    for (name, _, fields) in all {
+        let _ = writeln!(o, "\n    /// `{name}`.\n    pub static {}: StructDesc = StructDesc {{\n        name: \"{name}\",\n        flexible: {:#x},\n        fields: &[", upper(name), m.flexible.and(m.valid).0);
+        for f in fields {
+            let compact = f.flexible.map_or(m.flexible, |x| x.and(m.flexible)).and(m.valid);
+            let _ = writeln!(
+                o,
+                "            FieldDesc {{ name: \"{}\", json: \"{}\", kind: {}, array: {}, versions: {:#x}, nullable: {:#x}, tagged: {:#x}, tag: {}, compact: {:#x}, ignorable: {}, default: {} }},",
+                f.name,
+                json_name(&f.name),
+                kind_expr(&f.ty),
+                f.ty.is_array(),
+                f.versions.and(m.valid).0,
+                f.nullable.and(m.valid).0,
+                f.tagged.and(m.valid).0,
+                f.tag.unwrap_or(0),
+                compact.0,
+                f.ignorable,
+                default_desc(f)
+            );
+        }
+        o.push_str("        ],\n    };\n");
+    }
+    o.push_str("}\n");
 }
 
 /// Conversion of one field from the view (`v`) to the owned twin.
@@ -739,7 +819,8 @@ fn emit_message_impl(o: &mut String, m: &Message) {
     let key = m.api_key.map_or("None".to_string(), |k| format!("Some({k})"));
     let _ = writeln!(
         o,
-        "\nimpl<'a> rt::Message<'a> for {name}<'a> {{\n    const INFO: rt::MessageInfo = rt::MessageInfo {{\n        name: \"{name}\",\n        kind: rt::MessageKind::{kind},\n        api_key: {key},\n        min_version: {lo},\n        max_version: {hi},\n        flexible_min: {flex},\n        latest_version_unstable: {unstable},\n        provisional: {prov},\n    }};\n}}",
+        "\nimpl<'a> rt::Message<'a> for {name}<'a> {{\n    const INFO: rt::MessageInfo = rt::MessageInfo {{\n        name: \"{name}\",\n        kind: rt::MessageKind::{kind},\n        api_key: {key},\n        min_version: {lo},\n        max_version: {hi},\n        flexible_min: {flex},\n        latest_version_unstable: {unstable},\n        provisional: {prov},\n    }};\n    const SCHEMA: &'static rt::reflect::StructDesc = &schema::{st};\n}}",
+        st = upper(&m.name),
         name = m.name,
         kind = kind_variant(m),
         unstable = m.latest_unstable,
@@ -778,15 +859,16 @@ pub fn catalog(msgs: &[Message]) -> String {
     let mut o = header("Apache Kafka 4.1.1 and 3.9.1 schemas and kafka-wire's drafts");
     o.push_str("//! Every message this crate knows, in one table: its facts and a transcoder that parses\n//! strictly at one version and encodes at another, without knowing the type at compile time.\n\n");
     o.push_str("use crate::rt;\n\n");
-    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: fn(&[u8], i16, &mut [u8], i16) -> Result<usize, rt::CodecError>,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: fn(&[u8], i16, i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>,\n}\n\n");
+    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// The field-level schema.\n    pub schema: &'static rt::reflect::StructDesc,\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: fn(&[u8], i16, &mut [u8], i16) -> Result<usize, rt::CodecError>,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: fn(&[u8], i16, i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>,\n}\n\n");
     o.push_str("/// Every message, by group and then name.\npub static ALL: &[Entry] = &[\n");
     for (g, ms) in groups(msgs) {
         for m in ms {
             let _ = writeln!(
                 o,
-                "    Entry {{ group: \"{g}\", info: <super::{g}::{n}<'static> as rt::Message<'static>>::INFO, transcode: |i, f, o, t| rt::transcode::<super::{g}::{n}<'_>>(i, f, o, t), #[cfg(feature = \"alloc\")] owned_transcode: rt::owned_transcode::<super::{g}::{s}::owned::{n}> }},",
+                "    Entry {{ group: \"{g}\", info: <super::{g}::{n}<'static> as rt::Message<'static>>::INFO, schema: &super::{g}::{s}::schema::{u}, transcode: |i, f, o, t| rt::transcode::<super::{g}::{n}<'_>>(i, f, o, t), #[cfg(feature = \"alloc\")] owned_transcode: rt::owned_transcode::<super::{g}::{s}::owned::{n}> }},",
                 n = m.name,
-                s = snake(&m.name)
+                s = snake(&m.name),
+                u = upper(&m.name)
             );
         }
     }
@@ -825,6 +907,11 @@ fn body_enum(o: &mut String, enum_name: &str, doc: &str, key_ty: &str, entries: 
     let _ = writeln!(o, "    /// The facts of the message held.\n    pub fn info(&self) -> rt::MessageInfo {{\n        match self {{");
     for (v, p, _) in entries {
         let _ = writeln!(o, "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::INFO,");
+    }
+    o.push_str("        }\n    }\n\n");
+    let _ = writeln!(o, "    /// The field-level schema of the message held.\n    pub fn schema(&self) -> &'static rt::reflect::StructDesc {{\n        match self {{");
+    for (v, p, _) in entries {
+        let _ = writeln!(o, "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::SCHEMA,");
     }
     o.push_str("        }\n    }\n\n");
     let _ = writeln!(o, "    /// Exact encoded size at `version`.\n    pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {{\n        match self {{");

@@ -96,6 +96,8 @@ impl MessageInfo {
 pub trait Message<'a>: Struct<'a> {
     /// The schema's facts.
     const INFO: MessageInfo;
+    /// The field-level schema, for generic walkers (JSON, fuzzers).
+    const SCHEMA: &'static crate::reflect::StructDesc;
 
     /// Parses `bytes` as this message at `version`. Strict: bytes left over are an error.
     fn parse(bytes: &'a [u8], version: i16) -> Result<Self, DecodeError> {

@@ -62,6 +62,10 @@ pub struct RequestFrame<'a> {
     pub header: RequestHeader<'a>,
     /// The body.
     pub body: RequestBody<'a>,
+    /// The header's bytes.
+    pub header_bytes: &'a [u8],
+    /// The body's bytes (without trailing bytes).
+    pub body_bytes: &'a [u8],
     /// Bytes after the body inside the frame (lenient mode only; empty in strict mode).
     pub trailing: &'a [u8],
 }
@@ -97,7 +101,9 @@ pub fn parse_request(payload: &[u8], mode: Mode) -> Result<RequestFrame<'_>, Dec
     let base = payload.len() - body_bytes.len();
     let (body, trailing) = RequestBody::parse_with(api_key, body_bytes, version, mode == Mode::Lenient)
         .map_err(|e| e.shifted(base))?;
-    Ok(RequestFrame { api_key, api_version: version, header_version, header, body, trailing })
+    let header_bytes = &payload[..base];
+    let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
+    Ok(RequestFrame { api_key, api_version: version, header_version, header, body, header_bytes, body_bytes, trailing })
 }
 
 /// A parsed response frame.
@@ -109,6 +115,10 @@ pub struct ResponseFrame<'a> {
     pub header: ResponseHeader<'a>,
     /// The body.
     pub body: ResponseBody<'a>,
+    /// The header's bytes.
+    pub header_bytes: &'a [u8],
+    /// The body's bytes (without trailing bytes).
+    pub body_bytes: &'a [u8],
     /// Bytes after the body inside the frame (lenient mode only).
     pub trailing: &'a [u8],
 }
@@ -138,7 +148,9 @@ pub fn parse_response(payload: &[u8], api_key: ApiKey, version: i16, mode: Mode)
     let base = payload.len() - body_bytes.len();
     let (body, trailing) = ResponseBody::parse_with(api_key, body_bytes, version, mode == Mode::Lenient)
         .map_err(|e| e.shifted(base))?;
-    Ok(ResponseFrame { header_version, header, body, trailing })
+    let header_bytes = &payload[..base];
+    let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
+    Ok(ResponseFrame { header_version, header, body, header_bytes, body_bytes, trailing })
 }
 
 /// The only `__cluster_metadata` frame version Kafka writes and reads.
@@ -153,6 +165,8 @@ pub struct FramedMetadataRecord<'a> {
     pub version: i16,
     /// The record.
     pub record: MetadataRecord<'a>,
+    /// The record's bytes (after the three varints).
+    pub record_bytes: &'a [u8],
 }
 
 fn short_varint(c: &mut &[u8], total: usize, f: &'static str) -> Result<i16, DecodeError> {
@@ -181,7 +195,7 @@ pub fn parse_metadata_record(input: &[u8]) -> Result<FramedMetadataRecord<'_>, D
     let version = short_varint(&mut c, total, "version")?;
     let base = total - c.len();
     let record = MetadataRecord::parse(record_type, c, version).map_err(|e| e.shifted(base))?;
-    Ok(FramedMetadataRecord { record_type, version, record })
+    Ok(FramedMetadataRecord { record_type, version, record, record_bytes: c })
 }
 
 /// Encodes a framed metadata record into `out`; returns the bytes written.

@@ -54,6 +54,7 @@ mod owned;
 mod defmt_impls;
 mod error;
 pub mod frame;
+pub mod reflect;
 mod read;
 mod types;
 mod write;
@@ -74,6 +75,7 @@ mod rt {
     pub(crate) use crate::codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Struct};
     pub(crate) use crate::error::{DecodeError, EncodeError};
     pub(crate) use crate::read;
+    pub(crate) use crate::reflect;
     pub(crate) use crate::types::{Array, TaggedFields};
     pub(crate) use crate::write;
     pub(crate) use crate::write::{Sink, Writer};

@@ -1674,6 +1674,132 @@ impl<'a> RequestBody<'a> {
         }
     }
 
+    /// The field-level schema of the message held.
+    pub fn schema(&self) -> &'static rt::reflect::StructDesc {
+        match self {
+            Self::Produce(_) => <messages::ProduceRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Fetch(_) => <messages::FetchRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ListOffsets(_) => <messages::ListOffsetsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Metadata(_) => <messages::MetadataRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::LeaderAndIsr(_) => <messages::LeaderAndIsrRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::StopReplica(_) => <messages::StopReplicaRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::UpdateMetadata(_) => <messages::UpdateMetadataRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ControlledShutdown(_) => <messages::ControlledShutdownRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::OffsetCommit(_) => <messages::OffsetCommitRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::OffsetFetch(_) => <messages::OffsetFetchRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::FindCoordinator(_) => <messages::FindCoordinatorRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::JoinGroup(_) => <messages::JoinGroupRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Heartbeat(_) => <messages::HeartbeatRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::LeaveGroup(_) => <messages::LeaveGroupRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::SyncGroup(_) => <messages::SyncGroupRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeGroups(_) => <messages::DescribeGroupsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ListGroups(_) => <messages::ListGroupsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::SaslHandshake(_) => <messages::SaslHandshakeRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ApiVersions(_) => <messages::ApiVersionsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::CreateTopics(_) => <messages::CreateTopicsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DeleteTopics(_) => <messages::DeleteTopicsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DeleteRecords(_) => <messages::DeleteRecordsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::InitProducerId(_) => <messages::InitProducerIdRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::OffsetForLeaderEpoch(_) => <messages::OffsetForLeaderEpochRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AddPartitionsToTxn(_) => <messages::AddPartitionsToTxnRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AddOffsetsToTxn(_) => <messages::AddOffsetsToTxnRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::EndTxn(_) => <messages::EndTxnRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::WriteTxnMarkers(_) => <messages::WriteTxnMarkersRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::TxnOffsetCommit(_) => <messages::TxnOffsetCommitRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeAcls(_) => <messages::DescribeAclsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::CreateAcls(_) => <messages::CreateAclsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DeleteAcls(_) => <messages::DeleteAclsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeConfigs(_) => <messages::DescribeConfigsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AlterConfigs(_) => <messages::AlterConfigsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AlterReplicaLogDirs(_) => <messages::AlterReplicaLogDirsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeLogDirs(_) => <messages::DescribeLogDirsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::SaslAuthenticate(_) => <messages::SaslAuthenticateRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::CreatePartitions(_) => <messages::CreatePartitionsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::CreateDelegationToken(_) => <messages::CreateDelegationTokenRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::RenewDelegationToken(_) => <messages::RenewDelegationTokenRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ExpireDelegationToken(_) => <messages::ExpireDelegationTokenRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeDelegationToken(_) => {
+                <messages::DescribeDelegationTokenRequest<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::DeleteGroups(_) => <messages::DeleteGroupsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ElectLeaders(_) => <messages::ElectLeadersRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::IncrementalAlterConfigs(_) => {
+                <messages::IncrementalAlterConfigsRequest<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::AlterPartitionReassignments(_) => {
+                <messages::AlterPartitionReassignmentsRequest<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ListPartitionReassignments(_) => {
+                <messages::ListPartitionReassignmentsRequest<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::OffsetDelete(_) => <messages::OffsetDeleteRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeClientQuotas(_) => <messages::DescribeClientQuotasRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AlterClientQuotas(_) => <messages::AlterClientQuotasRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeUserScramCredentials(_) => {
+                <messages::DescribeUserScramCredentialsRequest<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::AlterUserScramCredentials(_) => {
+                <messages::AlterUserScramCredentialsRequest<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::Vote(_) => <messages::VoteRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::BeginQuorumEpoch(_) => <messages::BeginQuorumEpochRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::EndQuorumEpoch(_) => <messages::EndQuorumEpochRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeQuorum(_) => <messages::DescribeQuorumRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AlterPartition(_) => <messages::AlterPartitionRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::UpdateFeatures(_) => <messages::UpdateFeaturesRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Envelope(_) => <messages::EnvelopeRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::FetchSnapshot(_) => <messages::FetchSnapshotRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeCluster(_) => <messages::DescribeClusterRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeProducers(_) => <messages::DescribeProducersRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::BrokerRegistration(_) => <messages::BrokerRegistrationRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::BrokerHeartbeat(_) => <messages::BrokerHeartbeatRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::UnregisterBroker(_) => <messages::UnregisterBrokerRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeTransactions(_) => <messages::DescribeTransactionsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ListTransactions(_) => <messages::ListTransactionsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AllocateProducerIds(_) => <messages::AllocateProducerIdsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ConsumerGroupHeartbeat(_) => <messages::ConsumerGroupHeartbeatRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ConsumerGroupDescribe(_) => <messages::ConsumerGroupDescribeRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ControllerRegistration(_) => <messages::ControllerRegistrationRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::GetTelemetrySubscriptions(_) => {
+                <messages::GetTelemetrySubscriptionsRequest<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::PushTelemetry(_) => <messages::PushTelemetryRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AssignReplicasToDirs(_) => <messages::AssignReplicasToDirsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ListConfigResources(_) => <messages::ListConfigResourcesRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeTopicPartitions(_) => {
+                <messages::DescribeTopicPartitionsRequest<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ShareGroupHeartbeat(_) => <messages::ShareGroupHeartbeatRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ShareGroupDescribe(_) => <messages::ShareGroupDescribeRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ShareFetch(_) => <messages::ShareFetchRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ShareAcknowledge(_) => <messages::ShareAcknowledgeRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AddRaftVoter(_) => <messages::AddRaftVoterRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::RemoveRaftVoter(_) => <messages::RemoveRaftVoterRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::UpdateRaftVoter(_) => <messages::UpdateRaftVoterRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::InitializeShareGroupState(_) => {
+                <messages::InitializeShareGroupStateRequest<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ReadShareGroupState(_) => <messages::ReadShareGroupStateRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::WriteShareGroupState(_) => <messages::WriteShareGroupStateRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DeleteShareGroupState(_) => <messages::DeleteShareGroupStateRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ReadShareGroupStateSummary(_) => {
+                <messages::ReadShareGroupStateSummaryRequest<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::StreamsGroupHeartbeat(_) => <messages::StreamsGroupHeartbeatRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::StreamsGroupDescribe(_) => <messages::StreamsGroupDescribeRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeShareGroupOffsets(_) => {
+                <messages::DescribeShareGroupOffsetsRequest<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::AlterShareGroupOffsets(_) => <messages::AlterShareGroupOffsetsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DeleteShareGroupOffsets(_) => {
+                <messages::DeleteShareGroupOffsetsRequest<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::DescribeMirrors(_) => <messages::DescribeMirrorsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::BumpLeaderEpochs(_) => <messages::BumpLeaderEpochsRequest<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ReadMirrorStates(_) => <messages::ReadMirrorStatesRequest<'a> as rt::Message<'a>>::SCHEMA,
+        }
+    }
+
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
@@ -2715,6 +2841,138 @@ impl<'a> ResponseBody<'a> {
         }
     }
 
+    /// The field-level schema of the message held.
+    pub fn schema(&self) -> &'static rt::reflect::StructDesc {
+        match self {
+            Self::Produce(_) => <messages::ProduceResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Fetch(_) => <messages::FetchResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ListOffsets(_) => <messages::ListOffsetsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Metadata(_) => <messages::MetadataResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::LeaderAndIsr(_) => <messages::LeaderAndIsrResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::StopReplica(_) => <messages::StopReplicaResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::UpdateMetadata(_) => <messages::UpdateMetadataResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ControlledShutdown(_) => <messages::ControlledShutdownResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::OffsetCommit(_) => <messages::OffsetCommitResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::OffsetFetch(_) => <messages::OffsetFetchResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::FindCoordinator(_) => <messages::FindCoordinatorResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::JoinGroup(_) => <messages::JoinGroupResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Heartbeat(_) => <messages::HeartbeatResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::LeaveGroup(_) => <messages::LeaveGroupResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::SyncGroup(_) => <messages::SyncGroupResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeGroups(_) => <messages::DescribeGroupsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ListGroups(_) => <messages::ListGroupsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::SaslHandshake(_) => <messages::SaslHandshakeResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ApiVersions(_) => <messages::ApiVersionsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::CreateTopics(_) => <messages::CreateTopicsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DeleteTopics(_) => <messages::DeleteTopicsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DeleteRecords(_) => <messages::DeleteRecordsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::InitProducerId(_) => <messages::InitProducerIdResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::OffsetForLeaderEpoch(_) => <messages::OffsetForLeaderEpochResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AddPartitionsToTxn(_) => <messages::AddPartitionsToTxnResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AddOffsetsToTxn(_) => <messages::AddOffsetsToTxnResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::EndTxn(_) => <messages::EndTxnResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::WriteTxnMarkers(_) => <messages::WriteTxnMarkersResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::TxnOffsetCommit(_) => <messages::TxnOffsetCommitResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeAcls(_) => <messages::DescribeAclsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::CreateAcls(_) => <messages::CreateAclsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DeleteAcls(_) => <messages::DeleteAclsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeConfigs(_) => <messages::DescribeConfigsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AlterConfigs(_) => <messages::AlterConfigsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AlterReplicaLogDirs(_) => <messages::AlterReplicaLogDirsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeLogDirs(_) => <messages::DescribeLogDirsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::SaslAuthenticate(_) => <messages::SaslAuthenticateResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::CreatePartitions(_) => <messages::CreatePartitionsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::CreateDelegationToken(_) => <messages::CreateDelegationTokenResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::RenewDelegationToken(_) => <messages::RenewDelegationTokenResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ExpireDelegationToken(_) => <messages::ExpireDelegationTokenResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeDelegationToken(_) => {
+                <messages::DescribeDelegationTokenResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::DeleteGroups(_) => <messages::DeleteGroupsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ElectLeaders(_) => <messages::ElectLeadersResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::IncrementalAlterConfigs(_) => {
+                <messages::IncrementalAlterConfigsResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::AlterPartitionReassignments(_) => {
+                <messages::AlterPartitionReassignmentsResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ListPartitionReassignments(_) => {
+                <messages::ListPartitionReassignmentsResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::OffsetDelete(_) => <messages::OffsetDeleteResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeClientQuotas(_) => <messages::DescribeClientQuotasResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AlterClientQuotas(_) => <messages::AlterClientQuotasResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeUserScramCredentials(_) => {
+                <messages::DescribeUserScramCredentialsResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::AlterUserScramCredentials(_) => {
+                <messages::AlterUserScramCredentialsResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::Vote(_) => <messages::VoteResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::BeginQuorumEpoch(_) => <messages::BeginQuorumEpochResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::EndQuorumEpoch(_) => <messages::EndQuorumEpochResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeQuorum(_) => <messages::DescribeQuorumResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AlterPartition(_) => <messages::AlterPartitionResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::UpdateFeatures(_) => <messages::UpdateFeaturesResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Envelope(_) => <messages::EnvelopeResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::FetchSnapshot(_) => <messages::FetchSnapshotResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeCluster(_) => <messages::DescribeClusterResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeProducers(_) => <messages::DescribeProducersResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::BrokerRegistration(_) => <messages::BrokerRegistrationResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::BrokerHeartbeat(_) => <messages::BrokerHeartbeatResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::UnregisterBroker(_) => <messages::UnregisterBrokerResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeTransactions(_) => <messages::DescribeTransactionsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ListTransactions(_) => <messages::ListTransactionsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AllocateProducerIds(_) => <messages::AllocateProducerIdsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ConsumerGroupHeartbeat(_) => {
+                <messages::ConsumerGroupHeartbeatResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ConsumerGroupDescribe(_) => <messages::ConsumerGroupDescribeResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ControllerRegistration(_) => {
+                <messages::ControllerRegistrationResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::GetTelemetrySubscriptions(_) => {
+                <messages::GetTelemetrySubscriptionsResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::PushTelemetry(_) => <messages::PushTelemetryResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AssignReplicasToDirs(_) => <messages::AssignReplicasToDirsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ListConfigResources(_) => <messages::ListConfigResourcesResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeTopicPartitions(_) => {
+                <messages::DescribeTopicPartitionsResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ShareGroupHeartbeat(_) => <messages::ShareGroupHeartbeatResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ShareGroupDescribe(_) => <messages::ShareGroupDescribeResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ShareFetch(_) => <messages::ShareFetchResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ShareAcknowledge(_) => <messages::ShareAcknowledgeResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AddRaftVoter(_) => <messages::AddRaftVoterResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::RemoveRaftVoter(_) => <messages::RemoveRaftVoterResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::UpdateRaftVoter(_) => <messages::UpdateRaftVoterResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::InitializeShareGroupState(_) => {
+                <messages::InitializeShareGroupStateResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ReadShareGroupState(_) => <messages::ReadShareGroupStateResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::WriteShareGroupState(_) => <messages::WriteShareGroupStateResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DeleteShareGroupState(_) => <messages::DeleteShareGroupStateResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ReadShareGroupStateSummary(_) => {
+                <messages::ReadShareGroupStateSummaryResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::StreamsGroupHeartbeat(_) => <messages::StreamsGroupHeartbeatResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::StreamsGroupDescribe(_) => <messages::StreamsGroupDescribeResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DescribeShareGroupOffsets(_) => {
+                <messages::DescribeShareGroupOffsetsResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::AlterShareGroupOffsets(_) => {
+                <messages::AlterShareGroupOffsetsResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::DeleteShareGroupOffsets(_) => {
+                <messages::DeleteShareGroupOffsetsResponse<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::DescribeMirrors(_) => <messages::DescribeMirrorsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::BumpLeaderEpochs(_) => <messages::BumpLeaderEpochsResponse<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ReadMirrorStates(_) => <messages::ReadMirrorStatesResponse<'a> as rt::Message<'a>>::SCHEMA,
+        }
+    }
+
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
@@ -3372,6 +3630,44 @@ impl<'a> MetadataRecord<'a> {
         }
     }
 
+    /// The field-level schema of the message held.
+    pub fn schema(&self) -> &'static rt::reflect::StructDesc {
+        match self {
+            Self::RegisterBroker(_) => <metadata::RegisterBrokerRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::UnregisterBroker(_) => <metadata::UnregisterBrokerRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Topic(_) => <metadata::TopicRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Partition(_) => <metadata::PartitionRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::Config(_) => <metadata::ConfigRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::PartitionChange(_) => <metadata::PartitionChangeRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::FenceBroker(_) => <metadata::FenceBrokerRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::UnfenceBroker(_) => <metadata::UnfenceBrokerRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::RemoveTopic(_) => <metadata::RemoveTopicRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::DelegationToken(_) => <metadata::DelegationTokenRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::UserScramCredential(_) => <metadata::UserScramCredentialRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::FeatureLevel(_) => <metadata::FeatureLevelRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ClientQuota(_) => <metadata::ClientQuotaRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ProducerIds(_) => <metadata::ProducerIdsRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::BrokerRegistrationChange(_) => {
+                <metadata::BrokerRegistrationChangeRecord<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::AccessControlEntry(_) => <metadata::AccessControlEntryRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::RemoveAccessControlEntry(_) => {
+                <metadata::RemoveAccessControlEntryRecord<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::NoOp(_) => <metadata::NoOpRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ZkMigrationState(_) => <metadata::ZkMigrationStateRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::RemoveUserScramCredential(_) => {
+                <metadata::RemoveUserScramCredentialRecord<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::BeginTransaction(_) => <metadata::BeginTransactionRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::EndTransaction(_) => <metadata::EndTransactionRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::AbortTransaction(_) => <metadata::AbortTransactionRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::RemoveDelegationToken(_) => <metadata::RemoveDelegationTokenRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::RegisterController(_) => <metadata::RegisterControllerRecord<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ClearElr(_) => <metadata::ClearElrRecord<'a> as rt::Message<'a>>::SCHEMA,
+        }
+    }
+
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
@@ -3977,6 +4273,64 @@ impl<'a> GroupCoordinatorKey<'a> {
         }
     }
 
+    /// The field-level schema of the message held.
+    pub fn schema(&self) -> &'static rt::reflect::StructDesc {
+        match self {
+            Self::LegacyOffsetCommit(_) => <coordinator::LegacyOffsetCommitKey<'a> as rt::Message<'a>>::SCHEMA,
+            Self::OffsetCommit(_) => <coordinator::OffsetCommitKey<'a> as rt::Message<'a>>::SCHEMA,
+            Self::GroupMetadata(_) => <coordinator::GroupMetadataKey<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ConsumerGroupMetadata(_) => <coordinator::ConsumerGroupMetadataKey<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ConsumerGroupPartitionMetadata(_) => {
+                <coordinator::ConsumerGroupPartitionMetadataKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ConsumerGroupMemberMetadata(_) => {
+                <coordinator::ConsumerGroupMemberMetadataKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ConsumerGroupTargetAssignmentMetadata(_) => {
+                <coordinator::ConsumerGroupTargetAssignmentMetadataKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ConsumerGroupTargetAssignmentMember(_) => {
+                <coordinator::ConsumerGroupTargetAssignmentMemberKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ConsumerGroupCurrentMemberAssignment(_) => {
+                <coordinator::ConsumerGroupCurrentMemberAssignmentKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ShareGroupMemberMetadata(_) => {
+                <coordinator::ShareGroupMemberMetadataKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ShareGroupMetadata(_) => <coordinator::ShareGroupMetadataKey<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ShareGroupTargetAssignmentMetadata(_) => {
+                <coordinator::ShareGroupTargetAssignmentMetadataKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ShareGroupTargetAssignmentMember(_) => {
+                <coordinator::ShareGroupTargetAssignmentMemberKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ShareGroupCurrentMemberAssignment(_) => {
+                <coordinator::ShareGroupCurrentMemberAssignmentKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ShareGroupStatePartitionMetadata(_) => {
+                <coordinator::ShareGroupStatePartitionMetadataKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ConsumerGroupRegularExpression(_) => {
+                <coordinator::ConsumerGroupRegularExpressionKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::StreamsGroupMetadata(_) => <coordinator::StreamsGroupMetadataKey<'a> as rt::Message<'a>>::SCHEMA,
+            Self::StreamsGroupMemberMetadata(_) => {
+                <coordinator::StreamsGroupMemberMetadataKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::StreamsGroupTargetAssignmentMetadata(_) => {
+                <coordinator::StreamsGroupTargetAssignmentMetadataKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::StreamsGroupTargetAssignmentMember(_) => {
+                <coordinator::StreamsGroupTargetAssignmentMemberKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::StreamsGroupCurrentMemberAssignment(_) => {
+                <coordinator::StreamsGroupCurrentMemberAssignmentKey<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::StreamsGroupTopology(_) => <coordinator::StreamsGroupTopologyKey<'a> as rt::Message<'a>>::SCHEMA,
+        }
+    }
+
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
@@ -4311,6 +4665,64 @@ impl<'a> GroupCoordinatorValue<'a> {
         }
     }
 
+    /// The field-level schema of the message held.
+    pub fn schema(&self) -> &'static rt::reflect::StructDesc {
+        match self {
+            Self::LegacyOffsetCommit(_) => <coordinator::LegacyOffsetCommitValue<'a> as rt::Message<'a>>::SCHEMA,
+            Self::OffsetCommit(_) => <coordinator::OffsetCommitValue<'a> as rt::Message<'a>>::SCHEMA,
+            Self::GroupMetadata(_) => <coordinator::GroupMetadataValue<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ConsumerGroupMetadata(_) => <coordinator::ConsumerGroupMetadataValue<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ConsumerGroupPartitionMetadata(_) => {
+                <coordinator::ConsumerGroupPartitionMetadataValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ConsumerGroupMemberMetadata(_) => {
+                <coordinator::ConsumerGroupMemberMetadataValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ConsumerGroupTargetAssignmentMetadata(_) => {
+                <coordinator::ConsumerGroupTargetAssignmentMetadataValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ConsumerGroupTargetAssignmentMember(_) => {
+                <coordinator::ConsumerGroupTargetAssignmentMemberValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ConsumerGroupCurrentMemberAssignment(_) => {
+                <coordinator::ConsumerGroupCurrentMemberAssignmentValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ShareGroupMemberMetadata(_) => {
+                <coordinator::ShareGroupMemberMetadataValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ShareGroupMetadata(_) => <coordinator::ShareGroupMetadataValue<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ShareGroupTargetAssignmentMetadata(_) => {
+                <coordinator::ShareGroupTargetAssignmentMetadataValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ShareGroupTargetAssignmentMember(_) => {
+                <coordinator::ShareGroupTargetAssignmentMemberValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ShareGroupCurrentMemberAssignment(_) => {
+                <coordinator::ShareGroupCurrentMemberAssignmentValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ShareGroupStatePartitionMetadata(_) => {
+                <coordinator::ShareGroupStatePartitionMetadataValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::ConsumerGroupRegularExpression(_) => {
+                <coordinator::ConsumerGroupRegularExpressionValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::StreamsGroupMetadata(_) => <coordinator::StreamsGroupMetadataValue<'a> as rt::Message<'a>>::SCHEMA,
+            Self::StreamsGroupMemberMetadata(_) => {
+                <coordinator::StreamsGroupMemberMetadataValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::StreamsGroupTargetAssignmentMetadata(_) => {
+                <coordinator::StreamsGroupTargetAssignmentMetadataValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::StreamsGroupTargetAssignmentMember(_) => {
+                <coordinator::StreamsGroupTargetAssignmentMemberValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::StreamsGroupCurrentMemberAssignment(_) => {
+                <coordinator::StreamsGroupCurrentMemberAssignmentValue<'a> as rt::Message<'a>>::SCHEMA
+            }
+            Self::StreamsGroupTopology(_) => <coordinator::StreamsGroupTopologyValue<'a> as rt::Message<'a>>::SCHEMA,
+        }
+    }
+
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
@@ -4480,6 +4892,14 @@ impl<'a> ShareCoordinatorKey<'a> {
         }
     }
 
+    /// The field-level schema of the message held.
+    pub fn schema(&self) -> &'static rt::reflect::StructDesc {
+        match self {
+            Self::ShareSnapshot(_) => <coordinator::ShareSnapshotKey<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ShareUpdate(_) => <coordinator::ShareUpdateKey<'a> as rt::Message<'a>>::SCHEMA,
+        }
+    }
+
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
@@ -4546,6 +4966,14 @@ impl<'a> ShareCoordinatorValue<'a> {
         match self {
             Self::ShareSnapshot(_) => <coordinator::ShareSnapshotValue<'a> as rt::Message<'a>>::INFO,
             Self::ShareUpdate(_) => <coordinator::ShareUpdateValue<'a> as rt::Message<'a>>::INFO,
+        }
+    }
+
+    /// The field-level schema of the message held.
+    pub fn schema(&self) -> &'static rt::reflect::StructDesc {
+        match self {
+            Self::ShareSnapshot(_) => <coordinator::ShareSnapshotValue<'a> as rt::Message<'a>>::SCHEMA,
+            Self::ShareUpdate(_) => <coordinator::ShareUpdateValue<'a> as rt::Message<'a>>::SCHEMA,
         }
     }
 
@@ -4665,6 +5093,13 @@ impl<'a> TransactionCoordinatorKey<'a> {
         }
     }
 
+    /// The field-level schema of the message held.
+    pub fn schema(&self) -> &'static rt::reflect::StructDesc {
+        match self {
+            Self::TransactionLog(_) => <coordinator::TransactionLogKey<'a> as rt::Message<'a>>::SCHEMA,
+        }
+    }
+
     /// Exact encoded size at `version`.
     pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {
         match self {
@@ -4725,6 +5160,13 @@ impl<'a> TransactionCoordinatorValue<'a> {
     pub fn info(&self) -> rt::MessageInfo {
         match self {
             Self::TransactionLog(_) => <coordinator::TransactionLogValue<'a> as rt::Message<'a>>::INFO,
+        }
+    }
+
+    /// The field-level schema of the message held.
+    pub fn schema(&self) -> &'static rt::reflect::StructDesc {
+        match self {
+            Self::TransactionLog(_) => <coordinator::TransactionLogValue<'a> as rt::Message<'a>>::SCHEMA,
         }
     }
 

@@ -119,6 +119,47 @@ impl<'a> rt::Message<'a> for ConsumerGroupMetadataValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_GROUP_METADATA_VALUE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ConsumerGroupMetadataValue`.
+    pub static CONSUMER_GROUP_METADATA_VALUE: StructDesc = StructDesc {
+        name: "ConsumerGroupMetadataValue",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "Epoch",
+                json: "epoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MetadataHash",
+                json: "metadataHash",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x1,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Int(0),
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -234,6 +234,126 @@ impl<'a> rt::Message<'a> for ConsumerGroupPartitionMetadataValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_GROUP_PARTITION_METADATA_VALUE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ConsumerGroupPartitionMetadataValue`.
+    pub static CONSUMER_GROUP_PARTITION_METADATA_VALUE: StructDesc = StructDesc {
+        name: "ConsumerGroupPartitionMetadataValue",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "Topics",
+            json: "topics",
+            kind: K::Struct(&TOPIC_METADATA),
+            array: true,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
+
+    /// `TopicMetadata`.
+    pub static TOPIC_METADATA: StructDesc = StructDesc {
+        name: "TopicMetadata",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "NumPartitions",
+                json: "numPartitions",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionMetadata",
+                json: "partitionMetadata",
+                kind: K::Struct(&PARTITION_METADATA),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `PartitionMetadata`.
+    pub static PARTITION_METADATA: StructDesc = StructDesc {
+        name: "PartitionMetadata",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "Partition",
+                json: "partition",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Racks",
+                json: "racks",
+                kind: K::String,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -151,6 +151,66 @@ impl<'a> rt::Message<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER_VALUE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ConsumerGroupTargetAssignmentMemberValue`.
+    pub static CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER_VALUE: StructDesc = StructDesc {
+        name: "ConsumerGroupTargetAssignmentMemberValue",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "TopicPartitions",
+            json: "topicPartitions",
+            kind: K::Struct(&TOPIC_PARTITION),
+            array: true,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
+
+    /// `TopicPartition`.
+    pub static TOPIC_PARTITION: StructDesc = StructDesc {
+        name: "TopicPartition",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -83,6 +83,60 @@ impl<'a> rt::Message<'a> for LegacyOffsetCommitValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::LEGACY_OFFSET_COMMIT_VALUE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `LegacyOffsetCommitValue`.
+    pub static LEGACY_OFFSET_COMMIT_VALUE: StructDesc = StructDesc {
+        name: "LegacyOffsetCommitValue",
+        flexible: 0x0,
+        fields: &[
+            FieldDesc {
+                name: "offset",
+                json: "offset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "metadata",
+                json: "metadata",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "commitTimestamp",
+                json: "commitTimestamp",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -84,6 +84,60 @@ impl<'a> rt::Message<'a> for OffsetCommitKey<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_COMMIT_KEY;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `OffsetCommitKey`.
+    pub static OFFSET_COMMIT_KEY: StructDesc = StructDesc {
+        name: "OffsetCommitKey",
+        flexible: 0x0,
+        fields: &[
+            FieldDesc {
+                name: "group",
+                json: "group",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "topic",
+                json: "topic",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "partition",
+                json: "partition",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -162,6 +162,99 @@ impl<'a> rt::Message<'a> for OffsetCommitValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_COMMIT_VALUE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `OffsetCommitValue`.
+    pub static OFFSET_COMMIT_VALUE: StructDesc = StructDesc {
+        name: "OffsetCommitValue",
+        flexible: 0x10,
+        fields: &[
+            FieldDesc {
+                name: "offset",
+                json: "offset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "leaderEpoch",
+                json: "leaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x18,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: true,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "metadata",
+                json: "metadata",
+                kind: K::String,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "commitTimestamp",
+                json: "commitTimestamp",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "expireTimestamp",
+                json: "expireTimestamp",
+                kind: K::Int64,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: true,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "topicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x10,
+                nullable: 0x0,
+                tagged: 0x10,
+                tag: 0,
+                compact: 0x10,
+                ignorable: true,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -71,6 +71,32 @@ impl<'a> rt::Message<'a> for ShareGroupMetadataKey<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_GROUP_METADATA_KEY;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ShareGroupMetadataKey`.
+    pub static SHARE_GROUP_METADATA_KEY: StructDesc = StructDesc {
+        name: "ShareGroupMetadataKey",
+        flexible: 0x0,
+        fields: &[FieldDesc {
+            name: "GroupId",
+            json: "groupId",
+            kind: K::String,
+            array: false,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x0,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -234,6 +234,128 @@ impl<'a> rt::Message<'a> for ShareGroupPartitionMetadataValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_GROUP_PARTITION_METADATA_VALUE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ShareGroupPartitionMetadataValue`.
+    pub static SHARE_GROUP_PARTITION_METADATA_VALUE: StructDesc = StructDesc {
+        name: "ShareGroupPartitionMetadataValue",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "InitializedTopics",
+                json: "initializedTopics",
+                kind: K::Struct(&TOPIC_PARTITIONS_INFO),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "DeletingTopics",
+                json: "deletingTopics",
+                kind: K::Struct(&TOPIC_INFO),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TopicPartitionsInfo`.
+    pub static TOPIC_PARTITIONS_INFO: StructDesc = StructDesc {
+        name: "TopicPartitionsInfo",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TopicInfo`.
+    pub static TOPIC_INFO: StructDesc = StructDesc {
+        name: "TopicInfo",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -166,6 +166,94 @@ impl<'a> rt::Message<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER_VALUE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `StreamsGroupTargetAssignmentMemberValue`.
+    pub static STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER_VALUE: StructDesc = StructDesc {
+        name: "StreamsGroupTargetAssignmentMemberValue",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "ActiveTasks",
+                json: "activeTasks",
+                kind: K::Struct(&TASK_IDS),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "StandbyTasks",
+                json: "standbyTasks",
+                kind: K::Struct(&TASK_IDS),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "WarmupTasks",
+                json: "warmupTasks",
+                kind: K::Struct(&TASK_IDS),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TaskIds`.
+    pub static TASK_IDS: StructDesc = StructDesc {
+        name: "TaskIds",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "SubtopologyId",
+                json: "subtopologyId",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

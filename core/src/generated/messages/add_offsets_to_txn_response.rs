@@ -88,6 +88,47 @@ impl<'a> rt::Message<'a> for AddOffsetsToTxnResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ADD_OFFSETS_TO_TXN_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `AddOffsetsToTxnResponse`.
+    pub static ADD_OFFSETS_TO_TXN_RESPONSE: StructDesc = StructDesc {
+        name: "AddOffsetsToTxnResponse",
+        flexible: 0x18,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x18,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x18,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

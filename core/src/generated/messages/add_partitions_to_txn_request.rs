@@ -389,6 +389,193 @@ impl<'a> rt::Message<'a> for AddPartitionsToTxnRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ADD_PARTITIONS_TO_TXN_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `AddPartitionsToTxnRequest`.
+    pub static ADD_PARTITIONS_TO_TXN_REQUEST: StructDesc = StructDesc {
+        name: "AddPartitionsToTxnRequest",
+        flexible: 0x38,
+        fields: &[
+            FieldDesc {
+                name: "Transactions",
+                json: "transactions",
+                kind: K::Struct(&ADD_PARTITIONS_TO_TXN_TRANSACTION),
+                array: true,
+                versions: 0x30,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "V3AndBelowTransactionalId",
+                json: "v3AndBelowTransactionalId",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "V3AndBelowProducerId",
+                json: "v3AndBelowProducerId",
+                kind: K::Int64,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "V3AndBelowProducerEpoch",
+                json: "v3AndBelowProducerEpoch",
+                kind: K::Int16,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "V3AndBelowTopics",
+                json: "v3AndBelowTopics",
+                kind: K::Struct(&ADD_PARTITIONS_TO_TXN_TOPIC),
+                array: true,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AddPartitionsToTxnTransaction`.
+    pub static ADD_PARTITIONS_TO_TXN_TRANSACTION: StructDesc = StructDesc {
+        name: "AddPartitionsToTxnTransaction",
+        flexible: 0x38,
+        fields: &[
+            FieldDesc {
+                name: "TransactionalId",
+                json: "transactionalId",
+                kind: K::String,
+                array: false,
+                versions: 0x30,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ProducerId",
+                json: "producerId",
+                kind: K::Int64,
+                array: false,
+                versions: 0x30,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ProducerEpoch",
+                json: "producerEpoch",
+                kind: K::Int16,
+                array: false,
+                versions: 0x30,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "VerifyOnly",
+                json: "verifyOnly",
+                kind: K::Bool,
+                array: false,
+                versions: 0x30,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Bool(false),
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&ADD_PARTITIONS_TO_TXN_TOPIC),
+                array: true,
+                versions: 0x30,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AddPartitionsToTxnTopic`.
+    pub static ADD_PARTITIONS_TO_TXN_TOPIC: StructDesc = StructDesc {
+        name: "AddPartitionsToTxnTopic",
+        flexible: 0x38,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -415,6 +415,175 @@ impl<'a> rt::Message<'a> for AddPartitionsToTxnResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ADD_PARTITIONS_TO_TXN_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `AddPartitionsToTxnResponse`.
+    pub static ADD_PARTITIONS_TO_TXN_RESPONSE: StructDesc = StructDesc {
+        name: "AddPartitionsToTxnResponse",
+        flexible: 0x38,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x30,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ResultsByTransaction",
+                json: "resultsByTransaction",
+                kind: K::Struct(&ADD_PARTITIONS_TO_TXN_RESULT),
+                array: true,
+                versions: 0x30,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ResultsByTopicV3AndBelow",
+                json: "resultsByTopicV3AndBelow",
+                kind: K::Struct(&ADD_PARTITIONS_TO_TXN_TOPIC_RESULT),
+                array: true,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AddPartitionsToTxnResult`.
+    pub static ADD_PARTITIONS_TO_TXN_RESULT: StructDesc = StructDesc {
+        name: "AddPartitionsToTxnResult",
+        flexible: 0x38,
+        fields: &[
+            FieldDesc {
+                name: "TransactionalId",
+                json: "transactionalId",
+                kind: K::String,
+                array: false,
+                versions: 0x30,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicResults",
+                json: "topicResults",
+                kind: K::Struct(&ADD_PARTITIONS_TO_TXN_TOPIC_RESULT),
+                array: true,
+                versions: 0x30,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AddPartitionsToTxnTopicResult`.
+    pub static ADD_PARTITIONS_TO_TXN_TOPIC_RESULT: StructDesc = StructDesc {
+        name: "AddPartitionsToTxnTopicResult",
+        flexible: 0x38,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ResultsByPartition",
+                json: "resultsByPartition",
+                kind: K::Struct(&ADD_PARTITIONS_TO_TXN_PARTITION_RESULT),
+                array: true,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AddPartitionsToTxnPartitionResult`.
+    pub static ADD_PARTITIONS_TO_TXN_PARTITION_RESULT: StructDesc = StructDesc {
+        name: "AddPartitionsToTxnPartitionResult",
+        flexible: 0x38,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionErrorCode",
+                json: "partitionErrorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -302,6 +302,162 @@ impl<'a> rt::Message<'a> for AlterClientQuotasRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_CLIENT_QUOTAS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `AlterClientQuotasRequest`.
+    pub static ALTER_CLIENT_QUOTAS_REQUEST: StructDesc = StructDesc {
+        name: "AlterClientQuotasRequest",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "Entries",
+                json: "entries",
+                kind: K::Struct(&ENTRY_DATA),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ValidateOnly",
+                json: "validateOnly",
+                kind: K::Bool,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `EntryData`.
+    pub static ENTRY_DATA: StructDesc = StructDesc {
+        name: "EntryData",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "Entity",
+                json: "entity",
+                kind: K::Struct(&ENTITY_DATA),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Ops",
+                json: "ops",
+                kind: K::Struct(&OP_DATA),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `EntityData`.
+    pub static ENTITY_DATA: StructDesc = StructDesc {
+        name: "EntityData",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "EntityType",
+                json: "entityType",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "EntityName",
+                json: "entityName",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x3,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `OpData`.
+    pub static OP_DATA: StructDesc = StructDesc {
+        name: "OpData",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "Key",
+                json: "key",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Value",
+                json: "value",
+                kind: K::Float64,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Remove",
+                json: "remove",
+                kind: K::Bool,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

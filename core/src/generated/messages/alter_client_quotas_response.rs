@@ -233,6 +233,128 @@ impl<'a> rt::Message<'a> for AlterClientQuotasResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_CLIENT_QUOTAS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `AlterClientQuotasResponse`.
+    pub static ALTER_CLIENT_QUOTAS_RESPONSE: StructDesc = StructDesc {
+        name: "AlterClientQuotasResponse",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Entries",
+                json: "entries",
+                kind: K::Struct(&ENTRY_DATA),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `EntryData`.
+    pub static ENTRY_DATA: StructDesc = StructDesc {
+        name: "EntryData",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorMessage",
+                json: "errorMessage",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x3,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Entity",
+                json: "entity",
+                kind: K::Struct(&ENTITY_DATA),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `EntityData`.
+    pub static ENTITY_DATA: StructDesc = StructDesc {
+        name: "EntityData",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "EntityType",
+                json: "entityType",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "EntityName",
+                json: "entityName",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x3,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

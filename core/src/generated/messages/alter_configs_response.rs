@@ -170,6 +170,107 @@ impl<'a> rt::Message<'a> for AlterConfigsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_CONFIGS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `AlterConfigsResponse`.
+    pub static ALTER_CONFIGS_RESPONSE: StructDesc = StructDesc {
+        name: "AlterConfigsResponse",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Responses",
+                json: "responses",
+                kind: K::Struct(&ALTER_CONFIGS_RESOURCE_RESPONSE),
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AlterConfigsResourceResponse`.
+    pub static ALTER_CONFIGS_RESOURCE_RESPONSE: StructDesc = StructDesc {
+        name: "AlterConfigsResourceResponse",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorMessage",
+                json: "errorMessage",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x7,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ResourceType",
+                json: "resourceType",
+                kind: K::Int8,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ResourceName",
+                json: "resourceName",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -429,6 +429,227 @@ impl<'a> rt::Message<'a> for AlterPartitionRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_PARTITION_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `AlterPartitionRequest`.
+    pub static ALTER_PARTITION_REQUEST: StructDesc = StructDesc {
+        name: "AlterPartitionRequest",
+        flexible: 0xf,
+        fields: &[
+            FieldDesc {
+                name: "BrokerId",
+                json: "brokerId",
+                kind: K::Int32,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "BrokerEpoch",
+                json: "brokerEpoch",
+                kind: K::Int64,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&TOPIC_DATA),
+                array: true,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TopicData`.
+    pub static TOPIC_DATA: StructDesc = StructDesc {
+        name: "TopicData",
+        flexible: 0xf,
+        fields: &[
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0xc,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&PARTITION_DATA),
+                array: true,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `PartitionData`.
+    pub static PARTITION_DATA: StructDesc = StructDesc {
+        name: "PartitionData",
+        flexible: 0xf,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LeaderEpoch",
+                json: "leaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "NewIsr",
+                json: "newIsr",
+                kind: K::Int32,
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "NewIsrWithEpochs",
+                json: "newIsrWithEpochs",
+                kind: K::Struct(&BROKER_STATE),
+                array: true,
+                versions: 0x8,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LeaderRecoveryState",
+                json: "leaderRecoveryState",
+                kind: K::Int8,
+                array: false,
+                versions: 0xe,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: false,
+                default: D::Int(0),
+            },
+            FieldDesc {
+                name: "PartitionEpoch",
+                json: "partitionEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `BrokerState`.
+    pub static BROKER_STATE: StructDesc = StructDesc {
+        name: "BrokerState",
+        flexible: 0xf,
+        fields: &[
+            FieldDesc {
+                name: "BrokerId",
+                json: "brokerId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x8,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "BrokerEpoch",
+                json: "brokerEpoch",
+                kind: K::Int64,
+                array: false,
+                versions: 0x8,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -223,6 +223,100 @@ impl<'a> rt::Message<'a> for AlterReplicaLogDirsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_REPLICA_LOG_DIRS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `AlterReplicaLogDirsRequest`.
+    pub static ALTER_REPLICA_LOG_DIRS_REQUEST: StructDesc = StructDesc {
+        name: "AlterReplicaLogDirsRequest",
+        flexible: 0x4,
+        fields: &[FieldDesc {
+            name: "Dirs",
+            json: "dirs",
+            kind: K::Struct(&ALTER_REPLICA_LOG_DIR),
+            array: true,
+            versions: 0x7,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x4,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
+
+    /// `AlterReplicaLogDir`.
+    pub static ALTER_REPLICA_LOG_DIR: StructDesc = StructDesc {
+        name: "AlterReplicaLogDir",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "Path",
+                json: "path",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&ALTER_REPLICA_LOG_DIR_TOPIC),
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AlterReplicaLogDirTopic`.
+    pub static ALTER_REPLICA_LOG_DIR_TOPIC: StructDesc = StructDesc {
+        name: "AlterReplicaLogDirTopic",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -228,6 +228,115 @@ impl<'a> rt::Message<'a> for AlterShareGroupOffsetsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_SHARE_GROUP_OFFSETS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `AlterShareGroupOffsetsRequest`.
+    pub static ALTER_SHARE_GROUP_OFFSETS_REQUEST: StructDesc = StructDesc {
+        name: "AlterShareGroupOffsetsRequest",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "GroupId",
+                json: "groupId",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&ALTER_SHARE_GROUP_OFFSETS_REQUEST_TOPIC),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AlterShareGroupOffsetsRequestTopic`.
+    pub static ALTER_SHARE_GROUP_OFFSETS_REQUEST_TOPIC: StructDesc = StructDesc {
+        name: "AlterShareGroupOffsetsRequestTopic",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&ALTER_SHARE_GROUP_OFFSETS_REQUEST_PARTITION),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AlterShareGroupOffsetsRequestPartition`.
+    pub static ALTER_SHARE_GROUP_OFFSETS_REQUEST_PARTITION: StructDesc = StructDesc {
+        name: "AlterShareGroupOffsetsRequestPartition",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "StartOffset",
+                json: "startOffset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -254,6 +254,167 @@ impl<'a> rt::Message<'a> for AlterShareGroupOffsetsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_SHARE_GROUP_OFFSETS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `AlterShareGroupOffsetsResponse`.
+    pub static ALTER_SHARE_GROUP_OFFSETS_RESPONSE: StructDesc = StructDesc {
+        name: "AlterShareGroupOffsetsResponse",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorMessage",
+                json: "errorMessage",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "Responses",
+                json: "responses",
+                kind: K::Struct(&ALTER_SHARE_GROUP_OFFSETS_RESPONSE_TOPIC),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AlterShareGroupOffsetsResponseTopic`.
+    pub static ALTER_SHARE_GROUP_OFFSETS_RESPONSE_TOPIC: StructDesc = StructDesc {
+        name: "AlterShareGroupOffsetsResponseTopic",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&ALTER_SHARE_GROUP_OFFSETS_RESPONSE_PARTITION),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AlterShareGroupOffsetsResponsePartition`.
+    pub static ALTER_SHARE_GROUP_OFFSETS_RESPONSE_PARTITION: StructDesc = StructDesc {
+        name: "AlterShareGroupOffsetsResponsePartition",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorMessage",
+                json: "errorMessage",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Null,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -107,6 +107,47 @@ impl<'a> rt::Message<'a> for ApiVersionsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::API_VERSIONS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ApiVersionsRequest`.
+    pub static API_VERSIONS_REQUEST: StructDesc = StructDesc {
+        name: "ApiVersionsRequest",
+        flexible: 0x18,
+        fields: &[
+            FieldDesc {
+                name: "ClientSoftwareName",
+                json: "clientSoftwareName",
+                kind: K::String,
+                array: false,
+                versions: 0x18,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x18,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ClientSoftwareVersion",
+                json: "clientSoftwareVersion",
+                kind: K::String,
+                array: false,
+                versions: 0x18,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x18,
+                ignorable: true,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

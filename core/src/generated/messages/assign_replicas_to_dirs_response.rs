@@ -303,6 +303,162 @@ impl<'a> rt::Message<'a> for AssignReplicasToDirsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ASSIGN_REPLICAS_TO_DIRS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `AssignReplicasToDirsResponse`.
+    pub static ASSIGN_REPLICAS_TO_DIRS_RESPONSE: StructDesc = StructDesc {
+        name: "AssignReplicasToDirsResponse",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Directories",
+                json: "directories",
+                kind: K::Struct(&DIRECTORY_DATA),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `DirectoryData`.
+    pub static DIRECTORY_DATA: StructDesc = StructDesc {
+        name: "DirectoryData",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "Id",
+                json: "id",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&TOPIC_DATA),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TopicData`.
+    pub static TOPIC_DATA: StructDesc = StructDesc {
+        name: "TopicData",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&PARTITION_DATA),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `PartitionData`.
+    pub static PARTITION_DATA: StructDesc = StructDesc {
+        name: "PartitionData",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -148,6 +148,99 @@ impl<'a> rt::Message<'a> for BrokerHeartbeatRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::BROKER_HEARTBEAT_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `BrokerHeartbeatRequest`.
+    pub static BROKER_HEARTBEAT_REQUEST: StructDesc = StructDesc {
+        name: "BrokerHeartbeatRequest",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "BrokerId",
+                json: "brokerId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "BrokerEpoch",
+                json: "brokerEpoch",
+                kind: K::Int64,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "CurrentMetadataOffset",
+                json: "currentMetadataOffset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "WantFence",
+                json: "wantFence",
+                kind: K::Bool,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "WantShutDown",
+                json: "wantShutDown",
+                kind: K::Bool,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "OfflineLogDirs",
+                json: "offlineLogDirs",
+                kind: K::Uuid,
+                array: true,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x2,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -222,6 +222,100 @@ impl<'a> rt::Message<'a> for BumpLeaderEpochsRequest<'a> {
         latest_version_unstable: false,
         provisional: true,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::BUMP_LEADER_EPOCHS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `BumpLeaderEpochsRequest`.
+    pub static BUMP_LEADER_EPOCHS_REQUEST: StructDesc = StructDesc {
+        name: "BumpLeaderEpochsRequest",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "Topics",
+            json: "topics",
+            kind: K::Struct(&TOPIC_STATE),
+            array: true,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
+
+    /// `TopicState`.
+    pub static TOPIC_STATE: StructDesc = StructDesc {
+        name: "TopicState",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&LEADER_EPOCH_STATE),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `LeaderEpochState`.
+    pub static LEADER_EPOCH_STATE: StructDesc = StructDesc {
+        name: "LeaderEpochState",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MinLeaderEpoch",
+                json: "minLeaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

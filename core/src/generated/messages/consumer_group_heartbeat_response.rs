@@ -253,6 +253,165 @@ impl<'a> rt::Message<'a> for ConsumerGroupHeartbeatResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_GROUP_HEARTBEAT_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ConsumerGroupHeartbeatResponse`.
+    pub static CONSUMER_GROUP_HEARTBEAT_RESPONSE: StructDesc = StructDesc {
+        name: "ConsumerGroupHeartbeatResponse",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorMessage",
+                json: "errorMessage",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x3,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "MemberId",
+                json: "memberId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x3,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "MemberEpoch",
+                json: "memberEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "HeartbeatIntervalMs",
+                json: "heartbeatIntervalMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Assignment",
+                json: "assignment",
+                kind: K::Struct(&ASSIGNMENT),
+                array: false,
+                versions: 0x3,
+                nullable: 0x3,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Null,
+            },
+        ],
+    };
+
+    /// `Assignment`.
+    pub static ASSIGNMENT: StructDesc = StructDesc {
+        name: "Assignment",
+        flexible: 0x3,
+        fields: &[FieldDesc {
+            name: "TopicPartitions",
+            json: "topicPartitions",
+            kind: K::Struct(&TOPIC_PARTITIONS),
+            array: true,
+            versions: 0x3,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x3,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
+
+    /// `TopicPartitions`.
+    pub static TOPIC_PARTITIONS: StructDesc = StructDesc {
+        name: "TopicPartitions",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -135,6 +135,81 @@ impl<'a> rt::Message<'a> for ConsumerProtocolAssignment<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_PROTOCOL_ASSIGNMENT;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ConsumerProtocolAssignment`.
+    pub static CONSUMER_PROTOCOL_ASSIGNMENT: StructDesc = StructDesc {
+        name: "ConsumerProtocolAssignment",
+        flexible: 0x0,
+        fields: &[
+            FieldDesc {
+                name: "AssignedPartitions",
+                json: "assignedPartitions",
+                kind: K::Struct(&TOPIC_PARTITION),
+                array: true,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "UserData",
+                json: "userData",
+                kind: K::Bytes,
+                array: false,
+                versions: 0xf,
+                nullable: 0xf,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Null,
+            },
+        ],
+    };
+
+    /// `TopicPartition`.
+    pub static TOPIC_PARTITION: StructDesc = StructDesc {
+        name: "TopicPartition",
+        flexible: 0x0,
+        fields: &[
+            FieldDesc {
+                name: "Topic",
+                json: "topic",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -202,6 +202,120 @@ impl<'a> rt::Message<'a> for ConsumerProtocolSubscription<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_PROTOCOL_SUBSCRIPTION;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ConsumerProtocolSubscription`.
+    pub static CONSUMER_PROTOCOL_SUBSCRIPTION: StructDesc = StructDesc {
+        name: "ConsumerProtocolSubscription",
+        flexible: 0x0,
+        fields: &[
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::String,
+                array: true,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "UserData",
+                json: "userData",
+                kind: K::Bytes,
+                array: false,
+                versions: 0xf,
+                nullable: 0xf,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "OwnedPartitions",
+                json: "ownedPartitions",
+                kind: K::Struct(&TOPIC_PARTITION),
+                array: true,
+                versions: 0xe,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "GenerationId",
+                json: "generationId",
+                kind: K::Int32,
+                array: false,
+                versions: 0xc,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: true,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "RackId",
+                json: "rackId",
+                kind: K::String,
+                array: false,
+                versions: 0x8,
+                nullable: 0x8,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: true,
+                default: D::Null,
+            },
+        ],
+    };
+
+    /// `TopicPartition`.
+    pub static TOPIC_PARTITION: StructDesc = StructDesc {
+        name: "TopicPartition",
+        flexible: 0x0,
+        fields: &[
+            FieldDesc {
+                name: "Topic",
+                json: "topic",
+                kind: K::String,
+                array: false,
+                versions: 0xe,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0xe,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

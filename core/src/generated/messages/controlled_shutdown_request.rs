@@ -99,6 +99,47 @@ impl<'a> rt::Message<'a> for ControlledShutdownRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONTROLLED_SHUTDOWN_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ControlledShutdownRequest`.
+    pub static CONTROLLED_SHUTDOWN_REQUEST: StructDesc = StructDesc {
+        name: "ControlledShutdownRequest",
+        flexible: 0x8,
+        fields: &[
+            FieldDesc {
+                name: "BrokerId",
+                json: "brokerId",
+                kind: K::Int32,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x8,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "BrokerEpoch",
+                json: "brokerEpoch",
+                kind: K::Int64,
+                array: false,
+                versions: 0xc,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x8,
+                ignorable: true,
+                default: D::Int(-1),
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

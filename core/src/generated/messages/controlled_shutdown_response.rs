@@ -158,6 +158,81 @@ impl<'a> rt::Message<'a> for ControlledShutdownResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONTROLLED_SHUTDOWN_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ControlledShutdownResponse`.
+    pub static CONTROLLED_SHUTDOWN_RESPONSE: StructDesc = StructDesc {
+        name: "ControlledShutdownResponse",
+        flexible: 0x8,
+        fields: &[
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x8,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "RemainingPartitions",
+                json: "remainingPartitions",
+                kind: K::Struct(&REMAINING_PARTITION),
+                array: true,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x8,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `RemainingPartition`.
+    pub static REMAINING_PARTITION: StructDesc = StructDesc {
+        name: "RemainingPartition",
+        flexible: 0x8,
+        fields: &[
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x8,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x8,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

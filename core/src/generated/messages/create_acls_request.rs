@@ -197,6 +197,131 @@ impl<'a> rt::Message<'a> for CreateAclsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::CREATE_ACLS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `CreateAclsRequest`.
+    pub static CREATE_ACLS_REQUEST: StructDesc = StructDesc {
+        name: "CreateAclsRequest",
+        flexible: 0xc,
+        fields: &[FieldDesc {
+            name: "Creations",
+            json: "creations",
+            kind: K::Struct(&ACL_CREATION),
+            array: true,
+            versions: 0xf,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0xc,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
+
+    /// `AclCreation`.
+    pub static ACL_CREATION: StructDesc = StructDesc {
+        name: "AclCreation",
+        flexible: 0xc,
+        fields: &[
+            FieldDesc {
+                name: "ResourceType",
+                json: "resourceType",
+                kind: K::Int8,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ResourceName",
+                json: "resourceName",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ResourcePatternType",
+                json: "resourcePatternType",
+                kind: K::Int8,
+                array: false,
+                versions: 0xe,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Int(3),
+            },
+            FieldDesc {
+                name: "Principal",
+                json: "principal",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Host",
+                json: "host",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Operation",
+                json: "operation",
+                kind: K::Int8,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PermissionType",
+                json: "permissionType",
+                kind: K::Int8,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -196,6 +196,107 @@ impl<'a> rt::Message<'a> for CreateDelegationTokenRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::CREATE_DELEGATION_TOKEN_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `CreateDelegationTokenRequest`.
+    pub static CREATE_DELEGATION_TOKEN_REQUEST: StructDesc = StructDesc {
+        name: "CreateDelegationTokenRequest",
+        flexible: 0xc,
+        fields: &[
+            FieldDesc {
+                name: "OwnerPrincipalType",
+                json: "ownerPrincipalType",
+                kind: K::String,
+                array: false,
+                versions: 0x8,
+                nullable: 0x8,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "OwnerPrincipalName",
+                json: "ownerPrincipalName",
+                kind: K::String,
+                array: false,
+                versions: 0x8,
+                nullable: 0x8,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Renewers",
+                json: "renewers",
+                kind: K::Struct(&CREATABLE_RENEWERS),
+                array: true,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MaxLifetimeMs",
+                json: "maxLifetimeMs",
+                kind: K::Int64,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `CreatableRenewers`.
+    pub static CREATABLE_RENEWERS: StructDesc = StructDesc {
+        name: "CreatableRenewers",
+        flexible: 0xc,
+        fields: &[
+            FieldDesc {
+                name: "PrincipalType",
+                json: "principalType",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PrincipalName",
+                json: "principalName",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

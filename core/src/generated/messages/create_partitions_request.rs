@@ -234,6 +234,126 @@ impl<'a> rt::Message<'a> for CreatePartitionsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::CREATE_PARTITIONS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `CreatePartitionsRequest`.
+    pub static CREATE_PARTITIONS_REQUEST: StructDesc = StructDesc {
+        name: "CreatePartitionsRequest",
+        flexible: 0xc,
+        fields: &[
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&CREATE_PARTITIONS_TOPIC),
+                array: true,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TimeoutMs",
+                json: "timeoutMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ValidateOnly",
+                json: "validateOnly",
+                kind: K::Bool,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `CreatePartitionsTopic`.
+    pub static CREATE_PARTITIONS_TOPIC: StructDesc = StructDesc {
+        name: "CreatePartitionsTopic",
+        flexible: 0xc,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Count",
+                json: "count",
+                kind: K::Int32,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Assignments",
+                json: "assignments",
+                kind: K::Struct(&CREATE_PARTITIONS_ASSIGNMENT),
+                array: true,
+                versions: 0xf,
+                nullable: 0xf,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `CreatePartitionsAssignment`.
+    pub static CREATE_PARTITIONS_ASSIGNMENT: StructDesc = StructDesc {
+        name: "CreatePartitionsAssignment",
+        flexible: 0xc,
+        fields: &[FieldDesc {
+            name: "BrokerIds",
+            json: "brokerIds",
+            kind: K::Int32,
+            array: true,
+            versions: 0xf,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0xc,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

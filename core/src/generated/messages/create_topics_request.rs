@@ -334,6 +334,201 @@ impl<'a> rt::Message<'a> for CreateTopicsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::CREATE_TOPICS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `CreateTopicsRequest`.
+    pub static CREATE_TOPICS_REQUEST: StructDesc = StructDesc {
+        name: "CreateTopicsRequest",
+        flexible: 0xe0,
+        fields: &[
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&CREATABLE_TOPIC),
+                array: true,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xe0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "timeoutMs",
+                json: "timeoutMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xe0,
+                ignorable: false,
+                default: D::Int(60000),
+            },
+            FieldDesc {
+                name: "validateOnly",
+                json: "validateOnly",
+                kind: K::Bool,
+                array: false,
+                versions: 0xfe,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xe0,
+                ignorable: false,
+                default: D::Bool(false),
+            },
+        ],
+    };
+
+    /// `CreatableTopic`.
+    pub static CREATABLE_TOPIC: StructDesc = StructDesc {
+        name: "CreatableTopic",
+        flexible: 0xe0,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xe0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "NumPartitions",
+                json: "numPartitions",
+                kind: K::Int32,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xe0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ReplicationFactor",
+                json: "replicationFactor",
+                kind: K::Int16,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xe0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Assignments",
+                json: "assignments",
+                kind: K::Struct(&CREATABLE_REPLICA_ASSIGNMENT),
+                array: true,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xe0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Configs",
+                json: "configs",
+                kind: K::Struct(&CREATABLE_TOPIC_CONFIG),
+                array: true,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xe0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `CreatableReplicaAssignment`.
+    pub static CREATABLE_REPLICA_ASSIGNMENT: StructDesc = StructDesc {
+        name: "CreatableReplicaAssignment",
+        flexible: 0xe0,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xe0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "BrokerIds",
+                json: "brokerIds",
+                kind: K::Int32,
+                array: true,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xe0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `CreatableTopicConfig`.
+    pub static CREATABLE_TOPIC_CONFIG: StructDesc = StructDesc {
+        name: "CreatableTopicConfig",
+        flexible: 0xe0,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xe0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Value",
+                json: "value",
+                kind: K::String,
+                array: false,
+                versions: 0xff,
+                nullable: 0xff,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xe0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

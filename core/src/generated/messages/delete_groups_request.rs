@@ -84,6 +84,32 @@ impl<'a> rt::Message<'a> for DeleteGroupsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_GROUPS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DeleteGroupsRequest`.
+    pub static DELETE_GROUPS_REQUEST: StructDesc = StructDesc {
+        name: "DeleteGroupsRequest",
+        flexible: 0x4,
+        fields: &[FieldDesc {
+            name: "GroupsNames",
+            json: "groupsNames",
+            kind: K::String,
+            array: true,
+            versions: 0x7,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x4,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -157,6 +157,81 @@ impl<'a> rt::Message<'a> for DeleteGroupsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_GROUPS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DeleteGroupsResponse`.
+    pub static DELETE_GROUPS_RESPONSE: StructDesc = StructDesc {
+        name: "DeleteGroupsResponse",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Results",
+                json: "results",
+                kind: K::Struct(&DELETABLE_GROUP_RESULT),
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `DeletableGroupResult`.
+    pub static DELETABLE_GROUP_RESULT: StructDesc = StructDesc {
+        name: "DeletableGroupResult",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "GroupId",
+                json: "groupId",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

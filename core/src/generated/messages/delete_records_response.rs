@@ -231,6 +231,128 @@ impl<'a> rt::Message<'a> for DeleteRecordsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_RECORDS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DeleteRecordsResponse`.
+    pub static DELETE_RECORDS_RESPONSE: StructDesc = StructDesc {
+        name: "DeleteRecordsResponse",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&DELETE_RECORDS_TOPIC_RESULT),
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `DeleteRecordsTopicResult`.
+    pub static DELETE_RECORDS_TOPIC_RESULT: StructDesc = StructDesc {
+        name: "DeleteRecordsTopicResult",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&DELETE_RECORDS_PARTITION_RESULT),
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `DeleteRecordsPartitionResult`.
+    pub static DELETE_RECORDS_PARTITION_RESULT: StructDesc = StructDesc {
+        name: "DeleteRecordsPartitionResult",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LowWatermark",
+                json: "lowWatermark",
+                kind: K::Int64,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

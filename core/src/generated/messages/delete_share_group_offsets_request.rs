@@ -153,6 +153,66 @@ impl<'a> rt::Message<'a> for DeleteShareGroupOffsetsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_SHARE_GROUP_OFFSETS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DeleteShareGroupOffsetsRequest`.
+    pub static DELETE_SHARE_GROUP_OFFSETS_REQUEST: StructDesc = StructDesc {
+        name: "DeleteShareGroupOffsetsRequest",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "GroupId",
+                json: "groupId",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&DELETE_SHARE_GROUP_OFFSETS_REQUEST_TOPIC),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `DeleteShareGroupOffsetsRequestTopic`.
+    pub static DELETE_SHARE_GROUP_OFFSETS_REQUEST_TOPIC: StructDesc = StructDesc {
+        name: "DeleteShareGroupOffsetsRequestTopic",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "TopicName",
+            json: "topicName",
+            kind: K::String,
+            array: false,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -208,6 +208,94 @@ impl<'a> rt::Message<'a> for DeleteTopicsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_TOPICS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DeleteTopicsRequest`.
+    pub static DELETE_TOPICS_REQUEST: StructDesc = StructDesc {
+        name: "DeleteTopicsRequest",
+        flexible: 0x70,
+        fields: &[
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&DELETE_TOPIC_STATE),
+                array: true,
+                versions: 0x40,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x70,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicNames",
+                json: "topicNames",
+                kind: K::String,
+                array: true,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x70,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TimeoutMs",
+                json: "timeoutMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x70,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `DeleteTopicState`.
+    pub static DELETE_TOPIC_STATE: StructDesc = StructDesc {
+        name: "DeleteTopicState",
+        flexible: 0x70,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x40,
+                nullable: 0x40,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x70,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x40,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x70,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -197,6 +197,107 @@ impl<'a> rt::Message<'a> for DeleteTopicsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_TOPICS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DeleteTopicsResponse`.
+    pub static DELETE_TOPICS_RESPONSE: StructDesc = StructDesc {
+        name: "DeleteTopicsResponse",
+        flexible: 0x70,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7e,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x70,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Responses",
+                json: "responses",
+                kind: K::Struct(&DELETABLE_TOPIC_RESULT),
+                array: true,
+                versions: 0x7f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x70,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `DeletableTopicResult`.
+    pub static DELETABLE_TOPIC_RESULT: StructDesc = StructDesc {
+        name: "DeletableTopicResult",
+        flexible: 0x70,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x7f,
+                nullable: 0x40,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x70,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x40,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x70,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x7f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x70,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorMessage",
+                json: "errorMessage",
+                kind: K::String,
+                array: false,
+                versions: 0x60,
+                nullable: 0x60,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x70,
+                ignorable: true,
+                default: D::Null,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -135,6 +135,112 @@ impl<'a> rt::Message<'a> for DescribeAclsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_ACLS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeAclsRequest`.
+    pub static DESCRIBE_ACLS_REQUEST: StructDesc = StructDesc {
+        name: "DescribeAclsRequest",
+        flexible: 0xc,
+        fields: &[
+            FieldDesc {
+                name: "ResourceTypeFilter",
+                json: "resourceTypeFilter",
+                kind: K::Int8,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ResourceNameFilter",
+                json: "resourceNameFilter",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0xf,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PatternTypeFilter",
+                json: "patternTypeFilter",
+                kind: K::Int8,
+                array: false,
+                versions: 0xe,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Int(3),
+            },
+            FieldDesc {
+                name: "PrincipalFilter",
+                json: "principalFilter",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0xf,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "HostFilter",
+                json: "hostFilter",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0xf,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Operation",
+                json: "operation",
+                kind: K::Int8,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PermissionType",
+                json: "permissionType",
+                kind: K::Int8,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

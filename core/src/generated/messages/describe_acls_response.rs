@@ -277,6 +277,193 @@ impl<'a> rt::Message<'a> for DescribeAclsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_ACLS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeAclsResponse`.
+    pub static DESCRIBE_ACLS_RESPONSE: StructDesc = StructDesc {
+        name: "DescribeAclsResponse",
+        flexible: 0xc,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorMessage",
+                json: "errorMessage",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0xf,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Resources",
+                json: "resources",
+                kind: K::Struct(&DESCRIBE_ACLS_RESOURCE),
+                array: true,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `DescribeAclsResource`.
+    pub static DESCRIBE_ACLS_RESOURCE: StructDesc = StructDesc {
+        name: "DescribeAclsResource",
+        flexible: 0xc,
+        fields: &[
+            FieldDesc {
+                name: "ResourceType",
+                json: "resourceType",
+                kind: K::Int8,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ResourceName",
+                json: "resourceName",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PatternType",
+                json: "patternType",
+                kind: K::Int8,
+                array: false,
+                versions: 0xe,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Int(3),
+            },
+            FieldDesc {
+                name: "Acls",
+                json: "acls",
+                kind: K::Struct(&ACL_DESCRIPTION),
+                array: true,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AclDescription`.
+    pub static ACL_DESCRIPTION: StructDesc = StructDesc {
+        name: "AclDescription",
+        flexible: 0xc,
+        fields: &[
+            FieldDesc {
+                name: "Principal",
+                json: "principal",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Host",
+                json: "host",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Operation",
+                json: "operation",
+                kind: K::Int8,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PermissionType",
+                json: "permissionType",
+                kind: K::Int8,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

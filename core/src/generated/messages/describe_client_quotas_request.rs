@@ -165,6 +165,94 @@ impl<'a> rt::Message<'a> for DescribeClientQuotasRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_CLIENT_QUOTAS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeClientQuotasRequest`.
+    pub static DESCRIBE_CLIENT_QUOTAS_REQUEST: StructDesc = StructDesc {
+        name: "DescribeClientQuotasRequest",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "Components",
+                json: "components",
+                kind: K::Struct(&COMPONENT_DATA),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Strict",
+                json: "strict",
+                kind: K::Bool,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `ComponentData`.
+    pub static COMPONENT_DATA: StructDesc = StructDesc {
+        name: "ComponentData",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "EntityType",
+                json: "entityType",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MatchType",
+                json: "matchType",
+                kind: K::Int8,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Match",
+                json: "match",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x3,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

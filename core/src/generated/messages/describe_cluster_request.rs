@@ -122,6 +122,60 @@ impl<'a> rt::Message<'a> for DescribeClusterRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_CLUSTER_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeClusterRequest`.
+    pub static DESCRIBE_CLUSTER_REQUEST: StructDesc = StructDesc {
+        name: "DescribeClusterRequest",
+        flexible: 0x7,
+        fields: &[
+            FieldDesc {
+                name: "IncludeClusterAuthorizedOperations",
+                json: "includeClusterAuthorizedOperations",
+                kind: K::Bool,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "EndpointType",
+                json: "endpointType",
+                kind: K::Int8,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Int(1),
+            },
+            FieldDesc {
+                name: "IncludeFencedBrokers",
+                json: "includeFencedBrokers",
+                kind: K::Bool,
+                array: false,
+                versions: 0x4,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

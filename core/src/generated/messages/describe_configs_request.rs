@@ -202,6 +202,107 @@ impl<'a> rt::Message<'a> for DescribeConfigsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_CONFIGS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeConfigsRequest`.
+    pub static DESCRIBE_CONFIGS_REQUEST: StructDesc = StructDesc {
+        name: "DescribeConfigsRequest",
+        flexible: 0x10,
+        fields: &[
+            FieldDesc {
+                name: "Resources",
+                json: "resources",
+                kind: K::Struct(&DESCRIBE_CONFIGS_RESOURCE),
+                array: true,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "IncludeSynonyms",
+                json: "includeSynonyms",
+                kind: K::Bool,
+                array: false,
+                versions: 0x1e,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Bool(false),
+            },
+            FieldDesc {
+                name: "IncludeDocumentation",
+                json: "includeDocumentation",
+                kind: K::Bool,
+                array: false,
+                versions: 0x18,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Bool(false),
+            },
+        ],
+    };
+
+    /// `DescribeConfigsResource`.
+    pub static DESCRIBE_CONFIGS_RESOURCE: StructDesc = StructDesc {
+        name: "DescribeConfigsResource",
+        flexible: 0x10,
+        fields: &[
+            FieldDesc {
+                name: "ResourceType",
+                json: "resourceType",
+                kind: K::Int8,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ResourceName",
+                json: "resourceName",
+                kind: K::String,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ConfigurationKeys",
+                json: "configurationKeys",
+                kind: K::String,
+                array: true,
+                versions: 0x1f,
+                nullable: 0x1f,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -154,6 +154,66 @@ impl<'a> rt::Message<'a> for DescribeDelegationTokenRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_DELEGATION_TOKEN_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeDelegationTokenRequest`.
+    pub static DESCRIBE_DELEGATION_TOKEN_REQUEST: StructDesc = StructDesc {
+        name: "DescribeDelegationTokenRequest",
+        flexible: 0xc,
+        fields: &[FieldDesc {
+            name: "Owners",
+            json: "owners",
+            kind: K::Struct(&DESCRIBE_DELEGATION_TOKEN_OWNER),
+            array: true,
+            versions: 0xf,
+            nullable: 0xf,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0xc,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
+
+    /// `DescribeDelegationTokenOwner`.
+    pub static DESCRIBE_DELEGATION_TOKEN_OWNER: StructDesc = StructDesc {
+        name: "DescribeDelegationTokenOwner",
+        flexible: 0xc,
+        fields: &[
+            FieldDesc {
+                name: "PrincipalType",
+                json: "principalType",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PrincipalName",
+                json: "principalName",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xc,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

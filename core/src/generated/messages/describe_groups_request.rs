@@ -102,6 +102,47 @@ impl<'a> rt::Message<'a> for DescribeGroupsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_GROUPS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeGroupsRequest`.
+    pub static DESCRIBE_GROUPS_REQUEST: StructDesc = StructDesc {
+        name: "DescribeGroupsRequest",
+        flexible: 0x60,
+        fields: &[
+            FieldDesc {
+                name: "Groups",
+                json: "groups",
+                kind: K::String,
+                array: true,
+                versions: 0x7f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x60,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "IncludeAuthorizedOperations",
+                json: "includeAuthorizedOperations",
+                kind: K::Bool,
+                array: false,
+                versions: 0x78,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x60,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

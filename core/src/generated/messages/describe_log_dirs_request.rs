@@ -154,6 +154,66 @@ impl<'a> rt::Message<'a> for DescribeLogDirsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_LOG_DIRS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeLogDirsRequest`.
+    pub static DESCRIBE_LOG_DIRS_REQUEST: StructDesc = StructDesc {
+        name: "DescribeLogDirsRequest",
+        flexible: 0x1c,
+        fields: &[FieldDesc {
+            name: "Topics",
+            json: "topics",
+            kind: K::Struct(&DESCRIBABLE_LOG_DIR_TOPIC),
+            array: true,
+            versions: 0x1f,
+            nullable: 0x1f,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1c,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
+
+    /// `DescribableLogDirTopic`.
+    pub static DESCRIBABLE_LOG_DIR_TOPIC: StructDesc = StructDesc {
+        name: "DescribableLogDirTopic",
+        flexible: 0x1c,
+        fields: &[
+            FieldDesc {
+                name: "Topic",
+                json: "topic",
+                kind: K::String,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

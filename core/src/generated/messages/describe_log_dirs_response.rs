@@ -357,6 +357,227 @@ impl<'a> rt::Message<'a> for DescribeLogDirsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_LOG_DIRS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeLogDirsResponse`.
+    pub static DESCRIBE_LOG_DIRS_RESPONSE: StructDesc = StructDesc {
+        name: "DescribeLogDirsResponse",
+        flexible: 0x1c,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x18,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Results",
+                json: "results",
+                kind: K::Struct(&DESCRIBE_LOG_DIRS_RESULT),
+                array: true,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `DescribeLogDirsResult`.
+    pub static DESCRIBE_LOG_DIRS_RESULT: StructDesc = StructDesc {
+        name: "DescribeLogDirsResult",
+        flexible: 0x1c,
+        fields: &[
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LogDir",
+                json: "logDir",
+                kind: K::String,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&DESCRIBE_LOG_DIRS_TOPIC),
+                array: true,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TotalBytes",
+                json: "totalBytes",
+                kind: K::Int64,
+                array: false,
+                versions: 0x10,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: true,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "UsableBytes",
+                json: "usableBytes",
+                kind: K::Int64,
+                array: false,
+                versions: 0x10,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: true,
+                default: D::Int(-1),
+            },
+        ],
+    };
+
+    /// `DescribeLogDirsTopic`.
+    pub static DESCRIBE_LOG_DIRS_TOPIC: StructDesc = StructDesc {
+        name: "DescribeLogDirsTopic",
+        flexible: 0x1c,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&DESCRIBE_LOG_DIRS_PARTITION),
+                array: true,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `DescribeLogDirsPartition`.
+    pub static DESCRIBE_LOG_DIRS_PARTITION: StructDesc = StructDesc {
+        name: "DescribeLogDirsPartition",
+        flexible: 0x1c,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionSize",
+                json: "partitionSize",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "OffsetLag",
+                json: "offsetLag",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "IsFutureKey",
+                json: "isFutureKey",
+                kind: K::Bool,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1c,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

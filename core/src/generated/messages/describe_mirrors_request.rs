@@ -93,6 +93,47 @@ impl<'a> rt::Message<'a> for DescribeMirrorsRequest<'a> {
         latest_version_unstable: false,
         provisional: true,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_MIRRORS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeMirrorsRequest`.
+    pub static DESCRIBE_MIRRORS_REQUEST: StructDesc = StructDesc {
+        name: "DescribeMirrorsRequest",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "MirrorNames",
+                json: "mirrorNames",
+                kind: K::String,
+                array: true,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "IncludeAuthorizedOperations",
+                json: "includeAuthorizedOperations",
+                kind: K::Bool,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Bool(false),
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

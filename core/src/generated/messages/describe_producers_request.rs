@@ -153,6 +153,66 @@ impl<'a> rt::Message<'a> for DescribeProducersRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_PRODUCERS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeProducersRequest`.
+    pub static DESCRIBE_PRODUCERS_REQUEST: StructDesc = StructDesc {
+        name: "DescribeProducersRequest",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "Topics",
+            json: "topics",
+            kind: K::Struct(&TOPIC_REQUEST),
+            array: true,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
+
+    /// `TopicRequest`.
+    pub static TOPIC_REQUEST: StructDesc = StructDesc {
+        name: "TopicRequest",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionIndexes",
+                json: "partitionIndexes",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -214,6 +214,85 @@ impl<'a> rt::Message<'a> for DescribeQuorumRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_QUORUM_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeQuorumRequest`.
+    pub static DESCRIBE_QUORUM_REQUEST: StructDesc = StructDesc {
+        name: "DescribeQuorumRequest",
+        flexible: 0x7,
+        fields: &[FieldDesc {
+            name: "Topics",
+            json: "topics",
+            kind: K::Struct(&TOPIC_DATA),
+            array: true,
+            versions: 0x7,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x7,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
+
+    /// `TopicData`.
+    pub static TOPIC_DATA: StructDesc = StructDesc {
+        name: "TopicData",
+        flexible: 0x7,
+        fields: &[
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&PARTITION_DATA),
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `PartitionData`.
+    pub static PARTITION_DATA: StructDesc = StructDesc {
+        name: "PartitionData",
+        flexible: 0x7,
+        fields: &[FieldDesc {
+            name: "PartitionIndex",
+            json: "partitionIndex",
+            kind: K::Int32,
+            array: false,
+            versions: 0x7,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x7,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -344,6 +344,227 @@ impl<'a> rt::Message<'a> for DescribeShareGroupOffsetsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeShareGroupOffsetsResponse`.
+    pub static DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE: StructDesc = StructDesc {
+        name: "DescribeShareGroupOffsetsResponse",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Groups",
+                json: "groups",
+                kind: K::Struct(&DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE_GROUP),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `DescribeShareGroupOffsetsResponseGroup`.
+    pub static DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE_GROUP: StructDesc = StructDesc {
+        name: "DescribeShareGroupOffsetsResponseGroup",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "GroupId",
+                json: "groupId",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE_TOPIC),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorMessage",
+                json: "errorMessage",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Null,
+            },
+        ],
+    };
+
+    /// `DescribeShareGroupOffsetsResponseTopic`.
+    pub static DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE_TOPIC: StructDesc = StructDesc {
+        name: "DescribeShareGroupOffsetsResponseTopic",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE_PARTITION),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `DescribeShareGroupOffsetsResponsePartition`.
+    pub static DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE_PARTITION: StructDesc = StructDesc {
+        name: "DescribeShareGroupOffsetsResponsePartition",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "StartOffset",
+                json: "startOffset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LeaderEpoch",
+                json: "leaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorMessage",
+                json: "errorMessage",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Null,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

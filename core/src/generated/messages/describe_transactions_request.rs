@@ -84,6 +84,32 @@ impl<'a> rt::Message<'a> for DescribeTransactionsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_TRANSACTIONS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeTransactionsRequest`.
+    pub static DESCRIBE_TRANSACTIONS_REQUEST: StructDesc = StructDesc {
+        name: "DescribeTransactionsRequest",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "TransactionalIds",
+            json: "transactionalIds",
+            kind: K::String,
+            array: true,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

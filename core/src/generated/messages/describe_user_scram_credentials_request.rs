@@ -146,6 +146,51 @@ impl<'a> rt::Message<'a> for DescribeUserScramCredentialsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_USER_SCRAM_CREDENTIALS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `DescribeUserScramCredentialsRequest`.
+    pub static DESCRIBE_USER_SCRAM_CREDENTIALS_REQUEST: StructDesc = StructDesc {
+        name: "DescribeUserScramCredentialsRequest",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "Users",
+            json: "users",
+            kind: K::Struct(&USER_NAME),
+            array: true,
+            versions: 0x1,
+            nullable: 0x1,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
+
+    /// `UserName`.
+    pub static USER_NAME: StructDesc = StructDesc {
+        name: "UserName",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "Name",
+            json: "name",
+            kind: K::String,
+            array: false,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

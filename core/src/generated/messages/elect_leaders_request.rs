@@ -177,6 +177,94 @@ impl<'a> rt::Message<'a> for ElectLeadersRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ELECT_LEADERS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ElectLeadersRequest`.
+    pub static ELECT_LEADERS_REQUEST: StructDesc = StructDesc {
+        name: "ElectLeadersRequest",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "ElectionType",
+                json: "electionType",
+                kind: K::Int8,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicPartitions",
+                json: "topicPartitions",
+                kind: K::Struct(&TOPIC_PARTITIONS),
+                array: true,
+                versions: 0x7,
+                nullable: 0x7,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TimeoutMs",
+                json: "timeoutMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Int(60000),
+            },
+        ],
+    };
+
+    /// `TopicPartitions`.
+    pub static TOPIC_PARTITIONS: StructDesc = StructDesc {
+        name: "TopicPartitions",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "Topic",
+                json: "topic",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Int32,
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

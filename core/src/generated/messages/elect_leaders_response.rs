@@ -282,6 +282,141 @@ impl<'a> rt::Message<'a> for ElectLeadersResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ELECT_LEADERS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ElectLeadersResponse`.
+    pub static ELECT_LEADERS_RESPONSE: StructDesc = StructDesc {
+        name: "ElectLeadersResponse",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ReplicaElectionResults",
+                json: "replicaElectionResults",
+                kind: K::Struct(&REPLICA_ELECTION_RESULT),
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `ReplicaElectionResult`.
+    pub static REPLICA_ELECTION_RESULT: StructDesc = StructDesc {
+        name: "ReplicaElectionResult",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "Topic",
+                json: "topic",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionResult",
+                json: "partitionResult",
+                kind: K::Struct(&PARTITION_RESULT),
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `PartitionResult`.
+    pub static PARTITION_RESULT: StructDesc = StructDesc {
+        name: "PartitionResult",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "PartitionId",
+                json: "partitionId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorMessage",
+                json: "errorMessage",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x7,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -510,6 +510,248 @@ impl<'a> rt::Message<'a> for EndQuorumEpochRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::END_QUORUM_EPOCH_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `EndQuorumEpochRequest`.
+    pub static END_QUORUM_EPOCH_REQUEST: StructDesc = StructDesc {
+        name: "EndQuorumEpochRequest",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "ClusterId",
+                json: "clusterId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x3,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&TOPIC_DATA),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LeaderEndpoints",
+                json: "leaderEndpoints",
+                kind: K::Struct(&LEADER_ENDPOINT),
+                array: true,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: true,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TopicData`.
+    pub static TOPIC_DATA: StructDesc = StructDesc {
+        name: "TopicData",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&PARTITION_DATA),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `LeaderEndpoint`.
+    pub static LEADER_ENDPOINT: StructDesc = StructDesc {
+        name: "LeaderEndpoint",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Host",
+                json: "host",
+                kind: K::String,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Port",
+                json: "port",
+                kind: K::Uint16,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `PartitionData`.
+    pub static PARTITION_DATA: StructDesc = StructDesc {
+        name: "PartitionData",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LeaderId",
+                json: "leaderId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LeaderEpoch",
+                json: "leaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PreferredSuccessors",
+                json: "preferredSuccessors",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PreferredCandidates",
+                json: "preferredCandidates",
+                kind: K::Struct(&REPLICA_INFO),
+                array: true,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: true,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `ReplicaInfo`.
+    pub static REPLICA_INFO: StructDesc = StructDesc {
+        name: "ReplicaInfo",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "CandidateId",
+                json: "candidateId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "CandidateDirectoryId",
+                json: "candidateDirectoryId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

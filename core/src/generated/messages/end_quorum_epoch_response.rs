@@ -386,6 +386,201 @@ impl<'a> rt::Message<'a> for EndQuorumEpochResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::END_QUORUM_EPOCH_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `EndQuorumEpochResponse`.
+    pub static END_QUORUM_EPOCH_RESPONSE: StructDesc = StructDesc {
+        name: "EndQuorumEpochResponse",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&TOPIC_DATA),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "NodeEndpoints",
+                json: "nodeEndpoints",
+                kind: K::Struct(&NODE_ENDPOINT),
+                array: true,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x2,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TopicData`.
+    pub static TOPIC_DATA: StructDesc = StructDesc {
+        name: "TopicData",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&PARTITION_DATA),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `NodeEndpoint`.
+    pub static NODE_ENDPOINT: StructDesc = StructDesc {
+        name: "NodeEndpoint",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "NodeId",
+                json: "nodeId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Host",
+                json: "host",
+                kind: K::String,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Port",
+                json: "port",
+                kind: K::Uint16,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `PartitionData`.
+    pub static PARTITION_DATA: StructDesc = StructDesc {
+        name: "PartitionData",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LeaderId",
+                json: "leaderId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LeaderEpoch",
+                json: "leaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -70,6 +70,32 @@ impl<'a> rt::Message<'a> for EndTxnMarker<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::END_TXN_MARKER;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `EndTxnMarker`.
+    pub static END_TXN_MARKER: StructDesc = StructDesc {
+        name: "EndTxnMarker",
+        flexible: 0x0,
+        fields: &[FieldDesc {
+            name: "CoordinatorEpoch",
+            json: "coordinatorEpoch",
+            kind: K::Int32,
+            array: false,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x0,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -98,6 +98,60 @@ impl<'a> rt::Message<'a> for EnvelopeRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ENVELOPE_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `EnvelopeRequest`.
+    pub static ENVELOPE_REQUEST: StructDesc = StructDesc {
+        name: "EnvelopeRequest",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "RequestData",
+                json: "requestData",
+                kind: K::Bytes,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "RequestPrincipal",
+                json: "requestPrincipal",
+                kind: K::Bytes,
+                array: false,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ClientHostAddress",
+                json: "clientHostAddress",
+                kind: K::Bytes,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -395,6 +395,214 @@ impl<'a> rt::Message<'a> for FetchSnapshotRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::FETCH_SNAPSHOT_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `FetchSnapshotRequest`.
+    pub static FETCH_SNAPSHOT_REQUEST: StructDesc = StructDesc {
+        name: "FetchSnapshotRequest",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "ClusterId",
+                json: "clusterId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x3,
+                tagged: 0x3,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "ReplicaId",
+                json: "replicaId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "MaxBytes",
+                json: "maxBytes",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Int(2147483647),
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&TOPIC_SNAPSHOT),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TopicSnapshot`.
+    pub static TOPIC_SNAPSHOT: StructDesc = StructDesc {
+        name: "TopicSnapshot",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&PARTITION_SNAPSHOT),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `PartitionSnapshot`.
+    pub static PARTITION_SNAPSHOT: StructDesc = StructDesc {
+        name: "PartitionSnapshot",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "Partition",
+                json: "partition",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "CurrentLeaderEpoch",
+                json: "currentLeaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "SnapshotId",
+                json: "snapshotId",
+                kind: K::Struct(&SNAPSHOT_ID),
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Position",
+                json: "position",
+                kind: K::Int64,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ReplicaDirectoryId",
+                json: "replicaDirectoryId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x2,
+                tag: 0,
+                compact: 0x3,
+                ignorable: true,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `SnapshotId`.
+    pub static SNAPSHOT_ID: StructDesc = StructDesc {
+        name: "SnapshotId",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "EndOffset",
+                json: "endOffset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Epoch",
+                json: "epoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

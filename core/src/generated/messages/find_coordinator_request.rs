@@ -123,6 +123,60 @@ impl<'a> rt::Message<'a> for FindCoordinatorRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::FIND_COORDINATOR_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `FindCoordinatorRequest`.
+    pub static FIND_COORDINATOR_REQUEST: StructDesc = StructDesc {
+        name: "FindCoordinatorRequest",
+        flexible: 0x78,
+        fields: &[
+            FieldDesc {
+                name: "Key",
+                json: "key",
+                kind: K::String,
+                array: false,
+                versions: 0xf,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x78,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "KeyType",
+                json: "keyType",
+                kind: K::Int8,
+                array: false,
+                versions: 0x7e,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x78,
+                ignorable: false,
+                default: D::Int(0),
+            },
+            FieldDesc {
+                name: "CoordinatorKeys",
+                json: "coordinatorKeys",
+                kind: K::String,
+                array: true,
+                versions: 0x70,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x78,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

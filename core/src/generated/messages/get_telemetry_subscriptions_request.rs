@@ -83,6 +83,32 @@ impl<'a> rt::Message<'a> for GetTelemetrySubscriptionsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::GET_TELEMETRY_SUBSCRIPTIONS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `GetTelemetrySubscriptionsRequest`.
+    pub static GET_TELEMETRY_SUBSCRIPTIONS_REQUEST: StructDesc = StructDesc {
+        name: "GetTelemetrySubscriptionsRequest",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "ClientInstanceId",
+            json: "clientInstanceId",
+            kind: K::Uuid,
+            array: false,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

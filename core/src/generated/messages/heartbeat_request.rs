@@ -115,6 +115,73 @@ impl<'a> rt::Message<'a> for HeartbeatRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::HEARTBEAT_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `HeartbeatRequest`.
+    pub static HEARTBEAT_REQUEST: StructDesc = StructDesc {
+        name: "HeartbeatRequest",
+        flexible: 0x10,
+        fields: &[
+            FieldDesc {
+                name: "GroupId",
+                json: "groupId",
+                kind: K::String,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "GenerationId",
+                json: "generationId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MemberId",
+                json: "memberId",
+                kind: K::String,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "GroupInstanceId",
+                json: "groupInstanceId",
+                kind: K::String,
+                array: false,
+                versions: 0x18,
+                nullable: 0x18,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Null,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

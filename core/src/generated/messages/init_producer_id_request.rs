@@ -163,6 +163,99 @@ impl<'a> rt::Message<'a> for InitProducerIdRequest<'a> {
         latest_version_unstable: true,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::INIT_PRODUCER_ID_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `InitProducerIdRequest`.
+    pub static INIT_PRODUCER_ID_REQUEST: StructDesc = StructDesc {
+        name: "InitProducerIdRequest",
+        flexible: 0x7c,
+        fields: &[
+            FieldDesc {
+                name: "TransactionalId",
+                json: "transactionalId",
+                kind: K::String,
+                array: false,
+                versions: 0x7f,
+                nullable: 0x7f,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TransactionTimeoutMs",
+                json: "transactionTimeoutMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ProducerId",
+                json: "producerId",
+                kind: K::Int64,
+                array: false,
+                versions: 0x78,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "ProducerEpoch",
+                json: "producerEpoch",
+                kind: K::Int16,
+                array: false,
+                versions: 0x78,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "Enable2Pc",
+                json: "enable2Pc",
+                kind: K::Bool,
+                array: false,
+                versions: 0x40,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c,
+                ignorable: false,
+                default: D::Bool(false),
+            },
+            FieldDesc {
+                name: "KeepPreparedTxn",
+                json: "keepPreparedTxn",
+                kind: K::Bool,
+                array: false,
+                versions: 0x40,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c,
+                ignorable: false,
+                default: D::Bool(false),
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -136,6 +136,99 @@ impl<'a> rt::Message<'a> for InitProducerIdResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::INIT_PRODUCER_ID_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `InitProducerIdResponse`.
+    pub static INIT_PRODUCER_ID_RESPONSE: StructDesc = StructDesc {
+        name: "InitProducerIdResponse",
+        flexible: 0x7c,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x7f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ProducerId",
+                json: "producerId",
+                kind: K::Int64,
+                array: false,
+                versions: 0x7f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "ProducerEpoch",
+                json: "producerEpoch",
+                kind: K::Int16,
+                array: false,
+                versions: 0x7f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "OngoingTxnProducerId",
+                json: "ongoingTxnProducerId",
+                kind: K::Int64,
+                array: false,
+                versions: 0x40,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "OngoingTxnProducerEpoch",
+                json: "ongoingTxnProducerEpoch",
+                kind: K::Int16,
+                array: false,
+                versions: 0x40,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

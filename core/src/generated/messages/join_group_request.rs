@@ -228,6 +228,159 @@ impl<'a> rt::Message<'a> for JoinGroupRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::JOIN_GROUP_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `JoinGroupRequest`.
+    pub static JOIN_GROUP_REQUEST: StructDesc = StructDesc {
+        name: "JoinGroupRequest",
+        flexible: 0x3c0,
+        fields: &[
+            FieldDesc {
+                name: "GroupId",
+                json: "groupId",
+                kind: K::String,
+                array: false,
+                versions: 0x3ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "SessionTimeoutMs",
+                json: "sessionTimeoutMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "RebalanceTimeoutMs",
+                json: "rebalanceTimeoutMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3fe,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3c0,
+                ignorable: true,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "MemberId",
+                json: "memberId",
+                kind: K::String,
+                array: false,
+                versions: 0x3ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "GroupInstanceId",
+                json: "groupInstanceId",
+                kind: K::String,
+                array: false,
+                versions: 0x3e0,
+                nullable: 0x3e0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3c0,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "ProtocolType",
+                json: "protocolType",
+                kind: K::String,
+                array: false,
+                versions: 0x3ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Protocols",
+                json: "protocols",
+                kind: K::Struct(&JOIN_GROUP_REQUEST_PROTOCOL),
+                array: true,
+                versions: 0x3ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Reason",
+                json: "reason",
+                kind: K::String,
+                array: false,
+                versions: 0x300,
+                nullable: 0x300,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3c0,
+                ignorable: true,
+                default: D::Null,
+            },
+        ],
+    };
+
+    /// `JoinGroupRequestProtocol`.
+    pub static JOIN_GROUP_REQUEST_PROTOCOL: StructDesc = StructDesc {
+        name: "JoinGroupRequestProtocol",
+        flexible: 0x3c0,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x3ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Metadata",
+                json: "metadata",
+                kind: K::Bytes,
+                array: false,
+                versions: 0x3ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

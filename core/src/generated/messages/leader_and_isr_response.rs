@@ -292,6 +292,141 @@ impl<'a> rt::Message<'a> for LeaderAndIsrResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::LEADER_AND_ISR_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `LeaderAndIsrResponse`.
+    pub static LEADER_AND_ISR_RESPONSE: StructDesc = StructDesc {
+        name: "LeaderAndIsrResponse",
+        flexible: 0xf0,
+        fields: &[
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionErrors",
+                json: "partitionErrors",
+                kind: K::Struct(&LEADER_AND_ISR_PARTITION_ERROR),
+                array: true,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&LEADER_AND_ISR_TOPIC_ERROR),
+                array: true,
+                versions: 0xe0,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `LeaderAndIsrPartitionError`.
+    pub static LEADER_AND_ISR_PARTITION_ERROR: StructDesc = StructDesc {
+        name: "LeaderAndIsrPartitionError",
+        flexible: 0xf0,
+        fields: &[
+            FieldDesc {
+                name: "TopicName",
+                json: "topicName",
+                kind: K::String,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `LeaderAndIsrTopicError`.
+    pub static LEADER_AND_ISR_TOPIC_ERROR: StructDesc = StructDesc {
+        name: "LeaderAndIsrTopicError",
+        flexible: 0xf0,
+        fields: &[
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0xe0,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionErrors",
+                json: "partitionErrors",
+                kind: K::Struct(&LEADER_AND_ISR_PARTITION_ERROR),
+                array: true,
+                versions: 0xe0,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0xf0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

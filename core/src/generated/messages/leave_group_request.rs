@@ -226,6 +226,107 @@ impl<'a> rt::Message<'a> for LeaveGroupRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::LEAVE_GROUP_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `LeaveGroupRequest`.
+    pub static LEAVE_GROUP_REQUEST: StructDesc = StructDesc {
+        name: "LeaveGroupRequest",
+        flexible: 0x30,
+        fields: &[
+            FieldDesc {
+                name: "GroupId",
+                json: "groupId",
+                kind: K::String,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MemberId",
+                json: "memberId",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Members",
+                json: "members",
+                kind: K::Struct(&MEMBER_IDENTITY),
+                array: true,
+                versions: 0x38,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `MemberIdentity`.
+    pub static MEMBER_IDENTITY: StructDesc = StructDesc {
+        name: "MemberIdentity",
+        flexible: 0x30,
+        fields: &[
+            FieldDesc {
+                name: "MemberId",
+                json: "memberId",
+                kind: K::String,
+                array: false,
+                versions: 0x38,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "GroupInstanceId",
+                json: "groupInstanceId",
+                kind: K::String,
+                array: false,
+                versions: 0x38,
+                nullable: 0x38,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "Reason",
+                json: "reason",
+                kind: K::String,
+                array: false,
+                versions: 0x20,
+                nullable: 0x20,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: true,
+                default: D::Null,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

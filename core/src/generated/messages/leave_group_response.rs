@@ -224,6 +224,107 @@ impl<'a> rt::Message<'a> for LeaveGroupResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::LEAVE_GROUP_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `LeaveGroupResponse`.
+    pub static LEAVE_GROUP_RESPONSE: StructDesc = StructDesc {
+        name: "LeaveGroupResponse",
+        flexible: 0x30,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3e,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Members",
+                json: "members",
+                kind: K::Struct(&MEMBER_RESPONSE),
+                array: true,
+                versions: 0x38,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `MemberResponse`.
+    pub static MEMBER_RESPONSE: StructDesc = StructDesc {
+        name: "MemberResponse",
+        flexible: 0x30,
+        fields: &[
+            FieldDesc {
+                name: "MemberId",
+                json: "memberId",
+                kind: K::String,
+                array: false,
+                versions: 0x38,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "GroupInstanceId",
+                json: "groupInstanceId",
+                kind: K::String,
+                array: false,
+                versions: 0x38,
+                nullable: 0x38,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x38,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -95,6 +95,32 @@ impl<'a> rt::Message<'a> for ListConfigResourcesRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_CONFIG_RESOURCES_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ListConfigResourcesRequest`.
+    pub static LIST_CONFIG_RESOURCES_REQUEST: StructDesc = StructDesc {
+        name: "ListConfigResourcesRequest",
+        flexible: 0x3,
+        fields: &[FieldDesc {
+            name: "ResourceTypes",
+            json: "resourceTypes",
+            kind: K::Int8,
+            array: true,
+            versions: 0x2,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x3,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -172,6 +172,94 @@ impl<'a> rt::Message<'a> for ListConfigResourcesResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_CONFIG_RESOURCES_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ListConfigResourcesResponse`.
+    pub static LIST_CONFIG_RESOURCES_RESPONSE: StructDesc = StructDesc {
+        name: "ListConfigResourcesResponse",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ConfigResources",
+                json: "configResources",
+                kind: K::Struct(&CONFIG_RESOURCE),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `ConfigResource`.
+    pub static CONFIG_RESOURCE: StructDesc = StructDesc {
+        name: "ConfigResource",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "ResourceName",
+                json: "resourceName",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ResourceType",
+                json: "resourceType",
+                kind: K::Int8,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: true,
+                default: D::Int(16),
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -113,6 +113,47 @@ impl<'a> rt::Message<'a> for ListGroupsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_GROUPS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ListGroupsRequest`.
+    pub static LIST_GROUPS_REQUEST: StructDesc = StructDesc {
+        name: "ListGroupsRequest",
+        flexible: 0x38,
+        fields: &[
+            FieldDesc {
+                name: "StatesFilter",
+                json: "statesFilter",
+                kind: K::String,
+                array: true,
+                versions: 0x30,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TypesFilter",
+                json: "typesFilter",
+                kind: K::String,
+                array: true,
+                versions: 0x20,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

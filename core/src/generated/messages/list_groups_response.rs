@@ -203,6 +203,120 @@ impl<'a> rt::Message<'a> for ListGroupsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_GROUPS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ListGroupsResponse`.
+    pub static LIST_GROUPS_RESPONSE: StructDesc = StructDesc {
+        name: "ListGroupsResponse",
+        flexible: 0x38,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3e,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Groups",
+                json: "groups",
+                kind: K::Struct(&LISTED_GROUP),
+                array: true,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `ListedGroup`.
+    pub static LISTED_GROUP: StructDesc = StructDesc {
+        name: "ListedGroup",
+        flexible: 0x38,
+        fields: &[
+            FieldDesc {
+                name: "GroupId",
+                json: "groupId",
+                kind: K::String,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ProtocolType",
+                json: "protocolType",
+                kind: K::String,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "GroupState",
+                json: "groupState",
+                kind: K::String,
+                array: false,
+                versions: 0x30,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "GroupType",
+                json: "groupType",
+                kind: K::String,
+                array: false,
+                versions: 0x20,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: true,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -293,6 +293,167 @@ impl<'a> rt::Message<'a> for ListOffsetsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_OFFSETS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ListOffsetsRequest`.
+    pub static LIST_OFFSETS_REQUEST: StructDesc = StructDesc {
+        name: "ListOffsetsRequest",
+        flexible: 0x7c0,
+        fields: &[
+            FieldDesc {
+                name: "ReplicaId",
+                json: "replicaId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "IsolationLevel",
+                json: "isolationLevel",
+                kind: K::Int8,
+                array: false,
+                versions: 0x7fc,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&LIST_OFFSETS_TOPIC),
+                array: true,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TimeoutMs",
+                json: "timeoutMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x400,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: true,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `ListOffsetsTopic`.
+    pub static LIST_OFFSETS_TOPIC: StructDesc = StructDesc {
+        name: "ListOffsetsTopic",
+        flexible: 0x7c0,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&LIST_OFFSETS_PARTITION),
+                array: true,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `ListOffsetsPartition`.
+    pub static LIST_OFFSETS_PARTITION: StructDesc = StructDesc {
+        name: "ListOffsetsPartition",
+        flexible: 0x7c0,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "CurrentLeaderEpoch",
+                json: "currentLeaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7f0,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: true,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "Timestamp",
+                json: "timestamp",
+                kind: K::Int64,
+                array: false,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MaxNumOffsets",
+                json: "maxNumOffsets",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Int(1),
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

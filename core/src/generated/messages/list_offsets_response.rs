@@ -317,6 +317,167 @@ impl<'a> rt::Message<'a> for ListOffsetsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_OFFSETS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ListOffsetsResponse`.
+    pub static LIST_OFFSETS_RESPONSE: StructDesc = StructDesc {
+        name: "ListOffsetsResponse",
+        flexible: 0x7c0,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7fc,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&LIST_OFFSETS_TOPIC_RESPONSE),
+                array: true,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `ListOffsetsTopicResponse`.
+    pub static LIST_OFFSETS_TOPIC_RESPONSE: StructDesc = StructDesc {
+        name: "ListOffsetsTopicResponse",
+        flexible: 0x7c0,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&LIST_OFFSETS_PARTITION_RESPONSE),
+                array: true,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `ListOffsetsPartitionResponse`.
+    pub static LIST_OFFSETS_PARTITION_RESPONSE: StructDesc = StructDesc {
+        name: "ListOffsetsPartitionResponse",
+        flexible: 0x7c0,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "OldStyleOffsets",
+                json: "oldStyleOffsets",
+                kind: K::Int64,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Timestamp",
+                json: "timestamp",
+                kind: K::Int64,
+                array: false,
+                versions: 0x7fe,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "Offset",
+                json: "offset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x7fe,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "LeaderEpoch",
+                json: "leaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7f0,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -159,6 +159,81 @@ impl<'a> rt::Message<'a> for ListPartitionReassignmentsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_PARTITION_REASSIGNMENTS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ListPartitionReassignmentsRequest`.
+    pub static LIST_PARTITION_REASSIGNMENTS_REQUEST: StructDesc = StructDesc {
+        name: "ListPartitionReassignmentsRequest",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "TimeoutMs",
+                json: "timeoutMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Int(60000),
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&LIST_PARTITION_REASSIGNMENTS_TOPICS),
+                array: true,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Null,
+            },
+        ],
+    };
+
+    /// `ListPartitionReassignmentsTopics`.
+    pub static LIST_PARTITION_REASSIGNMENTS_TOPICS: StructDesc = StructDesc {
+        name: "ListPartitionReassignmentsTopics",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionIndexes",
+                json: "partitionIndexes",
+                kind: K::Int32,
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

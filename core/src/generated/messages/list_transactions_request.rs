@@ -127,6 +127,73 @@ impl<'a> rt::Message<'a> for ListTransactionsRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_TRANSACTIONS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ListTransactionsRequest`.
+    pub static LIST_TRANSACTIONS_REQUEST: StructDesc = StructDesc {
+        name: "ListTransactionsRequest",
+        flexible: 0x7,
+        fields: &[
+            FieldDesc {
+                name: "StateFilters",
+                json: "stateFilters",
+                kind: K::String,
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ProducerIdFilters",
+                json: "producerIdFilters",
+                kind: K::Int64,
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "DurationFilter",
+                json: "durationFilter",
+                kind: K::Int64,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "TransactionalIdPattern",
+                json: "transactionalIdPattern",
+                kind: K::String,
+                array: false,
+                versions: 0x4,
+                nullable: 0x4,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Null,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

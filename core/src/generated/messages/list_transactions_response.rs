@@ -177,6 +177,120 @@ impl<'a> rt::Message<'a> for ListTransactionsResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_TRANSACTIONS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ListTransactionsResponse`.
+    pub static LIST_TRANSACTIONS_RESPONSE: StructDesc = StructDesc {
+        name: "ListTransactionsResponse",
+        flexible: 0x7,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "UnknownStateFilters",
+                json: "unknownStateFilters",
+                kind: K::String,
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TransactionStates",
+                json: "transactionStates",
+                kind: K::Struct(&TRANSACTION_STATE),
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TransactionState`.
+    pub static TRANSACTION_STATE: StructDesc = StructDesc {
+        name: "TransactionState",
+        flexible: 0x7,
+        fields: &[
+            FieldDesc {
+                name: "TransactionalId",
+                json: "transactionalId",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ProducerId",
+                json: "producerId",
+                kind: K::Int64,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TransactionState",
+                json: "transactionState",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

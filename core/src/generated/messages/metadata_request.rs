@@ -221,6 +221,107 @@ impl<'a> rt::Message<'a> for MetadataRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::METADATA_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `MetadataRequest`.
+    pub static METADATA_REQUEST: StructDesc = StructDesc {
+        name: "MetadataRequest",
+        flexible: 0x3e00,
+        fields: &[
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&METADATA_REQUEST_TOPIC),
+                array: true,
+                versions: 0x3fff,
+                nullable: 0x3ffe,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "AllowAutoTopicCreation",
+                json: "allowAutoTopicCreation",
+                kind: K::Bool,
+                array: false,
+                versions: 0x3ff0,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: false,
+                default: D::Bool(true),
+            },
+            FieldDesc {
+                name: "IncludeClusterAuthorizedOperations",
+                json: "includeClusterAuthorizedOperations",
+                kind: K::Bool,
+                array: false,
+                versions: 0x700,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "IncludeTopicAuthorizedOperations",
+                json: "includeTopicAuthorizedOperations",
+                kind: K::Bool,
+                array: false,
+                versions: 0x3f00,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `MetadataRequestTopic`.
+    pub static METADATA_REQUEST_TOPIC: StructDesc = StructDesc {
+        name: "MetadataRequestTopic",
+        flexible: 0x3e00,
+        fields: &[
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x3c00,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x3fff,
+                nullable: 0x3c00,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

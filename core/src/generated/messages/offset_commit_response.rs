@@ -258,6 +258,128 @@ impl<'a> rt::Message<'a> for OffsetCommitResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_COMMIT_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `OffsetCommitResponse`.
+    pub static OFFSET_COMMIT_RESPONSE: StructDesc = StructDesc {
+        name: "OffsetCommitResponse",
+        flexible: 0x700,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7f8,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x700,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&OFFSET_COMMIT_RESPONSE_TOPIC),
+                array: true,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x700,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `OffsetCommitResponseTopic`.
+    pub static OFFSET_COMMIT_RESPONSE_TOPIC: StructDesc = StructDesc {
+        name: "OffsetCommitResponseTopic",
+        flexible: 0x700,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x3ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x700,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x400,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x700,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&OFFSET_COMMIT_RESPONSE_PARTITION),
+                array: true,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x700,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `OffsetCommitResponsePartition`.
+    pub static OFFSET_COMMIT_RESPONSE_PARTITION: StructDesc = StructDesc {
+        name: "OffsetCommitResponsePartition",
+        flexible: 0x700,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x700,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x7ff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x700,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -185,6 +185,100 @@ impl<'a> rt::Message<'a> for OffsetDeleteRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_DELETE_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `OffsetDeleteRequest`.
+    pub static OFFSET_DELETE_REQUEST: StructDesc = StructDesc {
+        name: "OffsetDeleteRequest",
+        flexible: 0x0,
+        fields: &[
+            FieldDesc {
+                name: "GroupId",
+                json: "groupId",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&OFFSET_DELETE_REQUEST_TOPIC),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `OffsetDeleteRequestTopic`.
+    pub static OFFSET_DELETE_REQUEST_TOPIC: StructDesc = StructDesc {
+        name: "OffsetDeleteRequestTopic",
+        flexible: 0x0,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&OFFSET_DELETE_REQUEST_PARTITION),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `OffsetDeleteRequestPartition`.
+    pub static OFFSET_DELETE_REQUEST_PARTITION: StructDesc = StructDesc {
+        name: "OffsetDeleteRequestPartition",
+        flexible: 0x0,
+        fields: &[FieldDesc {
+            name: "PartitionIndex",
+            json: "partitionIndex",
+            kind: K::Int32,
+            array: false,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x0,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

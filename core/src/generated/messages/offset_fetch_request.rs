@@ -476,6 +476,214 @@ impl<'a> rt::Message<'a> for OffsetFetchRequest<'a> {
         latest_version_unstable: true,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_FETCH_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `OffsetFetchRequest`.
+    pub static OFFSET_FETCH_REQUEST: StructDesc = StructDesc {
+        name: "OffsetFetchRequest",
+        flexible: 0x7c0,
+        fields: &[
+            FieldDesc {
+                name: "GroupId",
+                json: "groupId",
+                kind: K::String,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&OFFSET_FETCH_REQUEST_TOPIC),
+                array: true,
+                versions: 0xff,
+                nullable: 0xfc,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Groups",
+                json: "groups",
+                kind: K::Struct(&OFFSET_FETCH_REQUEST_GROUP),
+                array: true,
+                versions: 0x700,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "RequireStable",
+                json: "requireStable",
+                kind: K::Bool,
+                array: false,
+                versions: 0x780,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Bool(false),
+            },
+        ],
+    };
+
+    /// `OffsetFetchRequestTopic`.
+    pub static OFFSET_FETCH_REQUEST_TOPIC: StructDesc = StructDesc {
+        name: "OffsetFetchRequestTopic",
+        flexible: 0x7c0,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionIndexes",
+                json: "partitionIndexes",
+                kind: K::Int32,
+                array: true,
+                versions: 0xff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `OffsetFetchRequestGroup`.
+    pub static OFFSET_FETCH_REQUEST_GROUP: StructDesc = StructDesc {
+        name: "OffsetFetchRequestGroup",
+        flexible: 0x7c0,
+        fields: &[
+            FieldDesc {
+                name: "GroupId",
+                json: "groupId",
+                kind: K::String,
+                array: false,
+                versions: 0x700,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MemberId",
+                json: "memberId",
+                kind: K::String,
+                array: false,
+                versions: 0x600,
+                nullable: 0x600,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: true,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "MemberEpoch",
+                json: "memberEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x600,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: true,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&OFFSET_FETCH_REQUEST_TOPICS),
+                array: true,
+                versions: 0x700,
+                nullable: 0x700,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `OffsetFetchRequestTopics`.
+    pub static OFFSET_FETCH_REQUEST_TOPICS: StructDesc = StructDesc {
+        name: "OffsetFetchRequestTopics",
+        flexible: 0x7c0,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x300,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x400,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionIndexes",
+                json: "partitionIndexes",
+                kind: K::Int32,
+                array: true,
+                versions: 0x700,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7c0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -251,6 +251,128 @@ impl<'a> rt::Message<'a> for OffsetForLeaderEpochRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_FOR_LEADER_EPOCH_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `OffsetForLeaderEpochRequest`.
+    pub static OFFSET_FOR_LEADER_EPOCH_REQUEST: StructDesc = StructDesc {
+        name: "OffsetForLeaderEpochRequest",
+        flexible: 0x10,
+        fields: &[
+            FieldDesc {
+                name: "ReplicaId",
+                json: "replicaId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x18,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: true,
+                default: D::Int(-2),
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&OFFSET_FOR_LEADER_TOPIC),
+                array: true,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `OffsetForLeaderTopic`.
+    pub static OFFSET_FOR_LEADER_TOPIC: StructDesc = StructDesc {
+        name: "OffsetForLeaderTopic",
+        flexible: 0x10,
+        fields: &[
+            FieldDesc {
+                name: "Topic",
+                json: "topic",
+                kind: K::String,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&OFFSET_FOR_LEADER_PARTITION),
+                array: true,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `OffsetForLeaderPartition`.
+    pub static OFFSET_FOR_LEADER_PARTITION: StructDesc = StructDesc {
+        name: "OffsetForLeaderPartition",
+        flexible: 0x10,
+        fields: &[
+            FieldDesc {
+                name: "Partition",
+                json: "partition",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "CurrentLeaderEpoch",
+                json: "currentLeaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1c,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: true,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "LeaderEpoch",
+                json: "leaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -256,6 +256,141 @@ impl<'a> rt::Message<'a> for OffsetForLeaderEpochResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_FOR_LEADER_EPOCH_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `OffsetForLeaderEpochResponse`.
+    pub static OFFSET_FOR_LEADER_EPOCH_RESPONSE: StructDesc = StructDesc {
+        name: "OffsetForLeaderEpochResponse",
+        flexible: 0x10,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1c,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&OFFSET_FOR_LEADER_TOPIC_RESULT),
+                array: true,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `OffsetForLeaderTopicResult`.
+    pub static OFFSET_FOR_LEADER_TOPIC_RESULT: StructDesc = StructDesc {
+        name: "OffsetForLeaderTopicResult",
+        flexible: 0x10,
+        fields: &[
+            FieldDesc {
+                name: "Topic",
+                json: "topic",
+                kind: K::String,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&EPOCH_END_OFFSET),
+                array: true,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `EpochEndOffset`.
+    pub static EPOCH_END_OFFSET: StructDesc = StructDesc {
+        name: "EpochEndOffset",
+        flexible: 0x10,
+        fields: &[
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partition",
+                json: "partition",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LeaderEpoch",
+                json: "leaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1e,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: true,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "EndOffset",
+                json: "endOffset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x10,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -277,6 +277,154 @@ impl<'a> rt::Message<'a> for ProduceRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::PRODUCE_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ProduceRequest`.
+    pub static PRODUCE_REQUEST: StructDesc = StructDesc {
+        name: "ProduceRequest",
+        flexible: 0x3e00,
+        fields: &[
+            FieldDesc {
+                name: "TransactionalId",
+                json: "transactionalId",
+                kind: K::String,
+                array: false,
+                versions: 0x3ff8,
+                nullable: 0x3ff8,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "Acks",
+                json: "acks",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3fff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TimeoutMs",
+                json: "timeoutMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3fff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicData",
+                json: "topicData",
+                kind: K::Struct(&TOPIC_PRODUCE_DATA),
+                array: true,
+                versions: 0x3fff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TopicProduceData`.
+    pub static TOPIC_PRODUCE_DATA: StructDesc = StructDesc {
+        name: "TopicProduceData",
+        flexible: 0x3e00,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x1fff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x2000,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionData",
+                json: "partitionData",
+                kind: K::Struct(&PARTITION_PRODUCE_DATA),
+                array: true,
+                versions: 0x3fff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `PartitionProduceData`.
+    pub static PARTITION_PRODUCE_DATA: StructDesc = StructDesc {
+        name: "PartitionProduceData",
+        flexible: 0x3e00,
+        fields: &[
+            FieldDesc {
+                name: "Index",
+                json: "index",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3fff,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Records",
+                json: "records",
+                kind: K::Records,
+                array: false,
+                versions: 0x3fff,
+                nullable: 0x3fff,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3e00,
+                ignorable: false,
+                default: D::Null,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -224,6 +224,100 @@ impl<'a> rt::Message<'a> for ReadMirrorStatesRequest<'a> {
         latest_version_unstable: false,
         provisional: true,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::READ_MIRROR_STATES_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ReadMirrorStatesRequest`.
+    pub static READ_MIRROR_STATES_REQUEST: StructDesc = StructDesc {
+        name: "ReadMirrorStatesRequest",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "MirrorName",
+                json: "mirrorName",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&TOPIC_DATA),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TopicData`.
+    pub static TOPIC_DATA: StructDesc = StructDesc {
+        name: "TopicData",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&PARTITION_DATA),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `PartitionData`.
+    pub static PARTITION_DATA: StructDesc = StructDesc {
+        name: "PartitionData",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "PartitionIndex",
+            json: "partitionIndex",
+            kind: K::Int32,
+            array: false,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -253,6 +253,167 @@ impl<'a> rt::Message<'a> for ReadMirrorStatesResponse<'a> {
         latest_version_unstable: false,
         provisional: true,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::READ_MIRROR_STATES_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ReadMirrorStatesResponse`.
+    pub static READ_MIRROR_STATES_RESPONSE: StructDesc = StructDesc {
+        name: "ReadMirrorStatesResponse",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorMessage",
+                json: "errorMessage",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&TOPIC_RESULT),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TopicResult`.
+    pub static TOPIC_RESULT: StructDesc = StructDesc {
+        name: "TopicResult",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&PARTITION_RESULT),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `PartitionResult`.
+    pub static PARTITION_RESULT: StructDesc = StructDesc {
+        name: "PartitionResult",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LastMirrorEpoch",
+                json: "lastMirrorEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "State",
+                json: "state",
+                kind: K::Int8,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -91,6 +91,47 @@ impl<'a> rt::Message<'a> for RenewDelegationTokenRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::RENEW_DELEGATION_TOKEN_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `RenewDelegationTokenRequest`.
+    pub static RENEW_DELEGATION_TOKEN_REQUEST: StructDesc = StructDesc {
+        name: "RenewDelegationTokenRequest",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "Hmac",
+                json: "hmac",
+                kind: K::Bytes,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "RenewPeriodMs",
+                json: "renewPeriodMs",
+                kind: K::Int64,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -82,6 +82,32 @@ impl<'a> rt::Message<'a> for ResponseHeader<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::RESPONSE_HEADER;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ResponseHeader`.
+    pub static RESPONSE_HEADER: StructDesc = StructDesc {
+        name: "ResponseHeader",
+        flexible: 0x2,
+        fields: &[FieldDesc {
+            name: "CorrelationId",
+            json: "correlationId",
+            kind: K::Int32,
+            array: false,
+            versions: 0x3,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x2,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

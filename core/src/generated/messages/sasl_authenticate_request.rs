@@ -84,6 +84,32 @@ impl<'a> rt::Message<'a> for SaslAuthenticateRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::SASL_AUTHENTICATE_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `SaslAuthenticateRequest`.
+    pub static SASL_AUTHENTICATE_REQUEST: StructDesc = StructDesc {
+        name: "SaslAuthenticateRequest",
+        flexible: 0x4,
+        fields: &[FieldDesc {
+            name: "AuthBytes",
+            json: "authBytes",
+            kind: K::Bytes,
+            array: false,
+            versions: 0x7,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x4,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -111,6 +111,73 @@ impl<'a> rt::Message<'a> for SaslAuthenticateResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::SASL_AUTHENTICATE_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `SaslAuthenticateResponse`.
+    pub static SASL_AUTHENTICATE_RESPONSE: StructDesc = StructDesc {
+        name: "SaslAuthenticateResponse",
+        flexible: 0x4,
+        fields: &[
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorMessage",
+                json: "errorMessage",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x7,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "AuthBytes",
+                json: "authBytes",
+                kind: K::Bytes,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "SessionLifetimeMs",
+                json: "sessionLifetimeMs",
+                kind: K::Int64,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x4,
+                ignorable: true,
+                default: D::Int(0),
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

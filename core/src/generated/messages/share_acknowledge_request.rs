@@ -349,6 +349,188 @@ impl<'a> rt::Message<'a> for ShareAcknowledgeRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_ACKNOWLEDGE_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ShareAcknowledgeRequest`.
+    pub static SHARE_ACKNOWLEDGE_REQUEST: StructDesc = StructDesc {
+        name: "ShareAcknowledgeRequest",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "GroupId",
+                json: "groupId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x3,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "MemberId",
+                json: "memberId",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x3,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ShareSessionEpoch",
+                json: "shareSessionEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&ACKNOWLEDGE_TOPIC),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AcknowledgeTopic`.
+    pub static ACKNOWLEDGE_TOPIC: StructDesc = StructDesc {
+        name: "AcknowledgeTopic",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "TopicId",
+                json: "topicId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&ACKNOWLEDGE_PARTITION),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AcknowledgePartition`.
+    pub static ACKNOWLEDGE_PARTITION: StructDesc = StructDesc {
+        name: "AcknowledgePartition",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "AcknowledgementBatches",
+                json: "acknowledgementBatches",
+                kind: K::Struct(&ACKNOWLEDGEMENT_BATCH),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `AcknowledgementBatch`.
+    pub static ACKNOWLEDGEMENT_BATCH: StructDesc = StructDesc {
+        name: "AcknowledgementBatch",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "FirstOffset",
+                json: "firstOffset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LastOffset",
+                json: "lastOffset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "AcknowledgeTypes",
+                json: "acknowledgeTypes",
+                kind: K::Int8,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -91,6 +91,47 @@ impl<'a> rt::Message<'a> for ShareGroupDescribeRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_GROUP_DESCRIBE_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ShareGroupDescribeRequest`.
+    pub static SHARE_GROUP_DESCRIBE_REQUEST: StructDesc = StructDesc {
+        name: "ShareGroupDescribeRequest",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "GroupIds",
+                json: "groupIds",
+                kind: K::String,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "IncludeAuthorizedOperations",
+                json: "includeAuthorizedOperations",
+                kind: K::Bool,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

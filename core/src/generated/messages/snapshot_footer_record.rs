@@ -82,6 +82,32 @@ impl<'a> rt::Message<'a> for SnapshotFooterRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::SNAPSHOT_FOOTER_RECORD;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `SnapshotFooterRecord`.
+    pub static SNAPSHOT_FOOTER_RECORD: StructDesc = StructDesc {
+        name: "SnapshotFooterRecord",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "Version",
+            json: "version",
+            kind: K::Int16,
+            array: false,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

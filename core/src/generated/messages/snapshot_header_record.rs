@@ -88,6 +88,47 @@ impl<'a> rt::Message<'a> for SnapshotHeaderRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::SNAPSHOT_HEADER_RECORD;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `SnapshotHeaderRecord`.
+    pub static SNAPSHOT_HEADER_RECORD: StructDesc = StructDesc {
+        name: "SnapshotHeaderRecord",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "Version",
+                json: "version",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LastContainedLogTimestamp",
+                json: "lastContainedLogTimestamp",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

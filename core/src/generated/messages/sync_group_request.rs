@@ -221,6 +221,146 @@ impl<'a> rt::Message<'a> for SyncGroupRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::SYNC_GROUP_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `SyncGroupRequest`.
+    pub static SYNC_GROUP_REQUEST: StructDesc = StructDesc {
+        name: "SyncGroupRequest",
+        flexible: 0x30,
+        fields: &[
+            FieldDesc {
+                name: "GroupId",
+                json: "groupId",
+                kind: K::String,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "GenerationId",
+                json: "generationId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MemberId",
+                json: "memberId",
+                kind: K::String,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "GroupInstanceId",
+                json: "groupInstanceId",
+                kind: K::String,
+                array: false,
+                versions: 0x38,
+                nullable: 0x38,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "ProtocolType",
+                json: "protocolType",
+                kind: K::String,
+                array: false,
+                versions: 0x20,
+                nullable: 0x20,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: true,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "ProtocolName",
+                json: "protocolName",
+                kind: K::String,
+                array: false,
+                versions: 0x20,
+                nullable: 0x20,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: true,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "Assignments",
+                json: "assignments",
+                kind: K::Struct(&SYNC_GROUP_REQUEST_ASSIGNMENT),
+                array: true,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `SyncGroupRequestAssignment`.
+    pub static SYNC_GROUP_REQUEST_ASSIGNMENT: StructDesc = StructDesc {
+        name: "SyncGroupRequestAssignment",
+        flexible: 0x30,
+        fields: &[
+            FieldDesc {
+                name: "MemberId",
+                json: "memberId",
+                kind: K::String,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Assignment",
+                json: "assignment",
+                kind: K::Bytes,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

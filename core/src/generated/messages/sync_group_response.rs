@@ -134,6 +134,86 @@ impl<'a> rt::Message<'a> for SyncGroupResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::SYNC_GROUP_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `SyncGroupResponse`.
+    pub static SYNC_GROUP_RESPONSE: StructDesc = StructDesc {
+        name: "SyncGroupResponse",
+        flexible: 0x30,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3e,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: true,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ProtocolType",
+                json: "protocolType",
+                kind: K::String,
+                array: false,
+                versions: 0x20,
+                nullable: 0x20,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: true,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "ProtocolName",
+                json: "protocolName",
+                kind: K::String,
+                array: false,
+                versions: 0x20,
+                nullable: 0x20,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: true,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "Assignment",
+                json: "assignment",
+                kind: K::Bytes,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x30,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -225,6 +225,115 @@ impl<'a> rt::Message<'a> for TxnOffsetCommitResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::TXN_OFFSET_COMMIT_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `TxnOffsetCommitResponse`.
+    pub static TXN_OFFSET_COMMIT_RESPONSE: StructDesc = StructDesc {
+        name: "TxnOffsetCommitResponse",
+        flexible: 0x38,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&TXN_OFFSET_COMMIT_RESPONSE_TOPIC),
+                array: true,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TxnOffsetCommitResponseTopic`.
+    pub static TXN_OFFSET_COMMIT_RESPONSE_TOPIC: StructDesc = StructDesc {
+        name: "TxnOffsetCommitResponseTopic",
+        flexible: 0x38,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&TXN_OFFSET_COMMIT_RESPONSE_PARTITION),
+                array: true,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TxnOffsetCommitResponsePartition`.
+    pub static TXN_OFFSET_COMMIT_RESPONSE_PARTITION: StructDesc = StructDesc {
+        name: "TxnOffsetCommitResponsePartition",
+        flexible: 0x38,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3f,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x38,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

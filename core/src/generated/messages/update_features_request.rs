@@ -212,6 +212,120 @@ impl<'a> rt::Message<'a> for UpdateFeaturesRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::UPDATE_FEATURES_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `UpdateFeaturesRequest`.
+    pub static UPDATE_FEATURES_REQUEST: StructDesc = StructDesc {
+        name: "UpdateFeaturesRequest",
+        flexible: 0x7,
+        fields: &[
+            FieldDesc {
+                name: "timeoutMs",
+                json: "timeoutMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Int(60000),
+            },
+            FieldDesc {
+                name: "FeatureUpdates",
+                json: "featureUpdates",
+                kind: K::Struct(&FEATURE_UPDATE_KEY),
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ValidateOnly",
+                json: "validateOnly",
+                kind: K::Bool,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Bool(false),
+            },
+        ],
+    };
+
+    /// `FeatureUpdateKey`.
+    pub static FEATURE_UPDATE_KEY: StructDesc = StructDesc {
+        name: "FeatureUpdateKey",
+        flexible: 0x7,
+        fields: &[
+            FieldDesc {
+                name: "Feature",
+                json: "feature",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MaxVersionLevel",
+                json: "maxVersionLevel",
+                kind: K::Int16,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "AllowDowngrade",
+                json: "allowDowngrade",
+                kind: K::Bool,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "UpgradeType",
+                json: "upgradeType",
+                kind: K::Int8,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Int(1),
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

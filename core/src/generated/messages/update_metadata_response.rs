@@ -83,6 +83,32 @@ impl<'a> rt::Message<'a> for UpdateMetadataResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::UPDATE_METADATA_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `UpdateMetadataResponse`.
+    pub static UPDATE_METADATA_RESPONSE: StructDesc = StructDesc {
+        name: "UpdateMetadataResponse",
+        flexible: 0x1c0,
+        fields: &[FieldDesc {
+            name: "ErrorCode",
+            json: "errorCode",
+            kind: K::Int16,
+            array: false,
+            versions: 0x1ff,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1c0,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -205,6 +205,120 @@ impl<'a> rt::Message<'a> for UpdateRaftVoterResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::UPDATE_RAFT_VOTER_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `UpdateRaftVoterResponse`.
+    pub static UPDATE_RAFT_VOTER_RESPONSE: StructDesc = StructDesc {
+        name: "UpdateRaftVoterResponse",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "ThrottleTimeMs",
+                json: "throttleTimeMs",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "CurrentLeader",
+                json: "currentLeader",
+                kind: K::Struct(&CURRENT_LEADER),
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x1,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `CurrentLeader`.
+    pub static CURRENT_LEADER: StructDesc = StructDesc {
+        name: "CurrentLeader",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "LeaderId",
+                json: "leaderId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "LeaderEpoch",
+                json: "leaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "Host",
+                json: "host",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Port",
+                json: "port",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -320,6 +320,188 @@ impl<'a> rt::Message<'a> for VotersRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::VOTERS_RECORD;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `VotersRecord`.
+    pub static VOTERS_RECORD: StructDesc = StructDesc {
+        name: "VotersRecord",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "Version",
+                json: "version",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Voters",
+                json: "voters",
+                kind: K::Struct(&VOTER),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `Voter`.
+    pub static VOTER: StructDesc = StructDesc {
+        name: "Voter",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "VoterId",
+                json: "voterId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "VoterDirectoryId",
+                json: "voterDirectoryId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Endpoints",
+                json: "endpoints",
+                kind: K::Struct(&ENDPOINT),
+                array: true,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "KRaftVersionFeature",
+                json: "kRaftVersionFeature",
+                kind: K::Struct(&K_RAFT_VERSION_FEATURE),
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `Endpoint`.
+    pub static ENDPOINT: StructDesc = StructDesc {
+        name: "Endpoint",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Host",
+                json: "host",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Port",
+                json: "port",
+                kind: K::Uint16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `KRaftVersionFeature`.
+    pub static K_RAFT_VERSION_FEATURE: StructDesc = StructDesc {
+        name: "KRaftVersionFeature",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "MinSupportedVersion",
+                json: "minSupportedVersion",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MaxSupportedVersion",
+                json: "maxSupportedVersion",
+                kind: K::Int16,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -250,6 +250,139 @@ impl<'a> rt::Message<'a> for WriteTxnMarkersRequest<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::WRITE_TXN_MARKERS_REQUEST;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `WriteTxnMarkersRequest`.
+    pub static WRITE_TXN_MARKERS_REQUEST: StructDesc = StructDesc {
+        name: "WriteTxnMarkersRequest",
+        flexible: 0x2,
+        fields: &[FieldDesc {
+            name: "Markers",
+            json: "markers",
+            kind: K::Struct(&WRITABLE_TXN_MARKER),
+            array: true,
+            versions: 0x3,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x2,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
+
+    /// `WritableTxnMarker`.
+    pub static WRITABLE_TXN_MARKER: StructDesc = StructDesc {
+        name: "WritableTxnMarker",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "ProducerId",
+                json: "producerId",
+                kind: K::Int64,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ProducerEpoch",
+                json: "producerEpoch",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "TransactionResult",
+                json: "transactionResult",
+                kind: K::Bool,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&WRITABLE_TXN_MARKER_TOPIC),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "CoordinatorEpoch",
+                json: "coordinatorEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `WritableTxnMarkerTopic`.
+    pub static WRITABLE_TXN_MARKER_TOPIC: StructDesc = StructDesc {
+        name: "WritableTxnMarkerTopic",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "PartitionIndexes",
+                json: "partitionIndexes",
+                kind: K::Int32,
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

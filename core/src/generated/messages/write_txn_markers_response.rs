@@ -291,6 +291,134 @@ impl<'a> rt::Message<'a> for WriteTxnMarkersResponse<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::WRITE_TXN_MARKERS_RESPONSE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `WriteTxnMarkersResponse`.
+    pub static WRITE_TXN_MARKERS_RESPONSE: StructDesc = StructDesc {
+        name: "WriteTxnMarkersResponse",
+        flexible: 0x2,
+        fields: &[FieldDesc {
+            name: "Markers",
+            json: "markers",
+            kind: K::Struct(&WRITABLE_TXN_MARKER_RESULT),
+            array: true,
+            versions: 0x3,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x2,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
+
+    /// `WritableTxnMarkerResult`.
+    pub static WRITABLE_TXN_MARKER_RESULT: StructDesc = StructDesc {
+        name: "WritableTxnMarkerResult",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "ProducerId",
+                json: "producerId",
+                kind: K::Int64,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Topics",
+                json: "topics",
+                kind: K::Struct(&WRITABLE_TXN_MARKER_TOPIC_RESULT),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `WritableTxnMarkerTopicResult`.
+    pub static WRITABLE_TXN_MARKER_TOPIC_RESULT: StructDesc = StructDesc {
+        name: "WritableTxnMarkerTopicResult",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partitions",
+                json: "partitions",
+                kind: K::Struct(&WRITABLE_TXN_MARKER_PARTITION_RESULT),
+                array: true,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `WritableTxnMarkerPartitionResult`.
+    pub static WRITABLE_TXN_MARKER_PARTITION_RESULT: StructDesc = StructDesc {
+        name: "WritableTxnMarkerPartitionResult",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "PartitionIndex",
+                json: "partitionIndex",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ErrorCode",
+                json: "errorCode",
+                kind: K::Int16,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

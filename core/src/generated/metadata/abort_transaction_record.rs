@@ -113,6 +113,32 @@ impl<'a> rt::Message<'a> for AbortTransactionRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::ABORT_TRANSACTION_RECORD;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `AbortTransactionRecord`.
+    pub static ABORT_TRANSACTION_RECORD: StructDesc = StructDesc {
+        name: "AbortTransactionRecord",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "Reason",
+            json: "reason",
+            kind: K::String,
+            array: false,
+            versions: 0x1,
+            nullable: 0x1,
+            tagged: 0x1,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Null,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -113,6 +113,32 @@ impl<'a> rt::Message<'a> for BeginTransactionRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::BEGIN_TRANSACTION_RECORD;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `BeginTransactionRecord`.
+    pub static BEGIN_TRANSACTION_RECORD: StructDesc = StructDesc {
+        name: "BeginTransactionRecord",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "Name",
+            json: "name",
+            kind: K::String,
+            array: false,
+            versions: 0x1,
+            nullable: 0x1,
+            tagged: 0x1,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Null,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

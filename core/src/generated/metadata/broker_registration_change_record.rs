@@ -179,6 +179,86 @@ impl<'a> rt::Message<'a> for BrokerRegistrationChangeRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::BROKER_REGISTRATION_CHANGE_RECORD;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `BrokerRegistrationChangeRecord`.
+    pub static BROKER_REGISTRATION_CHANGE_RECORD: StructDesc = StructDesc {
+        name: "BrokerRegistrationChangeRecord",
+        flexible: 0x7,
+        fields: &[
+            FieldDesc {
+                name: "BrokerId",
+                json: "brokerId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "BrokerEpoch",
+                json: "brokerEpoch",
+                kind: K::Int64,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Fenced",
+                json: "fenced",
+                kind: K::Int8,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x7,
+                tag: 0,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "InControlledShutdown",
+                json: "inControlledShutdown",
+                kind: K::Int8,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x6,
+                tag: 1,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LogDirs",
+                json: "logDirs",
+                kind: K::Uuid,
+                array: true,
+                versions: 0x4,
+                nullable: 0x0,
+                tagged: 0x4,
+                tag: 2,
+                compact: 0x7,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -74,6 +74,20 @@ impl<'a> rt::Message<'a> for NoOpRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::NO_OP_RECORD;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `NoOpRecord`.
+    pub static NO_OP_RECORD: StructDesc = StructDesc {
+        name: "NoOpRecord",
+        flexible: 0x1,
+        fields: &[],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

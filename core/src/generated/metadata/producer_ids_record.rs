@@ -94,6 +94,60 @@ impl<'a> rt::Message<'a> for ProducerIdsRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::PRODUCER_IDS_RECORD;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ProducerIdsRecord`.
+    pub static PRODUCER_IDS_RECORD: StructDesc = StructDesc {
+        name: "ProducerIdsRecord",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "BrokerId",
+                json: "brokerId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "BrokerEpoch",
+                json: "brokerEpoch",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "NextProducerId",
+                json: "nextProducerId",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -83,6 +83,32 @@ impl<'a> rt::Message<'a> for RemoveDelegationTokenRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::REMOVE_DELEGATION_TOKEN_RECORD;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `RemoveDelegationTokenRecord`.
+    pub static REMOVE_DELEGATION_TOKEN_RECORD: StructDesc = StructDesc {
+        name: "RemoveDelegationTokenRecord",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "TokenId",
+            json: "tokenId",
+            kind: K::String,
+            array: false,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

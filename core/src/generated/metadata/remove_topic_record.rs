@@ -82,6 +82,32 @@ impl<'a> rt::Message<'a> for RemoveTopicRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::REMOVE_TOPIC_RECORD;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `RemoveTopicRecord`.
+    pub static REMOVE_TOPIC_RECORD: StructDesc = StructDesc {
+        name: "RemoveTopicRecord",
+        flexible: 0x1,
+        fields: &[FieldDesc {
+            name: "TopicId",
+            json: "topicId",
+            kind: K::Uuid,
+            array: false,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x1,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -239,6 +239,131 @@ impl<'a> rt::Message<'a> for QuorumStateData<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::QUORUM_STATE_DATA;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `QuorumStateData`.
+    pub static QUORUM_STATE_DATA: StructDesc = StructDesc {
+        name: "QuorumStateData",
+        flexible: 0x3,
+        fields: &[
+            FieldDesc {
+                name: "ClusterId",
+                json: "clusterId",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LeaderId",
+                json: "leaderId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "LeaderEpoch",
+                json: "leaderEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "VotedId",
+                json: "votedId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Int(-1),
+            },
+            FieldDesc {
+                name: "VotedDirectoryId",
+                json: "votedDirectoryId",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "AppliedOffset",
+                json: "appliedOffset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "CurrentVoters",
+                json: "currentVoters",
+                kind: K::Struct(&VOTER),
+                array: true,
+                versions: 0x1,
+                nullable: 0x1,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x3,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `Voter`.
+    pub static VOTER: StructDesc = StructDesc {
+        name: "Voter",
+        flexible: 0x3,
+        fields: &[FieldDesc {
+            name: "VoterId",
+            json: "voterId",
+            kind: K::Int32,
+            array: false,
+            versions: 0x1,
+            nullable: 0x0,
+            tagged: 0x0,
+            tag: 0,
+            compact: 0x3,
+            ignorable: false,
+            default: D::Zero,
+        }],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -171,6 +171,159 @@ impl<'a> rt::Message<'a> for ProducerSnapshot<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::PRODUCER_SNAPSHOT;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `ProducerSnapshot`.
+    pub static PRODUCER_SNAPSHOT: StructDesc = StructDesc {
+        name: "ProducerSnapshot",
+        flexible: 0x0,
+        fields: &[
+            FieldDesc {
+                name: "Crc",
+                json: "crc",
+                kind: K::Uint32,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "ProducerEntries",
+                json: "producerEntries",
+                kind: K::Struct(&PRODUCER_ENTRY),
+                array: true,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `ProducerEntry`.
+    pub static PRODUCER_ENTRY: StructDesc = StructDesc {
+        name: "ProducerEntry",
+        flexible: 0x0,
+        fields: &[
+            FieldDesc {
+                name: "ProducerId",
+                json: "producerId",
+                kind: K::Int64,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Epoch",
+                json: "epoch",
+                kind: K::Int16,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LastSequence",
+                json: "lastSequence",
+                kind: K::Int32,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "LastOffset",
+                json: "lastOffset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "OffsetDelta",
+                json: "offsetDelta",
+                kind: K::Int32,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Timestamp",
+                json: "timestamp",
+                kind: K::Int64,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "CoordinatorEpoch",
+                json: "coordinatorEpoch",
+                kind: K::Int32,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "CurrentTxnFirstOffset",
+                json: "currentTxnFirstOffset",
+                kind: K::Int64,
+                array: false,
+                versions: 0x2,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x0,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -175,6 +175,120 @@ impl<'a> rt::Message<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::REMOTE_PARTITION_DELETE_METADATA_RECORD;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `RemotePartitionDeleteMetadataRecord`.
+    pub static REMOTE_PARTITION_DELETE_METADATA_RECORD: StructDesc = StructDesc {
+        name: "RemotePartitionDeleteMetadataRecord",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "TopicIdPartition",
+                json: "topicIdPartition",
+                kind: K::Struct(&TOPIC_ID_PARTITION_ENTRY),
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "BrokerId",
+                json: "brokerId",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "EventTimestampMs",
+                json: "eventTimestampMs",
+                kind: K::Int64,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "RemotePartitionDeleteState",
+                json: "remotePartitionDeleteState",
+                kind: K::Int8,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `TopicIdPartitionEntry`.
+    pub static TOPIC_ID_PARTITION_ENTRY: StructDesc = StructDesc {
+        name: "TopicIdPartitionEntry",
+        flexible: 0x1,
+        fields: &[
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Id",
+                json: "id",
+                kind: K::Uuid,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Partition",
+                json: "partition",
+                kind: K::Int32,
+                array: false,
+                versions: 0x1,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x1,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

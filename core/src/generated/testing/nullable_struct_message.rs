@@ -474,6 +474,209 @@ impl<'a> rt::Message<'a> for NullableStructMessage<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::NULLABLE_STRUCT_MESSAGE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `NullableStructMessage`.
+    pub static NULLABLE_STRUCT_MESSAGE: StructDesc = StructDesc {
+        name: "NullableStructMessage",
+        flexible: 0x6,
+        fields: &[
+            FieldDesc {
+                name: "NullableStruct",
+                json: "nullableStruct",
+                kind: K::Struct(&MY_STRUCT),
+                array: false,
+                versions: 0x7,
+                nullable: 0x7,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "NullableStruct2",
+                json: "nullableStruct2",
+                kind: K::Struct(&MY_STRUCT2),
+                array: false,
+                versions: 0x7,
+                nullable: 0x6,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "NullableStruct3",
+                json: "nullableStruct3",
+                kind: K::Struct(&MY_STRUCT3),
+                array: false,
+                versions: 0x6,
+                nullable: 0x6,
+                tagged: 0x6,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Null,
+            },
+            FieldDesc {
+                name: "NullableStruct4",
+                json: "nullableStruct4",
+                kind: K::Struct(&MY_STRUCT4),
+                array: false,
+                versions: 0x6,
+                nullable: 0x6,
+                tagged: 0x6,
+                tag: 1,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `MyStruct`.
+    pub static MY_STRUCT: StructDesc = StructDesc {
+        name: "MyStruct",
+        flexible: 0x6,
+        fields: &[
+            FieldDesc {
+                name: "MyString",
+                json: "myString",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MyInt",
+                json: "myInt",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `MyStruct2`.
+    pub static MY_STRUCT2: StructDesc = StructDesc {
+        name: "MyStruct2",
+        flexible: 0x6,
+        fields: &[
+            FieldDesc {
+                name: "MyString",
+                json: "myString",
+                kind: K::String,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MyInt",
+                json: "myInt",
+                kind: K::Int32,
+                array: false,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `MyStruct3`.
+    pub static MY_STRUCT3: StructDesc = StructDesc {
+        name: "MyStruct3",
+        flexible: 0x6,
+        fields: &[
+            FieldDesc {
+                name: "MyString",
+                json: "myString",
+                kind: K::String,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MyInt",
+                json: "myInt",
+                kind: K::Int32,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `MyStruct4`.
+    pub static MY_STRUCT4: StructDesc = StructDesc {
+        name: "MyStruct4",
+        flexible: 0x6,
+        fields: &[
+            FieldDesc {
+                name: "MyString",
+                json: "myString",
+                kind: K::String,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "MyInt",
+                json: "myInt",
+                kind: K::Int32,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -192,6 +192,81 @@ impl<'a> rt::Message<'a> for SimpleArraysMessage<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::SIMPLE_ARRAYS_MESSAGE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `SimpleArraysMessage`.
+    pub static SIMPLE_ARRAYS_MESSAGE: StructDesc = StructDesc {
+        name: "SimpleArraysMessage",
+        flexible: 0x6,
+        fields: &[
+            FieldDesc {
+                name: "Goats",
+                json: "goats",
+                kind: K::Struct(&STRUCT_ARRAY),
+                array: true,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Sheep",
+                json: "sheep",
+                kind: K::Int32,
+                array: true,
+                versions: 0x7,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
+
+    /// `StructArray`.
+    pub static STRUCT_ARRAY: StructDesc = StructDesc {
+        name: "StructArray",
+        flexible: 0x6,
+        fields: &[
+            FieldDesc {
+                name: "Color",
+                json: "color",
+                kind: K::Int8,
+                array: false,
+                versions: 0x6,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "Name",
+                json: "name",
+                kind: K::String,
+                array: false,
+                versions: 0x4,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x6,
+                ignorable: false,
+                default: D::Zero,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -90,6 +90,47 @@ impl<'a> rt::Message<'a> for SimpleRecordsMessage<'a> {
         latest_version_unstable: false,
         provisional: false,
     };
+    const SCHEMA: &'static rt::reflect::StructDesc = &schema::SIMPLE_RECORDS_MESSAGE;
+}
+
+/// The field-level schema of this module's structs, for generic walkers.
+pub mod schema {
+    #[allow(unused_imports)]
+    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};
+
+    /// `SimpleRecordsMessage`.
+    pub static SIMPLE_RECORDS_MESSAGE: StructDesc = StructDesc {
+        name: "SimpleRecordsMessage",
+        flexible: 0x2,
+        fields: &[
+            FieldDesc {
+                name: "Topic",
+                json: "topic",
+                kind: K::String,
+                array: false,
+                versions: 0x3,
+                nullable: 0x0,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Zero,
+            },
+            FieldDesc {
+                name: "RecordSet",
+                json: "recordSet",
+                kind: K::Records,
+                array: false,
+                versions: 0x3,
+                nullable: 0x3,
+                tagged: 0x0,
+                tag: 0,
+                compact: 0x2,
+                ignorable: false,
+                default: D::Null,
+            },
+        ],
+    };
 }
 
 /// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned

@@ -1,0 +1,9 @@
+//! # kafka-wire-ext
+//!
+//! What `kafka-wire` offers with an allocator: JSON in the shape of Kafka's generated
+//! `JsonConverter`s ([`json`]), size-prefixed frame reassembly ([`frames`]), and the `kwire`
+//! command.
+
+pub mod demo;
+pub mod frames;
+pub mod json;
