@@ -50,6 +50,8 @@ extern crate alloc;
 mod codec;
 #[cfg(feature = "alloc")]
 mod owned;
+#[cfg(feature = "arbitrary")]
+mod arbitrary_impl;
 #[cfg(feature = "defmt")]
 mod defmt_impls;
 mod error;
@@ -63,6 +65,8 @@ pub use codec::{parse_mode, transcode, CodecError, Message, MessageInfo, Message
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use types::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter};
 pub use write::{Sink, Writer};
+#[cfg(feature = "arbitrary")]
+pub use arbitrary_impl::{arbitrary_bytes, ArbitraryAt};
 #[cfg(feature = "alloc")]
 pub use owned::{owned_transcode, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStruct, OwnedTaggedFields};
 
