@@ -1,0 +1,101 @@
+//! `defmt::Format` for the error types and [`ApiKey`], written by hand (feature `defmt`).
+//!
+//! The output reads like the `Display` impls, e.g.
+//! `length 2147483648 exceeds the remaining input at byte 25 in AlterPartitionRequest v3 topics`,
+//! but formatting happens on the host: the target sends the string literals as interned indices
+//! and only the numbers and the (`&'static str`) message names and field paths as bytes.
+//! The formats for the generated message views come from the generator.
+
+use defmt::{write, Format, Formatter};
+
+use crate::codec::CodecError;
+use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::generated::api::ApiKey;
+
+impl Format for DecodeErrorKind {
+    fn format(&self, f: Formatter<'_>) {
+        match *self {
+            DecodeErrorKind::UnexpectedEof { needed } => {
+                write!(f, "input ended, {=usize} more byte(s) needed", needed)
+            }
+            DecodeErrorKind::NullNotAllowed => write!(f, "null (negative length) in a non-nullable field"),
+            DecodeErrorKind::LengthExceedsInput { length } => {
+                write!(f, "length {=i64} exceeds the remaining input", length)
+            }
+            DecodeErrorKind::StringTooLong { length } => write!(f, "string length {=i64} exceeds 32767", length),
+            DecodeErrorKind::InvalidUtf8 => write!(f, "invalid UTF-8 in a string"),
+            DecodeErrorKind::InvalidVarint => write!(f, "invalid varint"),
+            DecodeErrorKind::TagNotInVersion { tag } => {
+                write!(f, "tagged field {=u32} is not defined at this version", tag)
+            }
+            DecodeErrorKind::TaggedFieldSize { tag, size } => {
+                write!(f, "tagged field {=u32} did not take its declared {=u32} byte(s)", tag, size)
+            }
+            DecodeErrorKind::TrailingBytes { count } => write!(f, "{=usize} trailing byte(s) after the message", count),
+            DecodeErrorKind::UnknownApiKey { key } => write!(f, "unknown API key or record type {=i32}", key),
+            DecodeErrorKind::UnsupportedVersion { version } => write!(f, "unsupported version {=i32}", version),
+            DecodeErrorKind::InvalidFrame { value } => write!(f, "invalid framing value {=i64}", value),
+        }
+    }
+}
+
+/// The "in Message vN field" tail shared by both error types.
+fn context(f: Formatter<'_>, message: &str, version: i16, field: &str) {
+    if !message.is_empty() {
+        write!(f, " in {=str}", message);
+        if version >= 0 {
+            write!(f, " v{=i16}", version);
+        }
+    }
+    if !field.is_empty() {
+        write!(f, " {=str}", field);
+    }
+}
+
+impl Format for DecodeError {
+    fn format(&self, f: Formatter<'_>) {
+        write!(f, "{} at byte {=usize}", self.kind(), self.offset());
+        context(f, self.message(), self.version(), self.field());
+    }
+}
+
+impl Format for EncodeErrorKind {
+    fn format(&self, f: Formatter<'_>) {
+        match *self {
+            EncodeErrorKind::BufferTooShort { needed } => {
+                write!(f, "buffer too short, {=usize} byte(s) needed", needed)
+            }
+            EncodeErrorKind::FieldNotInVersion => {
+                write!(f, "non-default value in a field the target version does not have")
+            }
+            EncodeErrorKind::NullNotAllowed => write!(f, "null in a field that is not nullable at this version"),
+            EncodeErrorKind::UnsupportedVersion { version } => write!(f, "unsupported version {=i16}", version),
+            EncodeErrorKind::TooLong { length } => write!(f, "length {=usize} too long for the field", length),
+            EncodeErrorKind::TaggedFieldsNotInVersion => {
+                write!(f, "unknown tagged fields set, but the target version is not flexible")
+            }
+        }
+    }
+}
+
+impl Format for EncodeError {
+    fn format(&self, f: Formatter<'_>) {
+        write!(f, "{}", self.kind());
+        context(f, self.message(), self.version(), self.field());
+    }
+}
+
+impl Format for CodecError {
+    fn format(&self, f: Formatter<'_>) {
+        match self {
+            CodecError::Decode(e) => e.format(f),
+            CodecError::Encode(e) => e.format(f),
+        }
+    }
+}
+
+impl Format for ApiKey {
+    fn format(&self, f: Formatter<'_>) {
+        write!(f, "{=str}", self.name())
+    }
+}
