@@ -6,4 +6,5 @@
 
 pub mod demo;
 pub mod frames;
+pub mod fuzzing;
 pub mod json;

@@ -1,6 +1,7 @@
 //! kafka-wire's generator: reads Apache Kafka's JSON message schemas and writes the Rust
 //! modules of the `kafka-wire` crate.
 
+pub mod corpus;
 pub mod emit;
 pub mod model;
 pub mod schema;
@@ -30,8 +31,28 @@ pub fn rustfmt(src: &str) -> Result<String, String> {
     String::from_utf8(out.stdout).map_err(|e| e.to_string())
 }
 
-/// Every generated file, path relative to the output folder, formatted.
+/// Where generated files go, relative to the repository root; `write_tree` removes stale files
+/// below these.
+pub const GENERATED_DIRS: &[&str] = &["core/src/generated", "fuzz/fuzz_targets"];
+
+/// Every generated file, path relative to the repository root, formatted.
 pub fn render(msgs: &[model::Message]) -> Result<BTreeMap<String, String>, String> {
+    let mut out = render_core(msgs)?
+        .into_iter()
+        .map(|(p, c)| (format!("core/src/generated/{p}"), c))
+        .collect::<BTreeMap<_, _>>();
+    for (p, c) in emit::fuzz(msgs) {
+        let c = if p.ends_with(".rs") { rustfmt(&c)? } else { c };
+        let path = match p.strip_prefix("../") {
+            Some(rest) => rest.to_string(),
+            None => format!("fuzz/{p}"),
+        };
+        out.insert(path, c);
+    }
+    Ok(out)
+}
+
+fn render_core(msgs: &[model::Message]) -> Result<BTreeMap<String, String>, String> {
     let mut files = BTreeMap::new();
     let groups = emit::groups(msgs);
     for (g, ms) in &groups {
@@ -69,8 +90,8 @@ pub fn render(msgs: &[model::Message]) -> Result<BTreeMap<String, String>, Strin
     Ok(out)
 }
 
-/// Writes `files` under `out` (or, with `check`, compares). Removes stale `.rs` files.
-/// Returns the paths that differ.
+/// Writes `files` under the repository root `out` (or, with `check`, compares). Removes stale
+/// `.rs` files below [`GENERATED_DIRS`]. Returns the paths that differ.
 pub fn write_tree(out: &Path, files: &BTreeMap<String, String>, check: bool) -> std::io::Result<Vec<String>> {
     let mut diffs = Vec::new();
     for (p, content) in files {
@@ -87,7 +108,7 @@ pub fn write_tree(out: &Path, files: &BTreeMap<String, String>, check: bool) -> 
         }
     }
     // Stale files.
-    let mut stack = vec![out.to_path_buf()];
+    let mut stack: Vec<std::path::PathBuf> = GENERATED_DIRS.iter().map(|d| out.join(d)).collect();
     while let Some(d) = stack.pop() {
         let Ok(rd) = std::fs::read_dir(&d) else { continue };
         for e in rd.flatten() {

@@ -4,7 +4,8 @@
 //! kafka-wire-codegen [--kafka DIR_4_1_1] [--kafka-old DIR_3_9_1] [--drafts DIR] [--out DIR] [--check]
 //! ```
 //! Defaults are relative to the workspace root: `../shared/kafka-schemas/4.1.1`,
-//! `../shared/kafka-schemas/3.9.1`, `codegen/schemas/kip-1279`, `core/src/generated`.
+//! `../shared/kafka-schemas/3.9.1`, `codegen/schemas/kip-1279`, and the repository root as the
+//! output (files go to `core/src/generated/` and `fuzz/`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,8 +17,9 @@ fn main() -> ExitCode {
         older: root.join("../shared/kafka-schemas/3.9.1"),
         drafts: root.join("codegen/schemas/kip-1279"),
     };
-    let mut out = root.join("core/src/generated");
+    let mut out = root.clone();
     let mut check = false;
+    let mut corpus: Option<PathBuf> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut val = || args.next().map(PathBuf::from).ok_or_else(|| format!("{a} needs a value"));
@@ -26,12 +28,13 @@ fn main() -> ExitCode {
             "--kafka-old" => val().map(|v| inputs.older = v),
             "--drafts" => val().map(|v| inputs.drafts = v),
             "--out" => val().map(|v| out = v),
+            "--fuzz-corpus" => val().map(|v| corpus = Some(v)),
             "--check" => {
                 check = true;
                 Ok(())
             }
             "-h" | "--help" => {
-                println!("usage: kafka-wire-codegen [--kafka DIR] [--kafka-old DIR] [--drafts DIR] [--out DIR] [--check]");
+                println!("usage: kafka-wire-codegen [--kafka DIR] [--kafka-old DIR] [--drafts DIR] [--out DIR] [--check] [--fuzz-corpus DIR]");
                 return ExitCode::SUCCESS;
             }
             _ => Err(format!("unknown argument {a}")),
@@ -48,6 +51,18 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(dir) = corpus {
+        let seeds = kafka_wire_codegen::corpus::seeds(&msgs);
+        for (p, bytes) in &seeds {
+            let path = dir.join(p);
+            if let Err(e) = std::fs::create_dir_all(path.parent().unwrap_or(&dir)).and_then(|_| std::fs::write(&path, bytes)) {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+        eprintln!("{} seed inputs written under {}", seeds.len(), dir.display());
+        return ExitCode::SUCCESS;
+    }
     let files = match kafka_wire_codegen::render(&msgs) {
         Ok(f) => f,
         Err(e) => {

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS each on a copy of its committed seed corpus, and writes
+# per-target executions and coverage to OUT (a Markdown table).
+#
+#   fuzz/run-all.sh [SECONDS] [OUT]      (defaults: 3 seconds, fuzz/last-run.md)
+#
+# Needs cargo-fuzz (`cargo install cargo-fuzz`); without a nightly toolchain it runs with
+# RUSTC_BOOTSTRAP=1. Exits non-zero if any target crashes; crash inputs stay in
+# fuzz/artifacts/<target>/ (turn each into a named file under fuzz/regressions/<target>/).
+set -uo pipefail
+cd "$(dirname "$0")"
+secs=${1:-3}
+out=${2:-last-run.md}
+export RUSTC_BOOTSTRAP=1
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  cargo install cargo-fuzz --version '^0.13' --locked || cargo install cargo-fuzz
+fi
+cargo fuzz build -O >/tmp/kafka-wire-fuzz-build.log 2>&1 || { tail -40 /tmp/kafka-wire-fuzz-build.log; echo "FAILED: fuzz build"; exit 1; }
+work=$(mktemp -d)
+total=0; crashes=0; n=0
+{
+  echo "| target | seconds | executions | coverage (cov) | features (ft) | result |"
+  echo "|---|---:|---:|---:|---:|---|"
+} > "$out"
+for t in $(cargo fuzz list); do
+  n=$((n + 1))
+  mkdir -p "$work/$t"
+  [ -d "corpus/$t" ] && cp -r "corpus/$t/." "$work/$t/"
+  log="$work/$t.log"
+  cargo fuzz run -O "$t" "$work/$t" -- -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
+      -print_final_stats=1 >"$log" 2>&1
+  rc=$?
+  execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)
+  cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{print $2}')
+  ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | awk '{print $2}')
+  execs=${execs:-0}
+  total=$((total + execs))
+  if [ $rc -ne 0 ]; then
+    crashes=$((crashes + 1)); result="CRASH (see fuzz/artifacts/$t)"
+    grep -E 'panicked|ERROR|SUMMARY' "$log" | head -5
+  else
+    result=ok
+  fi
+  echo "| $t | $secs | $execs | ${cov:-?} | ${ft:-?} | $result |" >> "$out"
+done
+echo >> "$out"
+echo "fuzz: $n targets run, $total executions, $crashes crashes" | tee -a "$out"
+rm -rf "$work"
+[ "$crashes" -eq 0 ]
