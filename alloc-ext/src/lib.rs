@@ -4,7 +4,9 @@
 //! `JsonConverter`s ([`json`]), size-prefixed frame reassembly ([`frames`]), and the `kwire`
 //! command.
 
+pub mod compression;
 pub mod demo;
+pub mod dump_log;
 pub mod frames;
 pub mod fuzzing;
 pub mod json;

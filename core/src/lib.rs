@@ -58,6 +58,7 @@ mod error;
 pub mod frame;
 pub mod reflect;
 mod read;
+pub mod records;
 mod types;
 mod write;
 

@@ -30,6 +30,24 @@ enum Cmd {
     /// Encode JSON (as `decode` prints it) into a frame.
     #[command(after_help = "Examples:\n  kwire encode request.json > request.bin\n  kwire encode --hex --response --api-key 3 --api-version 12 response.json\n  kwire encode --metadata-record --hex record.json")]
     Encode(Opts),
+    /// Print every batch and record of a log segment (or any record bytes) as JSON lines.
+    #[command(after_help = "Examples:\n  kwire dump-log 00000000000000000000.log\n  kwire dump-log --metadata __cluster_metadata-0/00000000000000000000.log")]
+    DumpLog(DumpLogArgs),
+}
+
+#[derive(Args)]
+struct DumpLogArgs {
+    /// Decode each record value as a framed KRaft metadata record (a `__cluster_metadata` segment).
+    #[arg(long)]
+    metadata: bool,
+    /// Largest decompressed size of one compressed batch, in bytes.
+    #[arg(long, default_value_t = kafka_wire_ext::compression::DEFAULT_LIMIT)]
+    max_decompressed_bytes: usize,
+    /// Print batches whose CRC does not match (with "crcValid": false) instead of stopping.
+    #[arg(long)]
+    skip_crc_check: bool,
+    /// The segment file, or - for standard input.
+    file: String,
 }
 
 #[derive(Args)]
@@ -212,6 +230,10 @@ fn main() -> ExitCode {
             let r = if o.hex { writeln!(out, "{}", hex::encode(&b)) } else { out.write_all(&b) };
             r.map_err(|e| e.to_string())
         }),
+        Cmd::DumpLog(a) => kafka_wire_ext::dump_log::run(
+            &a.file,
+            &kafka_wire_ext::dump_log::DumpOptions { metadata: a.metadata, limit: a.max_decompressed_bytes, verify_crc: !a.skip_crc_check },
+        ),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

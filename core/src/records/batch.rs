@@ -1,0 +1,249 @@
+//! Magic 2 record batches.
+
+use super::record::{self, Record, Records};
+use super::{crc32c, frame, Attributes, Compression, Framing, TimestampType, LOG_OVERHEAD, MIN_RECORD_SIZE, RECORD_BATCH_OVERHEAD, V2_NAME};
+use crate::error::{DecodeError, DecodeErrorKind as K};
+use crate::read;
+
+/// A magic 2 record batch, validated: every header field, the CRC (unless turned off), the
+/// attributes, and for an uncompressed batch all of its records.
+///
+/// ```text
+/// baseOffset: int64            batchLength: int32 (bytes after this field)
+/// partitionLeaderEpoch: int32  magic: int8 (2)     crc: uint32 (CRC-32C of attributes..end)
+/// attributes: int16            lastOffsetDelta: int32
+/// baseTimestamp: int64         maxTimestamp: int64
+/// producerId: int64            producerEpoch: int16  baseSequence: int32
+/// recordCount: int32           records...
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordBatch<'a> {
+    /// Offset of the first record.
+    pub base_offset: i64,
+    /// Bytes after the length field (the whole batch is 12 bytes more).
+    pub batch_length: i32,
+    /// The partition leader epoch the batch was written in.
+    pub partition_leader_epoch: i32,
+    /// The magic byte: 2.
+    pub magic: i8,
+    /// The CRC-32C in the batch (checked unless verification was turned off).
+    pub crc: u32,
+    /// The attributes (codec checked to be 0–4).
+    pub attributes: Attributes,
+    /// Offset of the last record minus the base offset.
+    pub last_offset_delta: i32,
+    /// Timestamp of the first record, or the delete horizon when that attribute is set.
+    pub base_timestamp: i64,
+    /// Largest timestamp in the batch (the append time under `LogAppendTime`).
+    pub max_timestamp: i64,
+    /// Producer id, or -1.
+    pub producer_id: i64,
+    /// Producer epoch, or -1.
+    pub producer_epoch: i16,
+    /// Sequence number of the first record, or -1.
+    pub base_sequence: i32,
+    /// Number of records (checked against the bytes when uncompressed; never negative).
+    pub record_count: i32,
+    bytes: &'a [u8],
+    position: usize,
+    records: Option<Records<'a>>,
+}
+
+impl<'a> RecordBatch<'a> {
+    /// Parses one magic 2 batch at the front of `bytes` (CRC checked) and returns it with the
+    /// bytes after it. Offsets in errors are from the start of `bytes`. A batch length larger
+    /// than the bytes there is [`DecodeErrorKind::LengthExceedsInput`](crate::DecodeErrorKind);
+    /// use [`Batches`](super::Batches) to treat that as a truncated Fetch tail instead.
+    pub fn parse(bytes: &'a [u8]) -> Result<(Self, &'a [u8]), DecodeError> {
+        Self::parse_with(bytes, true)
+    }
+
+    /// As [`RecordBatch::parse`], checking the CRC only when `verify_crc` is true.
+    pub fn parse_with(bytes: &'a [u8], verify_crc: bool) -> Result<(Self, &'a [u8]), DecodeError> {
+        let Framing::Whole { size, total } = frame(bytes, 0, true)? else {
+            // Strict framing never reports a truncation.
+            return Err(DecodeError::new_at(K::UnexpectedEof { needed: LOG_OVERHEAD }, 0, V2_NAME, 2, "batch_length"));
+        };
+        let magic = bytes.get(16).copied().unwrap_or(0) as i8;
+        if magic != 2 {
+            return Err(DecodeError::new_at(K::UnsupportedVersion { version: i32::from(magic) }, 16, V2_NAME, -1, "magic"));
+        }
+        if (size as usize) < RECORD_BATCH_OVERHEAD - LOG_OVERHEAD {
+            return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(size) }, 8, V2_NAME, 2, "batch_length"));
+        }
+        let (b, rest) = bytes.split_at_checked(total).unwrap_or((bytes, &[]));
+        Ok((parse_v2(b, 0, verify_crc)?, rest))
+    }
+
+    /// The whole batch's bytes, as it was read (for forwarding it unchanged).
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+    /// Byte offset of the batch in the input it was read from.
+    pub fn position(&self) -> usize {
+        self.position
+    }
+    /// The whole batch's size in bytes (`batch_length + 12`).
+    pub fn size_in_bytes(&self) -> usize {
+        self.bytes.len()
+    }
+    /// The records section: the records themselves, or their compressed form.
+    pub fn records_bytes(&self) -> &'a [u8] {
+        self.bytes.get(RECORD_BATCH_OVERHEAD..).unwrap_or(&[])
+    }
+    /// The records, validated, for an uncompressed batch; `None` when compressed (decompress
+    /// [`RecordBatch::records_bytes`] and call [`Records::parse`] with
+    /// [`RecordBatch::record_count`]).
+    pub fn records(&self) -> Option<Records<'a>> {
+        self.records
+    }
+    /// The compression codec.
+    pub fn compression(&self) -> Compression {
+        self.attributes.compression().unwrap_or(Compression::None)
+    }
+    /// The codec and the compressed record bytes, for a compressed batch.
+    pub fn compressed_records(&self) -> Option<(Compression, &'a [u8])> {
+        match self.compression() {
+            Compression::None => None,
+            c => Some((c, self.records_bytes())),
+        }
+    }
+    /// The timestamp type.
+    pub fn timestamp_type(&self) -> TimestampType {
+        self.attributes.timestamp_type()
+    }
+    /// True for a transactional batch.
+    pub fn is_transactional(&self) -> bool {
+        self.attributes.is_transactional()
+    }
+    /// True for a control batch.
+    pub fn is_control(&self) -> bool {
+        self.attributes.is_control()
+    }
+    /// True when the base timestamp is the delete horizon.
+    pub fn has_delete_horizon(&self) -> bool {
+        self.attributes.has_delete_horizon()
+    }
+    /// The delete horizon, when the batch has one.
+    pub fn delete_horizon_ms(&self) -> Option<i64> {
+        self.has_delete_horizon().then_some(self.base_timestamp)
+    }
+    /// Offset of the last record (`base_offset + last_offset_delta`).
+    pub fn last_offset(&self) -> i64 {
+        self.base_offset.wrapping_add(i64::from(self.last_offset_delta))
+    }
+    /// The offset after the batch.
+    pub fn next_offset(&self) -> i64 {
+        self.last_offset().wrapping_add(1)
+    }
+    /// Sequence number of the last record, or -1 (wrapping at `i32::MAX` as Kafka does).
+    pub fn last_sequence(&self) -> i32 {
+        if self.base_sequence < 0 {
+            return -1;
+        }
+        let last = i64::from(self.base_sequence) + i64::from(self.last_offset_delta);
+        if last > i64::from(i32::MAX) {
+            (last - i64::from(i32::MAX) - 1) as i32
+        } else {
+            last as i32
+        }
+    }
+    /// The CRC-32C of the batch's bytes as they are (equal to [`RecordBatch::crc`] when the batch
+    /// is intact).
+    pub fn computed_crc(&self) -> u32 {
+        crc32c(self.bytes.get(21..).unwrap_or(&[]))
+    }
+    /// True when the stored CRC matches the bytes.
+    pub fn is_crc_valid(&self) -> bool {
+        self.computed_crc() == self.crc
+    }
+    /// The absolute offset of a record of this batch.
+    pub fn offset_of(&self, r: &Record<'_>) -> i64 {
+        self.base_offset.wrapping_add(i64::from(r.offset_delta))
+    }
+    /// The timestamp of a record of this batch: `max_timestamp` under `LogAppendTime`, else the
+    /// base timestamp plus the record's delta.
+    pub fn timestamp_of(&self, r: &Record<'_>) -> i64 {
+        match self.timestamp_type() {
+            TimestampType::LogAppendTime => self.max_timestamp,
+            TimestampType::CreateTime => self.base_timestamp.wrapping_add(r.timestamp_delta),
+        }
+    }
+}
+
+/// Parses `b`, exactly one magic 2 batch whose framing was checked, found at `pos` in the input.
+pub(crate) fn parse_v2(b: &[u8], pos: usize, verify_crc: bool) -> Result<RecordBatch<'_>, DecodeError> {
+    let end = pos + b.len();
+    let fin = |e: DecodeError| e.finish(end, V2_NAME, 2);
+    let mut c = b;
+    let c = &mut c;
+    let base_offset = read::i64(c, "base_offset").map_err(fin)?;
+    let batch_length = read::i32(c, "batch_length").map_err(fin)?;
+    let partition_leader_epoch = read::i32(c, "partition_leader_epoch").map_err(fin)?;
+    let magic = read::i8(c, "magic").map_err(fin)?;
+    let crc = read::u32(c, "crc").map_err(fin)?;
+    let attributes = Attributes(read::i16(c, "attributes").map_err(fin)?);
+    let last_offset_delta = read::i32(c, "last_offset_delta").map_err(fin)?;
+    let base_timestamp = read::i64(c, "base_timestamp").map_err(fin)?;
+    let max_timestamp = read::i64(c, "max_timestamp").map_err(fin)?;
+    let producer_id = read::i64(c, "producer_id").map_err(fin)?;
+    let producer_epoch = read::i16(c, "producer_epoch").map_err(fin)?;
+    let base_sequence = read::i32(c, "base_sequence").map_err(fin)?;
+    let record_count = read::i32(c, "record_count").map_err(fin)?;
+    let records_bytes: &[u8] = c;
+
+    #[cfg(not(fuzzing))]
+    if verify_crc {
+        let computed = crc32c(b.get(21..).unwrap_or(&[]));
+        if computed != crc {
+            return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(crc) }, pos, V2_NAME, 2, "crc"));
+        }
+    }
+    #[cfg(fuzzing)]
+    let _ = verify_crc;
+
+    let Some(codec) = attributes.compression() else {
+        return Err(DecodeError::new_at(
+            K::InvalidFrame { value: i64::from(attributes.0 & 0x07) },
+            pos + 21,
+            V2_NAME,
+            2,
+            "attributes",
+        ));
+    };
+    if record_count < 0 {
+        return Err(DecodeError::new_at(K::InvalidFrame { value: i64::from(record_count) }, pos + 57, V2_NAME, 2, "record_count"));
+    }
+    let records = if codec == Compression::None {
+        if record_count as usize > records_bytes.len() / MIN_RECORD_SIZE {
+            return Err(DecodeError::new_at(
+                K::LengthExceedsInput { length: i64::from(record_count) },
+                pos + 57,
+                V2_NAME,
+                2,
+                "record_count",
+            ));
+        }
+        Some(record::validate(records_bytes, record_count as u32, pos + RECORD_BATCH_OVERHEAD, V2_NAME)?)
+    } else {
+        None
+    };
+    Ok(RecordBatch {
+        base_offset,
+        batch_length,
+        partition_leader_epoch,
+        magic,
+        crc,
+        attributes,
+        last_offset_delta,
+        base_timestamp,
+        max_timestamp,
+        producer_id,
+        producer_epoch,
+        base_sequence,
+        record_count,
+        bytes: b,
+        position: pos,
+        records,
+    })
+}
