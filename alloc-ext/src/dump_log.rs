@@ -173,7 +173,7 @@ fn line(out: &mut dyn Write, v: &Value) -> Result<(), String> {
 pub fn dump(bytes: &[u8], opts: &DumpOptions, out: &mut dyn Write) -> Result<DumpSummary, String> {
     let mut sum = DumpSummary::default();
     for item in Batches::new(bytes).verify_crc(opts.verify_crc) {
-        match item.map_err(|e| e.to_string())? {
+        match item.map_err(|e| batch_error(bytes, &e))? {
             Batch::V2(b) => dump_batch(&b, opts, out, &mut sum)?,
             Batch::Legacy(m) => dump_message(&m, opts, out, &mut sum)?,
             Batch::Truncated(t) => {
@@ -183,6 +183,15 @@ pub fn dump(bytes: &[u8], opts: &DumpOptions, out: &mut dyn Write) -> Result<Dum
         }
     }
     Ok(sum)
+}
+
+/// An error found while reading batches; a CRC mismatch names the batch's base offset too.
+fn batch_error(bytes: &[u8], e: &kafka_wire::DecodeError) -> String {
+    let base = bytes.get(e.offset()..e.offset().saturating_add(8)).and_then(|b| b.try_into().ok()).map(i64::from_be_bytes);
+    match base {
+        Some(base) if e.field() == "crc" => format!("batch at offset {base}: {e} (CRC mismatch)"),
+        _ => e.to_string(),
+    }
 }
 
 fn dump_batch(b: &RecordBatch<'_>, opts: &DumpOptions, out: &mut dyn Write, sum: &mut DumpSummary) -> Result<(), String> {
