@@ -43,7 +43,7 @@
 //! Batches are CRC-checked unless [`Batches::verify_crc`] turns it off (a dump tool that wants
 //! to show a damaged batch). Under `cfg(fuzzing)` (set by cargo-fuzz) the check is skipped, so
 //! that fuzzers reach the code behind it. A mismatch is
-//! [`DecodeErrorKind::InvalidFrame`]`{ value: <the CRC in the batch> }` with field `"crc"`, at
+//! [`DecodeErrorKind::InvalidFrame`](crate::DecodeErrorKind::InvalidFrame)`{ value: <the CRC in the batch> }` with field `"crc"`, at
 //! the byte offset where the batch starts; [`RecordBatch::computed_crc`] gives the other side.
 //!
 //! # Writing
@@ -324,8 +324,8 @@ impl<'a> Batches<'a> {
     }
 
     /// Batches in `input`, which must end on a batch boundary (a Produce request's records): a
-    /// partial last batch is an error ([`DecodeErrorKind::UnexpectedEof`] with fewer than 12
-    /// bytes, else [`DecodeErrorKind::LengthExceedsInput`] at its `batch_length`).
+    /// partial last batch is an error ([`DecodeErrorKind::UnexpectedEof`](crate::DecodeErrorKind::UnexpectedEof) with fewer than 12
+    /// bytes, else [`DecodeErrorKind::LengthExceedsInput`](crate::DecodeErrorKind::LengthExceedsInput) at its `batch_length`).
     pub const fn strict(input: &'a [u8]) -> Self {
         Batches { input, pos: 0, strict: true, verify_crc: true, done: false }
     }

@@ -877,3 +877,37 @@ fn mutations_never_panic() {
         }
     }
 }
+
+/// The `records` of a parsed FetchResponse (ending in a partial batch, as brokers cut them) and
+/// of a ProduceRequest, read in place.
+#[test]
+fn records_fields_of_fetch_and_produce_views() {
+    use kafka_wire::messages::fetch_response::{FetchResponse, FetchableTopicResponse, PartitionData};
+    use kafka_wire::messages::produce_request::{PartitionProduceData, ProduceRequest, TopicProduceData};
+
+    let mut fetched = GOLDEN_PLAIN.to_vec();
+    fetched.extend_from_slice(GOLDEN_TXN);
+    fetched.extend_from_slice(&GOLDEN_COMMIT[..40]);
+    let parts = [PartitionData { partition_index: 0, high_watermark: 21, records: Some(&fetched), ..PartitionData::DEFAULT }];
+    let topics = [FetchableTopicResponse { topic_id: Uuid::from_u128(1), partitions: Array::from_slice(&parts), ..FetchableTopicResponse::DEFAULT }];
+    let resp = FetchResponse { responses: Array::from_slice(&topics), ..FetchResponse::DEFAULT };
+    let mut buf = [0u8; 1024];
+    let n = resp.encode_to_slice(&mut buf, 16).unwrap();
+    let view = FetchResponse::parse(&buf[..n], 16).unwrap();
+    let records = view.responses.iter().next().unwrap().partitions.iter().next().unwrap().records.unwrap();
+    let items: Vec<_> = Batches::new(records).collect::<Result<_, _>>().unwrap();
+    assert_eq!(items.len(), 3);
+    assert!(matches!(items[1], Batch::V2(b) if b.is_transactional() && b.base_offset == 19));
+    let Batch::Truncated(t) = items[2] else { panic!() };
+    assert_eq!((t.position, t.bytes.len(), t.base_offset()), (GOLDEN_PLAIN.len() + GOLDEN_TXN.len(), 40, Some(20)));
+
+    let produce_parts = [PartitionProduceData { index: 0, records: Some(GOLDEN_PLAIN), ..PartitionProduceData::DEFAULT }];
+    let produce_topics = [TopicProduceData { name: "orders", partition_data: Array::from_slice(&produce_parts), ..TopicProduceData::DEFAULT }];
+    let req = ProduceRequest { acks: -1, timeout_ms: 30_000, topic_data: Array::from_slice(&produce_topics), ..ProduceRequest::DEFAULT };
+    let n = req.encode_to_slice(&mut buf, 9).unwrap();
+    let view = ProduceRequest::parse(&buf[..n], 9).unwrap();
+    let records = view.topic_data.iter().next().unwrap().partition_data.iter().next().unwrap().records.unwrap();
+    let b = only_v2(records);
+    assert_eq!(b.bytes(), GOLDEN_PLAIN, "a proxy can forward the batch as it is");
+    assert_eq!(b.records().unwrap().iter().map(|r| r.value.map(<[u8]>::len)).collect::<Vec<_>>(), [Some(5), None, Some(1)]);
+}
