@@ -146,7 +146,7 @@ impl<'b> Reader<'b> {
         let mut map = Map::new();
         for f in desc.fields {
             if f.in_version(v) && !f.tagged_at(v) {
-                let val = self.read_field(f, v, f.compact_at(v), f.nullable_at(v))?;
+                let val = self.read_field(f, v, f.compact_at(v), f.nullable_at(v), false)?;
                 map.insert(f.json.to_string(), val);
             }
         }
@@ -159,7 +159,7 @@ impl<'b> Reader<'b> {
                 let start = self.pos;
                 match desc.fields.iter().find(|f| f.tagged_at(v) && f.tag == tag) {
                     Some(f) => {
-                        let val = self.read_field(f, v, true, f.nullable_at(v))?;
+                        let val = self.read_field(f, v, true, f.nullable_at(v), true)?;
                         if self.pos - start != size {
                             return self.err("tagged field size mismatch");
                         }
@@ -183,7 +183,7 @@ impl<'b> Reader<'b> {
         Ok(Value::Object(map))
     }
 
-    fn read_field(&mut self, f: &FieldDesc, v: i16, compact: bool, nullable: bool) -> Result<Value, JsonError> {
+    fn read_field(&mut self, f: &FieldDesc, v: i16, compact: bool, nullable: bool, tagged: bool) -> Result<Value, JsonError> {
         if f.array {
             let n = self.len(compact, false)?;
             if n < 0 {
@@ -194,14 +194,14 @@ impl<'b> Reader<'b> {
             }
             let mut items = Vec::with_capacity(n as usize);
             for _ in 0..n {
-                items.push(self.read_one(f.kind, v, compact, false)?);
+                items.push(self.read_one(f.kind, v, compact, false, false)?);
             }
             return Ok(Value::Array(items));
         }
-        self.read_one(f.kind, v, compact, nullable)
+        self.read_one(f.kind, v, compact, nullable, tagged)
     }
 
-    fn read_one(&mut self, kind: Kind, v: i16, compact: bool, nullable: bool) -> Result<Value, JsonError> {
+    fn read_one(&mut self, kind: Kind, v: i16, compact: bool, nullable: bool, tagged: bool) -> Result<Value, JsonError> {
         Ok(match kind {
             Kind::Bool => Value::Bool(self.arr::<1>()?[0] != 0),
             Kind::Int8 => Value::from(i8::from_be_bytes(self.arr()?)),
@@ -231,8 +231,13 @@ impl<'b> Reader<'b> {
                 Value::from(STANDARD.encode(self.take(n as usize)?))
             }
             Kind::Struct(d) => {
-                if nullable && (self.arr::<1>()?[0] as i8) < 0 {
-                    return Ok(Value::Null);
+                // The null marker: int8 (negative is null) untagged, an unsigned varint (not
+                // above zero is null) inside a tagged field.
+                if nullable {
+                    let null = if tagged { (self.uvarint()? as i32) <= 0 } else { (self.arr::<1>()?[0] as i8) < 0 };
+                    if null {
+                        return Ok(Value::Null);
+                    }
                 }
                 self.read_struct(d, v)?
             }
@@ -325,7 +330,7 @@ fn write_struct(desc: &StructDesc, json: &Value, v: i16, out: &mut Vec<u8>, path
             let Some(val) = obj.get(f.json) else {
                 return jerr(&p, format!("unable to locate field '{}', which is mandatory in version {v}", f.json));
             };
-            write_field(f, val, v, f.compact_at(v), f.nullable_at(v), out, &p)?;
+            write_field(f, val, v, f.compact_at(v), f.nullable_at(v), false, out, &p)?;
         }
     }
     if desc.flexible_at(v) {
@@ -334,7 +339,7 @@ fn write_struct(desc: &StructDesc, json: &Value, v: i16, out: &mut Vec<u8>, path
             if f.tagged_at(v) {
                 if let Some(val) = obj.get(f.json) {
                     let mut b = Vec::new();
-                    write_field(f, val, v, true, f.nullable_at(v), &mut b, &format!("{path}.{}", f.json))?;
+                    write_field(f, val, v, true, f.nullable_at(v), true, &mut b, &format!("{path}.{}", f.json))?;
                     tags.push((f.tag, b));
                 }
             }
@@ -362,7 +367,8 @@ fn write_struct(desc: &StructDesc, json: &Value, v: i16, out: &mut Vec<u8>, path
     Ok(())
 }
 
-fn write_field(f: &FieldDesc, val: &Value, v: i16, compact: bool, nullable: bool, out: &mut Vec<u8>, p: &str) -> Result<(), JsonError> {
+#[allow(clippy::too_many_arguments)]
+fn write_field(f: &FieldDesc, val: &Value, v: i16, compact: bool, nullable: bool, tagged: bool, out: &mut Vec<u8>, p: &str) -> Result<(), JsonError> {
     if f.array {
         return match val {
             Value::Null if nullable => {
@@ -372,14 +378,14 @@ fn write_field(f: &FieldDesc, val: &Value, v: i16, compact: bool, nullable: bool
             Value::Array(items) => {
                 put_len(out, Some(items.len()), compact, false);
                 for (i, it) in items.iter().enumerate() {
-                    write_one(f.kind, it, v, compact, false, out, &format!("{p}[{i}]"))?;
+                    write_one(f.kind, it, v, compact, false, false, out, &format!("{p}[{i}]"))?;
                 }
                 Ok(())
             }
             _ => jerr(p, "expected an array"),
         };
     }
-    write_one(f.kind, val, v, compact, nullable, out, p)
+    write_one(f.kind, val, v, compact, nullable, tagged, out, p)
 }
 
 fn int(val: &Value, p: &str, lo: i64, hi: i64) -> Result<i64, JsonError> {
@@ -389,12 +395,13 @@ fn int(val: &Value, p: &str, lo: i64, hi: i64) -> Result<i64, JsonError> {
     }
 }
 
-fn write_one(kind: Kind, val: &Value, v: i16, compact: bool, nullable: bool, out: &mut Vec<u8>, p: &str) -> Result<(), JsonError> {
+#[allow(clippy::too_many_arguments)]
+fn write_one(kind: Kind, val: &Value, v: i16, compact: bool, nullable: bool, tagged: bool, out: &mut Vec<u8>, p: &str) -> Result<(), JsonError> {
     if val.is_null() && nullable {
         match kind {
             Kind::String => put_len(out, None, compact, true),
             Kind::Bytes | Kind::Records => put_len(out, None, compact, false),
-            Kind::Struct(_) => out.push(0xff),
+            Kind::Struct(_) => out.push(if tagged { 0 } else { 0xff }),
             _ => return jerr(p, "null is not allowed here"),
         }
         return Ok(());

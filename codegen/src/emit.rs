@@ -474,7 +474,34 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     let uses_v = |s: &str| s.contains('v');
     let mut body = String::new();
     let mut needs_v = false;
-    for x in &fs {
+    // Runs of fixed-width fields that every version has are read with one bounds check; on a
+    // short input the cold path reads them one by one to name the field that ran out.
+    let fixed_here = |x: &F| cond(x.f.versions.minus(x.f.tagged), valid) == "true" && fixed_width(&x.f.ty).is_some();
+    let mut skip = 0usize;
+    for (i, x) in fs.iter().enumerate() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        if fixed_here(x) {
+            let run: Vec<&F> = fs[i..].iter().take_while(|y| fixed_here(y)).collect();
+            if run.len() >= 2 {
+                let total: usize = run.iter().map(|y| fixed_width(&y.f.ty).unwrap_or(0)).sum();
+                let _ = writeln!(body, "        let r: [u8; {total}] = match rt::read::run::<{total}>(c) {{\n            Some(r) => r,\n            None => {{");
+                for y in &run {
+                    let _ = writeln!(body, "                rt::read::{}(c, \"{}\")?;", prim_fn(&y.f.ty), y.path);
+                }
+                let _ = writeln!(body, "                return Err(rt::read::short(c, \"{}\"));\n            }}\n        }};", run[0].path);
+                let mut off = 0usize;
+                for y in &run {
+                    let w = fixed_width(&y.f.ty).unwrap_or(0);
+                    let _ = writeln!(body, "        let {} = rt::read::{}_at::<{total}, {off}>(&r);", y.id, prim_fn(&y.f.ty));
+                    off += w;
+                }
+                skip = run.len() - 1;
+                continue;
+            }
+        }
         let present = x.f.versions.minus(x.f.tagged);
         let c = cond(present, valid);
         if c == "false" {
@@ -536,7 +563,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     }
     let sig_v = if needs_v { "v" } else { "_v" };
     let sig_c = "c";
-    let _ = writeln!(o, "    fn read({sig_c}: &mut &'a [u8], {sig_v}: i16) -> Result<Self, rt::DecodeError> {{");
+    let _ = writeln!(o, "    #[inline]\n    fn read({sig_c}: &mut &'a [u8], {sig_v}: i16) -> Result<Self, rt::DecodeError> {{");
     o.push_str(&body);
     let mut init = String::new();
     for (x, id) in fs.iter().zip(&fields_init) {
@@ -673,7 +700,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                     x.path, x.path
                 );
             }
-            wb.push_str("            w.unknown_tags_before(&mut unknown, u32::MAX)?;\n        }\n");
+            wb.push_str("            w.unknown_tags_rest(&mut unknown)?;\n        }\n");
         }
     }
     let _ = writeln!(
@@ -708,6 +735,7 @@ fn read_expr(m: &Message, x: &F, tagged: bool) -> String {
             format!("rt::read::opt_array::<{}>(c, {compact}, {nullable}, v, \"{p}\")?", scalar_ty(e))
         }
         Type::Array(e) => format!("rt::read::array::<{}>(c, {compact}, v, \"{p}\")?", scalar_ty(e)),
+        Type::Struct(n) if x.opt && tagged => format!("rt::read::opt_struct_tagged::<{n}>(c, {nullable}, v, \"{p}\")?"),
         Type::Struct(n) if x.opt => format!("rt::read::opt_struct::<{n}>(c, {nullable}, v, \"{p}\")?"),
         Type::Struct(n) => format!("<{n} as rt::Struct>::read(c, v)?"),
         _ => unreachable!(),
@@ -781,6 +809,7 @@ fn write_stmt(m: &Message, x: &F, tagged: bool) -> String {
             Type::Bytes | Type::Records => format!("w.bytes(&self.{id}, {compact}, \"{p}\")?;"),
             Type::Array(_) if x.opt => format!("rt::owned::write_opt_vec(w, &self.{id}, {compact}, v, \"{p}\")?;"),
             Type::Array(_) => format!("rt::owned::write_vec(w, &self.{id}, {compact}, v, \"{p}\")?;"),
+            Type::Struct(_) if x.opt && tagged => format!("rt::owned::write_opt_struct_tagged(w, &self.{id}, {nullable}, v, \"{p}\")?;"),
             Type::Struct(_) if x.opt => format!("rt::owned::write_opt_struct(w, &self.{id}, {nullable}, v, \"{p}\")?;"),
             Type::Struct(_) => format!("rt::OwnedStruct::write(&self.{id}, w, v)?;"),
             _ => unreachable!(),
@@ -794,6 +823,7 @@ fn write_stmt(m: &Message, x: &F, tagged: bool) -> String {
         Type::Bytes | Type::Records => format!("w.bytes(self.{id}, {compact}, \"{p}\")?;"),
         Type::Array(_) if x.opt => format!("w.opt_array(&self.{id}, {compact}, v, \"{p}\")?;"),
         Type::Array(_) => format!("w.array(&self.{id}, {compact}, v, \"{p}\")?;"),
+        Type::Struct(_) if x.opt && tagged => format!("w.opt_struct_tagged(&self.{id}, {nullable}, v, \"{p}\")?;"),
         Type::Struct(_) if x.opt => format!("w.opt_struct(&self.{id}, {nullable}, v, \"{p}\")?;"),
         Type::Struct(_) => format!("rt::Struct::write(&self.{id}, w, v)?;"),
         _ => unreachable!(),

@@ -98,7 +98,7 @@ fn write_struct(cx: &Cx, fields: &[Field], rng: &mut Rng, out: &mut Vec<u8>, dep
     for f in fields {
         if f.versions.contains(cx.v) && !f.tagged.contains(cx.v) {
             let nullable = f.nullable.contains(cx.v);
-            write_value(cx, f, &f.ty, nullable, compact(cx, f), false, rng, out, depth);
+            write_value(cx, f, &f.ty, nullable, compact(cx, f), false, rng, out, depth, false);
         }
     }
     if !flexible(cx) {
@@ -111,9 +111,9 @@ fn write_struct(cx: &Cx, fields: &[Field], rng: &mut Rng, out: &mut Vec<u8>, dep
         }
         let nullable = f.nullable.contains(cx.v);
         let mut val = Vec::new();
-        write_value(cx, f, &f.ty, nullable, true, false, rng, &mut val, depth);
+        write_value(cx, f, &f.ty, nullable, true, false, rng, &mut val, depth, true);
         let mut def = Vec::new();
-        write_default(cx, f, &mut def);
+        write_default(cx, f, &mut def, true);
         if val != def {
             tags.push((f.tag.unwrap_or(0), val));
         }
@@ -138,7 +138,7 @@ fn write_struct(cx: &Cx, fields: &[Field], rng: &mut Rng, out: &mut Vec<u8>, dep
 }
 
 /// The bytes a tagged field's default value would have.
-fn write_default(cx: &Cx, f: &Field, out: &mut Vec<u8>) {
+fn write_default(cx: &Cx, f: &Field, out: &mut Vec<u8>, tagged: bool) {
     let d = f.default.as_deref();
     let null = d == Some("null") || (d.is_none() && matches!(f.ty, Type::Records));
     let int = |out: &mut Vec<u8>, w: usize| {
@@ -147,7 +147,8 @@ fn write_default(cx: &Cx, f: &Field, out: &mut Vec<u8>) {
     };
     match &f.ty {
         _ if null => match &f.ty {
-            Type::Struct(_) => out.push(0xff),
+            // A null struct: int8 -1 untagged; unsigned varint 0 inside a tagged field.
+            Type::Struct(_) if !tagged => out.push(0xff),
             _ => out.push(0),
         },
         Type::Bool => out.push(u8::from(d == Some("true"))),
@@ -170,7 +171,7 @@ fn write_default(cx: &Cx, f: &Field, out: &mut Vec<u8>) {
             }
             for sf in struct_fields(cx, f) {
                 if sf.versions.contains(cx.v) && !sf.tagged.contains(cx.v) {
-                    write_default(cx, sf, out);
+                    write_default(cx, sf, out, false);
                 }
             }
             if flexible(cx) {
@@ -193,6 +194,7 @@ fn write_value(
     rng: &mut Rng,
     out: &mut Vec<u8>,
     depth: u32,
+    tagged: bool,
 ) {
     let null = nullable && !in_array && rng.chance(cx.opt.null_one_in);
     let len_prefix = |out: &mut Vec<u8>, n: usize, short: bool| {
@@ -251,14 +253,15 @@ fn write_value(
                 let n = if depth > 3 { 0 } else { rng.below(cx.opt.max_len + 1) as usize };
                 len_prefix(out, n, false);
                 for _ in 0..n {
-                    write_value(cx, f, e, false, compact, true, rng, out, depth + 1);
+                    write_value(cx, f, e, false, compact, true, rng, out, depth + 1, false);
                 }
             }
         }
         Type::Struct(_) => {
             if nullable && !in_array {
                 if null {
-                    out.push(0xff);
+                    // int8 -1 untagged; unsigned varint 0 inside a tagged field.
+                    out.push(if tagged { 0 } else { 0xff });
                     return;
                 }
                 out.push(1);

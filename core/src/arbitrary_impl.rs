@@ -55,7 +55,7 @@ fn len(out: &mut Vec<u8>, n: Option<usize>, compact: bool, short: bool) {
 fn write_struct(desc: &StructDesc, v: i16, u: &mut Unstructured<'_>, out: &mut Vec<u8>, depth: u32) -> Result<()> {
     for f in desc.fields {
         if f.in_version(v) && !f.tagged_at(v) {
-            write_field(f, v, u, out, f.compact_at(v), f.nullable_at(v), depth)?;
+            write_field(f, v, u, out, f.compact_at(v), f.nullable_at(v), false, depth)?;
         }
     }
     if desc.flexible_at(v) {
@@ -63,7 +63,7 @@ fn write_struct(desc: &StructDesc, v: i16, u: &mut Unstructured<'_>, out: &mut V
         for f in desc.fields {
             if f.tagged_at(v) && u.arbitrary::<bool>()? {
                 let mut b = Vec::new();
-                write_field(f, v, u, &mut b, true, f.nullable_at(v), depth)?;
+                write_field(f, v, u, &mut b, true, f.nullable_at(v), true, depth)?;
                 tags.push((f.tag, b));
             }
         }
@@ -83,7 +83,8 @@ fn write_struct(desc: &StructDesc, v: i16, u: &mut Unstructured<'_>, out: &mut V
     Ok(())
 }
 
-fn write_field(f: &FieldDesc, v: i16, u: &mut Unstructured<'_>, out: &mut Vec<u8>, compact: bool, nullable: bool, depth: u32) -> Result<()> {
+#[allow(clippy::too_many_arguments)]
+fn write_field(f: &FieldDesc, v: i16, u: &mut Unstructured<'_>, out: &mut Vec<u8>, compact: bool, nullable: bool, tagged: bool, depth: u32) -> Result<()> {
     if f.array {
         if nullable && u.ratio(1, 6)? {
             len(out, None, compact, false);
@@ -92,14 +93,15 @@ fn write_field(f: &FieldDesc, v: i16, u: &mut Unstructured<'_>, out: &mut Vec<u8
         let n = if depth > 3 { 0 } else { u.int_in_range(0..=3usize)? };
         len(out, Some(n), compact, false);
         for _ in 0..n {
-            write_one(f.kind, v, u, out, compact, false, depth + 1)?;
+            write_one(f.kind, v, u, out, compact, false, false, depth + 1)?;
         }
         return Ok(());
     }
-    write_one(f.kind, v, u, out, compact, nullable, depth)
+    write_one(f.kind, v, u, out, compact, nullable, tagged, depth)
 }
 
-fn write_one(kind: Kind, v: i16, u: &mut Unstructured<'_>, out: &mut Vec<u8>, compact: bool, nullable: bool, depth: u32) -> Result<()> {
+#[allow(clippy::too_many_arguments)]
+fn write_one(kind: Kind, v: i16, u: &mut Unstructured<'_>, out: &mut Vec<u8>, compact: bool, nullable: bool, tagged: bool, depth: u32) -> Result<()> {
     let null = nullable && u.ratio(1, 6)?;
     match kind {
         Kind::Bool => out.push(u8::from(u.arbitrary::<bool>()?)),
@@ -135,7 +137,8 @@ fn write_one(kind: Kind, v: i16, u: &mut Unstructured<'_>, out: &mut Vec<u8>, co
         Kind::Struct(d) => {
             if nullable {
                 if null {
-                    out.push(0xff);
+                    // int8 -1 untagged; unsigned varint 0 inside a tagged field.
+                    out.push(if tagged { 0 } else { 0xff });
                     return Ok(());
                 }
                 out.push(1);

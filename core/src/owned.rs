@@ -186,6 +186,19 @@ pub(crate) fn write_opt_struct<T: OwnedStruct>(w: &mut Writer<'_>, s: &Option<T>
     }
 }
 
+/// Writes a nullable owned struct inside a tagged field (unsigned varint marker).
+pub(crate) fn write_opt_struct_tagged<T: OwnedStruct>(w: &mut Writer<'_>, s: &Option<T>, nullable: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+    match s {
+        Some(s) => {
+            if nullable {
+                w.uvarint(1, f)?;
+            }
+            s.write(w, v)
+        }
+        None => w.uvarint(0, f),
+    }
+}
+
 /// A whole owned message: decode (through a validated view), size, encode.
 pub trait OwnedMessage: OwnedStruct + Sized {
     /// The view type this is the owned twin of.

@@ -97,6 +97,52 @@ pub(crate) fn uuid(c: Cur<'_, '_>, f: &'static str) -> Result<uuid::Uuid, Decode
     Ok(uuid::Uuid::from_bytes(chunk::<16>(c, f)?))
 }
 
+/// A run of `N` bytes of fixed-width fields, read with one bounds check.
+#[inline(always)]
+pub(crate) fn run<const N: usize>(c: Cur<'_, '_>) -> Option<[u8; N]> {
+    let (h, t) = c.split_first_chunk::<N>()?;
+    *c = t;
+    Some(*h)
+}
+
+/// The error for a run that the field-by-field cold path did not pin on one field.
+#[cold]
+pub(crate) fn short(c: &[u8], f: &'static str) -> DecodeError {
+    eof(c, c.len().saturating_add(1), f)
+}
+
+#[inline(always)]
+fn sub<const N: usize, const L: usize>(r: &[u8; N], off: usize) -> [u8; L] {
+    let mut a = [0u8; L];
+    if let Some(s) = r.get(off..off + L) {
+        a.copy_from_slice(s);
+    }
+    a
+}
+
+macro_rules! at_fns {
+    ($($name:ident => $t:ty, $w:expr, $conv:expr;)*) => {$(
+        /// Decodes a field at a constant offset in a run.
+        #[inline(always)]
+        #[allow(dead_code)] // which ones are used depends on the schemas
+        pub(crate) fn $name<const N: usize, const O: usize>(r: &[u8; N]) -> $t {
+            let f: fn([u8; $w]) -> $t = $conv;
+            f(sub::<N, $w>(r, O))
+        }
+    )*};
+}
+at_fns! {
+    bool_at => bool, 1, |a| a[0] != 0;
+    i8_at => i8, 1, i8::from_be_bytes;
+    i16_at => i16, 2, i16::from_be_bytes;
+    u16_at => u16, 2, u16::from_be_bytes;
+    i32_at => i32, 4, i32::from_be_bytes;
+    u32_at => u32, 4, u32::from_be_bytes;
+    i64_at => i64, 8, i64::from_be_bytes;
+    f64_at => f64, 8, f64::from_be_bytes;
+    uuid_at => uuid::Uuid, 16, uuid::Uuid::from_bytes;
+}
+
 /// Unsigned varint, at most five bytes, as Kafka reads it (the result is 32 bits).
 #[inline(always)]
 pub(crate) fn uvarint(c: Cur<'_, '_>, f: &'static str) -> Result<u32, DecodeError> {
@@ -171,27 +217,13 @@ fn len_prefix(c: Cur<'_, '_>, compact: bool, short: bool, f: &'static str) -> Re
 
 #[inline(always)]
 fn utf8<'a>(c: &[u8], bytes: &'a [u8], f: &'static str) -> Result<&'a str, DecodeError> {
-    // ASCII fast path: a word-at-a-time high-bit test is cheaper than full validation.
-    let mut chunks = bytes.chunks_exact(8);
-    let mut high = 0u64;
-    for w in &mut chunks {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(w);
-        high |= u64::from_ne_bytes(a);
-    }
-    for &b in chunks.remainder() {
-        high |= u64::from(b);
-    }
-    if high & 0x8080_8080_8080_8080 == 0 {
-        if let Ok(s) = core::str::from_utf8(bytes) {
-            return Ok(s);
-        }
-    }
+    // `from_utf8` has its own word-at-a-time ASCII fast path; a second pre-scan here would only
+    // add work, since safe code cannot skip the validation it does.
     core::str::from_utf8(bytes).map_err(|_| err(c, K::InvalidUtf8, f))
 }
 
 /// A string that may be null at this version (`nullable`); `None` is null.
-#[inline]
+#[inline(always)]
 pub(crate) fn opt_str<'a>(
     c: Cur<'a, '_>,
     compact: bool,
@@ -212,7 +244,7 @@ pub(crate) fn opt_str<'a>(
 }
 
 /// A string that is never null.
-#[inline]
+#[inline(always)]
 pub(crate) fn str<'a>(c: Cur<'a, '_>, compact: bool, f: &'static str) -> Result<&'a str, DecodeError> {
     match opt_str(c, compact, false, f)? {
         Some(s) => Ok(s),
@@ -221,7 +253,7 @@ pub(crate) fn str<'a>(c: Cur<'a, '_>, compact: bool, f: &'static str) -> Result<
 }
 
 /// Bytes (or records) that may be null at this version.
-#[inline]
+#[inline(always)]
 pub(crate) fn opt_bytes<'a>(
     c: Cur<'a, '_>,
     compact: bool,
@@ -240,7 +272,7 @@ pub(crate) fn opt_bytes<'a>(
 }
 
 /// Bytes that are never null.
-#[inline]
+#[inline(always)]
 pub(crate) fn bytes<'a>(c: Cur<'a, '_>, compact: bool, f: &'static str) -> Result<&'a [u8], DecodeError> {
     match opt_bytes(c, compact, false, f)? {
         Some(b) => Ok(b),
@@ -250,7 +282,7 @@ pub(crate) fn bytes<'a>(c: Cur<'a, '_>, compact: bool, f: &'static str) -> Resul
 
 /// An array that may be null at this version. Every element is validated now, so iterating the
 /// result later cannot fail.
-#[inline]
+#[inline(always)]
 pub(crate) fn opt_array<'a, T: Elem<'a>>(
     c: Cur<'a, '_>,
     compact: bool,
@@ -282,7 +314,7 @@ pub(crate) fn opt_array<'a, T: Elem<'a>>(
 }
 
 /// An array that is never null.
-#[inline]
+#[inline(always)]
 pub(crate) fn array<'a, T: Elem<'a>>(
     c: Cur<'a, '_>,
     compact: bool,
@@ -296,7 +328,7 @@ pub(crate) fn array<'a, T: Elem<'a>>(
 }
 
 /// The marker byte before an untagged nullable struct: negative means null.
-#[inline]
+#[inline(always)]
 pub(crate) fn struct_present(c: Cur<'_, '_>, nullable: bool, f: &'static str) -> Result<bool, DecodeError> {
     let at: &[u8] = c;
     let m = i8(c, f)?;
@@ -313,14 +345,14 @@ pub(crate) fn struct_present(c: Cur<'_, '_>, nullable: bool, f: &'static str) ->
 
 /// Reads the header of a tagged-field section: the number of fields. Java reads the count as a
 /// signed 32-bit int, so a count of 2^31 or more reads as no fields at all.
-#[inline]
+#[inline(always)]
 pub(crate) fn tag_count(c: Cur<'_, '_>, f: &'static str) -> Result<u32, DecodeError> {
     let n = uvarint(c, f)? as i32;
     Ok(if n < 0 { 0 } else { n as u32 })
 }
 
 /// Reads one tag header: `(tag, size)`. The size is checked where it is used.
-#[inline]
+#[inline(always)]
 pub(crate) fn tag_header(c: Cur<'_, '_>, f: &'static str) -> Result<(u32, u32), DecodeError> {
     let tag = uvarint(c, f)?;
     let size = uvarint(c, f)?;
@@ -328,7 +360,7 @@ pub(crate) fn tag_header(c: Cur<'_, '_>, f: &'static str) -> Result<(u32, u32), 
 }
 
 /// Skips an unknown tagged field's payload of `size` bytes.
-#[inline]
+#[inline(always)]
 pub(crate) fn skip_tag<'a>(c: Cur<'a, '_>, size: u32, f: &'static str) -> Result<&'a [u8], DecodeError> {
     if (size as i32) < 0 || size as usize > c.len() {
         return Err(err(c, K::LengthExceedsInput { length: i64::from(size) }, f));
@@ -338,7 +370,7 @@ pub(crate) fn skip_tag<'a>(c: Cur<'a, '_>, size: u32, f: &'static str) -> Result
 
 /// Checks that a known tagged field's value took exactly the `size` its header declared.
 /// `before` is the number of bytes that remained when the value started.
-#[inline]
+#[inline(always)]
 pub(crate) fn check_tag_size(c: &[u8], before: usize, size: u32, tag: u32, f: &'static str) -> Result<(), DecodeError> {
     if before - c.len() == size as usize {
         Ok(())
@@ -347,8 +379,24 @@ pub(crate) fn check_tag_size(c: &[u8], before: usize, size: u32, tag: u32, f: &'
     }
 }
 
+/// A nullable struct inside a tagged field: Kafka marks its presence with an unsigned varint
+/// (greater than zero, read as a 32-bit int, is present; otherwise null), not the int8 marker of
+/// untagged nullable structs.
+#[inline(always)]
+pub(crate) fn opt_struct_tagged<'a, T: crate::codec::Struct<'a>>(
+    c: Cur<'a, '_>,
+    nullable: bool,
+    version: i16,
+    f: &'static str,
+) -> Result<Option<T>, DecodeError> {
+    if nullable && (uvarint(c, f)? as i32) <= 0 {
+        return Ok(None);
+    }
+    T::read(c, version).map(Some)
+}
+
 /// Reads a tagged-field section's count and returns it with the section's start.
-#[inline]
+#[inline(always)]
 pub(crate) fn tag_section<'a>(c: Cur<'a, '_>, f: &'static str) -> Result<(u32, &'a [u8]), DecodeError> {
     let n = tag_count(c, f)?;
     Ok((n, *c))
@@ -357,7 +405,7 @@ pub(crate) fn tag_section<'a>(c: Cur<'a, '_>, f: &'static str) -> Result<(u32, &
 /// Builds the view of the unknown tagged fields of one struct, once its section is read.
 /// `section` is where the section's fields began and `c` where they end; `known` has a bit for
 /// each tag the struct knows, which iteration skips.
-#[inline]
+#[inline(always)]
 pub(crate) fn unknown_tags<'a>(section: &'a [u8], c: &[u8], n: u32, unknown: u32, known: u64) -> TaggedFields<'a> {
     if unknown == 0 {
         return TaggedFields::EMPTY;
@@ -367,7 +415,7 @@ pub(crate) fn unknown_tags<'a>(section: &'a [u8], c: &[u8], n: u32, unknown: u32
 }
 
 /// Reads a whole tagged-field section of a struct that knows no tags.
-#[inline]
+#[inline(always)]
 pub(crate) fn unknown_tags_only<'a>(c: Cur<'a, '_>, f: &'static str) -> Result<TaggedFields<'a>, DecodeError> {
     let (n, section) = tag_section(c, f)?;
     if n == 0 {
@@ -389,7 +437,7 @@ pub(crate) fn tag_not_in_version(c: &[u8], tag: u32, f: &'static str) -> DecodeE
 
 /// A struct that may be null at this version: a marker byte (negative is null) comes first,
 /// at nullable versions only.
-#[inline]
+#[inline(always)]
 pub(crate) fn opt_struct<'a, T: crate::codec::Struct<'a>>(
     c: Cur<'a, '_>,
     nullable: bool,

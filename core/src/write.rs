@@ -262,6 +262,29 @@ impl Writer<'_> {
         }
     }
 
+    /// A nullable struct inside a tagged field: an unsigned varint marker (1 present, 0 null).
+    #[inline]
+    pub(crate) fn opt_struct_tagged<'a, T: Struct<'a>>(&mut self, s: &Option<T>, nullable: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+        match s {
+            Some(s) => {
+                if nullable {
+                    self.uvarint(1, f)?;
+                }
+                s.write(self, v)
+            }
+            None => self.uvarint(0, f),
+        }
+    }
+
+    /// Writes every unknown tagged field left in `it`.
+    #[inline]
+    pub(crate) fn unknown_tags_rest<'t, I: Iterator<Item = RawTaggedField<'t>>>(&mut self, it: &mut core::iter::Peekable<I>) -> Result<(), EncodeError> {
+        for r in it {
+            self.raw_tag(r.tag, r.data)?;
+        }
+        Ok(())
+    }
+
     /// The tagged-field section of a struct that knows no tags.
     #[inline]
     pub(crate) fn unknown_tags_only<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) -> Result<(), EncodeError> {

@@ -449,3 +449,27 @@ fn vec_sink() {
     assert_eq!(v.len(), 1 + n);
     assert_eq!(&v[1..], &encode(&m, 12)[..]);
 }
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+}
+
+/// Found by the Java conformance harness: inside a tagged field, Kafka marks a nullable struct
+/// with an unsigned varint (0 null, 1 present), not the int8 marker of untagged structs.
+#[test]
+fn regression_tagged_nullable_struct_uses_a_varint_marker() {
+    use kafka_wire::coordinator::consumer_group_member_metadata_value::ConsumerGroupMemberMetadataValue;
+    let kafka_null = unhex("0008746f7069632d5c032e62190a222d67726f75705a67726f7570746f70696322f09f9880010c61c3a967726f7570205a30a66fd233095cc3a9202230c3a901000100");
+    let v = ConsumerGroupMemberMetadataValue::parse(&kafka_null, 0).unwrap();
+    assert_eq!(v.classic_member_metadata, None);
+    assert_eq!(encode(&v, 0), kafka_null);
+}
+
+/// Found by the Java conformance harness: an unknown tag of 2^32-1 was dropped on re-encoding.
+#[test]
+fn regression_unknown_tag_u32_max_is_kept() {
+    let bytes = unhex("0000010000000001ffffffff0f0101");
+    let v = ApiVersionsResponse::parse(&bytes, 3).unwrap();
+    assert_eq!(v.unknown_tagged_fields.iter().next().unwrap().tag, u32::MAX);
+    assert_eq!(encode(&v, 3), bytes);
+}

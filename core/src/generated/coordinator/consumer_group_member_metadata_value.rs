@@ -60,6 +60,7 @@ impl Default for ConsumerGroupMemberMetadataValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
         let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
@@ -79,8 +80,12 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
                 let before = c.len();
                 match tag {
                     0 => {
-                        classic_member_metadata_tag =
-                            rt::read::opt_struct::<ClassicMemberMetadata>(c, true, v, "classic_member_metadata")?;
+                        classic_member_metadata_tag = rt::read::opt_struct_tagged::<ClassicMemberMetadata>(
+                            c,
+                            true,
+                            v,
+                            "classic_member_metadata",
+                        )?;
                         rt::read::check_tag_size(c, before, size, tag, "classic_member_metadata")?;
                     }
                     _ => {
@@ -151,9 +156,9 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
                 let s = rt::write::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
                 w.uvarint(0, "classic_member_metadata")?;
                 w.uvarint(s as u32, "classic_member_metadata")?;
-                w.opt_struct(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
+                w.opt_struct_tagged(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -188,6 +193,7 @@ impl Default for ClassicMemberMetadata<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let session_timeout_ms = rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
         let supported_protocols =
@@ -267,6 +273,7 @@ impl Default for ClassicProtocol<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "classic_member_metadata.supported_protocols[].name")?;
         let metadata = rt::read::bytes(c, true, "classic_member_metadata.supported_protocols[].metadata")?;
@@ -651,9 +658,15 @@ pub mod owned {
                         rt::owned::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
                     w.uvarint(0, "classic_member_metadata")?;
                     w.uvarint(s as u32, "classic_member_metadata")?;
-                    rt::owned::write_opt_struct(w, &self.classic_member_metadata, true, v, "classic_member_metadata")?;
+                    rt::owned::write_opt_struct_tagged(
+                        w,
+                        &self.classic_member_metadata,
+                        true,
+                        v,
+                        "classic_member_metadata",
+                    )?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

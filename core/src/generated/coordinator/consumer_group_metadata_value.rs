@@ -39,6 +39,7 @@ impl Default for ConsumerGroupMetadataValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "epoch")?;
         let mut metadata_hash_tag: i64 = 0_i64;
@@ -102,7 +103,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
                 w.uvarint(s as u32, "metadata_hash")?;
                 w.i64(self.metadata_hash, "metadata_hash")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -235,7 +236,7 @@ pub mod owned {
                     w.uvarint(s as u32, "metadata_hash")?;
                     w.i64(self.metadata_hash, "metadata_hash")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

@@ -36,6 +36,7 @@ impl Default for ConsumerGroupPartitionMetadataValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicMetadata<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
@@ -107,6 +108,7 @@ impl Default for TopicMetadata<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
@@ -182,6 +184,7 @@ impl Default for PartitionMetadata<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let partition = rt::read::i32(c, "topics[].partition_metadata[].partition")?;
         let racks = rt::read::array::<&'a str>(c, true, v, "topics[].partition_metadata[].racks")?;

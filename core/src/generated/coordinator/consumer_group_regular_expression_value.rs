@@ -42,10 +42,19 @@ impl Default for ConsumerGroupRegularExpressionValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<&'a str>(c, true, v, "topics")?;
-        let version = rt::read::i64(c, "version")?;
-        let timestamp = rt::read::i64(c, "timestamp")?;
+        let r: [u8; 16] = match rt::read::run::<16>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "version")?;
+                rt::read::i64(c, "timestamp")?;
+                return Err(rt::read::short(c, "version"));
+            }
+        };
+        let version = rt::read::i64_at::<16, 0>(&r);
+        let timestamp = rt::read::i64_at::<16, 8>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

@@ -51,6 +51,7 @@ impl Default for GroupMetadataValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let protocol_type = rt::read::str(c, v >= 4, "protocol_type")?;
         let generation = rt::read::i32(c, "generation")?;
@@ -161,6 +162,7 @@ impl Default for MemberMetadata<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, v >= 4, "members[].member_id")?;
         let group_instance_id = if v >= 3 {

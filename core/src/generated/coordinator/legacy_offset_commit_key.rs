@@ -42,6 +42,7 @@ impl Default for LegacyOffsetCommitKey<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LegacyOffsetCommitKey<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let group = rt::read::str(c, false, "group")?;
         let topic = rt::read::str(c, false, "topic")?;

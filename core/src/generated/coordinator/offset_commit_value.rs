@@ -51,6 +51,7 @@ impl Default for OffsetCommitValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let offset = rt::read::i64(c, "offset")?;
         let leader_epoch = if v >= 3 {
@@ -145,7 +146,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
                 w.uvarint(s as u32, "topic_id")?;
                 w.uuid(self.topic_id, "topic_id")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -361,7 +362,7 @@ pub mod owned {
                     w.uvarint(s as u32, "topic_id")?;
                     w.uuid(self.topic_id, "topic_id")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

@@ -45,10 +45,20 @@ impl Default for ShareGroupCurrentMemberAssignmentValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let member_epoch = rt::read::i32(c, "member_epoch")?;
-        let previous_member_epoch = rt::read::i32(c, "previous_member_epoch")?;
-        let state = rt::read::i8(c, "state")?;
+        let r: [u8; 9] = match rt::read::run::<9>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "member_epoch")?;
+                rt::read::i32(c, "previous_member_epoch")?;
+                rt::read::i8(c, "state")?;
+                return Err(rt::read::short(c, "member_epoch"));
+            }
+        };
+        let member_epoch = rt::read::i32_at::<9, 0>(&r);
+        let previous_member_epoch = rt::read::i32_at::<9, 4>(&r);
+        let state = rt::read::i8_at::<9, 8>(&r);
         let assigned_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assigned_partitions")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -119,6 +129,7 @@ impl Default for TopicPartitions<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "assigned_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "assigned_partitions[].partitions")?;

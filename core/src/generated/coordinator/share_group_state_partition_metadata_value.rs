@@ -42,6 +42,7 @@ impl Default for ShareGroupStatePartitionMetadataValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let initializing_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initializing_topics")?;
         let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")?;
@@ -118,6 +119,7 @@ impl Default for TopicPartitionsInfo<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "initializing_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "initializing_topics[].topic_name")?;
@@ -190,6 +192,7 @@ impl Default for TopicInfo<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "deleting_topics[].topic_name")?;

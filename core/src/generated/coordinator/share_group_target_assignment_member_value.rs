@@ -36,6 +36,7 @@ impl Default for ShareGroupTargetAssignmentMemberValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMemberValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_partitions = rt::read::array::<TopicPartition<'a>>(c, true, v, "topic_partitions")?;
         let unknown_tagged_fields = if true {
@@ -101,6 +102,7 @@ impl Default for TopicPartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "topic_partitions[].partitions")?;

@@ -42,10 +42,19 @@ impl Default for ShareSnapshotKey<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareSnapshotKey<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, false, "group_id")?;
-        let topic_id = rt::read::uuid(c, "topic_id")?;
-        let partition = rt::read::i32(c, "partition")?;
+        let r: [u8; 20] = match rt::read::run::<20>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::uuid(c, "topic_id")?;
+                rt::read::i32(c, "partition")?;
+                return Err(rt::read::short(c, "topic_id"));
+            }
+        };
+        let topic_id = rt::read::uuid_at::<20, 0>(&r);
+        let partition = rt::read::i32_at::<20, 16>(&r);
         Ok(Self {
             group_id,
             topic_id,

@@ -54,13 +54,26 @@ impl Default for ShareSnapshotValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let snapshot_epoch = rt::read::i32(c, "snapshot_epoch")?;
-        let state_epoch = rt::read::i32(c, "state_epoch")?;
-        let leader_epoch = rt::read::i32(c, "leader_epoch")?;
-        let start_offset = rt::read::i64(c, "start_offset")?;
-        let create_timestamp = rt::read::i64(c, "create_timestamp")?;
-        let write_timestamp = rt::read::i64(c, "write_timestamp")?;
+        let r: [u8; 36] = match rt::read::run::<36>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "snapshot_epoch")?;
+                rt::read::i32(c, "state_epoch")?;
+                rt::read::i32(c, "leader_epoch")?;
+                rt::read::i64(c, "start_offset")?;
+                rt::read::i64(c, "create_timestamp")?;
+                rt::read::i64(c, "write_timestamp")?;
+                return Err(rt::read::short(c, "snapshot_epoch"));
+            }
+        };
+        let snapshot_epoch = rt::read::i32_at::<36, 0>(&r);
+        let state_epoch = rt::read::i32_at::<36, 4>(&r);
+        let leader_epoch = rt::read::i32_at::<36, 8>(&r);
+        let start_offset = rt::read::i64_at::<36, 12>(&r);
+        let create_timestamp = rt::read::i64_at::<36, 20>(&r);
+        let write_timestamp = rt::read::i64_at::<36, 28>(&r);
         let state_batches = rt::read::array::<StateBatch<'a>>(c, true, v, "state_batches")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -143,11 +156,22 @@ impl Default for StateBatch<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let first_offset = rt::read::i64(c, "state_batches[].first_offset")?;
-        let last_offset = rt::read::i64(c, "state_batches[].last_offset")?;
-        let delivery_state = rt::read::i8(c, "state_batches[].delivery_state")?;
-        let delivery_count = rt::read::i16(c, "state_batches[].delivery_count")?;
+        let r: [u8; 19] = match rt::read::run::<19>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "state_batches[].first_offset")?;
+                rt::read::i64(c, "state_batches[].last_offset")?;
+                rt::read::i8(c, "state_batches[].delivery_state")?;
+                rt::read::i16(c, "state_batches[].delivery_count")?;
+                return Err(rt::read::short(c, "state_batches[].first_offset"));
+            }
+        };
+        let first_offset = rt::read::i64_at::<19, 0>(&r);
+        let last_offset = rt::read::i64_at::<19, 8>(&r);
+        let delivery_state = rt::read::i8_at::<19, 16>(&r);
+        let delivery_count = rt::read::i16_at::<19, 17>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "state_batches[]._tagged_fields")?
         } else {

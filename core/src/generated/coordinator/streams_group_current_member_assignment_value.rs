@@ -60,10 +60,20 @@ impl Default for StreamsGroupCurrentMemberAssignmentValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let member_epoch = rt::read::i32(c, "member_epoch")?;
-        let previous_member_epoch = rt::read::i32(c, "previous_member_epoch")?;
-        let state = rt::read::i8(c, "state")?;
+        let r: [u8; 9] = match rt::read::run::<9>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "member_epoch")?;
+                rt::read::i32(c, "previous_member_epoch")?;
+                rt::read::i8(c, "state")?;
+                return Err(rt::read::short(c, "member_epoch"));
+            }
+        };
+        let member_epoch = rt::read::i32_at::<9, 0>(&r);
+        let previous_member_epoch = rt::read::i32_at::<9, 4>(&r);
+        let state = rt::read::i8_at::<9, 8>(&r);
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks")?;
         let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")?;
         let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks")?;
@@ -187,6 +197,7 @@ impl Default for TaskIds<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;

@@ -60,13 +60,22 @@ impl Default for StreamsGroupMemberMetadataValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
         let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
         let client_id = rt::read::str(c, true, "client_id")?;
         let client_host = rt::read::str(c, true, "client_host")?;
-        let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
-        let topology_epoch = rt::read::i32(c, "topology_epoch")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "rebalance_timeout_ms")?;
+                rt::read::i32(c, "topology_epoch")?;
+                return Err(rt::read::short(c, "rebalance_timeout_ms"));
+            }
+        };
+        let rebalance_timeout_ms = rt::read::i32_at::<8, 0>(&r);
+        let topology_epoch = rt::read::i32_at::<8, 4>(&r);
         let process_id = rt::read::str(c, true, "process_id")?;
         let user_endpoint = rt::read::opt_struct::<Endpoint>(c, true, v, "user_endpoint")?;
         let client_tags = rt::read::array::<KeyValue<'a>>(c, true, v, "client_tags")?;
@@ -155,6 +164,7 @@ impl Default for Endpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let host = rt::read::str(c, true, "user_endpoint.host")?;
         let port = rt::read::u16(c, "user_endpoint.port")?;
@@ -223,6 +233,7 @@ impl Default for KeyValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, true, "client_tags[].key")?;
         let value = rt::read::str(c, true, "client_tags[].value")?;

@@ -39,9 +39,18 @@ impl Default for StreamsGroupMetadataValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let epoch = rt::read::i32(c, "epoch")?;
-        let metadata_hash = rt::read::i64(c, "metadata_hash")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "epoch")?;
+                rt::read::i64(c, "metadata_hash")?;
+                return Err(rt::read::short(c, "epoch"));
+            }
+        };
+        let epoch = rt::read::i32_at::<12, 0>(&r);
+        let metadata_hash = rt::read::i64_at::<12, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

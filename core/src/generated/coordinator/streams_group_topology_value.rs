@@ -39,6 +39,7 @@ impl Default for StreamsGroupTopologyValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "epoch")?;
         let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "subtopologies")?;
@@ -122,6 +123,7 @@ impl Default for Subtopology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "subtopologies[].subtopology_id")?;
         let source_topics = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topics")?;
@@ -251,10 +253,22 @@ impl Default for TopicInfo<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?;
-        let partitions = rt::read::i32(c, "subtopologies[].state_changelog_topics[].partitions")?;
-        let replication_factor = rt::read::i16(c, "subtopologies[].state_changelog_topics[].replication_factor")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "subtopologies[].state_changelog_topics[].partitions")?;
+                rt::read::i16(c, "subtopologies[].state_changelog_topics[].replication_factor")?;
+                return Err(rt::read::short(
+                    c,
+                    "subtopologies[].state_changelog_topics[].partitions",
+                ));
+            }
+        };
+        let partitions = rt::read::i32_at::<6, 0>(&r);
+        let replication_factor = rt::read::i16_at::<6, 4>(&r);
         let topic_configs =
             rt::read::array::<TopicConfig<'a>>(c, true, v, "subtopologies[].state_changelog_topics[].topic_configs")?;
         let unknown_tagged_fields = if true {
@@ -345,6 +359,7 @@ impl Default for CopartitionGroup<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let source_topics = rt::read::array::<i16>(c, true, v, "subtopologies[].copartition_groups[].source_topics")?;
         let source_topic_regex =
@@ -456,6 +471,7 @@ impl Default for TopicConfig<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicConfig<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, true, "subtopologies[].state_changelog_topics[].topic_configs[].key")?;
         let value = rt::read::str(

@@ -36,6 +36,7 @@ impl Default for TransactionLogKey<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TransactionLogKey<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = rt::read::str(c, false, "transactional_id")?;
         Ok(Self {

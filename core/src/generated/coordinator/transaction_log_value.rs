@@ -66,15 +66,32 @@ impl Default for TransactionLogValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let producer_id = rt::read::i64(c, "producer_id")?;
         let producer_epoch = rt::read::i16(c, "producer_epoch")?;
-        let transaction_timeout_ms = rt::read::i32(c, "transaction_timeout_ms")?;
-        let transaction_status = rt::read::i8(c, "transaction_status")?;
+        let r: [u8; 5] = match rt::read::run::<5>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "transaction_timeout_ms")?;
+                rt::read::i8(c, "transaction_status")?;
+                return Err(rt::read::short(c, "transaction_timeout_ms"));
+            }
+        };
+        let transaction_timeout_ms = rt::read::i32_at::<5, 0>(&r);
+        let transaction_status = rt::read::i8_at::<5, 4>(&r);
         let transaction_partitions =
             rt::read::opt_array::<PartitionsSchema<'a>>(c, v >= 1, true, v, "transaction_partitions")?;
-        let transaction_last_update_timestamp_ms = rt::read::i64(c, "transaction_last_update_timestamp_ms")?;
-        let transaction_start_timestamp_ms = rt::read::i64(c, "transaction_start_timestamp_ms")?;
+        let r: [u8; 16] = match rt::read::run::<16>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "transaction_last_update_timestamp_ms")?;
+                rt::read::i64(c, "transaction_start_timestamp_ms")?;
+                return Err(rt::read::short(c, "transaction_last_update_timestamp_ms"));
+            }
+        };
+        let transaction_last_update_timestamp_ms = rt::read::i64_at::<16, 0>(&r);
+        let transaction_start_timestamp_ms = rt::read::i64_at::<16, 8>(&r);
         let mut previous_producer_id_tag: i64 = -1_i64;
         let mut next_producer_id_tag: i64 = -1_i64;
         let mut client_transaction_version_tag: i16 = 0_i16;
@@ -224,7 +241,7 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
                 w.uvarint(s as u32, "next_producer_epoch")?;
                 w.i16(self.next_producer_epoch, "next_producer_epoch")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -259,6 +276,7 @@ impl Default for PartitionsSchema<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, v >= 1, "transaction_partitions[].topic")?;
         let partition_ids = rt::read::array::<i32>(c, v >= 1, v, "transaction_partitions[].partition_ids")?;
@@ -681,7 +699,7 @@ pub mod owned {
                     w.uvarint(s as u32, "next_producer_epoch")?;
                     w.i16(self.next_producer_epoch, "next_producer_epoch")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

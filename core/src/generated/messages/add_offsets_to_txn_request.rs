@@ -46,10 +46,19 @@ impl Default for AddOffsetsToTxnRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
-        let producer_id = rt::read::i64(c, "producer_id")?;
-        let producer_epoch = rt::read::i16(c, "producer_epoch")?;
+        let r: [u8; 10] = match rt::read::run::<10>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "producer_id")?;
+                rt::read::i16(c, "producer_epoch")?;
+                return Err(rt::read::short(c, "producer_id"));
+            }
+        };
+        let producer_id = rt::read::i64_at::<10, 0>(&r);
+        let producer_epoch = rt::read::i16_at::<10, 8>(&r);
         let group_id = rt::read::str(c, v >= 3, "group_id")?;
         let unknown_tagged_fields = if v >= 3 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

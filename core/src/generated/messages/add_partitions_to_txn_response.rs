@@ -45,6 +45,7 @@ impl Default for AddPartitionsToTxnResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -157,6 +158,7 @@ impl Default for AddPartitionsToTxnResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = if v >= 4 {
             rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?
@@ -263,6 +265,7 @@ impl Default for AddPartitionsToTxnTopicResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?;
         let results_by_partition = rt::read::array::<AddPartitionsToTxnPartitionResult<'a>>(
@@ -349,15 +352,27 @@ impl Default for AddPartitionsToTxnPartitionResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(
-            c,
-            "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
-        )?;
-        let partition_error_code = rt::read::i16(
-            c,
-            "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
-        )?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(
+                    c,
+                    "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
+                )?;
+                rt::read::i16(
+                    c,
+                    "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
+                )?;
+                return Err(rt::read::short(
+                    c,
+                    "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
+                ));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let partition_error_code = rt::read::i16_at::<6, 4>(&r);
         let unknown_tagged_fields = if v >= 3 {
             rt::read::unknown_tags_only(
                 c,

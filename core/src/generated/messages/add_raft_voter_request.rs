@@ -49,11 +49,21 @@ impl Default for AddRaftVoterRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
-        let timeout_ms = rt::read::i32(c, "timeout_ms")?;
-        let voter_id = rt::read::i32(c, "voter_id")?;
-        let voter_directory_id = rt::read::uuid(c, "voter_directory_id")?;
+        let r: [u8; 24] = match rt::read::run::<24>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "timeout_ms")?;
+                rt::read::i32(c, "voter_id")?;
+                rt::read::uuid(c, "voter_directory_id")?;
+                return Err(rt::read::short(c, "timeout_ms"));
+            }
+        };
+        let timeout_ms = rt::read::i32_at::<24, 0>(&r);
+        let voter_id = rt::read::i32_at::<24, 4>(&r);
+        let voter_directory_id = rt::read::uuid_at::<24, 8>(&r);
         let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -130,6 +140,7 @@ impl Default for Listener<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "listeners[].name")?;
         let host = rt::read::str(c, true, "listeners[].host")?;

@@ -45,11 +45,22 @@ impl Default for AllocateProducerIdsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
-        let producer_id_start = rt::read::i64(c, "producer_id_start")?;
-        let producer_id_len = rt::read::i32(c, "producer_id_len")?;
+        let r: [u8; 18] = match rt::read::run::<18>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                rt::read::i64(c, "producer_id_start")?;
+                rt::read::i32(c, "producer_id_len")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<18, 0>(&r);
+        let error_code = rt::read::i16_at::<18, 4>(&r);
+        let producer_id_start = rt::read::i64_at::<18, 6>(&r);
+        let producer_id_len = rt::read::i32_at::<18, 14>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

@@ -39,6 +39,7 @@ impl Default for AlterClientQuotasResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
@@ -110,6 +111,7 @@ impl Default for EntryData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for EntryData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "entries[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?;
@@ -182,6 +184,7 @@ impl Default for EntityData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;

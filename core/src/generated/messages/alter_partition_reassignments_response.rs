@@ -48,6 +48,7 @@ impl Default for AlterPartitionReassignmentsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let allow_replication_factor_change = if v >= 1 {
@@ -135,6 +136,7 @@ impl Default for ReassignableTopicResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "responses[].name")?;
         let partitions = rt::read::array::<ReassignablePartitionResponse<'a>>(c, true, v, "responses[].partitions")?;
@@ -207,9 +209,18 @@ impl Default for ReassignablePartitionResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "responses[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "responses[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "responses[].partitions[].partition_index")?;
+                rt::read::i16(c, "responses[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?

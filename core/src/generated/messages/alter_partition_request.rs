@@ -44,9 +44,18 @@ impl Default for AlterPartitionRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let broker_id = rt::read::i32(c, "broker_id")?;
-        let broker_epoch = rt::read::i64(c, "broker_epoch")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "broker_id")?;
+                rt::read::i64(c, "broker_epoch")?;
+                return Err(rt::read::short(c, "broker_id"));
+            }
+        };
+        let broker_id = rt::read::i32_at::<12, 0>(&r);
+        let broker_epoch = rt::read::i64_at::<12, 4>(&r);
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -118,6 +127,7 @@ impl Default for TopicData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v <= 1 {
             rt::read::str(c, true, "topics[].topic_name")?
@@ -219,9 +229,18 @@ impl Default for PartitionData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let leader_epoch = rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<8, 0>(&r);
+        let leader_epoch = rt::read::i32_at::<8, 4>(&r);
         let new_isr = if v <= 2 {
             rt::read::array::<i32>(c, true, v, "topics[].partitions[].new_isr")?
         } else {
@@ -347,6 +366,7 @@ impl Default for BrokerState<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BrokerState<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let broker_id = if v >= 3 {
             rt::read::i32(c, "topics[].partitions[].new_isr_with_epochs[].broker_id")?

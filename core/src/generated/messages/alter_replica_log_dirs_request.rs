@@ -38,6 +38,7 @@ impl Default for AlterReplicaLogDirsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let dirs = rt::read::array::<AlterReplicaLogDir<'a>>(c, v >= 2, v, "dirs")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -103,6 +104,7 @@ impl Default for AlterReplicaLogDir<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let path = rt::read::str(c, v >= 2, "dirs[].path")?;
         let topics = rt::read::array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, v, "dirs[].topics")?;
@@ -172,6 +174,7 @@ impl Default for AlterReplicaLogDirTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 2, "dirs[].topics[].name")?;
         let partitions = rt::read::array::<i32>(c, v >= 2, v, "dirs[].topics[].partitions")?;

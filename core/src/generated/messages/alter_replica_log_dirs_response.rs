@@ -40,6 +40,7 @@ impl Default for AlterReplicaLogDirsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<AlterReplicaLogDirTopicResult<'a>>(c, v >= 2, v, "results")?;
@@ -108,6 +109,7 @@ impl Default for AlterReplicaLogDirTopicResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, v >= 2, "results[].topic_name")?;
         let partitions =
@@ -178,9 +180,18 @@ impl Default for AlterReplicaLogDirPartitionResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "results[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "results[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "results[].partitions[].partition_index")?;
+                rt::read::i16(c, "results[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "results[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?
         } else {

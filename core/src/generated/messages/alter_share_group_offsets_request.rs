@@ -40,6 +40,7 @@ impl Default for AlterShareGroupOffsetsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<AlterShareGroupOffsetsRequestTopic<'a>>(c, true, v, "topics")?;
@@ -109,6 +110,7 @@ impl Default for AlterShareGroupOffsetsRequestTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions =
@@ -179,9 +181,18 @@ impl Default for AlterShareGroupOffsetsRequestPartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let start_offset = rt::read::i64(c, "topics[].partitions[].start_offset")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i64(c, "topics[].partitions[].start_offset")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<12, 0>(&r);
+        let start_offset = rt::read::i64_at::<12, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
         } else {

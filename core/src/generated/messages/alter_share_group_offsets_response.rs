@@ -45,9 +45,18 @@ impl Default for AlterShareGroupOffsetsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let responses = rt::read::array::<AlterShareGroupOffsetsResponseTopic<'a>>(c, true, v, "responses")?;
         let unknown_tagged_fields = if true {
@@ -123,6 +132,7 @@ impl Default for AlterShareGroupOffsetsResponseTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "responses[].topic_name")?;
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
@@ -199,9 +209,18 @@ impl Default for AlterShareGroupOffsetsResponsePartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "responses[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "responses[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "responses[].partitions[].partition_index")?;
+                rt::read::i16(c, "responses[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "responses[].partitions[]._tagged_fields")?

@@ -40,6 +40,7 @@ impl Default for AlterUserScramCredentialsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let deletions = rt::read::array::<ScramCredentialDeletion<'a>>(c, true, v, "deletions")?;
         let upsertions = rt::read::array::<ScramCredentialUpsertion<'a>>(c, true, v, "upsertions")?;
@@ -109,6 +110,7 @@ impl Default for ScramCredentialDeletion<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "deletions[].name")?;
         let mechanism = rt::read::i8(c, "deletions[].mechanism")?;
@@ -186,10 +188,19 @@ impl Default for ScramCredentialUpsertion<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "upsertions[].name")?;
-        let mechanism = rt::read::i8(c, "upsertions[].mechanism")?;
-        let iterations = rt::read::i32(c, "upsertions[].iterations")?;
+        let r: [u8; 5] = match rt::read::run::<5>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i8(c, "upsertions[].mechanism")?;
+                rt::read::i32(c, "upsertions[].iterations")?;
+                return Err(rt::read::short(c, "upsertions[].mechanism"));
+            }
+        };
+        let mechanism = rt::read::i8_at::<5, 0>(&r);
+        let iterations = rt::read::i32_at::<5, 1>(&r);
         let salt = rt::read::bytes(c, true, "upsertions[].salt")?;
         let salted_password = rt::read::bytes(c, true, "upsertions[].salted_password")?;
         let unknown_tagged_fields = if true {

@@ -39,6 +39,7 @@ impl Default for AlterUserScramCredentialsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<AlterUserScramCredentialsResult<'a>>(c, true, v, "results")?;
@@ -110,6 +111,7 @@ impl Default for AlterUserScramCredentialsResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let user = rt::read::str(c, true, "results[].user")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;

@@ -54,6 +54,7 @@ impl Default for ApiVersionsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let api_keys = rt::read::array::<ApiVersion<'a>>(c, v >= 3, v, "api_keys")?;
@@ -195,7 +196,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                 w.uvarint(s as u32, "zk_migration_ready")?;
                 w.bool(self.zk_migration_ready, "zk_migration_ready")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -233,10 +234,20 @@ impl Default for ApiVersion<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ApiVersion<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let api_key = rt::read::i16(c, "api_keys[].api_key")?;
-        let min_version = rt::read::i16(c, "api_keys[].min_version")?;
-        let max_version = rt::read::i16(c, "api_keys[].max_version")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "api_keys[].api_key")?;
+                rt::read::i16(c, "api_keys[].min_version")?;
+                rt::read::i16(c, "api_keys[].max_version")?;
+                return Err(rt::read::short(c, "api_keys[].api_key"));
+            }
+        };
+        let api_key = rt::read::i16_at::<6, 0>(&r);
+        let min_version = rt::read::i16_at::<6, 2>(&r);
+        let max_version = rt::read::i16_at::<6, 4>(&r);
         let unknown_tagged_fields = if v >= 3 {
             rt::read::unknown_tags_only(c, "api_keys[]._tagged_fields")?
         } else {
@@ -306,6 +317,7 @@ impl Default for SupportedFeatureKey<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 3 {
             rt::read::str(c, v >= 3, "supported_features[].name")?
@@ -415,6 +427,7 @@ impl Default for FinalizedFeatureKey<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 3 {
             rt::read::str(c, v >= 3, "finalized_features[].name")?
@@ -895,7 +908,7 @@ pub mod owned {
                     w.uvarint(s as u32, "zk_migration_ready")?;
                     w.bool(self.zk_migration_ready, "zk_migration_ready")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

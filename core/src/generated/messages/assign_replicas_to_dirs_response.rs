@@ -42,9 +42,18 @@ impl Default for AssignReplicasToDirsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let directories = rt::read::array::<DirectoryData<'a>>(c, true, v, "directories")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -113,6 +122,7 @@ impl Default for DirectoryData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let id = rt::read::uuid(c, "directories[].id")?;
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;
@@ -181,6 +191,7 @@ impl Default for TopicData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "directories[].topics[].partitions")?;
@@ -249,9 +260,21 @@ impl Default for PartitionData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "directories[].topics[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "directories[].topics[].partitions[].error_code")?;
+                return Err(rt::read::short(
+                    c,
+                    "directories[].topics[].partitions[].partition_index",
+                ));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "directories[].topics[].partitions[]._tagged_fields")?
         } else {

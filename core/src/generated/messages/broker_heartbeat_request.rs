@@ -52,12 +52,24 @@ impl Default for BrokerHeartbeatRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let broker_id = rt::read::i32(c, "broker_id")?;
-        let broker_epoch = rt::read::i64(c, "broker_epoch")?;
-        let current_metadata_offset = rt::read::i64(c, "current_metadata_offset")?;
-        let want_fence = rt::read::bool(c, "want_fence")?;
-        let want_shut_down = rt::read::bool(c, "want_shut_down")?;
+        let r: [u8; 22] = match rt::read::run::<22>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "broker_id")?;
+                rt::read::i64(c, "broker_epoch")?;
+                rt::read::i64(c, "current_metadata_offset")?;
+                rt::read::bool(c, "want_fence")?;
+                rt::read::bool(c, "want_shut_down")?;
+                return Err(rt::read::short(c, "broker_id"));
+            }
+        };
+        let broker_id = rt::read::i32_at::<22, 0>(&r);
+        let broker_epoch = rt::read::i64_at::<22, 4>(&r);
+        let current_metadata_offset = rt::read::i64_at::<22, 12>(&r);
+        let want_fence = rt::read::bool_at::<22, 20>(&r);
+        let want_shut_down = rt::read::bool_at::<22, 21>(&r);
         let mut offline_log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
         let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
         if true {
@@ -131,7 +143,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                 w.uvarint(s as u32, "offline_log_dirs")?;
                 w.array(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -339,7 +351,7 @@ pub mod owned {
                     w.uvarint(s as u32, "offline_log_dirs")?;
                     rt::owned::write_vec(w, &self.offline_log_dirs, true, v, "offline_log_dirs")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

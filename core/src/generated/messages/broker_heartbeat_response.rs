@@ -48,12 +48,24 @@ impl Default for BrokerHeartbeatResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
-        let is_caught_up = rt::read::bool(c, "is_caught_up")?;
-        let is_fenced = rt::read::bool(c, "is_fenced")?;
-        let should_shut_down = rt::read::bool(c, "should_shut_down")?;
+        let r: [u8; 9] = match rt::read::run::<9>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                rt::read::bool(c, "is_caught_up")?;
+                rt::read::bool(c, "is_fenced")?;
+                rt::read::bool(c, "should_shut_down")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<9, 0>(&r);
+        let error_code = rt::read::i16_at::<9, 4>(&r);
+        let is_caught_up = rt::read::bool_at::<9, 6>(&r);
+        let is_fenced = rt::read::bool_at::<9, 7>(&r);
+        let should_shut_down = rt::read::bool_at::<9, 8>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

@@ -61,6 +61,7 @@ impl Default for BrokerRegistrationRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let broker_id = rt::read::i32(c, "broker_id")?;
         let cluster_id = rt::read::str(c, true, "cluster_id")?;
@@ -189,11 +190,20 @@ impl Default for Listener<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "listeners[].name")?;
         let host = rt::read::str(c, true, "listeners[].host")?;
-        let port = rt::read::u16(c, "listeners[].port")?;
-        let security_protocol = rt::read::i16(c, "listeners[].security_protocol")?;
+        let r: [u8; 4] = match rt::read::run::<4>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::u16(c, "listeners[].port")?;
+                rt::read::i16(c, "listeners[].security_protocol")?;
+                return Err(rt::read::short(c, "listeners[].port"));
+            }
+        };
+        let port = rt::read::u16_at::<4, 0>(&r);
+        let security_protocol = rt::read::i16_at::<4, 2>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?
         } else {
@@ -267,10 +277,19 @@ impl Default for Feature<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Feature<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "features[].name")?;
-        let min_supported_version = rt::read::i16(c, "features[].min_supported_version")?;
-        let max_supported_version = rt::read::i16(c, "features[].max_supported_version")?;
+        let r: [u8; 4] = match rt::read::run::<4>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "features[].min_supported_version")?;
+                rt::read::i16(c, "features[].max_supported_version")?;
+                return Err(rt::read::short(c, "features[].min_supported_version"));
+            }
+        };
+        let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+        let max_supported_version = rt::read::i16_at::<4, 2>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "features[]._tagged_fields")?
         } else {

@@ -42,10 +42,20 @@ impl Default for BrokerRegistrationResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BrokerRegistrationResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
-        let broker_epoch = rt::read::i64(c, "broker_epoch")?;
+        let r: [u8; 14] = match rt::read::run::<14>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                rt::read::i64(c, "broker_epoch")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<14, 0>(&r);
+        let error_code = rt::read::i16_at::<14, 4>(&r);
+        let broker_epoch = rt::read::i64_at::<14, 6>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

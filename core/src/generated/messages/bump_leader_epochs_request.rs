@@ -40,6 +40,7 @@ impl Default for BumpLeaderEpochsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BumpLeaderEpochsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicState<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
@@ -105,6 +106,7 @@ impl Default for TopicState<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicState<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<LeaderEpochState<'a>>(c, true, v, "topics[].partitions")?;
@@ -173,9 +175,18 @@ impl Default for LeaderEpochState<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderEpochState<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let min_leader_epoch = rt::read::i32(c, "topics[].partitions[].min_leader_epoch")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i32(c, "topics[].partitions[].min_leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<8, 0>(&r);
+        let min_leader_epoch = rt::read::i32_at::<8, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
         } else {

@@ -49,10 +49,20 @@ impl Default for ControllerRegistrationRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let controller_id = rt::read::i32(c, "controller_id")?;
-        let incarnation_id = rt::read::uuid(c, "incarnation_id")?;
-        let zk_migration_ready = rt::read::bool(c, "zk_migration_ready")?;
+        let r: [u8; 21] = match rt::read::run::<21>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "controller_id")?;
+                rt::read::uuid(c, "incarnation_id")?;
+                rt::read::bool(c, "zk_migration_ready")?;
+                return Err(rt::read::short(c, "controller_id"));
+            }
+        };
+        let controller_id = rt::read::i32_at::<21, 0>(&r);
+        let incarnation_id = rt::read::uuid_at::<21, 4>(&r);
+        let zk_migration_ready = rt::read::bool_at::<21, 20>(&r);
         let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
         let features = rt::read::array::<Feature<'a>>(c, true, v, "features")?;
         let unknown_tagged_fields = if true {
@@ -133,11 +143,20 @@ impl Default for Listener<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "listeners[].name")?;
         let host = rt::read::str(c, true, "listeners[].host")?;
-        let port = rt::read::u16(c, "listeners[].port")?;
-        let security_protocol = rt::read::i16(c, "listeners[].security_protocol")?;
+        let r: [u8; 4] = match rt::read::run::<4>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::u16(c, "listeners[].port")?;
+                rt::read::i16(c, "listeners[].security_protocol")?;
+                return Err(rt::read::short(c, "listeners[].port"));
+            }
+        };
+        let port = rt::read::u16_at::<4, 0>(&r);
+        let security_protocol = rt::read::i16_at::<4, 2>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "listeners[]._tagged_fields")?
         } else {
@@ -211,10 +230,19 @@ impl Default for Feature<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Feature<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "features[].name")?;
-        let min_supported_version = rt::read::i16(c, "features[].min_supported_version")?;
-        let max_supported_version = rt::read::i16(c, "features[].max_supported_version")?;
+        let r: [u8; 4] = match rt::read::run::<4>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "features[].min_supported_version")?;
+                rt::read::i16(c, "features[].max_supported_version")?;
+                return Err(rt::read::short(c, "features[].min_supported_version"));
+            }
+        };
+        let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+        let max_supported_version = rt::read::i16_at::<4, 2>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "features[]._tagged_fields")?
         } else {

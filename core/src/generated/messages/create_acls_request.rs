@@ -38,6 +38,7 @@ impl Default for CreateAclsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let creations = rt::read::array::<AclCreation<'a>>(c, v >= 2, v, "creations")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -118,6 +119,7 @@ impl Default for AclCreation<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AclCreation<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let resource_type = rt::read::i8(c, "creations[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 2, "creations[].resource_name")?;
@@ -128,8 +130,16 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         };
         let principal = rt::read::str(c, v >= 2, "creations[].principal")?;
         let host = rt::read::str(c, v >= 2, "creations[].host")?;
-        let operation = rt::read::i8(c, "creations[].operation")?;
-        let permission_type = rt::read::i8(c, "creations[].permission_type")?;
+        let r: [u8; 2] = match rt::read::run::<2>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i8(c, "creations[].operation")?;
+                rt::read::i8(c, "creations[].permission_type")?;
+                return Err(rt::read::short(c, "creations[].operation"));
+            }
+        };
+        let operation = rt::read::i8_at::<2, 0>(&r);
+        let permission_type = rt::read::i8_at::<2, 1>(&r);
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "creations[]._tagged_fields")?
         } else {

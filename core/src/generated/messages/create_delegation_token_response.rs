@@ -67,6 +67,7 @@ impl Default for CreateDelegationTokenResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let principal_type = rt::read::str(c, v >= 2, "principal_type")?;
@@ -81,9 +82,18 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
         } else {
             ""
         };
-        let issue_timestamp_ms = rt::read::i64(c, "issue_timestamp_ms")?;
-        let expiry_timestamp_ms = rt::read::i64(c, "expiry_timestamp_ms")?;
-        let max_timestamp_ms = rt::read::i64(c, "max_timestamp_ms")?;
+        let r: [u8; 24] = match rt::read::run::<24>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "issue_timestamp_ms")?;
+                rt::read::i64(c, "expiry_timestamp_ms")?;
+                rt::read::i64(c, "max_timestamp_ms")?;
+                return Err(rt::read::short(c, "issue_timestamp_ms"));
+            }
+        };
+        let issue_timestamp_ms = rt::read::i64_at::<24, 0>(&r);
+        let expiry_timestamp_ms = rt::read::i64_at::<24, 8>(&r);
+        let max_timestamp_ms = rt::read::i64_at::<24, 16>(&r);
         let token_id = rt::read::str(c, v >= 2, "token_id")?;
         let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;

@@ -43,10 +43,19 @@ impl Default for CreatePartitionsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<CreatePartitionsTopic<'a>>(c, v >= 2, v, "topics")?;
-        let timeout_ms = rt::read::i32(c, "timeout_ms")?;
-        let validate_only = rt::read::bool(c, "validate_only")?;
+        let r: [u8; 5] = match rt::read::run::<5>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "timeout_ms")?;
+                rt::read::bool(c, "validate_only")?;
+                return Err(rt::read::short(c, "timeout_ms"));
+            }
+        };
+        let timeout_ms = rt::read::i32_at::<5, 0>(&r);
+        let validate_only = rt::read::bool_at::<5, 4>(&r);
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {
@@ -117,6 +126,7 @@ impl Default for CreatePartitionsTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 2, "topics[].name")?;
         let count = rt::read::i32(c, "topics[].count")?;
@@ -187,6 +197,7 @@ impl Default for CreatePartitionsAssignment<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let broker_ids = rt::read::array::<i32>(c, v >= 2, v, "topics[].assignments[].broker_ids")?;
         let unknown_tagged_fields = if v >= 2 {

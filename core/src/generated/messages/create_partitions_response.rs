@@ -39,6 +39,7 @@ impl Default for CreatePartitionsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<CreatePartitionsTopicResult<'a>>(c, v >= 2, v, "results")?;
@@ -110,6 +111,7 @@ impl Default for CreatePartitionsTopicResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 2, "results[].name")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;

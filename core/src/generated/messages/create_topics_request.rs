@@ -44,6 +44,7 @@ impl Default for CreateTopicsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<CreatableTopic<'a>>(c, v >= 5, v, "topics")?;
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;
@@ -136,10 +137,19 @@ impl Default for CreatableTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 5, "topics[].name")?;
-        let num_partitions = rt::read::i32(c, "topics[].num_partitions")?;
-        let replication_factor = rt::read::i16(c, "topics[].replication_factor")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].num_partitions")?;
+                rt::read::i16(c, "topics[].replication_factor")?;
+                return Err(rt::read::short(c, "topics[].num_partitions"));
+            }
+        };
+        let num_partitions = rt::read::i32_at::<6, 0>(&r);
+        let replication_factor = rt::read::i16_at::<6, 4>(&r);
         let assignments = rt::read::array::<CreatableReplicaAssignment<'a>>(c, v >= 5, v, "topics[].assignments")?;
         let configs = rt::read::array::<CreatableTopicConfig<'a>>(c, v >= 5, v, "topics[].configs")?;
         let unknown_tagged_fields = if v >= 5 {
@@ -215,6 +225,7 @@ impl Default for CreatableReplicaAssignment<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].assignments[].partition_index")?;
         let broker_ids = rt::read::array::<i32>(c, v >= 5, v, "topics[].assignments[].broker_ids")?;
@@ -283,6 +294,7 @@ impl Default for CreatableTopicConfig<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 5, "topics[].configs[].name")?;
         let value = rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?;

@@ -40,6 +40,7 @@ impl Default for CreateTopicsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -135,6 +136,7 @@ impl Default for CreatableTopicResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 5, "topics[].name")?;
         let topic_id = if v >= 7 {
@@ -262,7 +264,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                 w.uvarint(s as u32, "topics[].topic_config_error_code")?;
                 w.i16(self.topic_config_error_code, "topics[].topic_config_error_code")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -306,6 +308,7 @@ impl Default for CreatableTopicConfigs<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 5 {
             rt::read::str(c, v >= 5, "topics[].configs[].name")?
@@ -839,7 +842,7 @@ pub mod owned {
                     w.uvarint(s as u32, "topics[].topic_config_error_code")?;
                     w.i16(self.topic_config_error_code, "topics[].topic_config_error_code")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

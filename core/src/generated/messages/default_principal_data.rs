@@ -42,6 +42,7 @@ impl Default for DefaultPrincipalData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let r#type = rt::read::str(c, true, "type")?;
         let name = rt::read::str(c, true, "name")?;

@@ -38,6 +38,7 @@ impl Default for DeleteAclsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let filters = rt::read::array::<DeleteAclsFilter<'a>>(c, v >= 2, v, "filters")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -118,6 +119,7 @@ impl Default for DeleteAclsFilter<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let resource_type_filter = rt::read::i8(c, "filters[].resource_type_filter")?;
         let resource_name_filter = rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
@@ -128,8 +130,16 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         };
         let principal_filter = rt::read::opt_str(c, v >= 2, true, "filters[].principal_filter")?;
         let host_filter = rt::read::opt_str(c, v >= 2, true, "filters[].host_filter")?;
-        let operation = rt::read::i8(c, "filters[].operation")?;
-        let permission_type = rt::read::i8(c, "filters[].permission_type")?;
+        let r: [u8; 2] = match rt::read::run::<2>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i8(c, "filters[].operation")?;
+                rt::read::i8(c, "filters[].permission_type")?;
+                return Err(rt::read::short(c, "filters[].operation"));
+            }
+        };
+        let operation = rt::read::i8_at::<2, 0>(&r);
+        let permission_type = rt::read::i8_at::<2, 1>(&r);
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "filters[]._tagged_fields")?
         } else {

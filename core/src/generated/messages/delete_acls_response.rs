@@ -40,6 +40,7 @@ impl Default for DeleteAclsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let filter_results = rt::read::array::<DeleteAclsFilterResult<'a>>(c, v >= 2, v, "filter_results")?;
@@ -111,6 +112,7 @@ impl Default for DeleteAclsFilterResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "filter_results[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?;
@@ -205,6 +207,7 @@ impl Default for DeleteAclsMatchingAcl<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?;
@@ -217,8 +220,16 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         };
         let principal = rt::read::str(c, v >= 2, "filter_results[].matching_acls[].principal")?;
         let host = rt::read::str(c, v >= 2, "filter_results[].matching_acls[].host")?;
-        let operation = rt::read::i8(c, "filter_results[].matching_acls[].operation")?;
-        let permission_type = rt::read::i8(c, "filter_results[].matching_acls[].permission_type")?;
+        let r: [u8; 2] = match rt::read::run::<2>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i8(c, "filter_results[].matching_acls[].operation")?;
+                rt::read::i8(c, "filter_results[].matching_acls[].permission_type")?;
+                return Err(rt::read::short(c, "filter_results[].matching_acls[].operation"));
+            }
+        };
+        let operation = rt::read::i8_at::<2, 0>(&r);
+        let permission_type = rt::read::i8_at::<2, 1>(&r);
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "filter_results[].matching_acls[]._tagged_fields")?
         } else {

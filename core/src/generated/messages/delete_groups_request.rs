@@ -37,6 +37,7 @@ impl Default for DeleteGroupsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let groups_names = rt::read::array::<&'a str>(c, v >= 2, v, "groups_names")?;
         let unknown_tagged_fields = if v >= 2 {

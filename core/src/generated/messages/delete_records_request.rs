@@ -40,6 +40,7 @@ impl Default for DeleteRecordsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<DeleteRecordsTopic<'a>>(c, v >= 2, v, "topics")?;
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;
@@ -108,6 +109,7 @@ impl Default for DeleteRecordsTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 2, "topics[].name")?;
         let partitions = rt::read::array::<DeleteRecordsPartition<'a>>(c, v >= 2, v, "topics[].partitions")?;
@@ -177,9 +179,18 @@ impl Default for DeleteRecordsPartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let offset = rt::read::i64(c, "topics[].partitions[].offset")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i64(c, "topics[].partitions[].offset")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<12, 0>(&r);
+        let offset = rt::read::i64_at::<12, 4>(&r);
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
         } else {

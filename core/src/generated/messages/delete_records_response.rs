@@ -39,6 +39,7 @@ impl Default for DeleteRecordsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let topics = rt::read::array::<DeleteRecordsTopicResult<'a>>(c, v >= 2, v, "topics")?;
@@ -107,6 +108,7 @@ impl Default for DeleteRecordsTopicResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 2, "topics[].name")?;
         let partitions = rt::read::array::<DeleteRecordsPartitionResult<'a>>(c, v >= 2, v, "topics[].partitions")?;
@@ -179,10 +181,20 @@ impl Default for DeleteRecordsPartitionResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let low_watermark = rt::read::i64(c, "topics[].partitions[].low_watermark")?;
-        let error_code = rt::read::i16(c, "topics[].partitions[].error_code")?;
+        let r: [u8; 14] = match rt::read::run::<14>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i64(c, "topics[].partitions[].low_watermark")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<14, 0>(&r);
+        let low_watermark = rt::read::i64_at::<14, 4>(&r);
+        let error_code = rt::read::i16_at::<14, 12>(&r);
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
         } else {

@@ -40,6 +40,7 @@ impl Default for DeleteShareGroupOffsetsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<DeleteShareGroupOffsetsRequestTopic<'a>>(c, true, v, "topics")?;
@@ -106,6 +107,7 @@ impl Default for DeleteShareGroupOffsetsRequestTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let unknown_tagged_fields = if true {

@@ -45,9 +45,18 @@ impl Default for DeleteShareGroupOffsetsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let responses = rt::read::array::<DeleteShareGroupOffsetsResponseTopic<'a>>(c, true, v, "responses")?;
         let unknown_tagged_fields = if true {
@@ -126,10 +135,19 @@ impl Default for DeleteShareGroupOffsetsResponseTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "responses[].topic_name")?;
-        let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
-        let error_code = rt::read::i16(c, "responses[].error_code")?;
+        let r: [u8; 18] = match rt::read::run::<18>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::uuid(c, "responses[].topic_id")?;
+                rt::read::i16(c, "responses[].error_code")?;
+                return Err(rt::read::short(c, "responses[].topic_id"));
+            }
+        };
+        let topic_id = rt::read::uuid_at::<18, 0>(&r);
+        let error_code = rt::read::i16_at::<18, 16>(&r);
         let error_message = rt::read::opt_str(c, true, true, "responses[].error_message")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "responses[]._tagged_fields")?

@@ -40,6 +40,7 @@ impl Default for DeleteTopicsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -123,6 +124,7 @@ impl Default for DeletableTopicResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?;
         let topic_id = if v >= 6 {

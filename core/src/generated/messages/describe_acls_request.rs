@@ -56,6 +56,7 @@ impl Default for DescribeAclsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let resource_type_filter = rt::read::i8(c, "resource_type_filter")?;
         let resource_name_filter = rt::read::opt_str(c, v >= 2, true, "resource_name_filter")?;
@@ -66,8 +67,16 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         };
         let principal_filter = rt::read::opt_str(c, v >= 2, true, "principal_filter")?;
         let host_filter = rt::read::opt_str(c, v >= 2, true, "host_filter")?;
-        let operation = rt::read::i8(c, "operation")?;
-        let permission_type = rt::read::i8(c, "permission_type")?;
+        let r: [u8; 2] = match rt::read::run::<2>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i8(c, "operation")?;
+                rt::read::i8(c, "permission_type")?;
+                return Err(rt::read::short(c, "operation"));
+            }
+        };
+        let operation = rt::read::i8_at::<2, 0>(&r);
+        let permission_type = rt::read::i8_at::<2, 1>(&r);
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

@@ -46,9 +46,18 @@ impl Default for DescribeAclsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?;
         let resources = rt::read::array::<DescribeAclsResource<'a>>(c, v >= 2, v, "resources")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -127,6 +136,7 @@ impl Default for DescribeAclsResource<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let resource_type = rt::read::i8(c, "resources[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 2, "resources[].resource_name")?;
@@ -220,11 +230,20 @@ impl Default for AclDescription<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AclDescription<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let principal = rt::read::str(c, v >= 2, "resources[].acls[].principal")?;
         let host = rt::read::str(c, v >= 2, "resources[].acls[].host")?;
-        let operation = rt::read::i8(c, "resources[].acls[].operation")?;
-        let permission_type = rt::read::i8(c, "resources[].acls[].permission_type")?;
+        let r: [u8; 2] = match rt::read::run::<2>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i8(c, "resources[].acls[].operation")?;
+                rt::read::i8(c, "resources[].acls[].permission_type")?;
+                return Err(rt::read::short(c, "resources[].acls[].operation"));
+            }
+        };
+        let operation = rt::read::i8_at::<2, 0>(&r);
+        let permission_type = rt::read::i8_at::<2, 1>(&r);
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "resources[].acls[]._tagged_fields")?
         } else {

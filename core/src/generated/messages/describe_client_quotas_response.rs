@@ -45,9 +45,18 @@ impl Default for DescribeClientQuotasResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, v >= 1, true, "error_message")?;
         let entries = rt::read::opt_array::<EntryData<'a>>(c, v >= 1, true, v, "entries")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -120,6 +129,7 @@ impl Default for EntryData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for EntryData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
         let values = rt::read::array::<ValueData<'a>>(c, v >= 1, v, "entries[].values")?;
@@ -189,6 +199,7 @@ impl Default for EntityData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
@@ -258,6 +269,7 @@ impl Default for ValueData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ValueData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, v >= 1, "entries[].values[].key")?;
         let value = rt::read::f64(c, "entries[].values[].value")?;

@@ -57,9 +57,18 @@ impl Default for DescribeClusterResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let endpoint_type = if v >= 1 {
             rt::read::i8(c, "endpoint_type")?
@@ -166,6 +175,7 @@ impl Default for DescribeClusterBroker<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let broker_id = rt::read::i32(c, "brokers[].broker_id")?;
         let host = rt::read::str(c, true, "brokers[].host")?;

@@ -43,6 +43,7 @@ impl Default for DescribeDelegationTokenResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let tokens = rt::read::array::<DescribedDelegationToken<'a>>(c, v >= 2, v, "tokens")?;
@@ -138,6 +139,7 @@ impl Default for DescribedDelegationToken<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let principal_type = rt::read::str(c, v >= 2, "tokens[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "tokens[].principal_name")?;
@@ -151,9 +153,18 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         } else {
             ""
         };
-        let issue_timestamp = rt::read::i64(c, "tokens[].issue_timestamp")?;
-        let expiry_timestamp = rt::read::i64(c, "tokens[].expiry_timestamp")?;
-        let max_timestamp = rt::read::i64(c, "tokens[].max_timestamp")?;
+        let r: [u8; 24] = match rt::read::run::<24>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "tokens[].issue_timestamp")?;
+                rt::read::i64(c, "tokens[].expiry_timestamp")?;
+                rt::read::i64(c, "tokens[].max_timestamp")?;
+                return Err(rt::read::short(c, "tokens[].issue_timestamp"));
+            }
+        };
+        let issue_timestamp = rt::read::i64_at::<24, 0>(&r);
+        let expiry_timestamp = rt::read::i64_at::<24, 8>(&r);
+        let max_timestamp = rt::read::i64_at::<24, 16>(&r);
         let token_id = rt::read::str(c, v >= 2, "tokens[].token_id")?;
         let hmac = rt::read::bytes(c, v >= 2, "tokens[].hmac")?;
         let renewers = rt::read::array::<DescribedDelegationTokenRenewer<'a>>(c, v >= 2, v, "tokens[].renewers")?;
@@ -274,6 +285,7 @@ impl Default for DescribedDelegationTokenRenewer<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let principal_type = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?;

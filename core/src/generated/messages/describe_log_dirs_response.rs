@@ -43,6 +43,7 @@ impl Default for DescribeLogDirsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -128,6 +129,7 @@ impl Default for DescribeLogDirsResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let log_dir = rt::read::str(c, v >= 2, "results[].log_dir")?;
@@ -224,6 +226,7 @@ impl Default for DescribeLogDirsTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 2, "results[].topics[].name")?;
         let partitions =
@@ -300,11 +303,22 @@ impl Default for DescribeLogDirsPartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "results[].topics[].partitions[].partition_index")?;
-        let partition_size = rt::read::i64(c, "results[].topics[].partitions[].partition_size")?;
-        let offset_lag = rt::read::i64(c, "results[].topics[].partitions[].offset_lag")?;
-        let is_future_key = rt::read::bool(c, "results[].topics[].partitions[].is_future_key")?;
+        let r: [u8; 21] = match rt::read::run::<21>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "results[].topics[].partitions[].partition_index")?;
+                rt::read::i64(c, "results[].topics[].partitions[].partition_size")?;
+                rt::read::i64(c, "results[].topics[].partitions[].offset_lag")?;
+                rt::read::bool(c, "results[].topics[].partitions[].is_future_key")?;
+                return Err(rt::read::short(c, "results[].topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<21, 0>(&r);
+        let partition_size = rt::read::i64_at::<21, 4>(&r);
+        let offset_lag = rt::read::i64_at::<21, 12>(&r);
+        let is_future_key = rt::read::bool_at::<21, 20>(&r);
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "results[].topics[].partitions[]._tagged_fields")?
         } else {

@@ -48,9 +48,18 @@ impl Default for DescribeMirrorsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let mirrors = rt::read::array::<DescribedMirror<'a>>(c, true, v, "mirrors")?;
         let unknown_tagged_fields = if true {
@@ -129,6 +138,7 @@ impl Default for DescribedMirror<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "mirrors[].error_code")?;
         let mirror_name = rt::read::str(c, true, "mirrors[].mirror_name")?;
@@ -204,6 +214,7 @@ impl Default for TopicPartitions<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "mirrors[].topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionDetail<'a>>(c, true, v, "mirrors[].topics[].partitions")?;
@@ -285,11 +296,22 @@ impl Default for PartitionDetail<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "mirrors[].topics[].partitions[].partition_index")?;
-        let source_offset = rt::read::i64(c, "mirrors[].topics[].partitions[].source_offset")?;
-        let destination_offset = rt::read::i64(c, "mirrors[].topics[].partitions[].destination_offset")?;
-        let lag = rt::read::i64(c, "mirrors[].topics[].partitions[].lag")?;
+        let r: [u8; 28] = match rt::read::run::<28>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "mirrors[].topics[].partitions[].partition_index")?;
+                rt::read::i64(c, "mirrors[].topics[].partitions[].source_offset")?;
+                rt::read::i64(c, "mirrors[].topics[].partitions[].destination_offset")?;
+                rt::read::i64(c, "mirrors[].topics[].partitions[].lag")?;
+                return Err(rt::read::short(c, "mirrors[].topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<28, 0>(&r);
+        let source_offset = rt::read::i64_at::<28, 4>(&r);
+        let destination_offset = rt::read::i64_at::<28, 12>(&r);
+        let lag = rt::read::i64_at::<28, 20>(&r);
         let state = rt::read::str(c, true, "mirrors[].topics[].partitions[].state")?;
         let last_mirror_epoch = rt::read::i32(c, "mirrors[].topics[].partitions[].last_mirror_epoch")?;
         let unknown_tagged_fields = if true {

@@ -39,6 +39,7 @@ impl Default for DescribeProducersResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let topics = rt::read::array::<TopicResponse<'a>>(c, true, v, "topics")?;
@@ -107,6 +108,7 @@ impl Default for TopicResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionResponse<'a>>(c, true, v, "topics[].partitions")?;
@@ -182,9 +184,18 @@ impl Default for PartitionResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "topics[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?;
         let active_producers =
             rt::read::array::<ProducerState<'a>>(c, true, v, "topics[].partitions[].active_producers")?;
@@ -280,14 +291,29 @@ impl Default for ProducerState<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ProducerState<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let producer_id = rt::read::i64(c, "topics[].partitions[].active_producers[].producer_id")?;
-        let producer_epoch = rt::read::i32(c, "topics[].partitions[].active_producers[].producer_epoch")?;
-        let last_sequence = rt::read::i32(c, "topics[].partitions[].active_producers[].last_sequence")?;
-        let last_timestamp = rt::read::i64(c, "topics[].partitions[].active_producers[].last_timestamp")?;
-        let coordinator_epoch = rt::read::i32(c, "topics[].partitions[].active_producers[].coordinator_epoch")?;
-        let current_txn_start_offset =
-            rt::read::i64(c, "topics[].partitions[].active_producers[].current_txn_start_offset")?;
+        let r: [u8; 36] = match rt::read::run::<36>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "topics[].partitions[].active_producers[].producer_id")?;
+                rt::read::i32(c, "topics[].partitions[].active_producers[].producer_epoch")?;
+                rt::read::i32(c, "topics[].partitions[].active_producers[].last_sequence")?;
+                rt::read::i64(c, "topics[].partitions[].active_producers[].last_timestamp")?;
+                rt::read::i32(c, "topics[].partitions[].active_producers[].coordinator_epoch")?;
+                rt::read::i64(c, "topics[].partitions[].active_producers[].current_txn_start_offset")?;
+                return Err(rt::read::short(
+                    c,
+                    "topics[].partitions[].active_producers[].producer_id",
+                ));
+            }
+        };
+        let producer_id = rt::read::i64_at::<36, 0>(&r);
+        let producer_epoch = rt::read::i32_at::<36, 8>(&r);
+        let last_sequence = rt::read::i32_at::<36, 12>(&r);
+        let last_timestamp = rt::read::i64_at::<36, 16>(&r);
+        let coordinator_epoch = rt::read::i32_at::<36, 24>(&r);
+        let current_txn_start_offset = rt::read::i64_at::<36, 28>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[].active_producers[]._tagged_fields")?
         } else {

@@ -45,6 +45,7 @@ impl Default for DescribeQuorumResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let error_message = if v >= 2 {
@@ -140,6 +141,7 @@ impl Default for TopicData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
@@ -209,6 +211,7 @@ impl Default for Node<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Node<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = if v >= 2 {
             rt::read::i32(c, "nodes[].node_id")?
@@ -318,17 +321,35 @@ impl Default for PartitionData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "topics[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = if v >= 2 {
             rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?
         } else {
             Some("")
         };
-        let leader_id = rt::read::i32(c, "topics[].partitions[].leader_id")?;
-        let leader_epoch = rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-        let high_watermark = rt::read::i64(c, "topics[].partitions[].high_watermark")?;
+        let r: [u8; 16] = match rt::read::run::<16>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                rt::read::i64(c, "topics[].partitions[].high_watermark")?;
+                return Err(rt::read::short(c, "topics[].partitions[].leader_id"));
+            }
+        };
+        let leader_id = rt::read::i32_at::<16, 0>(&r);
+        let leader_epoch = rt::read::i32_at::<16, 4>(&r);
+        let high_watermark = rt::read::i64_at::<16, 8>(&r);
         let current_voters = rt::read::array::<ReplicaState<'a>>(c, true, v, "topics[].partitions[].current_voters")?;
         let observers = rt::read::array::<ReplicaState<'a>>(c, true, v, "topics[].partitions[].observers")?;
         let unknown_tagged_fields = if true {
@@ -417,6 +438,7 @@ impl Default for Listener<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 2 {
             rt::read::str(c, true, "nodes[].listeners[].name")?
@@ -532,6 +554,7 @@ impl Default for ReplicaState<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?;
         let replica_directory_id = if v >= 2 {

@@ -37,6 +37,7 @@ impl Default for DescribeShareGroupOffsetsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let groups = rt::read::array::<DescribeShareGroupOffsetsRequestGroup<'a>>(c, true, v, "groups")?;
         let unknown_tagged_fields = if true {
@@ -102,6 +103,7 @@ impl Default for DescribeShareGroupOffsetsRequestGroup<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "groups[].group_id")?;
         let topics =
@@ -172,6 +174,7 @@ impl Default for DescribeShareGroupOffsetsRequestTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "groups[].topics[].topic_name")?;
         let partitions = rt::read::array::<i32>(c, true, v, "groups[].topics[].partitions")?;

@@ -39,6 +39,7 @@ impl Default for DescribeShareGroupOffsetsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribeShareGroupOffsetsResponseGroup<'a>>(c, true, v, "groups")?;
@@ -113,6 +114,7 @@ impl Default for DescribeShareGroupOffsetsResponseGroup<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "groups[].group_id")?;
         let topics = rt::read::array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, v, "groups[].topics")?;
@@ -192,6 +194,7 @@ impl Default for DescribeShareGroupOffsetsResponseTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "groups[].topics[].topic_name")?;
         let topic_id = rt::read::uuid(c, "groups[].topics[].topic_id")?;
@@ -278,11 +281,22 @@ impl Default for DescribeShareGroupOffsetsResponsePartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?;
-        let start_offset = rt::read::i64(c, "groups[].topics[].partitions[].start_offset")?;
-        let leader_epoch = rt::read::i32(c, "groups[].topics[].partitions[].leader_epoch")?;
-        let error_code = rt::read::i16(c, "groups[].topics[].partitions[].error_code")?;
+        let r: [u8; 18] = match rt::read::run::<18>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?;
+                rt::read::i64(c, "groups[].topics[].partitions[].start_offset")?;
+                rt::read::i32(c, "groups[].topics[].partitions[].leader_epoch")?;
+                rt::read::i16(c, "groups[].topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "groups[].topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<18, 0>(&r);
+        let start_offset = rt::read::i64_at::<18, 4>(&r);
+        let leader_epoch = rt::read::i32_at::<18, 12>(&r);
+        let error_code = rt::read::i16_at::<18, 16>(&r);
         let error_message = rt::read::opt_str(c, true, true, "groups[].topics[].partitions[].error_message")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "groups[].topics[].partitions[]._tagged_fields")?

@@ -43,6 +43,7 @@ impl Default for DescribeTopicPartitionsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicRequest<'a>>(c, true, v, "topics")?;
         let response_partition_limit = rt::read::i32(c, "response_partition_limit")?;
@@ -112,6 +113,7 @@ impl Default for TopicRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let unknown_tagged_fields = if true {
@@ -177,6 +179,7 @@ impl Default for Cursor<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Cursor<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "cursor.topic_name")?;
         let partition_index = rt::read::i32(c, "cursor.partition_index")?;

@@ -42,6 +42,7 @@ impl Default for DescribeTopicPartitionsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let topics = rt::read::array::<DescribeTopicPartitionsResponseTopic<'a>>(c, true, v, "topics")?;
@@ -126,11 +127,20 @@ impl Default for DescribeTopicPartitionsResponseTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "topics[].error_code")?;
         let name = rt::read::opt_str(c, true, true, "topics[].name")?;
-        let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
-        let is_internal = rt::read::bool(c, "topics[].is_internal")?;
+        let r: [u8; 17] = match rt::read::run::<17>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::uuid(c, "topics[].topic_id")?;
+                rt::read::bool(c, "topics[].is_internal")?;
+                return Err(rt::read::short(c, "topics[].topic_id"));
+            }
+        };
+        let topic_id = rt::read::uuid_at::<17, 0>(&r);
+        let is_internal = rt::read::bool_at::<17, 16>(&r);
         let partitions =
             rt::read::array::<DescribeTopicPartitionsResponsePartition<'a>>(c, true, v, "topics[].partitions")?;
         let topic_authorized_operations = rt::read::i32(c, "topics[].topic_authorized_operations")?;
@@ -208,6 +218,7 @@ impl Default for Cursor<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Cursor<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "next_cursor.topic_name")?;
         let partition_index = rt::read::i32(c, "next_cursor.partition_index")?;
@@ -297,11 +308,22 @@ impl Default for DescribeTopicPartitionsResponsePartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "topics[].partitions[].error_code")?;
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let leader_id = rt::read::i32(c, "topics[].partitions[].leader_id")?;
-        let leader_epoch = rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+        let r: [u8; 14] = match rt::read::run::<14>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+            }
+        };
+        let error_code = rt::read::i16_at::<14, 0>(&r);
+        let partition_index = rt::read::i32_at::<14, 2>(&r);
+        let leader_id = rt::read::i32_at::<14, 6>(&r);
+        let leader_epoch = rt::read::i32_at::<14, 10>(&r);
         let replica_nodes = rt::read::array::<i32>(c, true, v, "topics[].partitions[].replica_nodes")?;
         let isr_nodes = rt::read::array::<i32>(c, true, v, "topics[].partitions[].isr_nodes")?;
         let eligible_leader_replicas =

@@ -37,6 +37,7 @@ impl Default for DescribeTransactionsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_ids = rt::read::array::<&'a str>(c, true, v, "transactional_ids")?;
         let unknown_tagged_fields = if true {

@@ -39,6 +39,7 @@ impl Default for DescribeTransactionsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let transaction_states = rt::read::array::<TransactionState<'a>>(c, true, v, "transaction_states")?;
@@ -125,14 +126,25 @@ impl Default for TransactionState<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TransactionState<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "transaction_states[].error_code")?;
         let transactional_id = rt::read::str(c, true, "transaction_states[].transactional_id")?;
         let transaction_state = rt::read::str(c, true, "transaction_states[].transaction_state")?;
-        let transaction_timeout_ms = rt::read::i32(c, "transaction_states[].transaction_timeout_ms")?;
-        let transaction_start_time_ms = rt::read::i64(c, "transaction_states[].transaction_start_time_ms")?;
-        let producer_id = rt::read::i64(c, "transaction_states[].producer_id")?;
-        let producer_epoch = rt::read::i16(c, "transaction_states[].producer_epoch")?;
+        let r: [u8; 22] = match rt::read::run::<22>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "transaction_states[].transaction_timeout_ms")?;
+                rt::read::i64(c, "transaction_states[].transaction_start_time_ms")?;
+                rt::read::i64(c, "transaction_states[].producer_id")?;
+                rt::read::i16(c, "transaction_states[].producer_epoch")?;
+                return Err(rt::read::short(c, "transaction_states[].transaction_timeout_ms"));
+            }
+        };
+        let transaction_timeout_ms = rt::read::i32_at::<22, 0>(&r);
+        let transaction_start_time_ms = rt::read::i64_at::<22, 4>(&r);
+        let producer_id = rt::read::i64_at::<22, 12>(&r);
+        let producer_epoch = rt::read::i16_at::<22, 20>(&r);
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "transaction_states[].topics")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "transaction_states[]._tagged_fields")?
@@ -219,6 +231,7 @@ impl Default for TopicData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, true, "transaction_states[].topics[].topic")?;
         let partitions = rt::read::array::<i32>(c, true, v, "transaction_states[].topics[].partitions")?;

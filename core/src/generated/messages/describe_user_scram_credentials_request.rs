@@ -37,6 +37,7 @@ impl Default for DescribeUserScramCredentialsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let users = rt::read::opt_array::<UserName<'a>>(c, true, true, v, "users")?;
         let unknown_tagged_fields = if true {
@@ -99,6 +100,7 @@ impl Default for UserName<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UserName<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "users[].name")?;
         let unknown_tagged_fields = if true {

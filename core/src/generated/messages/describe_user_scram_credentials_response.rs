@@ -45,9 +45,18 @@ impl Default for DescribeUserScramCredentialsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let results = rt::read::array::<DescribeUserScramCredentialsResult<'a>>(c, true, v, "results")?;
         let unknown_tagged_fields = if true {
@@ -126,6 +135,7 @@ impl Default for DescribeUserScramCredentialsResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let user = rt::read::str(c, true, "results[].user")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
@@ -202,9 +212,18 @@ impl Default for CredentialInfo<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let mechanism = rt::read::i8(c, "results[].credential_infos[].mechanism")?;
-        let iterations = rt::read::i32(c, "results[].credential_infos[].iterations")?;
+        let r: [u8; 5] = match rt::read::run::<5>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i8(c, "results[].credential_infos[].mechanism")?;
+                rt::read::i32(c, "results[].credential_infos[].iterations")?;
+                return Err(rt::read::short(c, "results[].credential_infos[].mechanism"));
+            }
+        };
+        let mechanism = rt::read::i8_at::<5, 0>(&r);
+        let iterations = rt::read::i32_at::<5, 1>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "results[].credential_infos[]._tagged_fields")?
         } else {

@@ -42,6 +42,7 @@ impl Default for ElectLeadersResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -122,6 +123,7 @@ impl Default for ReplicaElectionResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, v >= 2, "replica_election_results[].topic")?;
         let partition_result =
@@ -207,9 +209,21 @@ impl Default for PartitionResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_id = rt::read::i32(c, "replica_election_results[].partition_result[].partition_id")?;
-        let error_code = rt::read::i16(c, "replica_election_results[].partition_result[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "replica_election_results[].partition_result[].partition_id")?;
+                rt::read::i16(c, "replica_election_results[].partition_result[].error_code")?;
+                return Err(rt::read::short(
+                    c,
+                    "replica_election_results[].partition_result[].partition_id",
+                ));
+            }
+        };
+        let partition_id = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(
             c,
             v >= 2,

@@ -43,6 +43,7 @@ impl Default for EndQuorumEpochRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
         let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
@@ -124,6 +125,7 @@ impl Default for TopicData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
@@ -196,6 +198,7 @@ impl Default for LeaderEndpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 1 {
             rt::read::str(c, v >= 1, "leader_endpoints[].name")?
@@ -311,10 +314,20 @@ impl Default for PartitionData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let leader_id = rt::read::i32(c, "topics[].partitions[].leader_id")?;
-        let leader_epoch = rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<12, 0>(&r);
+        let leader_id = rt::read::i32_at::<12, 4>(&r);
+        let leader_epoch = rt::read::i32_at::<12, 8>(&r);
         let preferred_successors = if v <= 0 {
             rt::read::array::<i32>(c, v >= 1, v, "topics[].partitions[].preferred_successors")?
         } else {
@@ -425,6 +438,7 @@ impl Default for ReplicaInfo<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let candidate_id = if v >= 1 {
             rt::read::i32(c, "topics[].partitions[].preferred_candidates[].candidate_id")?

@@ -42,6 +42,7 @@ impl Default for EndQuorumEpochResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for EndQuorumEpochResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
@@ -112,7 +113,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochResponse<'a> {
                 w.uvarint(s as u32, "node_endpoints")?;
                 w.array(&self.node_endpoints, true, v, "node_endpoints")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -147,6 +148,7 @@ impl Default for TopicData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
@@ -219,6 +221,7 @@ impl Default for NodeEndpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = if v >= 1 {
             rt::read::i32(c, "node_endpoints[].node_id")?
@@ -331,11 +334,22 @@ impl Default for PartitionData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "topics[].partitions[].error_code")?;
-        let leader_id = rt::read::i32(c, "topics[].partitions[].leader_id")?;
-        let leader_epoch = rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+        let r: [u8; 14] = match rt::read::run::<14>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<14, 0>(&r);
+        let error_code = rt::read::i16_at::<14, 4>(&r);
+        let leader_id = rt::read::i32_at::<14, 6>(&r);
+        let leader_epoch = rt::read::i32_at::<14, 10>(&r);
         let unknown_tagged_fields = if v >= 1 {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
         } else {
@@ -665,7 +679,7 @@ pub mod owned {
                     w.uvarint(s as u32, "node_endpoints")?;
                     rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

@@ -39,6 +39,7 @@ impl Default for EnvelopeResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let response_data = rt::read::opt_bytes(c, true, true, "response_data")?;
         let error_code = rt::read::i16(c, "error_code")?;

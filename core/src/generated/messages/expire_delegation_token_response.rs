@@ -43,10 +43,20 @@ impl Default for ExpireDelegationTokenResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ExpireDelegationTokenResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "error_code")?;
-        let expiry_timestamp_ms = rt::read::i64(c, "expiry_timestamp_ms")?;
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+        let r: [u8; 14] = match rt::read::run::<14>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "error_code")?;
+                rt::read::i64(c, "expiry_timestamp_ms")?;
+                rt::read::i32(c, "throttle_time_ms")?;
+                return Err(rt::read::short(c, "error_code"));
+            }
+        };
+        let error_code = rt::read::i16_at::<14, 0>(&r);
+        let expiry_timestamp_ms = rt::read::i64_at::<14, 2>(&r);
+        let throttle_time_ms = rt::read::i32_at::<14, 10>(&r);
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

@@ -71,14 +71,23 @@ impl Default for FetchRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = if v <= 14 {
             rt::read::i32(c, "replica_id")?
         } else {
             -1_i32
         };
-        let max_wait_ms = rt::read::i32(c, "max_wait_ms")?;
-        let min_bytes = rt::read::i32(c, "min_bytes")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "max_wait_ms")?;
+                rt::read::i32(c, "min_bytes")?;
+                return Err(rt::read::short(c, "max_wait_ms"));
+            }
+        };
+        let max_wait_ms = rt::read::i32_at::<8, 0>(&r);
+        let min_bytes = rt::read::i32_at::<8, 4>(&r);
         let max_bytes = if v >= 3 {
             rt::read::i32(c, "max_bytes")?
         } else {
@@ -251,7 +260,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                 w.uvarint(s as u32, "replica_state")?;
                 rt::Struct::write(&self.replica_state, w, v)?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -286,6 +295,7 @@ impl Default for ReplicaState<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = if v >= 15 {
             rt::read::i32(c, "replica_state.replica_id")?
@@ -380,6 +390,7 @@ impl Default for FetchTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic = if v <= 12 {
             rt::read::str(c, v >= 12, "topics[].topic")?
@@ -472,6 +483,7 @@ impl Default for ForgottenTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic = if (7..=12).contains(&v) {
             rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?
@@ -590,6 +602,7 @@ impl Default for FetchPartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchPartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
         let current_leader_epoch = if v >= 9 {
@@ -732,7 +745,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                 w.uvarint(s as u32, "topics[].partitions[].high_watermark")?;
                 w.i64(self.high_watermark, "topics[].partitions[].high_watermark")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -1343,7 +1356,7 @@ pub mod owned {
                     w.uvarint(s as u32, "replica_state")?;
                     rt::OwnedStruct::write(&self.replica_state, w, v)?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }
@@ -1695,7 +1708,7 @@ pub mod owned {
                     w.uvarint(s as u32, "topics[].partitions[].high_watermark")?;
                     w.i64(self.high_watermark, "topics[].partitions[].high_watermark")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

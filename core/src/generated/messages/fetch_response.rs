@@ -49,6 +49,7 @@ impl Default for FetchResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -148,7 +149,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
                 w.uvarint(s as u32, "node_endpoints")?;
                 w.array(&self.node_endpoints, true, v, "node_endpoints")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -186,6 +187,7 @@ impl Default for FetchableTopicResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic = if v <= 12 {
             rt::read::str(c, v >= 12, "responses[].topic")?
@@ -281,6 +283,7 @@ impl Default for NodeEndpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = if v >= 16 {
             rt::read::i32(c, "node_endpoints[].node_id")?
@@ -429,10 +432,20 @@ impl Default for PartitionData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "responses[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "responses[].partitions[].error_code")?;
-        let high_watermark = rt::read::i64(c, "responses[].partitions[].high_watermark")?;
+        let r: [u8; 14] = match rt::read::run::<14>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "responses[].partitions[].partition_index")?;
+                rt::read::i16(c, "responses[].partitions[].error_code")?;
+                rt::read::i64(c, "responses[].partitions[].high_watermark")?;
+                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<14, 0>(&r);
+        let error_code = rt::read::i16_at::<14, 4>(&r);
+        let high_watermark = rt::read::i64_at::<14, 6>(&r);
         let last_stable_offset = if v >= 4 {
             rt::read::i64(c, "responses[].partitions[].last_stable_offset")?
         } else {
@@ -626,7 +639,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 w.uvarint(s as u32, "responses[].partitions[].snapshot_id")?;
                 rt::Struct::write(&self.snapshot_id, w, v)?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -661,6 +674,7 @@ impl Default for EpochEndOffset<'_> {
 }
 
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = if v >= 12 {
             rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?
@@ -758,6 +772,7 @@ impl Default for LeaderIdAndEpoch<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let leader_id = if v >= 12 {
             rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?
@@ -858,9 +873,18 @@ impl Default for SnapshotId<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let end_offset = rt::read::i64(c, "responses[].partitions[].snapshot_id.end_offset")?;
-        let epoch = rt::read::i32(c, "responses[].partitions[].snapshot_id.epoch")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "responses[].partitions[].snapshot_id.end_offset")?;
+                rt::read::i32(c, "responses[].partitions[].snapshot_id.epoch")?;
+                return Err(rt::read::short(c, "responses[].partitions[].snapshot_id.end_offset"));
+            }
+        };
+        let end_offset = rt::read::i64_at::<12, 0>(&r);
+        let epoch = rt::read::i32_at::<12, 8>(&r);
         let unknown_tagged_fields = if v >= 12 {
             rt::read::unknown_tags_only(c, "responses[].partitions[].snapshot_id._tagged_fields")?
         } else {
@@ -927,6 +951,7 @@ impl Default for AbortedTransaction<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let producer_id = if v >= 4 {
             rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?
@@ -1598,7 +1623,7 @@ pub mod owned {
                     w.uvarint(s as u32, "node_endpoints")?;
                     rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }
@@ -1965,7 +1990,7 @@ pub mod owned {
                     w.uvarint(s as u32, "responses[].partitions[].snapshot_id")?;
                     rt::OwnedStruct::write(&self.snapshot_id, w, v)?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

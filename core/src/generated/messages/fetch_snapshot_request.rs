@@ -46,9 +46,18 @@ impl Default for FetchSnapshotRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let replica_id = rt::read::i32(c, "replica_id")?;
-        let max_bytes = rt::read::i32(c, "max_bytes")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "replica_id")?;
+                rt::read::i32(c, "max_bytes")?;
+                return Err(rt::read::short(c, "replica_id"));
+            }
+        };
+        let replica_id = rt::read::i32_at::<8, 0>(&r);
+        let max_bytes = rt::read::i32_at::<8, 4>(&r);
         let topics = rt::read::array::<TopicSnapshot<'a>>(c, true, v, "topics")?;
         let mut cluster_id_tag: Option<&'a str> = None;
         let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
@@ -116,7 +125,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
                 w.uvarint(s as u32, "cluster_id")?;
                 w.opt_str(self.cluster_id, true, "cluster_id")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -151,6 +160,7 @@ impl Default for TopicSnapshot<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
@@ -229,9 +239,18 @@ impl Default for PartitionSnapshot<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
-        let current_leader_epoch = rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition")?;
+                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition"));
+            }
+        };
+        let partition = rt::read::i32_at::<8, 0>(&r);
+        let current_leader_epoch = rt::read::i32_at::<8, 4>(&r);
         let snapshot_id = <SnapshotId as rt::Struct>::read(c, v)?;
         let position = rt::read::i64(c, "topics[].partitions[].position")?;
         let mut replica_directory_id_tag: rt::Uuid = rt::Uuid::nil();
@@ -309,7 +328,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                 w.uvarint(s as u32, "topics[].partitions[].replica_directory_id")?;
                 w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -344,9 +363,18 @@ impl Default for SnapshotId<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let end_offset = rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
-        let epoch = rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
+                rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
+            }
+        };
+        let end_offset = rt::read::i64_at::<12, 0>(&r);
+        let epoch = rt::read::i32_at::<12, 8>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[].snapshot_id._tagged_fields")?
         } else {
@@ -689,7 +717,7 @@ pub mod owned {
                     w.uvarint(s as u32, "cluster_id")?;
                     w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }
@@ -833,7 +861,7 @@ pub mod owned {
                     w.uvarint(s as u32, "topics[].partitions[].replica_directory_id")?;
                     w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

@@ -45,9 +45,18 @@ impl Default for FetchSnapshotResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let topics = rt::read::array::<TopicSnapshot<'a>>(c, true, v, "topics")?;
         let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
         let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
@@ -119,7 +128,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
                 w.uvarint(s as u32, "node_endpoints")?;
                 w.array(&self.node_endpoints, true, v, "node_endpoints")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -154,6 +163,7 @@ impl Default for TopicSnapshot<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
@@ -226,6 +236,7 @@ impl Default for NodeEndpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = if v >= 1 {
             rt::read::i32(c, "node_endpoints[].node_id")?
@@ -347,12 +358,29 @@ impl Default for PartitionSnapshot<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let index = rt::read::i32(c, "topics[].partitions[].index")?;
-        let error_code = rt::read::i16(c, "topics[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].index"));
+            }
+        };
+        let index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let snapshot_id = <SnapshotId as rt::Struct>::read(c, v)?;
-        let size = rt::read::i64(c, "topics[].partitions[].size")?;
-        let position = rt::read::i64(c, "topics[].partitions[].position")?;
+        let r: [u8; 16] = match rt::read::run::<16>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "topics[].partitions[].size")?;
+                rt::read::i64(c, "topics[].partitions[].position")?;
+                return Err(rt::read::short(c, "topics[].partitions[].size"));
+            }
+        };
+        let size = rt::read::i64_at::<16, 0>(&r);
+        let position = rt::read::i64_at::<16, 8>(&r);
         let unaligned_records = rt::read::opt_bytes(c, true, false, "topics[].partitions[].unaligned_records")?;
         let mut current_leader_tag: LeaderIdAndEpoch<'a> = LeaderIdAndEpoch::DEFAULT;
         let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
@@ -432,7 +460,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                 w.uvarint(s as u32, "topics[].partitions[].current_leader")?;
                 rt::Struct::write(&self.current_leader, w, v)?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -467,9 +495,18 @@ impl Default for SnapshotId<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let end_offset = rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
-        let epoch = rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
+                rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
+            }
+        };
+        let end_offset = rt::read::i64_at::<12, 0>(&r);
+        let epoch = rt::read::i32_at::<12, 8>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[].snapshot_id._tagged_fields")?
         } else {
@@ -536,9 +573,18 @@ impl Default for LeaderIdAndEpoch<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let leader_id = rt::read::i32(c, "topics[].partitions[].current_leader.leader_id")?;
-        let leader_epoch = rt::read::i32(c, "topics[].partitions[].current_leader.leader_epoch")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].current_leader.leader_id")?;
+                rt::read::i32(c, "topics[].partitions[].current_leader.leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].current_leader.leader_id"));
+            }
+        };
+        let leader_id = rt::read::i32_at::<8, 0>(&r);
+        let leader_epoch = rt::read::i32_at::<8, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[].current_leader._tagged_fields")?
         } else {
@@ -991,7 +1037,7 @@ pub mod owned {
                     w.uvarint(s as u32, "node_endpoints")?;
                     rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }
@@ -1239,7 +1285,7 @@ pub mod owned {
                     w.uvarint(s as u32, "topics[].partitions[].current_leader")?;
                     rt::OwnedStruct::write(&self.current_leader, w, v)?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

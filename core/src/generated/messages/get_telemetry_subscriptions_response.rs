@@ -60,15 +60,35 @@ impl Default for GetTelemetrySubscriptionsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
-        let client_instance_id = rt::read::uuid(c, "client_instance_id")?;
-        let subscription_id = rt::read::i32(c, "subscription_id")?;
+        let r: [u8; 26] = match rt::read::run::<26>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                rt::read::uuid(c, "client_instance_id")?;
+                rt::read::i32(c, "subscription_id")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<26, 0>(&r);
+        let error_code = rt::read::i16_at::<26, 4>(&r);
+        let client_instance_id = rt::read::uuid_at::<26, 6>(&r);
+        let subscription_id = rt::read::i32_at::<26, 22>(&r);
         let accepted_compression_types = rt::read::array::<i8>(c, true, v, "accepted_compression_types")?;
-        let push_interval_ms = rt::read::i32(c, "push_interval_ms")?;
-        let telemetry_max_bytes = rt::read::i32(c, "telemetry_max_bytes")?;
-        let delta_temporality = rt::read::bool(c, "delta_temporality")?;
+        let r: [u8; 9] = match rt::read::run::<9>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "push_interval_ms")?;
+                rt::read::i32(c, "telemetry_max_bytes")?;
+                rt::read::bool(c, "delta_temporality")?;
+                return Err(rt::read::short(c, "push_interval_ms"));
+            }
+        };
+        let push_interval_ms = rt::read::i32_at::<9, 0>(&r);
+        let telemetry_max_bytes = rt::read::i32_at::<9, 4>(&r);
+        let delta_temporality = rt::read::bool_at::<9, 8>(&r);
         let requested_metrics = rt::read::array::<&'a str>(c, true, v, "requested_metrics")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

@@ -46,6 +46,7 @@ impl Default for HeartbeatRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, v >= 4, "group_id")?;
         let generation_id = rt::read::i32(c, "generation_id")?;

@@ -39,6 +39,7 @@ impl Default for IncrementalAlterConfigsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let responses = rt::read::array::<AlterConfigsResourceResponse<'a>>(c, v >= 1, v, "responses")?;
@@ -113,6 +114,7 @@ impl Default for AlterConfigsResourceResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "responses[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 1, true, "responses[].error_message")?;

@@ -51,11 +51,22 @@ impl Default for InitProducerIdResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
-        let producer_id = rt::read::i64(c, "producer_id")?;
-        let producer_epoch = rt::read::i16(c, "producer_epoch")?;
+        let r: [u8; 16] = match rt::read::run::<16>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                rt::read::i64(c, "producer_id")?;
+                rt::read::i16(c, "producer_epoch")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<16, 0>(&r);
+        let error_code = rt::read::i16_at::<16, 4>(&r);
+        let producer_id = rt::read::i64_at::<16, 6>(&r);
+        let producer_epoch = rt::read::i16_at::<16, 14>(&r);
         let ongoing_txn_producer_id = if v >= 6 {
             rt::read::i64(c, "ongoing_txn_producer_id")?
         } else {

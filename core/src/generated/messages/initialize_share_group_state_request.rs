@@ -40,6 +40,7 @@ impl Default for InitializeShareGroupStateRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for InitializeShareGroupStateRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<InitializeStateData<'a>>(c, true, v, "topics")?;
@@ -109,6 +110,7 @@ impl Default for InitializeStateData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for InitializeStateData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
@@ -180,10 +182,20 @@ impl Default for PartitionData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
-        let state_epoch = rt::read::i32(c, "topics[].partitions[].state_epoch")?;
-        let start_offset = rt::read::i64(c, "topics[].partitions[].start_offset")?;
+        let r: [u8; 16] = match rt::read::run::<16>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition")?;
+                rt::read::i32(c, "topics[].partitions[].state_epoch")?;
+                rt::read::i64(c, "topics[].partitions[].start_offset")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition"));
+            }
+        };
+        let partition = rt::read::i32_at::<16, 0>(&r);
+        let state_epoch = rt::read::i32_at::<16, 4>(&r);
+        let start_offset = rt::read::i64_at::<16, 8>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
         } else {

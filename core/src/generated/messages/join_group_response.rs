@@ -60,14 +60,23 @@ impl Default for JoinGroupResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
             0_i32
         };
-        let error_code = rt::read::i16(c, "error_code")?;
-        let generation_id = rt::read::i32(c, "generation_id")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "error_code")?;
+                rt::read::i32(c, "generation_id")?;
+                return Err(rt::read::short(c, "error_code"));
+            }
+        };
+        let error_code = rt::read::i16_at::<6, 0>(&r);
+        let generation_id = rt::read::i32_at::<6, 2>(&r);
         let protocol_type = if v >= 7 {
             rt::read::opt_str(c, v >= 6, v >= 7, "protocol_type")?
         } else {
@@ -185,6 +194,7 @@ impl Default for JoinGroupResponseMember<'_> {
 }
 
 impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, v >= 6, "members[].member_id")?;
         let group_instance_id = if v >= 5 {

@@ -39,9 +39,18 @@ impl Default for KRaftVersionRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let version = rt::read::i16(c, "version")?;
-        let k_raft_version = rt::read::i16(c, "k_raft_version")?;
+        let r: [u8; 4] = match rt::read::run::<4>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "version")?;
+                rt::read::i16(c, "k_raft_version")?;
+                return Err(rt::read::short(c, "version"));
+            }
+        };
+        let version = rt::read::i16_at::<4, 0>(&r);
+        let k_raft_version = rt::read::i16_at::<4, 2>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

@@ -59,6 +59,7 @@ impl Default for LeaderAndIsrRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let controller_id = rt::read::i32(c, "controller_id")?;
         let is_k_raft_controller = if v >= 7 {
@@ -238,16 +239,27 @@ impl Default for LeaderAndIsrPartitionState<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v <= 1 {
             rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
         } else {
             ""
         };
-        let partition_index = rt::read::i32(c, "ungrouped_partition_states[].partition_index")?;
-        let controller_epoch = rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?;
-        let leader = rt::read::i32(c, "ungrouped_partition_states[].leader")?;
-        let leader_epoch = rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?;
+        let r: [u8; 16] = match rt::read::run::<16>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "ungrouped_partition_states[].partition_index")?;
+                rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?;
+                rt::read::i32(c, "ungrouped_partition_states[].leader")?;
+                rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?;
+                return Err(rt::read::short(c, "ungrouped_partition_states[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<16, 0>(&r);
+        let controller_epoch = rt::read::i32_at::<16, 4>(&r);
+        let leader = rt::read::i32_at::<16, 8>(&r);
+        let leader_epoch = rt::read::i32_at::<16, 12>(&r);
         let isr = rt::read::array::<i32>(c, v >= 4, v, "ungrouped_partition_states[].isr")?;
         let partition_epoch = rt::read::i32(c, "ungrouped_partition_states[].partition_epoch")?;
         let replicas = rt::read::array::<i32>(c, v >= 4, v, "ungrouped_partition_states[].replicas")?;
@@ -415,6 +427,7 @@ impl Default for LeaderAndIsrTopicState<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v >= 2 {
             rt::read::str(c, v >= 4, "topic_states[].topic_name")?
@@ -521,6 +534,7 @@ impl Default for LeaderAndIsrLiveLeader<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let broker_id = rt::read::i32(c, "live_leaders[].broker_id")?;
         let host_name = rt::read::str(c, v >= 4, "live_leaders[].host_name")?;

@@ -43,6 +43,7 @@ impl Default for LeaderAndIsrResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let partition_errors = if v <= 4 {
@@ -140,14 +141,23 @@ impl Default for LeaderAndIsrPartitionError<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v <= 4 {
             rt::read::str(c, v >= 4, "partition_errors[].topic_name")?
         } else {
             ""
         };
-        let partition_index = rt::read::i32(c, "partition_errors[].partition_index")?;
-        let error_code = rt::read::i16(c, "partition_errors[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "partition_errors[].partition_index")?;
+                rt::read::i16(c, "partition_errors[].error_code")?;
+                return Err(rt::read::short(c, "partition_errors[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let unknown_tagged_fields = if v >= 4 {
             rt::read::unknown_tags_only(c, "partition_errors[]._tagged_fields")?
         } else {
@@ -219,6 +229,7 @@ impl Default for LeaderAndIsrTopicError<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = if v >= 5 {
             rt::read::uuid(c, "topics[].topic_id")?

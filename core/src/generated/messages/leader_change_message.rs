@@ -45,9 +45,18 @@ impl Default for LeaderChangeMessage<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let version = rt::read::i16(c, "version")?;
-        let leader_id = rt::read::i32(c, "leader_id")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "version")?;
+                rt::read::i32(c, "leader_id")?;
+                return Err(rt::read::short(c, "version"));
+            }
+        };
+        let version = rt::read::i16_at::<6, 0>(&r);
+        let leader_id = rt::read::i32_at::<6, 2>(&r);
         let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
         let granting_voters = rt::read::array::<Voter<'a>>(c, true, v, "granting_voters")?;
         let unknown_tagged_fields = if true {
@@ -120,6 +129,7 @@ impl Default for Voter<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Voter<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let voter_id = rt::read::i32(c, "voters[].voter_id")?;
         let voter_directory_id = if v >= 1 {

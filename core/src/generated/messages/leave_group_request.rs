@@ -43,6 +43,7 @@ impl Default for LeaveGroupRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, v >= 4, "group_id")?;
         let member_id = if v <= 2 {
@@ -141,6 +142,7 @@ impl Default for MemberIdentity<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = if v >= 3 {
             rt::read::str(c, v >= 4, "members[].member_id")?

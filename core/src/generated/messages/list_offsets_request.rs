@@ -47,6 +47,7 @@ impl Default for ListOffsetsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = rt::read::i32(c, "replica_id")?;
         let isolation_level = if v >= 2 {
@@ -142,6 +143,7 @@ impl Default for ListOffsetsTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 6, "topics[].name")?;
         let partitions = rt::read::array::<ListOffsetsPartition<'a>>(c, v >= 6, v, "topics[].partitions")?;
@@ -217,6 +219,7 @@ impl Default for ListOffsetsPartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let current_leader_epoch = if v >= 4 {

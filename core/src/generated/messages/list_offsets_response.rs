@@ -40,6 +40,7 @@ impl Default for ListOffsetsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -117,6 +118,7 @@ impl Default for ListOffsetsTopicResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 6, "topics[].name")?;
         let partitions = rt::read::array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v, "topics[].partitions")?;
@@ -198,9 +200,18 @@ impl Default for ListOffsetsPartitionResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "topics[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let old_style_offsets = if v <= 0 {
             rt::read::array::<i64>(c, v >= 6, v, "topics[].partitions[].old_style_offsets")?
         } else {

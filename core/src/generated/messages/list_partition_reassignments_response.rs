@@ -45,9 +45,18 @@ impl Default for ListPartitionReassignmentsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let topics = rt::read::array::<OngoingTopicReassignment<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
@@ -120,6 +129,7 @@ impl Default for OngoingTopicReassignment<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<OngoingPartitionReassignment<'a>>(c, true, v, "topics[].partitions")?;
@@ -195,6 +205,7 @@ impl Default for OngoingPartitionReassignment<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OngoingPartitionReassignment<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let replicas = rt::read::array::<i32>(c, true, v, "topics[].partitions[].replicas")?;

@@ -45,9 +45,18 @@ impl Default for ListTransactionsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let unknown_state_filters = rt::read::array::<&'a str>(c, true, v, "unknown_state_filters")?;
         let transaction_states = rt::read::array::<TransactionState<'a>>(c, true, v, "transaction_states")?;
         let unknown_tagged_fields = if true {
@@ -123,6 +132,7 @@ impl Default for TransactionState<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TransactionState<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = rt::read::str(c, true, "transaction_states[].transactional_id")?;
         let producer_id = rt::read::i64(c, "transaction_states[].producer_id")?;

@@ -46,6 +46,7 @@ impl Default for MetadataRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::opt_array::<MetadataRequestTopic<'a>>(c, v >= 9, v >= 1, v, "topics")?;
         let allow_auto_topic_creation = if v >= 4 {
@@ -162,6 +163,7 @@ impl Default for MetadataRequestTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = if v >= 10 {
             rt::read::uuid(c, "topics[].topic_id")?

@@ -54,6 +54,7 @@ impl Default for MetadataResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 3 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -192,6 +193,7 @@ impl Default for MetadataResponseBroker<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = rt::read::i32(c, "brokers[].node_id")?;
         let host = rt::read::str(c, v >= 9, "brokers[].host")?;
@@ -287,6 +289,7 @@ impl Default for MetadataResponseTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "topics[].error_code")?;
         let name = rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?;
@@ -413,10 +416,20 @@ impl Default for MetadataResponsePartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "topics[].partitions[].error_code")?;
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let leader_id = rt::read::i32(c, "topics[].partitions[].leader_id")?;
+        let r: [u8; 10] = match rt::read::run::<10>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+            }
+        };
+        let error_code = rt::read::i16_at::<10, 0>(&r);
+        let partition_index = rt::read::i32_at::<10, 2>(&r);
+        let leader_id = rt::read::i32_at::<10, 6>(&r);
         let leader_epoch = if v >= 7 {
             rt::read::i32(c, "topics[].partitions[].leader_epoch")?
         } else {

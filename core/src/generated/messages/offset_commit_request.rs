@@ -54,6 +54,7 @@ impl Default for OffsetCommitRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, v >= 8, "group_id")?;
         let generation_id_or_member_epoch = if v >= 1 {
@@ -177,6 +178,7 @@ impl Default for OffsetCommitRequestTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v <= 9 {
             rt::read::str(c, v >= 8, "topics[].name")?
@@ -275,9 +277,18 @@ impl Default for OffsetCommitRequestPartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let committed_offset = rt::read::i64(c, "topics[].partitions[].committed_offset")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i64(c, "topics[].partitions[].committed_offset")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<12, 0>(&r);
+        let committed_offset = rt::read::i64_at::<12, 4>(&r);
         let committed_leader_epoch = if v >= 6 {
             rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?
         } else {

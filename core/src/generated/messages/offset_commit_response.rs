@@ -40,6 +40,7 @@ impl Default for OffsetCommitResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 3 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -120,6 +121,7 @@ impl Default for OffsetCommitResponseTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v <= 9 {
             rt::read::str(c, v >= 8, "topics[].name")?
@@ -209,9 +211,18 @@ impl Default for OffsetCommitResponsePartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "topics[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let unknown_tagged_fields = if v >= 8 {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
         } else {

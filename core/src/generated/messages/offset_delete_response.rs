@@ -42,9 +42,18 @@ impl Default for OffsetDeleteResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "error_code")?;
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "error_code")?;
+                rt::read::i32(c, "throttle_time_ms")?;
+                return Err(rt::read::short(c, "error_code"));
+            }
+        };
+        let error_code = rt::read::i16_at::<6, 0>(&r);
+        let throttle_time_ms = rt::read::i32_at::<6, 2>(&r);
         let topics = rt::read::array::<OffsetDeleteResponseTopic<'a>>(c, false, v, "topics")?;
         Ok(Self {
             error_code,
@@ -101,6 +110,7 @@ impl Default for OffsetDeleteResponseTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, false, "topics[].name")?;
         let partitions = rt::read::array::<OffsetDeleteResponsePartition<'a>>(c, false, v, "topics[].partitions")?;
@@ -158,9 +168,18 @@ impl Default for OffsetDeleteResponsePartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "topics[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         Ok(Self {
             partition_index,
             error_code,

@@ -41,6 +41,7 @@ impl Default for OffsetForLeaderEpochRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = if v >= 3 {
             rt::read::i32(c, "replica_id")?
@@ -118,6 +119,7 @@ impl Default for OffsetForLeaderTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, v >= 4, "topics[].topic")?;
         let partitions = rt::read::array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v, "topics[].partitions")?;
@@ -190,6 +192,7 @@ impl Default for OffsetForLeaderPartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
         let current_leader_epoch = if v >= 2 {

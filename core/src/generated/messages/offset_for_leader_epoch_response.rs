@@ -40,6 +40,7 @@ impl Default for OffsetForLeaderEpochResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -117,6 +118,7 @@ impl Default for OffsetForLeaderTopicResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, v >= 4, "topics[].topic")?;
         let partitions = rt::read::array::<EpochEndOffset<'a>>(c, v >= 4, v, "topics[].partitions")?;
@@ -192,9 +194,18 @@ impl Default for EpochEndOffset<'_> {
 }
 
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let error_code = rt::read::i16(c, "topics[].partitions[].error_code")?;
-        let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                rt::read::i32(c, "topics[].partitions[].partition")?;
+                return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+            }
+        };
+        let error_code = rt::read::i16_at::<6, 0>(&r);
+        let partition = rt::read::i32_at::<6, 2>(&r);
         let leader_epoch = if v >= 1 {
             rt::read::i32(c, "topics[].partitions[].leader_epoch")?
         } else {

@@ -47,14 +47,23 @@ impl Default for ProduceRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = if v >= 3 {
             rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?
         } else {
             None
         };
-        let acks = rt::read::i16(c, "acks")?;
-        let timeout_ms = rt::read::i32(c, "timeout_ms")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "acks")?;
+                rt::read::i32(c, "timeout_ms")?;
+                return Err(rt::read::short(c, "acks"));
+            }
+        };
+        let acks = rt::read::i16_at::<6, 0>(&r);
+        let timeout_ms = rt::read::i32_at::<6, 2>(&r);
         let topic_data = rt::read::array::<TopicProduceData<'a>>(c, v >= 9, v, "topic_data")?;
         let unknown_tagged_fields = if v >= 9 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -136,6 +145,7 @@ impl Default for TopicProduceData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v <= 12 {
             rt::read::str(c, v >= 9, "topic_data[].name")?
@@ -225,6 +235,7 @@ impl Default for PartitionProduceData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let index = rt::read::i32(c, "topic_data[].partition_data[].index")?;
         let records = rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;

@@ -43,6 +43,7 @@ impl Default for ProduceResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let responses = rt::read::array::<TopicProduceResponse<'a>>(c, v >= 9, v, "responses")?;
         let throttle_time_ms = if v >= 1 {
@@ -123,7 +124,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
                 w.uvarint(s as u32, "node_endpoints")?;
                 w.array(&self.node_endpoints, true, v, "node_endpoints")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -161,6 +162,7 @@ impl Default for TopicProduceResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v <= 12 {
             rt::read::str(c, v >= 9, "responses[].name")?
@@ -257,6 +259,7 @@ impl Default for NodeEndpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = if v >= 10 {
             rt::read::i32(c, "node_endpoints[].node_id")?
@@ -396,10 +399,20 @@ impl Default for PartitionProduceResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let index = rt::read::i32(c, "responses[].partition_responses[].index")?;
-        let error_code = rt::read::i16(c, "responses[].partition_responses[].error_code")?;
-        let base_offset = rt::read::i64(c, "responses[].partition_responses[].base_offset")?;
+        let r: [u8; 14] = match rt::read::run::<14>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "responses[].partition_responses[].index")?;
+                rt::read::i16(c, "responses[].partition_responses[].error_code")?;
+                rt::read::i64(c, "responses[].partition_responses[].base_offset")?;
+                return Err(rt::read::short(c, "responses[].partition_responses[].index"));
+            }
+        };
+        let index = rt::read::i32_at::<14, 0>(&r);
+        let error_code = rt::read::i16_at::<14, 4>(&r);
+        let base_offset = rt::read::i64_at::<14, 6>(&r);
         let log_append_time_ms = if v >= 2 {
             rt::read::i64(c, "responses[].partition_responses[].log_append_time_ms")?
         } else {
@@ -563,7 +576,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 w.uvarint(s as u32, "responses[].partition_responses[].current_leader")?;
                 rt::Struct::write(&self.current_leader, w, v)?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -598,6 +611,7 @@ impl Default for BatchIndexAndErrorMessage<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let batch_index = if v >= 8 {
             rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?
@@ -712,6 +726,7 @@ impl Default for LeaderIdAndEpoch<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let leader_id = if v >= 10 {
             rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?
@@ -1227,7 +1242,7 @@ pub mod owned {
                     w.uvarint(s as u32, "node_endpoints")?;
                     rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }
@@ -1555,7 +1570,7 @@ pub mod owned {
                     w.uvarint(s as u32, "responses[].partition_responses[].current_leader")?;
                     rt::OwnedStruct::write(&self.current_leader, w, v)?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

@@ -49,11 +49,22 @@ impl Default for PushTelemetryRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let client_instance_id = rt::read::uuid(c, "client_instance_id")?;
-        let subscription_id = rt::read::i32(c, "subscription_id")?;
-        let terminating = rt::read::bool(c, "terminating")?;
-        let compression_type = rt::read::i8(c, "compression_type")?;
+        let r: [u8; 22] = match rt::read::run::<22>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::uuid(c, "client_instance_id")?;
+                rt::read::i32(c, "subscription_id")?;
+                rt::read::bool(c, "terminating")?;
+                rt::read::i8(c, "compression_type")?;
+                return Err(rt::read::short(c, "client_instance_id"));
+            }
+        };
+        let client_instance_id = rt::read::uuid_at::<22, 0>(&r);
+        let subscription_id = rt::read::i32_at::<22, 16>(&r);
+        let terminating = rt::read::bool_at::<22, 20>(&r);
+        let compression_type = rt::read::i8_at::<22, 21>(&r);
         let metrics = rt::read::bytes(c, true, "metrics")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

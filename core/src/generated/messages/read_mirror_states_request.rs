@@ -43,6 +43,7 @@ impl Default for ReadMirrorStatesRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReadMirrorStatesRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let mirror_name = rt::read::str(c, true, "mirror_name")?;
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
@@ -112,6 +113,7 @@ impl Default for TopicData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
@@ -178,6 +180,7 @@ impl Default for PartitionData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let unknown_tagged_fields = if true {

@@ -48,9 +48,18 @@ impl Default for ReadMirrorStatesResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReadMirrorStatesResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let topics = rt::read::array::<TopicResult<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
@@ -123,6 +132,7 @@ impl Default for TopicResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "topics[].partitions")?;
@@ -198,11 +208,22 @@ impl Default for PartitionResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let last_mirror_epoch = rt::read::i32(c, "topics[].partitions[].last_mirror_epoch")?;
-        let state = rt::read::i8(c, "topics[].partitions[].state")?;
-        let error_code = rt::read::i16(c, "topics[].partitions[].error_code")?;
+        let r: [u8; 11] = match rt::read::run::<11>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i32(c, "topics[].partitions[].last_mirror_epoch")?;
+                rt::read::i8(c, "topics[].partitions[].state")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<11, 0>(&r);
+        let last_mirror_epoch = rt::read::i32_at::<11, 4>(&r);
+        let state = rt::read::i8_at::<11, 8>(&r);
+        let error_code = rt::read::i16_at::<11, 9>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
         } else {

@@ -40,6 +40,7 @@ impl Default for ReadShareGroupStateRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReadShareGroupStateRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<ReadStateData<'a>>(c, true, v, "topics")?;
@@ -109,6 +110,7 @@ impl Default for ReadStateData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReadStateData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
@@ -177,9 +179,18 @@ impl Default for PartitionData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
-        let leader_epoch = rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition"));
+            }
+        };
+        let partition = rt::read::i32_at::<8, 0>(&r);
+        let leader_epoch = rt::read::i32_at::<8, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
         } else {

@@ -36,6 +36,7 @@ impl Default for ReadShareGroupStateResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let results = rt::read::array::<ReadStateResult<'a>>(c, true, v, "results")?;
         let unknown_tagged_fields = if true {
@@ -101,6 +102,7 @@ impl Default for ReadStateResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "results[].topic_id")?;
         let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
@@ -181,12 +183,29 @@ impl Default for PartitionResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition = rt::read::i32(c, "results[].partitions[].partition")?;
-        let error_code = rt::read::i16(c, "results[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "results[].partitions[].partition")?;
+                rt::read::i16(c, "results[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "results[].partitions[].partition"));
+            }
+        };
+        let partition = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
-        let state_epoch = rt::read::i32(c, "results[].partitions[].state_epoch")?;
-        let start_offset = rt::read::i64(c, "results[].partitions[].start_offset")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "results[].partitions[].state_epoch")?;
+                rt::read::i64(c, "results[].partitions[].start_offset")?;
+                return Err(rt::read::short(c, "results[].partitions[].state_epoch"));
+            }
+        };
+        let state_epoch = rt::read::i32_at::<12, 0>(&r);
+        let start_offset = rt::read::i64_at::<12, 4>(&r);
         let state_batches = rt::read::array::<StateBatch<'a>>(c, true, v, "results[].partitions[].state_batches")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?
@@ -268,11 +287,25 @@ impl Default for StateBatch<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let first_offset = rt::read::i64(c, "results[].partitions[].state_batches[].first_offset")?;
-        let last_offset = rt::read::i64(c, "results[].partitions[].state_batches[].last_offset")?;
-        let delivery_state = rt::read::i8(c, "results[].partitions[].state_batches[].delivery_state")?;
-        let delivery_count = rt::read::i16(c, "results[].partitions[].state_batches[].delivery_count")?;
+        let r: [u8; 19] = match rt::read::run::<19>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "results[].partitions[].state_batches[].first_offset")?;
+                rt::read::i64(c, "results[].partitions[].state_batches[].last_offset")?;
+                rt::read::i8(c, "results[].partitions[].state_batches[].delivery_state")?;
+                rt::read::i16(c, "results[].partitions[].state_batches[].delivery_count")?;
+                return Err(rt::read::short(
+                    c,
+                    "results[].partitions[].state_batches[].first_offset",
+                ));
+            }
+        };
+        let first_offset = rt::read::i64_at::<19, 0>(&r);
+        let last_offset = rt::read::i64_at::<19, 8>(&r);
+        let delivery_state = rt::read::i8_at::<19, 16>(&r);
+        let delivery_count = rt::read::i16_at::<19, 17>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "results[].partitions[].state_batches[]._tagged_fields")?
         } else {

@@ -43,10 +43,19 @@ impl Default for RemoveRaftVoterRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
-        let voter_id = rt::read::i32(c, "voter_id")?;
-        let voter_directory_id = rt::read::uuid(c, "voter_directory_id")?;
+        let r: [u8; 20] = match rt::read::run::<20>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "voter_id")?;
+                rt::read::uuid(c, "voter_directory_id")?;
+                return Err(rt::read::short(c, "voter_id"));
+            }
+        };
+        let voter_id = rt::read::i32_at::<20, 0>(&r);
+        let voter_directory_id = rt::read::uuid_at::<20, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

@@ -46,10 +46,20 @@ impl Default for RequestHeader<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RequestHeader<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let request_api_key = rt::read::i16(c, "request_api_key")?;
-        let request_api_version = rt::read::i16(c, "request_api_version")?;
-        let correlation_id = rt::read::i32(c, "correlation_id")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "request_api_key")?;
+                rt::read::i16(c, "request_api_version")?;
+                rt::read::i32(c, "correlation_id")?;
+                return Err(rt::read::short(c, "request_api_key"));
+            }
+        };
+        let request_api_key = rt::read::i16_at::<8, 0>(&r);
+        let request_api_version = rt::read::i16_at::<8, 2>(&r);
+        let correlation_id = rt::read::i32_at::<8, 4>(&r);
         let client_id = if v >= 1 {
             rt::read::opt_str(c, false, v >= 1, "client_id")?
         } else {

@@ -45,6 +45,7 @@ impl Default for SaslAuthenticateResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?;

@@ -47,6 +47,7 @@ impl Default for ShareAcknowledgeRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::opt_str(c, true, true, "group_id")?;
         let member_id = rt::read::opt_str(c, true, true, "member_id")?;
@@ -123,6 +124,7 @@ impl Default for AcknowledgeTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<AcknowledgePartition<'a>>(c, true, v, "topics[].partitions")?;
@@ -191,6 +193,7 @@ impl Default for AcknowledgePartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let acknowledgement_batches =
@@ -273,9 +276,21 @@ impl Default for AcknowledgementBatch<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let first_offset = rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
-        let last_offset = rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
+        let r: [u8; 16] = match rt::read::run::<16>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
+                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
+                return Err(rt::read::short(
+                    c,
+                    "topics[].partitions[].acknowledgement_batches[].first_offset",
+                ));
+            }
+        };
+        let first_offset = rt::read::i64_at::<16, 0>(&r);
+        let last_offset = rt::read::i64_at::<16, 8>(&r);
         let acknowledge_types = rt::read::array::<i8>(
             c,
             true,

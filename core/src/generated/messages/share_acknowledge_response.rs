@@ -49,9 +49,18 @@ impl Default for ShareAcknowledgeResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let responses = rt::read::array::<ShareAcknowledgeTopicResponse<'a>>(c, true, v, "responses")?;
         let node_endpoints = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
@@ -128,6 +137,7 @@ impl Default for ShareAcknowledgeTopicResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "responses[].partitions")?;
@@ -202,6 +212,7 @@ impl Default for NodeEndpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = rt::read::i32(c, "node_endpoints[].node_id")?;
         let host = rt::read::str(c, true, "node_endpoints[].host")?;
@@ -283,9 +294,18 @@ impl Default for PartitionData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "responses[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "responses[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "responses[].partitions[].partition_index")?;
+                rt::read::i16(c, "responses[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
         let current_leader = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
         let unknown_tagged_fields = if true {
@@ -360,9 +380,18 @@ impl Default for LeaderIdAndEpoch<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let leader_id = rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
-        let leader_epoch = rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
+                rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
+                return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+            }
+        };
+        let leader_id = rt::read::i32_at::<8, 0>(&r);
+        let leader_epoch = rt::read::i32_at::<8, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "responses[].partitions[].current_leader._tagged_fields")?
         } else {

@@ -65,13 +65,24 @@ impl Default for ShareFetchRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::opt_str(c, true, true, "group_id")?;
         let member_id = rt::read::opt_str(c, true, true, "member_id")?;
-        let share_session_epoch = rt::read::i32(c, "share_session_epoch")?;
-        let max_wait_ms = rt::read::i32(c, "max_wait_ms")?;
-        let min_bytes = rt::read::i32(c, "min_bytes")?;
-        let max_bytes = rt::read::i32(c, "max_bytes")?;
+        let r: [u8; 16] = match rt::read::run::<16>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "share_session_epoch")?;
+                rt::read::i32(c, "max_wait_ms")?;
+                rt::read::i32(c, "min_bytes")?;
+                rt::read::i32(c, "max_bytes")?;
+                return Err(rt::read::short(c, "share_session_epoch"));
+            }
+        };
+        let share_session_epoch = rt::read::i32_at::<16, 0>(&r);
+        let max_wait_ms = rt::read::i32_at::<16, 4>(&r);
+        let min_bytes = rt::read::i32_at::<16, 8>(&r);
+        let max_bytes = rt::read::i32_at::<16, 12>(&r);
         let max_records = if v >= 1 {
             rt::read::i32(c, "max_records")?
         } else {
@@ -180,6 +191,7 @@ impl Default for FetchTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<FetchPartition<'a>>(c, true, v, "topics[].partitions")?;
@@ -248,6 +260,7 @@ impl Default for ForgottenTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "forgotten_topics_data[].partitions")?;
@@ -319,6 +332,7 @@ impl Default for FetchPartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchPartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let partition_max_bytes = if v <= 0 {
@@ -416,9 +430,21 @@ impl Default for AcknowledgementBatch<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let first_offset = rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
-        let last_offset = rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
+        let r: [u8; 16] = match rt::read::run::<16>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
+                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
+                return Err(rt::read::short(
+                    c,
+                    "topics[].partitions[].acknowledgement_batches[].first_offset",
+                ));
+            }
+        };
+        let first_offset = rt::read::i64_at::<16, 0>(&r);
+        let last_offset = rt::read::i64_at::<16, 8>(&r);
         let acknowledge_types = rt::read::array::<i8>(
             c,
             true,

@@ -40,6 +40,7 @@ impl Default for ShareGroupDescribeResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
@@ -129,13 +130,22 @@ impl Default for DescribedGroup<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "groups[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
         let group_id = rt::read::str(c, true, "groups[].group_id")?;
         let group_state = rt::read::str(c, true, "groups[].group_state")?;
-        let group_epoch = rt::read::i32(c, "groups[].group_epoch")?;
-        let assignment_epoch = rt::read::i32(c, "groups[].assignment_epoch")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "groups[].group_epoch")?;
+                rt::read::i32(c, "groups[].assignment_epoch")?;
+                return Err(rt::read::short(c, "groups[].group_epoch"));
+            }
+        };
+        let group_epoch = rt::read::i32_at::<8, 0>(&r);
+        let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
         let assignor_name = rt::read::str(c, true, "groups[].assignor_name")?;
         let members = rt::read::array::<Member<'a>>(c, true, v, "groups[].members")?;
         let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
@@ -237,6 +247,7 @@ impl Default for Member<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Member<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
         let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
@@ -333,6 +344,7 @@ impl Default for Assignment<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Assignment<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_partitions =
             rt::read::array::<TopicPartitions<'a>>(c, true, v, "groups[].members[].assignment.topic_partitions")?;
@@ -414,6 +426,7 @@ impl Default for TopicPartitions<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
         let topic_name = rt::read::str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;

@@ -55,13 +55,30 @@ impl Default for ShareGroupHeartbeatResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let member_id = rt::read::opt_str(c, true, true, "member_id")?;
-        let member_epoch = rt::read::i32(c, "member_epoch")?;
-        let heartbeat_interval_ms = rt::read::i32(c, "heartbeat_interval_ms")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "member_epoch")?;
+                rt::read::i32(c, "heartbeat_interval_ms")?;
+                return Err(rt::read::short(c, "member_epoch"));
+            }
+        };
+        let member_epoch = rt::read::i32_at::<8, 0>(&r);
+        let heartbeat_interval_ms = rt::read::i32_at::<8, 4>(&r);
         let assignment = rt::read::opt_struct::<Assignment>(c, true, v, "assignment")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -137,6 +154,7 @@ impl Default for Assignment<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Assignment<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assignment.topic_partitions")?;
         let unknown_tagged_fields = if true {
@@ -202,6 +220,7 @@ impl Default for TopicPartitions<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "assignment.topic_partitions[].partitions")?;

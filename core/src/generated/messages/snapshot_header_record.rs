@@ -39,9 +39,18 @@ impl Default for SnapshotHeaderRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let version = rt::read::i16(c, "version")?;
-        let last_contained_log_timestamp = rt::read::i64(c, "last_contained_log_timestamp")?;
+        let r: [u8; 10] = match rt::read::run::<10>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "version")?;
+                rt::read::i64(c, "last_contained_log_timestamp")?;
+                return Err(rt::read::short(c, "version"));
+            }
+        };
+        let version = rt::read::i16_at::<10, 0>(&r);
+        let last_contained_log_timestamp = rt::read::i64_at::<10, 2>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

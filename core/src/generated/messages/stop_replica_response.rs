@@ -40,6 +40,7 @@ impl Default for StopReplicaResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let partition_errors = rt::read::array::<StopReplicaPartitionError<'a>>(c, v >= 2, v, "partition_errors")?;
@@ -111,10 +112,19 @@ impl Default for StopReplicaPartitionError<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, v >= 2, "partition_errors[].topic_name")?;
-        let partition_index = rt::read::i32(c, "partition_errors[].partition_index")?;
-        let error_code = rt::read::i16(c, "partition_errors[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "partition_errors[].partition_index")?;
+                rt::read::i16(c, "partition_errors[].error_code")?;
+                return Err(rt::read::short(c, "partition_errors[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "partition_errors[]._tagged_fields")?
         } else {

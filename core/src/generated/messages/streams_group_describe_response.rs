@@ -39,6 +39,7 @@ impl Default for StreamsGroupDescribeResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
@@ -128,13 +129,22 @@ impl Default for DescribedGroup<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "groups[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
         let group_id = rt::read::str(c, true, "groups[].group_id")?;
         let group_state = rt::read::str(c, true, "groups[].group_state")?;
-        let group_epoch = rt::read::i32(c, "groups[].group_epoch")?;
-        let assignment_epoch = rt::read::i32(c, "groups[].assignment_epoch")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "groups[].group_epoch")?;
+                rt::read::i32(c, "groups[].assignment_epoch")?;
+                return Err(rt::read::short(c, "groups[].group_epoch"));
+            }
+        };
+        let group_epoch = rt::read::i32_at::<8, 0>(&r);
+        let assignment_epoch = rt::read::i32_at::<8, 4>(&r);
         let topology = rt::read::opt_struct::<Topology>(c, true, v, "groups[].topology")?;
         let members = rt::read::array::<Member<'a>>(c, true, v, "groups[].members")?;
         let authorized_operations = rt::read::i32(c, "groups[].authorized_operations")?;
@@ -221,6 +231,7 @@ impl Default for Topology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Topology<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
         let subtopologies =
@@ -329,6 +340,7 @@ impl Default for Member<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Member<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
         let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
@@ -456,6 +468,7 @@ impl Default for Subtopology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
         let source_topics = rt::read::array::<&'a str>(c, true, v, "groups[].topology.subtopologies[].source_topics")?;
@@ -594,6 +607,7 @@ impl Default for Endpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let host = rt::read::str(c, true, "groups[].members[].user_endpoint.host")?;
         let port = rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
@@ -664,6 +678,7 @@ impl Default for KeyValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, true, "groups[].members[].client_tags[].key")?;
         let value = rt::read::str(c, true, "groups[].members[].client_tags[].value")?;
@@ -738,10 +753,19 @@ impl Default for TaskOffset<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TaskOffset<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "groups[].members[].task_offsets[].subtopology_id")?;
-        let partition = rt::read::i32(c, "groups[].members[].task_offsets[].partition")?;
-        let offset = rt::read::i64(c, "groups[].members[].task_offsets[].offset")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "groups[].members[].task_offsets[].partition")?;
+                rt::read::i64(c, "groups[].members[].task_offsets[].offset")?;
+                return Err(rt::read::short(c, "groups[].members[].task_offsets[].partition"));
+            }
+        };
+        let partition = rt::read::i32_at::<12, 0>(&r);
+        let offset = rt::read::i64_at::<12, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "groups[].members[].task_offsets[]._tagged_fields")?
         } else {
@@ -822,6 +846,7 @@ impl Default for Assignment<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Assignment<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.active_tasks")?;
         let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.standby_tasks")?;
@@ -933,20 +958,32 @@ impl Default for TopicInfo<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(
             c,
             true,
             "groups[].topology.subtopologies[].state_changelog_topics[].name",
         )?;
-        let partitions = rt::read::i32(
-            c,
-            "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
-        )?;
-        let replication_factor = rt::read::i16(
-            c,
-            "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
-        )?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(
+                    c,
+                    "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
+                )?;
+                rt::read::i16(
+                    c,
+                    "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
+                )?;
+                return Err(rt::read::short(
+                    c,
+                    "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
+                ));
+            }
+        };
+        let partitions = rt::read::i32_at::<6, 0>(&r);
+        let replication_factor = rt::read::i16_at::<6, 4>(&r);
         let topic_configs = rt::read::array::<KeyValue<'a>>(
             c,
             true,
@@ -1052,6 +1089,7 @@ impl Default for TaskIds<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "groups[].members[].assignment.active_tasks[].partitions")?;

@@ -86,11 +86,20 @@ impl Default for StreamsGroupHeartbeatRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let member_id = rt::read::str(c, true, "member_id")?;
-        let member_epoch = rt::read::i32(c, "member_epoch")?;
-        let endpoint_information_epoch = rt::read::i32(c, "endpoint_information_epoch")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "member_epoch")?;
+                rt::read::i32(c, "endpoint_information_epoch")?;
+                return Err(rt::read::short(c, "member_epoch"));
+            }
+        };
+        let member_epoch = rt::read::i32_at::<8, 0>(&r);
+        let endpoint_information_epoch = rt::read::i32_at::<8, 4>(&r);
         let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
         let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
         let rebalance_timeout_ms = rt::read::i32(c, "rebalance_timeout_ms")?;
@@ -211,6 +220,7 @@ impl Default for Topology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Topology<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "topology.epoch")?;
         let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "topology.subtopologies")?;
@@ -279,6 +289,7 @@ impl Default for TaskIds<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
@@ -348,6 +359,7 @@ impl Default for Endpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let host = rt::read::str(c, true, "user_endpoint.host")?;
         let port = rt::read::u16(c, "user_endpoint.port")?;
@@ -416,6 +428,7 @@ impl Default for KeyValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, true, "client_tags[].key")?;
         let value = rt::read::str(c, true, "client_tags[].value")?;
@@ -488,10 +501,19 @@ impl Default for TaskOffset<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TaskOffset<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "task_offsets[].subtopology_id")?;
-        let partition = rt::read::i32(c, "task_offsets[].partition")?;
-        let offset = rt::read::i64(c, "task_offsets[].offset")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "task_offsets[].partition")?;
+                rt::read::i64(c, "task_offsets[].offset")?;
+                return Err(rt::read::short(c, "task_offsets[].partition"));
+            }
+        };
+        let partition = rt::read::i32_at::<12, 0>(&r);
+        let offset = rt::read::i64_at::<12, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "task_offsets[]._tagged_fields")?
         } else {
@@ -574,6 +596,7 @@ impl Default for Subtopology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
         let source_topics = rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].source_topics")?;
@@ -725,13 +748,25 @@ impl Default for TopicInfo<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
-        let partitions = rt::read::i32(c, "topology.subtopologies[].state_changelog_topics[].partitions")?;
-        let replication_factor = rt::read::i16(
-            c,
-            "topology.subtopologies[].state_changelog_topics[].replication_factor",
-        )?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topology.subtopologies[].state_changelog_topics[].partitions")?;
+                rt::read::i16(
+                    c,
+                    "topology.subtopologies[].state_changelog_topics[].replication_factor",
+                )?;
+                return Err(rt::read::short(
+                    c,
+                    "topology.subtopologies[].state_changelog_topics[].partitions",
+                ));
+            }
+        };
+        let partitions = rt::read::i32_at::<6, 0>(&r);
+        let replication_factor = rt::read::i16_at::<6, 4>(&r);
         let topic_configs = rt::read::array::<KeyValue<'a>>(
             c,
             true,
@@ -837,6 +872,7 @@ impl Default for CopartitionGroup<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let source_topics = rt::read::array::<i16>(
             c,

@@ -75,15 +75,34 @@ impl Default for StreamsGroupHeartbeatResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let member_id = rt::read::str(c, true, "member_id")?;
-        let member_epoch = rt::read::i32(c, "member_epoch")?;
-        let heartbeat_interval_ms = rt::read::i32(c, "heartbeat_interval_ms")?;
-        let acceptable_recovery_lag = rt::read::i32(c, "acceptable_recovery_lag")?;
-        let task_offset_interval_ms = rt::read::i32(c, "task_offset_interval_ms")?;
+        let r: [u8; 16] = match rt::read::run::<16>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "member_epoch")?;
+                rt::read::i32(c, "heartbeat_interval_ms")?;
+                rt::read::i32(c, "acceptable_recovery_lag")?;
+                rt::read::i32(c, "task_offset_interval_ms")?;
+                return Err(rt::read::short(c, "member_epoch"));
+            }
+        };
+        let member_epoch = rt::read::i32_at::<16, 0>(&r);
+        let heartbeat_interval_ms = rt::read::i32_at::<16, 4>(&r);
+        let acceptable_recovery_lag = rt::read::i32_at::<16, 8>(&r);
+        let task_offset_interval_ms = rt::read::i32_at::<16, 12>(&r);
         let status = rt::read::opt_array::<Status<'a>>(c, true, true, v, "status")?;
         let active_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "active_tasks")?;
         let standby_tasks = rt::read::opt_array::<TaskIds<'a>>(c, true, true, v, "standby_tasks")?;
@@ -197,6 +216,7 @@ impl Default for Status<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Status<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let status_code = rt::read::i8(c, "status[].status_code")?;
         let status_detail = rt::read::str(c, true, "status[].status_detail")?;
@@ -265,6 +285,7 @@ impl Default for TaskIds<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
@@ -337,6 +358,7 @@ impl Default for EndpointToPartitions<'_> {
 }
 
 impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let user_endpoint = <Endpoint as rt::Struct>::read(c, v)?;
         let active_partitions =
@@ -434,6 +456,7 @@ impl Default for Endpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let host = rt::read::str(c, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
         let port = rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?;
@@ -504,6 +527,7 @@ impl Default for TopicPartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, true, "partitions_by_user_endpoint[].active_partitions[].topic")?;
         let partitions = rt::read::array::<i32>(

@@ -55,6 +55,7 @@ impl Default for SyncGroupRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, v >= 4, "group_id")?;
         let generation_id = rt::read::i32(c, "generation_id")?;
@@ -170,6 +171,7 @@ impl Default for SyncGroupRequestAssignment<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, v >= 4, "assignments[].member_id")?;
         let assignment = rt::read::bytes(c, v >= 4, "assignments[].assignment")?;

@@ -58,11 +58,20 @@ impl Default for TxnOffsetCommitRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
         let group_id = rt::read::str(c, v >= 3, "group_id")?;
-        let producer_id = rt::read::i64(c, "producer_id")?;
-        let producer_epoch = rt::read::i16(c, "producer_epoch")?;
+        let r: [u8; 10] = match rt::read::run::<10>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "producer_id")?;
+                rt::read::i16(c, "producer_epoch")?;
+                return Err(rt::read::short(c, "producer_id"));
+            }
+        };
+        let producer_id = rt::read::i64_at::<10, 0>(&r);
+        let producer_epoch = rt::read::i16_at::<10, 8>(&r);
         let generation_id = if v >= 3 {
             rt::read::i32(c, "generation_id")?
         } else {
@@ -182,6 +191,7 @@ impl Default for TxnOffsetCommitRequestTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 3, "topics[].name")?;
         let partitions = rt::read::array::<TxnOffsetCommitRequestPartition<'a>>(c, v >= 3, v, "topics[].partitions")?;
@@ -257,9 +267,18 @@ impl Default for TxnOffsetCommitRequestPartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let committed_offset = rt::read::i64(c, "topics[].partitions[].committed_offset")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i64(c, "topics[].partitions[].committed_offset")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<12, 0>(&r);
+        let committed_offset = rt::read::i64_at::<12, 4>(&r);
         let committed_leader_epoch = if v >= 2 {
             rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?
         } else {

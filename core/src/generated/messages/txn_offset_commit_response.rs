@@ -39,6 +39,7 @@ impl Default for TxnOffsetCommitResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let topics = rt::read::array::<TxnOffsetCommitResponseTopic<'a>>(c, v >= 3, v, "topics")?;
@@ -107,6 +108,7 @@ impl Default for TxnOffsetCommitResponseTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitResponseTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 3, "topics[].name")?;
         let partitions = rt::read::array::<TxnOffsetCommitResponsePartition<'a>>(c, v >= 3, v, "topics[].partitions")?;
@@ -176,9 +178,18 @@ impl Default for TxnOffsetCommitResponsePartition<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitResponsePartition<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "topics[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let unknown_tagged_fields = if v >= 3 {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
         } else {

@@ -43,6 +43,7 @@ impl Default for UpdateFeaturesRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;
         let feature_updates = rt::read::array::<FeatureUpdateKey<'a>>(c, true, v, "feature_updates")?;
@@ -132,6 +133,7 @@ impl Default for FeatureUpdateKey<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let feature = rt::read::str(c, true, "feature_updates[].feature")?;
         let max_version_level = rt::read::i16(c, "feature_updates[].max_version_level")?;

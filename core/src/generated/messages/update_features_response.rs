@@ -45,9 +45,18 @@ impl Default for UpdateFeaturesResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "error_message")?;
         let results = if v <= 1 {
             rt::read::array::<UpdatableFeatureResult<'a>>(c, true, v, "results")?
@@ -131,6 +140,7 @@ impl Default for UpdatableFeatureResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let feature = rt::read::str(c, true, "results[].feature")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;

@@ -59,6 +59,7 @@ impl Default for UpdateMetadataRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let controller_id = rt::read::i32(c, "controller_id")?;
         let is_k_raft_controller = if v >= 8 {
@@ -200,7 +201,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                 w.uvarint(s as u32, "type")?;
                 w.i8(self.r#type, "type")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -256,16 +257,27 @@ impl Default for UpdateMetadataPartitionState<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v <= 4 {
             rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?
         } else {
             ""
         };
-        let partition_index = rt::read::i32(c, "ungrouped_partition_states[].partition_index")?;
-        let controller_epoch = rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?;
-        let leader = rt::read::i32(c, "ungrouped_partition_states[].leader")?;
-        let leader_epoch = rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?;
+        let r: [u8; 16] = match rt::read::run::<16>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "ungrouped_partition_states[].partition_index")?;
+                rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?;
+                rt::read::i32(c, "ungrouped_partition_states[].leader")?;
+                rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?;
+                return Err(rt::read::short(c, "ungrouped_partition_states[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<16, 0>(&r);
+        let controller_epoch = rt::read::i32_at::<16, 4>(&r);
+        let leader = rt::read::i32_at::<16, 8>(&r);
+        let leader_epoch = rt::read::i32_at::<16, 12>(&r);
         let isr = rt::read::array::<i32>(c, v >= 6, v, "ungrouped_partition_states[].isr")?;
         let zk_version = rt::read::i32(c, "ungrouped_partition_states[].zk_version")?;
         let replicas = rt::read::array::<i32>(c, v >= 6, v, "ungrouped_partition_states[].replicas")?;
@@ -379,6 +391,7 @@ impl Default for UpdateMetadataTopicState<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v >= 5 {
             rt::read::str(c, v >= 6, "topic_states[].topic_name")?
@@ -491,6 +504,7 @@ impl Default for UpdateMetadataBroker<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let id = rt::read::i32(c, "live_brokers[].id")?;
         let v0_host = if v <= 0 {
@@ -609,6 +623,7 @@ impl Default for UpdateMetadataEndpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let port = if v >= 1 {
             rt::read::i32(c, "live_brokers[].endpoints[].port")?
@@ -1286,7 +1301,7 @@ pub mod owned {
                     w.uvarint(s as u32, "type")?;
                     w.i8(self.r#type, "type")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

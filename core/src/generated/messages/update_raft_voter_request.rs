@@ -52,11 +52,21 @@ impl Default for UpdateRaftVoterRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
-        let current_leader_epoch = rt::read::i32(c, "current_leader_epoch")?;
-        let voter_id = rt::read::i32(c, "voter_id")?;
-        let voter_directory_id = rt::read::uuid(c, "voter_directory_id")?;
+        let r: [u8; 24] = match rt::read::run::<24>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "current_leader_epoch")?;
+                rt::read::i32(c, "voter_id")?;
+                rt::read::uuid(c, "voter_directory_id")?;
+                return Err(rt::read::short(c, "current_leader_epoch"));
+            }
+        };
+        let current_leader_epoch = rt::read::i32_at::<24, 0>(&r);
+        let voter_id = rt::read::i32_at::<24, 4>(&r);
+        let voter_directory_id = rt::read::uuid_at::<24, 8>(&r);
         let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
         let k_raft_version_feature = <KRaftVersionFeature as rt::Struct>::read(c, v)?;
         let unknown_tagged_fields = if true {
@@ -137,6 +147,7 @@ impl Default for Listener<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "listeners[].name")?;
         let host = rt::read::str(c, true, "listeners[].host")?;
@@ -209,9 +220,18 @@ impl Default for KRaftVersionFeature<'_> {
 }
 
 impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let min_supported_version = rt::read::i16(c, "k_raft_version_feature.min_supported_version")?;
-        let max_supported_version = rt::read::i16(c, "k_raft_version_feature.max_supported_version")?;
+        let r: [u8; 4] = match rt::read::run::<4>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "k_raft_version_feature.min_supported_version")?;
+                rt::read::i16(c, "k_raft_version_feature.max_supported_version")?;
+                return Err(rt::read::short(c, "k_raft_version_feature.min_supported_version"));
+            }
+        };
+        let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+        let max_supported_version = rt::read::i16_at::<4, 2>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "k_raft_version_feature._tagged_fields")?
         } else {

@@ -42,9 +42,18 @@ impl Default for UpdateRaftVoterResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
-        let error_code = rt::read::i16(c, "error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "throttle_time_ms")?;
+                rt::read::i16(c, "error_code")?;
+                return Err(rt::read::short(c, "throttle_time_ms"));
+            }
+        };
+        let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let mut current_leader_tag: CurrentLeader<'a> = CurrentLeader::DEFAULT;
         let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
         if true {
@@ -108,7 +117,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
                 w.uvarint(s as u32, "current_leader")?;
                 rt::Struct::write(&self.current_leader, w, v)?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -149,9 +158,18 @@ impl Default for CurrentLeader<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let leader_id = rt::read::i32(c, "current_leader.leader_id")?;
-        let leader_epoch = rt::read::i32(c, "current_leader.leader_epoch")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "current_leader.leader_id")?;
+                rt::read::i32(c, "current_leader.leader_epoch")?;
+                return Err(rt::read::short(c, "current_leader.leader_id"));
+            }
+        };
+        let leader_id = rt::read::i32_at::<8, 0>(&r);
+        let leader_epoch = rt::read::i32_at::<8, 4>(&r);
         let host = rt::read::str(c, true, "current_leader.host")?;
         let port = rt::read::i32(c, "current_leader.port")?;
         let unknown_tagged_fields = if true {
@@ -399,7 +417,7 @@ pub mod owned {
                     w.uvarint(s as u32, "current_leader")?;
                     rt::OwnedStruct::write(&self.current_leader, w, v)?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

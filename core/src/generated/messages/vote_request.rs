@@ -43,6 +43,7 @@ impl Default for VoteRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for VoteRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
         let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
@@ -120,6 +121,7 @@ impl Default for TopicData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
@@ -207,10 +209,20 @@ impl Default for PartitionData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
-        let replica_epoch = rt::read::i32(c, "topics[].partitions[].replica_epoch")?;
-        let replica_id = rt::read::i32(c, "topics[].partitions[].replica_id")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i32(c, "topics[].partitions[].replica_epoch")?;
+                rt::read::i32(c, "topics[].partitions[].replica_id")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<12, 0>(&r);
+        let replica_epoch = rt::read::i32_at::<12, 4>(&r);
+        let replica_id = rt::read::i32_at::<12, 8>(&r);
         let replica_directory_id = if v >= 1 {
             rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?
         } else {
@@ -221,8 +233,16 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         } else {
             rt::Uuid::nil()
         };
-        let last_offset_epoch = rt::read::i32(c, "topics[].partitions[].last_offset_epoch")?;
-        let last_offset = rt::read::i64(c, "topics[].partitions[].last_offset")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].last_offset_epoch")?;
+                rt::read::i64(c, "topics[].partitions[].last_offset")?;
+                return Err(rt::read::short(c, "topics[].partitions[].last_offset_epoch"));
+            }
+        };
+        let last_offset_epoch = rt::read::i32_at::<12, 0>(&r);
+        let last_offset = rt::read::i64_at::<12, 4>(&r);
         let pre_vote = if v >= 2 {
             rt::read::bool(c, "topics[].partitions[].pre_vote")?
         } else {

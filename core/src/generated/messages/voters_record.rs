@@ -39,6 +39,7 @@ impl Default for VotersRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for VotersRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let version = rt::read::i16(c, "version")?;
         let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
@@ -113,9 +114,18 @@ impl Default for Voter<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Voter<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let voter_id = rt::read::i32(c, "voters[].voter_id")?;
-        let voter_directory_id = rt::read::uuid(c, "voters[].voter_directory_id")?;
+        let r: [u8; 20] = match rt::read::run::<20>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "voters[].voter_id")?;
+                rt::read::uuid(c, "voters[].voter_directory_id")?;
+                return Err(rt::read::short(c, "voters[].voter_id"));
+            }
+        };
+        let voter_id = rt::read::i32_at::<20, 0>(&r);
+        let voter_directory_id = rt::read::uuid_at::<20, 4>(&r);
         let endpoints = rt::read::array::<Endpoint<'a>>(c, true, v, "voters[].endpoints")?;
         let k_raft_version_feature = <KRaftVersionFeature as rt::Struct>::read(c, v)?;
         let unknown_tagged_fields = if true {
@@ -191,6 +201,7 @@ impl Default for Endpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "voters[].endpoints[].name")?;
         let host = rt::read::str(c, true, "voters[].endpoints[].host")?;
@@ -263,9 +274,21 @@ impl Default for KRaftVersionFeature<'_> {
 }
 
 impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let min_supported_version = rt::read::i16(c, "voters[].k_raft_version_feature.min_supported_version")?;
-        let max_supported_version = rt::read::i16(c, "voters[].k_raft_version_feature.max_supported_version")?;
+        let r: [u8; 4] = match rt::read::run::<4>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "voters[].k_raft_version_feature.min_supported_version")?;
+                rt::read::i16(c, "voters[].k_raft_version_feature.max_supported_version")?;
+                return Err(rt::read::short(
+                    c,
+                    "voters[].k_raft_version_feature.min_supported_version",
+                ));
+            }
+        };
+        let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+        let max_supported_version = rt::read::i16_at::<4, 2>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "voters[].k_raft_version_feature._tagged_fields")?
         } else {

@@ -40,6 +40,7 @@ impl Default for WriteShareGroupStateRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteShareGroupStateRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<WriteStateData<'a>>(c, true, v, "topics")?;
@@ -109,6 +110,7 @@ impl Default for WriteStateData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteStateData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
@@ -186,11 +188,22 @@ impl Default for PartitionData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
-        let state_epoch = rt::read::i32(c, "topics[].partitions[].state_epoch")?;
-        let leader_epoch = rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
-        let start_offset = rt::read::i64(c, "topics[].partitions[].start_offset")?;
+        let r: [u8; 20] = match rt::read::run::<20>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition")?;
+                rt::read::i32(c, "topics[].partitions[].state_epoch")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                rt::read::i64(c, "topics[].partitions[].start_offset")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition"));
+            }
+        };
+        let partition = rt::read::i32_at::<20, 0>(&r);
+        let state_epoch = rt::read::i32_at::<20, 4>(&r);
+        let leader_epoch = rt::read::i32_at::<20, 8>(&r);
+        let start_offset = rt::read::i64_at::<20, 12>(&r);
         let state_batches = rt::read::array::<StateBatch<'a>>(c, true, v, "topics[].partitions[].state_batches")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
@@ -269,11 +282,22 @@ impl Default for StateBatch<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let first_offset = rt::read::i64(c, "topics[].partitions[].state_batches[].first_offset")?;
-        let last_offset = rt::read::i64(c, "topics[].partitions[].state_batches[].last_offset")?;
-        let delivery_state = rt::read::i8(c, "topics[].partitions[].state_batches[].delivery_state")?;
-        let delivery_count = rt::read::i16(c, "topics[].partitions[].state_batches[].delivery_count")?;
+        let r: [u8; 19] = match rt::read::run::<19>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "topics[].partitions[].state_batches[].first_offset")?;
+                rt::read::i64(c, "topics[].partitions[].state_batches[].last_offset")?;
+                rt::read::i8(c, "topics[].partitions[].state_batches[].delivery_state")?;
+                rt::read::i16(c, "topics[].partitions[].state_batches[].delivery_count")?;
+                return Err(rt::read::short(c, "topics[].partitions[].state_batches[].first_offset"));
+            }
+        };
+        let first_offset = rt::read::i64_at::<19, 0>(&r);
+        let last_offset = rt::read::i64_at::<19, 8>(&r);
+        let delivery_state = rt::read::i8_at::<19, 16>(&r);
+        let delivery_count = rt::read::i16_at::<19, 17>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[].state_batches[]._tagged_fields")?
         } else {

@@ -36,6 +36,7 @@ impl Default for WriteShareGroupStateResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteShareGroupStateResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let results = rt::read::array::<WriteStateResult<'a>>(c, true, v, "results")?;
         let unknown_tagged_fields = if true {
@@ -101,6 +102,7 @@ impl Default for WriteStateResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteStateResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "results[].topic_id")?;
         let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
@@ -172,9 +174,18 @@ impl Default for PartitionResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let partition = rt::read::i32(c, "results[].partitions[].partition")?;
-        let error_code = rt::read::i16(c, "results[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "results[].partitions[].partition")?;
+                rt::read::i16(c, "results[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "results[].partitions[].partition"));
+            }
+        };
+        let partition = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let error_message = rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "results[].partitions[]._tagged_fields")?

@@ -38,6 +38,7 @@ impl Default for WriteTxnMarkersRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let markers = rt::read::array::<WritableTxnMarker<'a>>(c, v >= 1, v, "markers")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -112,10 +113,20 @@ impl Default for WritableTxnMarker<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let producer_id = rt::read::i64(c, "markers[].producer_id")?;
-        let producer_epoch = rt::read::i16(c, "markers[].producer_epoch")?;
-        let transaction_result = rt::read::bool(c, "markers[].transaction_result")?;
+        let r: [u8; 11] = match rt::read::run::<11>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "markers[].producer_id")?;
+                rt::read::i16(c, "markers[].producer_epoch")?;
+                rt::read::bool(c, "markers[].transaction_result")?;
+                return Err(rt::read::short(c, "markers[].producer_id"));
+            }
+        };
+        let producer_id = rt::read::i64_at::<11, 0>(&r);
+        let producer_epoch = rt::read::i16_at::<11, 8>(&r);
+        let transaction_result = rt::read::bool_at::<11, 10>(&r);
         let topics = rt::read::array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, v, "markers[].topics")?;
         let coordinator_epoch = rt::read::i32(c, "markers[].coordinator_epoch")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -189,6 +200,7 @@ impl Default for WritableTxnMarkerTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 1, "markers[].topics[].name")?;
         let partition_indexes = rt::read::array::<i32>(c, v >= 1, v, "markers[].topics[].partition_indexes")?;

@@ -37,6 +37,7 @@ impl Default for WriteTxnMarkersResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let markers = rt::read::array::<WritableTxnMarkerResult<'a>>(c, v >= 1, v, "markers")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -102,6 +103,7 @@ impl Default for WritableTxnMarkerResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let producer_id = rt::read::i64(c, "markers[].producer_id")?;
         let topics = rt::read::array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v, "markers[].topics")?;
@@ -170,6 +172,7 @@ impl Default for WritableTxnMarkerTopicResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 1, "markers[].topics[].name")?;
         let partitions =
@@ -240,9 +243,18 @@ impl Default for WritableTxnMarkerPartitionResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = rt::read::i32(c, "markers[].topics[].partitions[].partition_index")?;
-        let error_code = rt::read::i16(c, "markers[].topics[].partitions[].error_code")?;
+        let r: [u8; 6] = match rt::read::run::<6>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "markers[].topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "markers[].topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "markers[].topics[].partitions[].partition_index"));
+            }
+        };
+        let partition_index = rt::read::i32_at::<6, 0>(&r);
+        let error_code = rt::read::i16_at::<6, 4>(&r);
         let unknown_tagged_fields = if v >= 1 {
             rt::read::unknown_tags_only(c, "markers[].topics[].partitions[]._tagged_fields")?
         } else {

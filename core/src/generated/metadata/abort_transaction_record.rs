@@ -36,6 +36,7 @@ impl Default for AbortTransactionRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let mut reason_tag: Option<&'a str> = None;
         let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
@@ -96,7 +97,7 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
                 w.uvarint(s as u32, "reason")?;
                 w.opt_str(self.reason, true, "reason")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -209,7 +210,7 @@ pub mod owned {
                     w.uvarint(s as u32, "reason")?;
                     w.opt_str(self.reason.as_deref(), true, "reason")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

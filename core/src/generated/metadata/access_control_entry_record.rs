@@ -57,15 +57,32 @@ impl Default for AccessControlEntryRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let id = rt::read::uuid(c, "id")?;
-        let resource_type = rt::read::i8(c, "resource_type")?;
+        let r: [u8; 17] = match rt::read::run::<17>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::uuid(c, "id")?;
+                rt::read::i8(c, "resource_type")?;
+                return Err(rt::read::short(c, "id"));
+            }
+        };
+        let id = rt::read::uuid_at::<17, 0>(&r);
+        let resource_type = rt::read::i8_at::<17, 16>(&r);
         let resource_name = rt::read::str(c, true, "resource_name")?;
         let pattern_type = rt::read::i8(c, "pattern_type")?;
         let principal = rt::read::str(c, true, "principal")?;
         let host = rt::read::str(c, true, "host")?;
-        let operation = rt::read::i8(c, "operation")?;
-        let permission_type = rt::read::i8(c, "permission_type")?;
+        let r: [u8; 2] = match rt::read::run::<2>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i8(c, "operation")?;
+                rt::read::i8(c, "permission_type")?;
+                return Err(rt::read::short(c, "operation"));
+            }
+        };
+        let operation = rt::read::i8_at::<2, 0>(&r);
+        let permission_type = rt::read::i8_at::<2, 1>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

@@ -48,9 +48,18 @@ impl Default for BrokerRegistrationChangeRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let broker_id = rt::read::i32(c, "broker_id")?;
-        let broker_epoch = rt::read::i64(c, "broker_epoch")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "broker_id")?;
+                rt::read::i64(c, "broker_epoch")?;
+                return Err(rt::read::short(c, "broker_id"));
+            }
+        };
+        let broker_id = rt::read::i32_at::<12, 0>(&r);
+        let broker_epoch = rt::read::i64_at::<12, 4>(&r);
         let mut fenced_tag: i8 = 0_i8;
         let mut in_controlled_shutdown_tag: i8 = 0_i8;
         let mut log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
@@ -162,7 +171,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
                 w.uvarint(s as u32, "log_dirs")?;
                 w.array(&self.log_dirs, true, v, "log_dirs")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -381,7 +390,7 @@ pub mod owned {
                     w.uvarint(s as u32, "log_dirs")?;
                     rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

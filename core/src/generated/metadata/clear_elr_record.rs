@@ -36,6 +36,7 @@ impl Default for ClearElrRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ClearElrRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topic_name")?;
         let unknown_tagged_fields = if true {

@@ -45,11 +45,20 @@ impl Default for ClientQuotaRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let entity = rt::read::array::<EntityData<'a>>(c, true, v, "entity")?;
         let key = rt::read::str(c, true, "key")?;
-        let value = rt::read::f64(c, "value")?;
-        let remove = rt::read::bool(c, "remove")?;
+        let r: [u8; 9] = match rt::read::run::<9>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::f64(c, "value")?;
+                rt::read::bool(c, "remove")?;
+                return Err(rt::read::short(c, "value"));
+            }
+        };
+        let value = rt::read::f64_at::<9, 0>(&r);
+        let remove = rt::read::bool_at::<9, 8>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {
@@ -120,6 +129,7 @@ impl Default for EntityData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let entity_type = rt::read::str(c, true, "entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, true, true, "entity[].entity_name")?;

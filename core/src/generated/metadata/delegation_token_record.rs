@@ -54,13 +54,23 @@ impl Default for DelegationTokenRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let owner = rt::read::str(c, true, "owner")?;
         let requester = rt::read::str(c, true, "requester")?;
         let renewers = rt::read::array::<&'a str>(c, true, v, "renewers")?;
-        let issue_timestamp = rt::read::i64(c, "issue_timestamp")?;
-        let max_timestamp = rt::read::i64(c, "max_timestamp")?;
-        let expiration_timestamp = rt::read::i64(c, "expiration_timestamp")?;
+        let r: [u8; 24] = match rt::read::run::<24>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "issue_timestamp")?;
+                rt::read::i64(c, "max_timestamp")?;
+                rt::read::i64(c, "expiration_timestamp")?;
+                return Err(rt::read::short(c, "issue_timestamp"));
+            }
+        };
+        let issue_timestamp = rt::read::i64_at::<24, 0>(&r);
+        let max_timestamp = rt::read::i64_at::<24, 8>(&r);
+        let expiration_timestamp = rt::read::i64_at::<24, 16>(&r);
         let token_id = rt::read::str(c, true, "token_id")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

@@ -39,6 +39,7 @@ impl Default for FeatureLevelRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FeatureLevelRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "name")?;
         let feature_level = rt::read::i16(c, "feature_level")?;

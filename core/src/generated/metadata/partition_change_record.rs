@@ -66,9 +66,18 @@ impl Default for PartitionChangeRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_id = rt::read::i32(c, "partition_id")?;
-        let topic_id = rt::read::uuid(c, "topic_id")?;
+        let r: [u8; 20] = match rt::read::run::<20>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "partition_id")?;
+                rt::read::uuid(c, "topic_id")?;
+                return Err(rt::read::short(c, "partition_id"));
+            }
+        };
+        let partition_id = rt::read::i32_at::<20, 0>(&r);
+        let topic_id = rt::read::uuid_at::<20, 4>(&r);
         let mut isr_tag: Option<rt::Array<'a, i32>> = None;
         let mut leader_tag: i32 = -2_i32;
         let mut replicas_tag: Option<rt::Array<'a, i32>> = None;
@@ -317,7 +326,7 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
                 w.uvarint(s as u32, "directories")?;
                 w.opt_array(&self.directories, true, v, "directories")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -737,7 +746,7 @@ pub mod owned {
                     w.uvarint(s as u32, "directories")?;
                     rt::owned::write_opt_vec(w, &self.directories, true, v, "directories")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

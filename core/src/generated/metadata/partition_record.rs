@@ -72,16 +72,33 @@ impl Default for PartitionRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_id = rt::read::i32(c, "partition_id")?;
-        let topic_id = rt::read::uuid(c, "topic_id")?;
+        let r: [u8; 20] = match rt::read::run::<20>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "partition_id")?;
+                rt::read::uuid(c, "topic_id")?;
+                return Err(rt::read::short(c, "partition_id"));
+            }
+        };
+        let partition_id = rt::read::i32_at::<20, 0>(&r);
+        let topic_id = rt::read::uuid_at::<20, 4>(&r);
         let replicas = rt::read::array::<i32>(c, true, v, "replicas")?;
         let isr = rt::read::array::<i32>(c, true, v, "isr")?;
         let removing_replicas = rt::read::array::<i32>(c, true, v, "removing_replicas")?;
         let adding_replicas = rt::read::array::<i32>(c, true, v, "adding_replicas")?;
         let leader = rt::read::i32(c, "leader")?;
-        let leader_epoch = rt::read::i32(c, "leader_epoch")?;
-        let partition_epoch = rt::read::i32(c, "partition_epoch")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "leader_epoch")?;
+                rt::read::i32(c, "partition_epoch")?;
+                return Err(rt::read::short(c, "leader_epoch"));
+            }
+        };
+        let leader_epoch = rt::read::i32_at::<8, 0>(&r);
+        let partition_epoch = rt::read::i32_at::<8, 4>(&r);
         let directories = if v >= 1 {
             rt::read::array::<rt::Uuid>(c, true, v, "directories")?
         } else {
@@ -239,7 +256,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                 w.uvarint(s as u32, "last_known_elr")?;
                 w.opt_array(&self.last_known_elr, true, v, "last_known_elr")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -626,7 +643,7 @@ pub mod owned {
                     w.uvarint(s as u32, "last_known_elr")?;
                     rt::owned::write_opt_vec(w, &self.last_known_elr, true, v, "last_known_elr")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

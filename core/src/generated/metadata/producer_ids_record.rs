@@ -42,10 +42,20 @@ impl Default for ProducerIdsRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ProducerIdsRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let broker_id = rt::read::i32(c, "broker_id")?;
-        let broker_epoch = rt::read::i64(c, "broker_epoch")?;
-        let next_producer_id = rt::read::i64(c, "next_producer_id")?;
+        let r: [u8; 20] = match rt::read::run::<20>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "broker_id")?;
+                rt::read::i64(c, "broker_epoch")?;
+                rt::read::i64(c, "next_producer_id")?;
+                return Err(rt::read::short(c, "broker_id"));
+            }
+        };
+        let broker_id = rt::read::i32_at::<20, 0>(&r);
+        let broker_epoch = rt::read::i64_at::<20, 4>(&r);
+        let next_producer_id = rt::read::i64_at::<20, 12>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

@@ -63,6 +63,7 @@ impl Default for RegisterBrokerRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let broker_id = rt::read::i32(c, "broker_id")?;
         let is_migrating_zk_broker = if v >= 2 {
@@ -70,8 +71,16 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         } else {
             false
         };
-        let incarnation_id = rt::read::uuid(c, "incarnation_id")?;
-        let broker_epoch = rt::read::i64(c, "broker_epoch")?;
+        let r: [u8; 24] = match rt::read::run::<24>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::uuid(c, "incarnation_id")?;
+                rt::read::i64(c, "broker_epoch")?;
+                return Err(rt::read::short(c, "incarnation_id"));
+            }
+        };
+        let incarnation_id = rt::read::uuid_at::<24, 0>(&r);
+        let broker_epoch = rt::read::i64_at::<24, 16>(&r);
         let end_points = rt::read::array::<BrokerEndpoint<'a>>(c, true, v, "end_points")?;
         let features = rt::read::array::<BrokerFeature<'a>>(c, true, v, "features")?;
         let rack = rt::read::opt_str(c, true, true, "rack")?;
@@ -181,7 +190,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
                 w.uvarint(s as u32, "log_dirs")?;
                 w.array(&self.log_dirs, true, v, "log_dirs")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -222,11 +231,20 @@ impl Default for BrokerEndpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "end_points[].name")?;
         let host = rt::read::str(c, true, "end_points[].host")?;
-        let port = rt::read::u16(c, "end_points[].port")?;
-        let security_protocol = rt::read::i16(c, "end_points[].security_protocol")?;
+        let r: [u8; 4] = match rt::read::run::<4>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::u16(c, "end_points[].port")?;
+                rt::read::i16(c, "end_points[].security_protocol")?;
+                return Err(rt::read::short(c, "end_points[].port"));
+            }
+        };
+        let port = rt::read::u16_at::<4, 0>(&r);
+        let security_protocol = rt::read::i16_at::<4, 2>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "end_points[]._tagged_fields")?
         } else {
@@ -300,10 +318,19 @@ impl Default for BrokerFeature<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "features[].name")?;
-        let min_supported_version = rt::read::i16(c, "features[].min_supported_version")?;
-        let max_supported_version = rt::read::i16(c, "features[].max_supported_version")?;
+        let r: [u8; 4] = match rt::read::run::<4>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "features[].min_supported_version")?;
+                rt::read::i16(c, "features[].max_supported_version")?;
+                return Err(rt::read::short(c, "features[].min_supported_version"));
+            }
+        };
+        let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+        let max_supported_version = rt::read::i16_at::<4, 2>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "features[]._tagged_fields")?
         } else {
@@ -742,7 +769,7 @@ pub mod owned {
                     w.uvarint(s as u32, "log_dirs")?;
                     rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

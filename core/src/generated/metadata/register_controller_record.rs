@@ -48,10 +48,20 @@ impl Default for RegisterControllerRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let controller_id = rt::read::i32(c, "controller_id")?;
-        let incarnation_id = rt::read::uuid(c, "incarnation_id")?;
-        let zk_migration_ready = rt::read::bool(c, "zk_migration_ready")?;
+        let r: [u8; 21] = match rt::read::run::<21>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "controller_id")?;
+                rt::read::uuid(c, "incarnation_id")?;
+                rt::read::bool(c, "zk_migration_ready")?;
+                return Err(rt::read::short(c, "controller_id"));
+            }
+        };
+        let controller_id = rt::read::i32_at::<21, 0>(&r);
+        let incarnation_id = rt::read::uuid_at::<21, 4>(&r);
+        let zk_migration_ready = rt::read::bool_at::<21, 20>(&r);
         let end_points = rt::read::array::<ControllerEndpoint<'a>>(c, true, v, "end_points")?;
         let features = rt::read::array::<ControllerFeature<'a>>(c, true, v, "features")?;
         let unknown_tagged_fields = if true {
@@ -132,11 +142,20 @@ impl Default for ControllerEndpoint<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "end_points[].name")?;
         let host = rt::read::str(c, true, "end_points[].host")?;
-        let port = rt::read::u16(c, "end_points[].port")?;
-        let security_protocol = rt::read::i16(c, "end_points[].security_protocol")?;
+        let r: [u8; 4] = match rt::read::run::<4>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::u16(c, "end_points[].port")?;
+                rt::read::i16(c, "end_points[].security_protocol")?;
+                return Err(rt::read::short(c, "end_points[].port"));
+            }
+        };
+        let port = rt::read::u16_at::<4, 0>(&r);
+        let security_protocol = rt::read::i16_at::<4, 2>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "end_points[]._tagged_fields")?
         } else {
@@ -210,10 +229,19 @@ impl Default for ControllerFeature<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "features[].name")?;
-        let min_supported_version = rt::read::i16(c, "features[].min_supported_version")?;
-        let max_supported_version = rt::read::i16(c, "features[].max_supported_version")?;
+        let r: [u8; 4] = match rt::read::run::<4>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i16(c, "features[].min_supported_version")?;
+                rt::read::i16(c, "features[].max_supported_version")?;
+                return Err(rt::read::short(c, "features[].min_supported_version"));
+            }
+        };
+        let min_supported_version = rt::read::i16_at::<4, 0>(&r);
+        let max_supported_version = rt::read::i16_at::<4, 2>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "features[]._tagged_fields")?
         } else {

@@ -36,6 +36,7 @@ impl Default for RemoveAccessControlEntryRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RemoveAccessControlEntryRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let id = rt::read::uuid(c, "id")?;
         let unknown_tagged_fields = if true {

@@ -36,6 +36,7 @@ impl Default for RemoveTopicRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RemoveTopicRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topic_id")?;
         let unknown_tagged_fields = if true {

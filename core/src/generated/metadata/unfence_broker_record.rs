@@ -39,9 +39,18 @@ impl Default for UnfenceBrokerRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UnfenceBrokerRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let id = rt::read::i32(c, "id")?;
-        let epoch = rt::read::i64(c, "epoch")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "id")?;
+                rt::read::i64(c, "epoch")?;
+                return Err(rt::read::short(c, "id"));
+            }
+        };
+        let id = rt::read::i32_at::<12, 0>(&r);
+        let epoch = rt::read::i64_at::<12, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

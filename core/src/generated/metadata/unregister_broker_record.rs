@@ -39,9 +39,18 @@ impl Default for UnregisterBrokerRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UnregisterBrokerRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let broker_id = rt::read::i32(c, "broker_id")?;
-        let broker_epoch = rt::read::i64(c, "broker_epoch")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "broker_id")?;
+                rt::read::i64(c, "broker_epoch")?;
+                return Err(rt::read::short(c, "broker_id"));
+            }
+        };
+        let broker_id = rt::read::i32_at::<12, 0>(&r);
+        let broker_epoch = rt::read::i64_at::<12, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

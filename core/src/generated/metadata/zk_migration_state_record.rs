@@ -36,6 +36,7 @@ impl Default for ZkMigrationStateRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ZkMigrationStateRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let zk_migration_state = rt::read::i8(c, "zk_migration_state")?;
         let unknown_tagged_fields = if true {

@@ -54,15 +54,25 @@ impl Default for QuorumStateData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = if v <= 0 {
             rt::read::str(c, true, "cluster_id")?
         } else {
             ""
         };
-        let leader_id = rt::read::i32(c, "leader_id")?;
-        let leader_epoch = rt::read::i32(c, "leader_epoch")?;
-        let voted_id = rt::read::i32(c, "voted_id")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "leader_id")?;
+                rt::read::i32(c, "leader_epoch")?;
+                rt::read::i32(c, "voted_id")?;
+                return Err(rt::read::short(c, "leader_id"));
+            }
+        };
+        let leader_id = rt::read::i32_at::<12, 0>(&r);
+        let leader_epoch = rt::read::i32_at::<12, 4>(&r);
+        let voted_id = rt::read::i32_at::<12, 8>(&r);
         let voted_directory_id = if v >= 1 {
             rt::read::uuid(c, "voted_directory_id")?
         } else {
@@ -181,6 +191,7 @@ impl Default for Voter<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Voter<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let voter_id = if v <= 0 {
             rt::read::i32(c, "current_voters[].voter_id")?

@@ -39,6 +39,7 @@ impl Default for ProducerSnapshot<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let crc = rt::read::u32(c, "crc")?;
         let producer_entries = rt::read::array::<ProducerEntry<'a>>(c, false, v, "producer_entries")?;
@@ -113,15 +114,30 @@ impl Default for ProducerEntry<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let producer_id = rt::read::i64(c, "producer_entries[].producer_id")?;
-        let epoch = rt::read::i16(c, "producer_entries[].epoch")?;
-        let last_sequence = rt::read::i32(c, "producer_entries[].last_sequence")?;
-        let last_offset = rt::read::i64(c, "producer_entries[].last_offset")?;
-        let offset_delta = rt::read::i32(c, "producer_entries[].offset_delta")?;
-        let timestamp = rt::read::i64(c, "producer_entries[].timestamp")?;
-        let coordinator_epoch = rt::read::i32(c, "producer_entries[].coordinator_epoch")?;
-        let current_txn_first_offset = rt::read::i64(c, "producer_entries[].current_txn_first_offset")?;
+        let r: [u8; 46] = match rt::read::run::<46>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "producer_entries[].producer_id")?;
+                rt::read::i16(c, "producer_entries[].epoch")?;
+                rt::read::i32(c, "producer_entries[].last_sequence")?;
+                rt::read::i64(c, "producer_entries[].last_offset")?;
+                rt::read::i32(c, "producer_entries[].offset_delta")?;
+                rt::read::i64(c, "producer_entries[].timestamp")?;
+                rt::read::i32(c, "producer_entries[].coordinator_epoch")?;
+                rt::read::i64(c, "producer_entries[].current_txn_first_offset")?;
+                return Err(rt::read::short(c, "producer_entries[].producer_id"));
+            }
+        };
+        let producer_id = rt::read::i64_at::<46, 0>(&r);
+        let epoch = rt::read::i16_at::<46, 8>(&r);
+        let last_sequence = rt::read::i32_at::<46, 10>(&r);
+        let last_offset = rt::read::i64_at::<46, 14>(&r);
+        let offset_delta = rt::read::i32_at::<46, 22>(&r);
+        let timestamp = rt::read::i64_at::<46, 26>(&r);
+        let coordinator_epoch = rt::read::i32_at::<46, 34>(&r);
+        let current_txn_first_offset = rt::read::i64_at::<46, 38>(&r);
         Ok(Self {
             producer_id,
             epoch,

@@ -66,13 +66,25 @@ impl Default for RemoteLogSegmentMetadataRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
-        let start_offset = rt::read::i64(c, "start_offset")?;
-        let end_offset = rt::read::i64(c, "end_offset")?;
-        let broker_id = rt::read::i32(c, "broker_id")?;
-        let max_timestamp_ms = rt::read::i64(c, "max_timestamp_ms")?;
-        let event_timestamp_ms = rt::read::i64(c, "event_timestamp_ms")?;
+        let r: [u8; 36] = match rt::read::run::<36>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i64(c, "start_offset")?;
+                rt::read::i64(c, "end_offset")?;
+                rt::read::i32(c, "broker_id")?;
+                rt::read::i64(c, "max_timestamp_ms")?;
+                rt::read::i64(c, "event_timestamp_ms")?;
+                return Err(rt::read::short(c, "start_offset"));
+            }
+        };
+        let start_offset = rt::read::i64_at::<36, 0>(&r);
+        let end_offset = rt::read::i64_at::<36, 8>(&r);
+        let broker_id = rt::read::i32_at::<36, 16>(&r);
+        let max_timestamp_ms = rt::read::i64_at::<36, 20>(&r);
+        let event_timestamp_ms = rt::read::i64_at::<36, 28>(&r);
         let segment_leader_epochs =
             rt::read::array::<SegmentLeaderEpochEntry<'a>>(c, true, v, "segment_leader_epochs")?;
         let segment_size_in_bytes = rt::read::i32(c, "segment_size_in_bytes")?;
@@ -160,7 +172,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
                 w.uvarint(s as u32, "txn_index_empty")?;
                 w.bool(self.txn_index_empty, "txn_index_empty")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -195,6 +207,7 @@ impl Default for RemoteLogSegmentIdEntry<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
@@ -263,9 +276,18 @@ impl Default for SegmentLeaderEpochEntry<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let leader_epoch = rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
-        let offset = rt::read::i64(c, "segment_leader_epochs[].offset")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
+                rt::read::i64(c, "segment_leader_epochs[].offset")?;
+                return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
+            }
+        };
+        let leader_epoch = rt::read::i32_at::<12, 0>(&r);
+        let offset = rt::read::i64_at::<12, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "segment_leader_epochs[]._tagged_fields")?
         } else {
@@ -333,10 +355,19 @@ impl Default for TopicIdPartitionEntry<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
-        let id = rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
-        let partition = rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
+        let r: [u8; 20] = match rt::read::run::<20>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
+                rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
+                return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
+            }
+        };
+        let id = rt::read::uuid_at::<20, 0>(&r);
+        let partition = rt::read::i32_at::<20, 16>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?
         } else {
@@ -784,7 +815,7 @@ pub mod owned {
                     w.uvarint(s as u32, "txn_index_empty")?;
                     w.bool(self.txn_index_empty, "txn_index_empty")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

@@ -66,13 +66,26 @@ impl Default for RemoteLogSegmentMetadataSnapshotRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let segment_id = rt::read::uuid(c, "segment_id")?;
-        let start_offset = rt::read::i64(c, "start_offset")?;
-        let end_offset = rt::read::i64(c, "end_offset")?;
-        let broker_id = rt::read::i32(c, "broker_id")?;
-        let max_timestamp_ms = rt::read::i64(c, "max_timestamp_ms")?;
-        let event_timestamp_ms = rt::read::i64(c, "event_timestamp_ms")?;
+        let r: [u8; 52] = match rt::read::run::<52>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::uuid(c, "segment_id")?;
+                rt::read::i64(c, "start_offset")?;
+                rt::read::i64(c, "end_offset")?;
+                rt::read::i32(c, "broker_id")?;
+                rt::read::i64(c, "max_timestamp_ms")?;
+                rt::read::i64(c, "event_timestamp_ms")?;
+                return Err(rt::read::short(c, "segment_id"));
+            }
+        };
+        let segment_id = rt::read::uuid_at::<52, 0>(&r);
+        let start_offset = rt::read::i64_at::<52, 16>(&r);
+        let end_offset = rt::read::i64_at::<52, 24>(&r);
+        let broker_id = rt::read::i32_at::<52, 32>(&r);
+        let max_timestamp_ms = rt::read::i64_at::<52, 36>(&r);
+        let event_timestamp_ms = rt::read::i64_at::<52, 44>(&r);
         let segment_leader_epochs =
             rt::read::array::<SegmentLeaderEpochEntry<'a>>(c, true, v, "segment_leader_epochs")?;
         let segment_size_in_bytes = rt::read::i32(c, "segment_size_in_bytes")?;
@@ -159,7 +172,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
                 w.uvarint(s as u32, "txn_index_empty")?;
                 w.bool(self.txn_index_empty, "txn_index_empty")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -194,9 +207,18 @@ impl Default for SegmentLeaderEpochEntry<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
-        let leader_epoch = rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
-        let offset = rt::read::i64(c, "segment_leader_epochs[].offset")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
+                rt::read::i64(c, "segment_leader_epochs[].offset")?;
+                return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
+            }
+        };
+        let leader_epoch = rt::read::i32_at::<12, 0>(&r);
+        let offset = rt::read::i64_at::<12, 4>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "segment_leader_epochs[]._tagged_fields")?
         } else {
@@ -557,7 +579,7 @@ pub mod owned {
                     w.uvarint(s as u32, "txn_index_empty")?;
                     w.bool(self.txn_index_empty, "txn_index_empty")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

@@ -48,10 +48,19 @@ impl Default for RemoteLogSegmentMetadataUpdateRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
-        let broker_id = rt::read::i32(c, "broker_id")?;
-        let event_timestamp_ms = rt::read::i64(c, "event_timestamp_ms")?;
+        let r: [u8; 12] = match rt::read::run::<12>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "broker_id")?;
+                rt::read::i64(c, "event_timestamp_ms")?;
+                return Err(rt::read::short(c, "broker_id"));
+            }
+        };
+        let broker_id = rt::read::i32_at::<12, 0>(&r);
+        let event_timestamp_ms = rt::read::i64_at::<12, 4>(&r);
         let custom_metadata = rt::read::opt_bytes(c, true, true, "custom_metadata")?;
         let remote_log_segment_state = rt::read::i8(c, "remote_log_segment_state")?;
         let unknown_tagged_fields = if true {
@@ -126,6 +135,7 @@ impl Default for RemoteLogSegmentIdEntry<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
@@ -197,10 +207,19 @@ impl Default for TopicIdPartitionEntry<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
-        let id = rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
-        let partition = rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
+        let r: [u8; 20] = match rt::read::run::<20>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
+                rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
+                return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
+            }
+        };
+        let id = rt::read::uuid_at::<20, 0>(&r);
+        let partition = rt::read::i32_at::<20, 16>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?
         } else {

@@ -45,11 +45,21 @@ impl Default for RemotePartitionDeleteMetadataRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
-        let broker_id = rt::read::i32(c, "broker_id")?;
-        let event_timestamp_ms = rt::read::i64(c, "event_timestamp_ms")?;
-        let remote_partition_delete_state = rt::read::i8(c, "remote_partition_delete_state")?;
+        let r: [u8; 13] = match rt::read::run::<13>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "broker_id")?;
+                rt::read::i64(c, "event_timestamp_ms")?;
+                rt::read::i8(c, "remote_partition_delete_state")?;
+                return Err(rt::read::short(c, "broker_id"));
+            }
+        };
+        let broker_id = rt::read::i32_at::<13, 0>(&r);
+        let event_timestamp_ms = rt::read::i64_at::<13, 4>(&r);
+        let remote_partition_delete_state = rt::read::i8_at::<13, 12>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {
@@ -122,10 +132,19 @@ impl Default for TopicIdPartitionEntry<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topic_id_partition.name")?;
-        let id = rt::read::uuid(c, "topic_id_partition.id")?;
-        let partition = rt::read::i32(c, "topic_id_partition.partition")?;
+        let r: [u8; 20] = match rt::read::run::<20>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::uuid(c, "topic_id_partition.id")?;
+                rt::read::i32(c, "topic_id_partition.partition")?;
+                return Err(rt::read::short(c, "topic_id_partition.id"));
+            }
+        };
+        let id = rt::read::uuid_at::<20, 0>(&r);
+        let partition = rt::read::i32_at::<20, 16>(&r);
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topic_id_partition._tagged_fields")?
         } else {

@@ -45,6 +45,7 @@ impl Default for NullableStructMessage<'_> {
 }
 
 impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let nullable_struct = rt::read::opt_struct::<MyStruct>(c, true, v, "nullable_struct")?;
         let nullable_struct2 = rt::read::opt_struct::<MyStruct2>(c, v >= 1, v, "nullable_struct2")?;
@@ -59,11 +60,13 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                 let before = c.len();
                 match tag {
                     0 => {
-                        nullable_struct3_tag = rt::read::opt_struct::<MyStruct3>(c, v >= 1, v, "nullable_struct3")?;
+                        nullable_struct3_tag =
+                            rt::read::opt_struct_tagged::<MyStruct3>(c, v >= 1, v, "nullable_struct3")?;
                         rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
                     }
                     1 => {
-                        nullable_struct4_tag = rt::read::opt_struct::<MyStruct4>(c, v >= 1, v, "nullable_struct4")?;
+                        nullable_struct4_tag =
+                            rt::read::opt_struct_tagged::<MyStruct4>(c, v >= 1, v, "nullable_struct4")?;
                         rt::read::check_tag_size(c, before, size, tag, "nullable_struct4")?;
                     }
                     _ => {
@@ -130,16 +133,16 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                 let s = rt::write::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
                 w.uvarint(0, "nullable_struct3")?;
                 w.uvarint(s as u32, "nullable_struct3")?;
-                w.opt_struct(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
+                w.opt_struct_tagged(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
             }
             w.unknown_tags_before(&mut unknown, 1)?;
             if has_nullable_struct4 {
                 let s = rt::write::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
                 w.uvarint(1, "nullable_struct4")?;
                 w.uvarint(s as u32, "nullable_struct4")?;
-                w.opt_struct(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
+                w.opt_struct_tagged(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -174,6 +177,7 @@ impl Default for MyStruct<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let my_string = rt::read::str(c, v >= 1, "nullable_struct.my_string")?;
         let my_int = rt::read::i32(c, "nullable_struct.my_int")?;
@@ -242,6 +246,7 @@ impl Default for MyStruct2<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MyStruct2<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let my_string = rt::read::str(c, v >= 1, "nullable_struct2.my_string")?;
         let my_int = rt::read::i32(c, "nullable_struct2.my_int")?;
@@ -310,6 +315,7 @@ impl Default for MyStruct3<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MyStruct3<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let my_string = if v >= 1 {
             rt::read::str(c, v >= 1, "nullable_struct3.my_string")?
@@ -401,6 +407,7 @@ impl Default for MyStruct4<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MyStruct4<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let my_string = if v >= 1 {
             rt::read::str(c, v >= 1, "nullable_struct4.my_string")?
@@ -774,16 +781,16 @@ pub mod owned {
                     let s = rt::owned::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
                     w.uvarint(0, "nullable_struct3")?;
                     w.uvarint(s as u32, "nullable_struct3")?;
-                    rt::owned::write_opt_struct(w, &self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
+                    rt::owned::write_opt_struct_tagged(w, &self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
                 }
                 w.unknown_tags_before(&mut unknown, 1)?;
                 if has_nullable_struct4 {
                     let s = rt::owned::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
                     w.uvarint(1, "nullable_struct4")?;
                     w.uvarint(s as u32, "nullable_struct4")?;
-                    rt::owned::write_opt_struct(w, &self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
+                    rt::owned::write_opt_struct_tagged(w, &self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }

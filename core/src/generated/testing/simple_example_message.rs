@@ -87,6 +87,7 @@ impl Default for SimpleExampleMessage<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let process_id = if v >= 1 {
             rt::read::uuid(c, "process_id")?
@@ -480,7 +481,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                     "tagged_long_flexible_version_subset",
                 )?;
             }
-            w.unknown_tags_before(&mut unknown, u32::MAX)?;
+            w.unknown_tags_rest(&mut unknown)?;
         }
         Ok(())
     }
@@ -515,6 +516,7 @@ impl Default for MyStruct<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let struct_id = if v >= 2 {
             rt::read::i32(c, "my_struct.struct_id")?
@@ -603,6 +605,7 @@ impl Default for TaggedStruct<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let struct_id = if v >= 2 {
             rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?
@@ -679,9 +682,18 @@ impl Default for TestCommonStruct<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let foo = rt::read::i32(c, "my_common_struct.foo")?;
-        let bar = rt::read::i32(c, "my_common_struct.bar")?;
+        let r: [u8; 8] = match rt::read::run::<8>(c) {
+            Some(r) => r,
+            None => {
+                rt::read::i32(c, "my_common_struct.foo")?;
+                rt::read::i32(c, "my_common_struct.bar")?;
+                return Err(rt::read::short(c, "my_common_struct.foo"));
+            }
+        };
+        let foo = rt::read::i32_at::<8, 0>(&r);
+        let bar = rt::read::i32_at::<8, 4>(&r);
         let unknown_tagged_fields = if v >= 1 {
             rt::read::unknown_tags_only(c, "my_common_struct._tagged_fields")?
         } else {
@@ -743,6 +755,7 @@ impl Default for StructArray<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StructArray<'a> {
+    #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
         let array_field_id = if v >= 2 {
             rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?
@@ -1536,7 +1549,7 @@ pub mod owned {
                         "tagged_long_flexible_version_subset",
                     )?;
                 }
-                w.unknown_tags_before(&mut unknown, u32::MAX)?;
+                w.unknown_tags_rest(&mut unknown)?;
             }
             Ok(())
         }
