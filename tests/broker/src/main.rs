@@ -1,5 +1,668 @@
-//! The client side of the real-broker test (tests/broker): not written yet.
+//! `kwire-broker-check`: the client side of the real-broker test (tests/broker, run by
+//! .ci/broker.sh).
+//!
+//! Starts a single-node KRaft Apache Kafka broker (combined broker and controller) from the jars
+//! listed in a classpath file (tests/broker/pom.xml, Kafka 4.1.1) on two free 127.0.0.1 ports,
+//! with its log directory under a fresh temporary directory, storage formatted with a random
+//! cluster id, and `-Xmx512m`. Then, acting as a client through kafka-wire only:
+//!
+//! 1. ApiVersions (v3, then v4 in the versions both sides support), Metadata, CreateTopics;
+//! 2. Produce two record batches built with `kafka_wire::records::BatchBuilder`, ListOffsets,
+//!    and Fetch until every produced record is back; the fetched records must equal those
+//!    produced (offsets, keys, values, headers, timestamps);
+//! 3. every response frame is decoded in strict mode, and re-encoding its header and body at the
+//!    same version must give the broker's bytes back;
+//! 4. after a clean shutdown, every batch and record of the broker's `__cluster_metadata` log
+//!    segment is decoded (CRCs checked, each metadata record re-encoded byte for byte), and at
+//!    least a TopicRecord (for the topic created above), PartitionRecord, RegisterBrokerRecord
+//!    and FeatureLevelRecord must be among them.
+//!
+//! Each check prints `PASS:` or `FAILED:`; the last line is `broker: N passed, M failed`. The
+//! broker is stopped on every path (a guard kills it if the check panics or returns early).
+//!
+//! ```text
+//! kwire-broker-check --classpath tests/broker/target/classpath.txt [--keep]
+//! ```
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use kafka_wire::frame::{encode_metadata_record, parse_response, Mode};
+use kafka_wire::messages::RequestHeader;
+use kafka_wire::records::{Batch, BatchBuilder, BatchRecords, Batches, NewHeader, NewRecord};
+use kafka_wire::{ApiKey, Message, MetadataRecordType, OwnedMessage, Uuid};
+
+const TOPIC: &str = "kwire-broker-test";
+
+struct Report {
+    passed: usize,
+    failed: usize,
+    /// Counts without printing (retried calls while waiting for the broker).
+    quiet: bool,
+}
+
+impl Report {
+    fn new(quiet: bool) -> Report {
+        Report { passed: 0, failed: 0, quiet }
+    }
+    fn pass(&mut self, what: &str) {
+        if !self.quiet {
+            println!("PASS: {what}");
+        }
+        self.passed += 1;
+    }
+    fn fail(&mut self, what: &str) {
+        if !self.quiet {
+            println!("FAILED: {what}");
+        }
+        self.failed += 1;
+    }
+    fn check(&mut self, ok: bool, what: &str) -> bool {
+        if ok {
+            self.pass(what)
+        } else {
+            self.fail(what)
+        }
+        ok
+    }
+}
+
+/// The broker process; killed when dropped unless already stopped.
+struct Broker {
+    child: Option<Child>,
+    dir: PathBuf,
+    port: u16,
+    keep: bool,
+}
+
+impl Broker {
+    /// Asks the broker to shut down (SIGTERM) and waits up to 60 s, then kills it.
+    fn stop(&mut self) -> Result<(), String> {
+        let Some(mut child) = self.child.take() else { return Ok(()) };
+        let _ = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status();
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(60) {
+            if let Ok(Some(status)) = child.try_wait() {
+                return if status.success() || status.code() == Some(143) {
+                    Ok(())
+                } else {
+                    Err(format!("the broker exited with {status}"))
+                };
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        Err("the broker did not stop within 60 s of SIGTERM; killed".into())
+    }
+}
+
+impl Drop for Broker {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        if !self.keep {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+}
+
 fn main() {
-    eprintln!("kwire-broker-check: not written yet");
-    std::process::exit(1);
+    let mut args = std::env::args().skip(1);
+    let (mut classpath, mut keep) = (None, false);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--classpath" => classpath = args.next(),
+            "--keep" => keep = true,
+            _ => {
+                eprintln!("usage: kwire-broker-check --classpath FILE [--keep]");
+                std::process::exit(2);
+            }
+        }
+    }
+    let Some(classpath) = classpath else {
+        eprintln!("usage: kwire-broker-check --classpath FILE [--keep]");
+        std::process::exit(2);
+    };
+    let mut report = Report::new(false);
+    let start = Instant::now();
+    if let Err(e) = run(&classpath, keep, &mut report) {
+        report.fail(&e);
+    }
+    println!("broker check took {:.0}s", start.elapsed().as_secs_f64());
+    println!("broker: {} passed, {} failed", report.passed, report.failed);
+    std::process::exit(if report.failed == 0 && report.passed > 0 { 0 } else { 1 });
+}
+
+fn free_ports() -> Result<(u16, u16), String> {
+    let a = TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
+    let b = TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
+    let pa = a.local_addr().map_err(|e| e.to_string())?.port();
+    let pb = b.local_addr().map_err(|e| e.to_string())?.port();
+    Ok((pa, pb))
+}
+
+/// A random cluster id as Kafka writes one: 16 random bytes in URL-safe base64 without padding.
+fn random_cluster_id() -> Result<String, String> {
+    let mut b = [0u8; 16];
+    std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut b)).map_err(|e| format!("/dev/urandom: {e}"))?;
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut bits = 0u32;
+    let mut n = 0;
+    let mut s = String::new();
+    for byte in b {
+        bits = (bits << 8) | u32::from(byte);
+        n += 8;
+        while n >= 6 {
+            n -= 6;
+            s.push(A[((bits >> n) & 63) as usize] as char);
+        }
+    }
+    if n > 0 {
+        s.push(A[((bits << (6 - n)) & 63) as usize] as char);
+    }
+    Ok(s)
+}
+
+fn tail(path: &Path, lines: usize) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+fn start_broker(classpath: &str, keep: bool, report: &mut Report) -> Result<(Broker, String), String> {
+    let cp = std::fs::read_to_string(classpath).map_err(|e| format!("classpath file {classpath}: {e}"))?;
+    let cp = cp.trim().to_string();
+    let dir = std::env::temp_dir().join(format!("kwire-broker-{}-{}", std::process::id(), random_cluster_id()?));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let (port, cport) = free_ports()?;
+    let logs = dir.join("logs");
+    let props = format!(
+        "process.roles=broker,controller\nnode.id=1\ncontroller.quorum.voters=1@127.0.0.1:{cport}\n\
+         listeners=PLAINTEXT://127.0.0.1:{port},CONTROLLER://127.0.0.1:{cport}\n\
+         advertised.listeners=PLAINTEXT://127.0.0.1:{port}\ncontroller.listener.names=CONTROLLER\n\
+         listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT\ninter.broker.listener.name=PLAINTEXT\n\
+         log.dirs={}\nnum.partitions=1\noffsets.topic.replication.factor=1\ntransaction.state.log.replication.factor=1\n\
+         transaction.state.log.min.isr=1\ngroup.initial.rebalance.delay.ms=0\nauto.create.topics.enable=false\n",
+        logs.display()
+    );
+    let props_path = dir.join("server.properties");
+    std::fs::write(&props_path, props).map_err(|e| e.to_string())?;
+    let cluster_id = random_cluster_id()?;
+
+    let format_log = dir.join("format.log");
+    let out = std::fs::File::create(&format_log).map_err(|e| e.to_string())?;
+    let status = Command::new("java")
+        .args(["-Xmx256m", "-cp", &cp, "kafka.tools.StorageTool", "format", "-t", &cluster_id, "-c"])
+        .arg(&props_path)
+        .stdout(out.try_clone().map_err(|e| e.to_string())?)
+        .stderr(out)
+        .status()
+        .map_err(|e| format!("running java: {e} (is a JDK installed?)"))?;
+    if !status.success() {
+        return Err(format!("formatting the storage failed ({status}):\n{}", tail(&format_log, 20)));
+    }
+    report.pass(&format!("storage formatted with random cluster id {cluster_id} under {}", dir.display()));
+
+    let log = std::fs::File::create(dir.join("broker.log")).map_err(|e| e.to_string())?;
+    let child = Command::new("java")
+        .args(["-Xmx512m", "-Xms128m", "-XX:+UseSerialGC", "-cp", &cp, "kafka.Kafka"])
+        .arg(&props_path)
+        .stdin(Stdio::null())
+        .stdout(log.try_clone().map_err(|e| e.to_string())?)
+        .stderr(log)
+        .spawn()
+        .map_err(|e| format!("starting the broker: {e}"))?;
+    Ok((Broker { child: Some(child), dir, port, keep }, cluster_id))
+}
+
+/// One connection to the broker, speaking through kafka-wire.
+struct Conn {
+    stream: TcpStream,
+    correlation_id: i32,
+}
+
+impl Conn {
+    fn open(port: u16) -> Result<Conn, String> {
+        let stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| format!("connect: {e}"))?;
+        stream.set_read_timeout(Some(Duration::from_secs(30))).map_err(|e| e.to_string())?;
+        stream.set_nodelay(true).ok();
+        Ok(Conn { stream, correlation_id: 0 })
+    }
+
+    /// Sends `req` at `version`, reads the response frame, decodes it strictly, checks that
+    /// re-encoding gives the same bytes, and returns it as an owned value.
+    fn call<Req: OwnedMessage, Resp: OwnedMessage>(
+        &mut self,
+        key: ApiKey,
+        version: i16,
+        req: &Req,
+        report: &mut Report,
+    ) -> Result<Resp, String> {
+        self.correlation_id += 1;
+        let header = RequestHeader {
+            request_api_key: key.id(),
+            request_api_version: version,
+            correlation_id: self.correlation_id,
+            client_id: Some("kwire-broker-check"),
+            ..RequestHeader::DEFAULT
+        };
+        let mut frame = vec![0u8; 4];
+        header.encode(&mut frame, key.request_header_version(version)).map_err(|e| e.to_string())?;
+        req.encode(&mut frame, version).map_err(|e| e.to_string())?;
+        let size = (frame.len() - 4) as i32;
+        frame[..4].copy_from_slice(&size.to_be_bytes());
+        self.stream.write_all(&frame).map_err(|e| format!("send {key:?}: {e}"))?;
+
+        let mut size = [0u8; 4];
+        self.stream.read_exact(&mut size).map_err(|e| format!("read {key:?} v{version} response: {e}"))?;
+        let n = i32::from_be_bytes(size);
+        if !(0..=256 << 20).contains(&n) {
+            return Err(format!("{key:?} v{version}: response size {n}"));
+        }
+        let mut payload = vec![0u8; n as usize];
+        self.stream.read_exact(&mut payload).map_err(|e| format!("read {key:?} v{version} response: {e}"))?;
+        let what = format!("{key:?} v{version} response ({n} bytes)");
+        let f = parse_response(&payload, key, version, Mode::Strict).map_err(|e| format!("{what}: strict decode failed: {e}"))?;
+        if f.header.correlation_id != self.correlation_id {
+            return Err(format!("{what}: correlation id {} (sent {})", f.header.correlation_id, self.correlation_id));
+        }
+        let mut again = Vec::new();
+        f.header.encode(&mut again, f.header_version).map_err(|e| format!("{what}: re-encoding the header: {e}"))?;
+        f.body.encode(&mut again, version).map_err(|e| format!("{what}: re-encoding the body: {e}"))?;
+        if again == payload {
+            report.pass(&format!("{what} decoded (strict) and re-encoded byte for byte"));
+        } else {
+            let at = again.iter().zip(&payload).position(|(a, b)| a != b).unwrap_or(again.len().min(payload.len()));
+            report.fail(&format!(
+                "{what}: re-encoding differs at byte {at} ({} bytes re-encoded): broker {:02x?}, ours {:02x?}",
+                again.len(),
+                &payload[at..payload.len().min(at + 12)],
+                &again[at..again.len().min(at + 12)]
+            ));
+        }
+        Resp::parse(f.body_bytes, version).map_err(|e| format!("{what}: owned parse: {e}"))
+    }
+}
+
+/// Highest version both the broker and kafka-wire support (kafka-wire's unstable latest left out).
+fn negotiate(broker: &BTreeMap<i16, (i16, i16)>, key: ApiKey) -> Result<i16, String> {
+    let info = key.request_info();
+    let ours = if info.latest_version_unstable { info.max_version - 1 } else { info.max_version };
+    let (bmin, bmax) = broker.get(&key.id()).copied().ok_or_else(|| format!("the broker does not offer {key:?}"))?;
+    let v = ours.min(bmax);
+    if v < bmin.max(info.min_version) {
+        return Err(format!("no common version of {key:?}: broker {bmin}-{bmax}, ours {}-{ours}", info.min_version));
+    }
+    Ok(v)
+}
+
+fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
+    use kafka_wire::messages::*;
+    let (mut broker, cluster_id) = start_broker(classpath, keep, report)?;
+    let port = broker.port;
+    let broker_log = broker.dir.join("broker.log");
+
+    // Readiness: connect and get an ApiVersions answer (v3, which every broker since 2.4 reads).
+    let start = Instant::now();
+    let (mut conn, versions) = loop {
+        if let Some(Ok(Some(status))) = broker.child.as_mut().map(|c| c.try_wait()) {
+            return Err(format!("the broker exited early ({status}):\n{}", tail(&broker_log, 30)));
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            return Err(format!("the broker was not ready within 120 s:\n{}", tail(&broker_log, 30)));
+        }
+        if let Ok(mut c) = Conn::open(port) {
+            let req = api_versions_request::owned::ApiVersionsRequest {
+                client_software_name: "kwire-broker-check".into(),
+                client_software_version: "0.1.0".into(),
+                ..Default::default()
+            };
+            let mut quiet = Report::new(true);
+            if let Ok(r) = c.call::<_, api_versions_response::owned::ApiVersionsResponse>(ApiKey::ApiVersions, 3, &req, &mut quiet) {
+                if quiet.failed > 0 {
+                    report.fail("ApiVersions v3: re-encoding the broker's response gave different bytes");
+                }
+                if r.error_code == 0 {
+                    report.pass(&format!("broker ready on 127.0.0.1:{port} after {:.1}s; ApiVersions v3 answered", start.elapsed().as_secs_f64()));
+                    let versions: BTreeMap<i16, (i16, i16)> = r.api_keys.iter().map(|k| (k.api_key, (k.min_version, k.max_version))).collect();
+                    break (c, versions);
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    };
+
+    // ApiVersions again at the highest version both sides know.
+    let v = negotiate(&versions, ApiKey::ApiVersions)?;
+    let r: api_versions_response::owned::ApiVersionsResponse = conn.call(
+        ApiKey::ApiVersions,
+        v,
+        &api_versions_request::owned::ApiVersionsRequest {
+            client_software_name: "kwire-broker-check".into(),
+            client_software_version: "0.1.0".into(),
+            ..Default::default()
+        },
+        report,
+    )?;
+    let mut newer = Vec::new();
+    for k in &r.api_keys {
+        match ApiKey::from_i16(k.api_key) {
+            Some(key) if k.max_version > key.request_info().max_version => newer.push(format!("{key:?} v{}", k.max_version)),
+            Some(_) => {}
+            None => newer.push(format!("unknown API key {}", k.api_key)),
+        }
+    }
+    report.check(
+        r.error_code == 0 && newer.is_empty(),
+        &format!("ApiVersions v{v}: {} APIs, every one known to kafka-wire at its highest version{}", r.api_keys.len(), if newer.is_empty() { String::new() } else { format!("; beyond us: {newer:?}") }),
+    );
+
+    // Metadata: the broker and the cluster id we formatted with.
+    let mv = negotiate(&versions, ApiKey::Metadata)?;
+    let md: metadata_response::owned::MetadataResponse =
+        conn.call(ApiKey::Metadata, mv, &metadata_request::owned::MetadataRequest { topics: None, ..Default::default() }, report)?;
+    report.check(
+        md.cluster_id.as_deref() == Some(cluster_id.as_str()) && md.brokers.iter().any(|b| b.node_id == 1 && b.port == i32::from(port)),
+        &format!("Metadata v{mv}: cluster id {:?}, brokers {:?}", md.cluster_id, md.brokers.iter().map(|b| (b.node_id, b.host.clone(), b.port)).collect::<Vec<_>>()),
+    );
+
+    // CreateTopics.
+    let cv = negotiate(&versions, ApiKey::CreateTopics)?;
+    let ct: create_topics_response::owned::CreateTopicsResponse = conn.call(
+        ApiKey::CreateTopics,
+        cv,
+        &create_topics_request::owned::CreateTopicsRequest {
+            topics: vec![create_topics_request::owned::CreatableTopic {
+                name: TOPIC.into(),
+                num_partitions: 1,
+                replication_factor: 1,
+                ..Default::default()
+            }],
+            timeout_ms: 30_000,
+            ..Default::default()
+        },
+        report,
+    )?;
+    let created = ct.topics.first();
+    let topic_id = created.map(|t| t.topic_id).unwrap_or_default();
+    report.check(
+        created.is_some_and(|t| t.error_code == 0 && t.name == TOPIC) && (cv < 7 || !topic_id.is_nil()),
+        &format!("CreateTopics v{cv}: {TOPIC} created, topic id {topic_id}, error {:?}", created.map(|t| (t.error_code, t.error_message.clone()))),
+    );
+
+    // Wait for the partition to have a leader.
+    let start = Instant::now();
+    loop {
+        let mut quiet = Report::new(true);
+        let md: metadata_response::owned::MetadataResponse = conn.call(
+            ApiKey::Metadata,
+            mv,
+            &metadata_request::owned::MetadataRequest {
+                topics: Some(vec![metadata_request::owned::MetadataRequestTopic { name: Some(TOPIC.into()), ..Default::default() }]),
+                ..Default::default()
+            },
+            &mut quiet,
+        )?;
+        if quiet.failed > 0 {
+            report.fail(&format!("Metadata v{mv} for {TOPIC}: re-encoding the broker's response gave different bytes"));
+        }
+        let leader = md.topics.first().and_then(|t| t.partitions.first()).map(|p| (p.error_code, p.leader_id));
+        if leader == Some((0, 1)) {
+            report.pass(&format!("Metadata v{mv}: partition 0 of {TOPIC} led by node 1 after {:.1}s", start.elapsed().as_secs_f64()));
+            break;
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            return Err(format!("partition 0 of {TOPIC} has no leader after 30 s: {leader:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+
+    // Produce two batches we built.
+    let keys: Vec<String> = (0..8).map(|i| format!("key-{i}")).collect();
+    let values: Vec<String> = (0..8).map(|i| format!("value {i}: produced by kafka-wire to a real Kafka 4.1.1 broker")).collect();
+    let hdr = [NewHeader::new("origin", Some(b"kafka-wire")), NewHeader::new("empty", None)];
+    let base_ts = 1_760_000_000_000i64;
+    let mut sent = Vec::new(); // (offset, timestamp, key, value, with headers)
+    let pv = negotiate(&versions, ApiKey::Produce)?;
+    for (b, range) in [(0usize, 0..5usize), (1, 5..8)] {
+        let recs: Vec<NewRecord<'_>> = range
+            .clone()
+            .enumerate()
+            .map(|(d, i)| NewRecord {
+                timestamp_delta: d as i64 * 7,
+                offset_delta: d as i32,
+                key: if i == 6 { None } else { Some(keys[i].as_bytes()) },
+                value: Some(values[i].as_bytes()),
+                headers: if i % 2 == 0 { &hdr } else { &[] },
+                ..NewRecord::DEFAULT
+            })
+            .collect();
+        let batch_ts = base_ts + b as i64 * 1000;
+        for (d, i) in range.clone().enumerate() {
+            sent.push((i as i64, batch_ts + d as i64 * 7, if i == 6 { None } else { Some(keys[i].clone()) }, values[i].clone(), i % 2 == 0));
+        }
+        let mut batch = Vec::new();
+        BatchBuilder { base_timestamp: batch_ts, records: BatchRecords::Plain(&recs), ..BatchBuilder::DEFAULT }
+            .encode(&mut batch)
+            .map_err(|e| e.to_string())?;
+        let pr: produce_response::owned::ProduceResponse = conn.call(
+            ApiKey::Produce,
+            pv,
+            &produce_request::owned::ProduceRequest {
+                acks: -1,
+                timeout_ms: 30_000,
+                topic_data: vec![produce_request::owned::TopicProduceData {
+                    name: if pv >= 13 { String::new() } else { TOPIC.into() },
+                    topic_id: if pv >= 13 { topic_id } else { Uuid::nil() },
+                    partition_data: vec![produce_request::owned::PartitionProduceData { index: 0, records: Some(batch), ..Default::default() }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            },
+            report,
+        )?;
+        let p = pr.responses.first().and_then(|t| t.partition_responses.first());
+        let expect = range.start as i64;
+        report.check(
+            p.is_some_and(|p| p.error_code == 0 && p.base_offset == expect),
+            &format!("Produce v{pv}: batch {b} of {} records appended at offset {expect}: {:?}", range.len(), p.map(|p| (p.error_code, p.base_offset, p.error_message.clone()))),
+        );
+    }
+
+    // ListOffsets: the log end offset is the number of records produced.
+    let lv = negotiate(&versions, ApiKey::ListOffsets)?;
+    let lo: list_offsets_response::owned::ListOffsetsResponse = conn.call(
+        ApiKey::ListOffsets,
+        lv,
+        &list_offsets_request::owned::ListOffsetsRequest {
+            replica_id: -1,
+            topics: vec![list_offsets_request::owned::ListOffsetsTopic {
+                name: TOPIC.into(),
+                partitions: vec![list_offsets_request::owned::ListOffsetsPartition { partition_index: 0, timestamp: -1, ..Default::default() }],
+                ..Default::default()
+            }],
+            timeout_ms: 10_000,
+            ..Default::default()
+        },
+        report,
+    )?;
+    let end = lo.topics.first().and_then(|t| t.partitions.first()).map(|p| (p.error_code, p.offset));
+    report.check(end == Some((0, sent.len() as i64)), &format!("ListOffsets v{lv}: latest offset {end:?}, expected {}", sent.len()));
+
+    // Fetch until every record is back.
+    let fv = negotiate(&versions, ApiKey::Fetch)?;
+    let mut got = Vec::new();
+    let start = Instant::now();
+    while got.len() < sent.len() && start.elapsed() < Duration::from_secs(30) {
+        let next = got.len() as i64;
+        let fr: fetch_response::owned::FetchResponse = conn.call(
+            ApiKey::Fetch,
+            fv,
+            &fetch_request::owned::FetchRequest {
+                replica_id: -1,
+                max_wait_ms: 500,
+                min_bytes: 1,
+                max_bytes: 1 << 20,
+                session_epoch: -1,
+                topics: vec![fetch_request::owned::FetchTopic {
+                    topic: if fv >= 13 { String::new() } else { TOPIC.into() },
+                    topic_id: if fv >= 13 { topic_id } else { Uuid::nil() },
+                    partitions: vec![fetch_request::owned::FetchPartition {
+                        partition: 0,
+                        fetch_offset: next,
+                        partition_max_bytes: 1 << 20,
+                        ..Default::default()
+                    }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            },
+            report,
+        )?;
+        let Some(p) = fr.responses.first().and_then(|t| t.partitions.first()) else {
+            return Err(format!("Fetch v{fv}: no partition in the response"));
+        };
+        if p.error_code != 0 {
+            return Err(format!("Fetch v{fv}: error {}", p.error_code));
+        }
+        let bytes = p.records.clone().unwrap_or_default();
+        for b in Batches::new(&bytes) {
+            match b.map_err(|e| format!("Fetch v{fv}: records: {e}"))? {
+                Batch::V2(b) => {
+                    if !b.is_crc_valid() {
+                        return Err(format!("Fetch v{fv}: batch at offset {} has a bad CRC", b.base_offset));
+                    }
+                    let Some(rs) = b.records() else { return Err("Fetch: compressed batch".into()) };
+                    for r in rs.iter() {
+                        if b.offset_of(&r) < next {
+                            continue;
+                        }
+                        let hs: Vec<(Option<&str>, Option<&[u8]>)> = r.headers.iter().map(|h| (h.key_str(), h.value)).collect();
+                        let with_headers = hs == [(Some("origin"), Some(&b"kafka-wire"[..])), (Some("empty"), None)];
+                        if !hs.is_empty() && !with_headers {
+                            return Err(format!("Fetch v{fv}: unexpected headers {hs:?}"));
+                        }
+                        got.push((
+                            b.offset_of(&r),
+                            b.timestamp_of(&r),
+                            r.key.map(|k| String::from_utf8_lossy(k).into_owned()),
+                            String::from_utf8_lossy(r.value.unwrap_or_default()).into_owned(),
+                            with_headers,
+                        ));
+                    }
+                }
+                Batch::Truncated(_) => {}
+                Batch::Legacy(_) => return Err(format!("Fetch v{fv}: a legacy message set")),
+            }
+        }
+    }
+    report.check(got == sent, &format!("Fetch v{fv}: the {} records fetched equal the {} produced (offsets, timestamps, keys, values, headers)", got.len(), sent.len()));
+    if got != sent {
+        println!("  produced: {sent:?}\n  fetched:  {got:?}");
+    }
+    drop(conn);
+
+    // Stop the broker, then read its metadata log.
+    match broker.stop() {
+        Ok(()) => report.pass("broker stopped cleanly (SIGTERM)"),
+        Err(e) => report.fail(&format!("{e}\n{}", tail(&broker_log, 20))),
+    }
+    check_metadata_log(&broker.dir.join("logs/__cluster_metadata-0"), TOPIC, topic_id, report)
+}
+
+fn check_metadata_log(dir: &Path, topic: &str, topic_id: Uuid, report: &mut Report) -> Result<(), String> {
+    let mut segments: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "log"))
+        .collect();
+    segments.sort();
+    if segments.is_empty() {
+        return Err(format!("no log segment in {}", dir.display()));
+    }
+    let mut types: BTreeMap<String, usize> = BTreeMap::new();
+    let (mut batches, mut control, mut records, mut reencoded) = (0, 0, 0, 0);
+    let mut topic_seen = false;
+    let mut problems = Vec::new();
+    for seg in &segments {
+        let bytes = std::fs::read(seg).map_err(|e| format!("{}: {e}", seg.display()))?;
+        for b in Batches::strict(&bytes) {
+            let b = match b {
+                Ok(Batch::V2(b)) => b,
+                Ok(other) => {
+                    problems.push(format!("{}: not a magic 2 batch: {other:?}", seg.display()));
+                    continue;
+                }
+                Err(e) => {
+                    problems.push(format!("{}: {e}", seg.display()));
+                    break;
+                }
+            };
+            batches += 1;
+            let Some(rs) = b.records() else {
+                problems.push(format!("batch at offset {}: compressed ({:?})", b.base_offset, b.compression()));
+                continue;
+            };
+            if b.is_control() {
+                match rs.control() {
+                    Ok(cs) => {
+                        for (_, c) in cs {
+                            control += 1;
+                            *types.entry(format!("control {:?}", c.record_type)).or_default() += 1;
+                        }
+                    }
+                    Err(e) => problems.push(format!("control batch at offset {}: {e}", b.base_offset)),
+                }
+                continue;
+            }
+            match rs.metadata() {
+                Ok(ms) => {
+                    for (r, m) in ms {
+                        records += 1;
+                        *types.entry(format!("{:?}", m.record_type)).or_default() += 1;
+                        if let kafka_wire::MetadataRecord::Topic(t) = &m.record {
+                            topic_seen |= t.name == topic && t.topic_id == topic_id;
+                        }
+                        let value = r.value.unwrap_or_default();
+                        let mut buf = vec![0u8; value.len() + 16];
+                        match encode_metadata_record(&m.record, m.version, &mut buf) {
+                            Ok(n) if &buf[..n] == value => reencoded += 1,
+                            Ok(n) => problems.push(format!(
+                                "{:?} v{} at offset {}: re-encoded {} bytes differ from the {} in the log",
+                                m.record_type,
+                                m.version,
+                                b.offset_of(&r),
+                                n,
+                                value.len()
+                            )),
+                            Err(e) => problems.push(format!("{:?} v{}: re-encoding: {e}", m.record_type, m.version)),
+                        }
+                    }
+                }
+                Err(e) => problems.push(format!("metadata batch at offset {}: {e}", b.base_offset)),
+            }
+        }
+    }
+    report.check(
+        problems.is_empty(),
+        &format!(
+            "__cluster_metadata ({} segment(s)): {batches} batches, {records} metadata records (each re-encoded byte for byte: {reencoded}) and {control} control records decoded{}",
+            segments.len(),
+            if problems.is_empty() { String::new() } else { format!("; problems: {problems:?}") }
+        ),
+    );
+    println!("  record types: {types:?}");
+    for want in [MetadataRecordType::Topic, MetadataRecordType::Partition, MetadataRecordType::RegisterBroker, MetadataRecordType::FeatureLevel] {
+        let n = types.get(&format!("{want:?}")).copied().unwrap_or(0);
+        report.check(n > 0, &format!("__cluster_metadata holds {n} {want:?} record(s)"));
+    }
+    report.check(topic_seen, &format!("__cluster_metadata: a TopicRecord for {topic} with the id CreateTopics returned ({topic_id})"));
+    Ok(())
 }
