@@ -9,6 +9,10 @@
 //! succeed), or `known-failure` (a codec bug written up in tests/clients/README.md: the test
 //! prints it as a KNOWN FAILURE and fails once the frame decodes, so the mark gets removed).
 //!
+//! The record batches inside Produce requests are read too: every batch's CRC must match, and its
+//! records (decompressed with `kafka_wire_ext::compression` when the client compressed them)
+//! must decode.
+//!
 //! `KWIRE_CLIENT_FRAMES=DIR` checks another capture (CI checks a fresh one this way).
 //! Each frame prints a `PASS:`/`FAILED:`/`KNOWN FAILURE:` line (shown with `--nocapture`).
 
@@ -16,7 +20,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use kafka_wire::frame::{parse_request, Mode, RequestFrame};
+use kafka_wire::records::{Batch, Batches};
 use kafka_wire::{Message, RequestBody};
+use kafka_wire_ext::compression::{batch_records, legacy_inner, DEFAULT_LIMIT};
 
 fn frames_dir() -> PathBuf {
     match std::env::var_os("KWIRE_CLIENT_FRAMES") {
@@ -92,6 +98,71 @@ fn reencode(f: &RequestFrame<'_>) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// The client scripts produce keys `key-N` and values `value-N from <client> (<codec>)`: a
+/// record that decodes to anything else was not read right.
+fn check_record(key: Option<&[u8]>, value: Option<&[u8]>) -> Result<(), String> {
+    let (Some(k), Some(v)) = (key, value) else { return Err(format!("record with key {key:?}, value {value:?}")) };
+    if !k.starts_with(b"key-") || !v.starts_with(b"value-") {
+        return Err(format!("record {:?} = {:?}: not what the client scripts produce", String::from_utf8_lossy(k), String::from_utf8_lossy(v)));
+    }
+    Ok(())
+}
+
+/// Reads every record batch (or legacy message) of a Produce request: CRC, decompression,
+/// records.
+fn produce_records(p: &kafka_wire::messages::ProduceRequest<'_>) -> Result<String, String> {
+    let (mut batches, mut records, mut codecs) = (0, 0, BTreeSet::new());
+    for t in p.topic_data.iter() {
+        for part in t.partition_data.iter() {
+            let Some(bytes) = part.records else { continue };
+            for b in Batches::strict(bytes) {
+                match b.map_err(|e| format!("records: {e}"))? {
+                    Batch::V2(b) => {
+                        if !b.is_crc_valid() {
+                            return Err(format!("batch {batches}: CRC {:08x} in the batch, {:08x} computed", b.crc, b.computed_crc()));
+                        }
+                        let mut buf = Vec::new();
+                        let rs = batch_records(&b, &mut buf, DEFAULT_LIMIT).map_err(|e| format!("batch {batches} records: {e}"))?;
+                        codecs.insert(format!("{:?}", b.compression()));
+                        batches += 1;
+                        for r in rs.iter() {
+                            check_record(r.key, r.value)?;
+                            records += 1;
+                        }
+                    }
+                    Batch::Legacy(m) => {
+                        if m.crc != m.computed_crc() {
+                            return Err(format!("legacy message {batches}: CRC {:08x} in the message, {:08x} computed", m.crc, m.computed_crc()));
+                        }
+                        codecs.insert(format!("magic {} {:?}", m.magic, m.compression()));
+                        batches += 1;
+                        match legacy_inner(&m, DEFAULT_LIMIT).map_err(|e| format!("legacy message {batches}: {e}"))? {
+                            None => {
+                                check_record(m.key, m.value)?;
+                                records += 1;
+                            }
+                            Some(inner) => {
+                                for im in Batches::strict(&inner) {
+                                    match im.map_err(|e| format!("legacy inner message: {e}"))? {
+                                        Batch::Legacy(im) => {
+                                            check_record(im.key, im.value)?;
+                                            records += 1;
+                                        }
+                                        other => return Err(format!("inside a legacy wrapper: {other:?}")),
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    Batch::Truncated(t) => return Err(format!("truncated batch: {t:?}")),
+                }
+            }
+        }
+    }
+    let codecs: Vec<String> = codecs.into_iter().collect();
+    Ok(format!("; {batches} record batch(es) ({}), {records} records", codecs.join(", ")))
+}
+
 /// Checks one frame; `Ok` describes what passed.
 fn check(e: &Entry, bytes: &[u8]) -> Result<String, String> {
     let strict = parse_request(bytes, Mode::Strict);
@@ -121,6 +192,9 @@ fn check(e: &Entry, bytes: &[u8]) -> Result<String, String> {
         ));
     }
     let mut what = format!("{:?} v{} ({} bytes), re-encoded byte for byte", f.api_key, f.api_version, bytes.len());
+    if let RequestBody::Produce(p) = &f.body {
+        what += &produce_records(p)?;
+    }
     if !f.trailing.is_empty() {
         what += &format!("; {} trailing bytes", f.trailing.len());
     }

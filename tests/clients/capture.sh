@@ -4,12 +4,14 @@
 #   bash tests/clients/capture.sh              # re-capture the committed vectors (tests/clients/frames)
 #   bash tests/clients/capture.sh /tmp/frames  # capture somewhere else (what .ci/clients.sh does)
 #
-# For each client (librdkafka via confluent-kafka, kafka-python, kafkajs, Kafka's Java client;
-# versions pinned in python/requirements.txt, js/package-lock.json and java/pom.xml) it starts
-# the stub (target/debug/kwire-stub) on an ephemeral 127.0.0.1 port, runs the client's script
-# (admin: create a topic, describe its configs; produce three records; consume them back in a
-# group and commit) and stops the stub. The stub writes OUT/<client>/<Api>-v<version>-<n>.bin
-# and a manifest line for each; they are merged into OUT/MANIFEST.tsv.
+# For each client (librdkafka via confluent-kafka, and again told to speak Kafka 0.9.0's protocol;
+# kafka-python; kafkajs; Kafka's Java client; versions pinned in python/requirements.txt,
+# js/package-lock.json and java/pom.xml) it starts the stub (target/debug/kwire-stub) on an
+# ephemeral 127.0.0.1 port, runs the client's script (admin: create topics, describe configs;
+# produce records, compressed with each codec the client has; consume them back in a group and
+# commit; admin: list groups, delete a topic) and stops the stub. The stub writes
+# OUT/<client>/<Api>-v<version>-<n>.bin and a manifest line for each; they are merged into
+# OUT/MANIFEST.tsv.
 #
 # Needs python3 (with venv), node and npm, java 17 and mvn, and cargo; installs the pinned
 # clients itself (a virtualenv in tests/clients/.venv, npm ci, mvn package). Prints `PASS:` or
@@ -52,7 +54,7 @@ run_client() {
   kill "$stub_pid" 2>/dev/null; wait "$stub_pid" 2>/dev/null
   local n=$(wc -l < "$out/$name/captured.tsv" 2>/dev/null || echo 0)
   if [ "$rc" -eq 0 ] && [ "$n" -gt 0 ]; then
-    echo "PASS: $name ($version): produced, consumed back and administered; $n frames in $(( $(date +%s) - start ))s"
+    echo "PASS: $name ($version): the client script passed (records read back equal those produced); $n frames in $(( $(date +%s) - start ))s"
   else
     echo "FAILED: $name ($version): client exit $rc, $n frames; its log:"
     tail -n 30 "$logs/$name.client.log"; echo "-- stub log:"; tail -n 10 "$logs/$name.stub.log"
@@ -63,6 +65,8 @@ run_client() {
 echo "== capture: into $out"
 export KAFKAJS_NO_PARTITIONER_WARNING=1
 run_client librdkafka "$v_rdkafka" "$py" "$here/python/confluent_client.py"
+run_client librdkafka-legacy "$v_rdkafka with api.version.request=false, broker.version.fallback=0.9.0" \
+  "$py" "$here/python/confluent_legacy_client.py"
 run_client kafka-python "$v_kafka_python" "$py" "$here/python/kafka_python_client.py"
 run_client kafkajs "$v_kafkajs" node "$here/js/client.js"
 run_client java "$v_java" java -Xmx256m -cp "$jcp" kwire.Client

@@ -1,17 +1,18 @@
 //! `kwire-stub`: a one-node Kafka server stub built on kafka-wire, for capturing the request
 //! frames that real clients send.
 //!
-//! It answers ApiVersions, Metadata, CreateTopics, DescribeConfigs, InitProducerId, Produce,
-//! Fetch, ListOffsets, OffsetForLeaderEpoch and the classic consumer-group APIs
-//! (FindCoordinator, JoinGroup, SyncGroup, Heartbeat, OffsetFetch, OffsetCommit, LeaveGroup),
-//! enough for a client to create a topic, produce to it, and consume it back in a group. Every
+//! It answers ApiVersions, Metadata, CreateTopics, DeleteTopics, DescribeConfigs, ListGroups,
+//! InitProducerId, Produce, Fetch, ListOffsets, OffsetForLeaderEpoch, the classic consumer-group
+//! APIs (FindCoordinator, JoinGroup, SyncGroup, Heartbeat, OffsetFetch, OffsetCommit,
+//! LeaveGroup) and KIP-848's ConsumerGroupHeartbeat: enough for a client to create a topic,
+//! produce to it, consume it back in a group, list the groups and delete a topic. Every
 //! request is parsed with `kafka_wire::frame::parse_request` (strict mode first; lenient mode
 //! only when strict fails, which is recorded) and every response is encoded with the codec at
 //! the version the client asked for.
 //!
 //! Every request frame (its bytes after the 4-byte size prefix) is written to
 //! `OUT/CLIENT/<Api>-v<version>-<n>.bin`, keeping the first `--keep` frames of each API and
-//! version, and described by one line of `OUT/CLIENT/captured.tsv` (the columns of
+//! version (every Produce frame), and described by one line of `OUT/CLIENT/captured.tsv` (the columns of
 //! tests/clients/frames/MANIFEST.tsv). The action column comes from the request's client id:
 //! the client scripts use `kwire-producer`, `kwire-consumer` and `kwire-admin`.
 //!
@@ -51,6 +52,9 @@ const HANDLED: &[ApiKey] = &[
     ApiKey::InitProducerId,
     ApiKey::OffsetForLeaderEpoch,
     ApiKey::DescribeConfigs,
+    ApiKey::ConsumerGroupHeartbeat,
+    ApiKey::DeleteTopics,
+    ApiKey::ListGroups,
 ];
 
 const NODE_ID: i32 = 1;
@@ -59,8 +63,9 @@ const CLUSTER_ID: &str = "kwire-stub-cluster-0001";
 struct Topic {
     id: Uuid,
     partitions: i32,
-    /// Partition 0's batches, each with its base offset already rewritten.
-    log: Vec<Vec<u8>>,
+    /// Partition 0's batches (or legacy messages): base offset, record count, bytes (with the
+    /// base offset already rewritten).
+    log: Vec<(i64, i64, Vec<u8>)>,
     next_offset: i64,
 }
 
@@ -68,6 +73,10 @@ struct Topic {
 struct State {
     topics: BTreeMap<String, Topic>,
     committed: BTreeMap<(String, String, i32), i64>,
+    /// KIP-848 groups: (group, member) -> (member epoch, subscribed topics).
+    cg_members: BTreeMap<(String, String), (i32, Vec<String>)>,
+    /// Groups seen, with their type (`classic` or `consumer`).
+    groups: BTreeMap<String, &'static str>,
     generation: i32,
     members: u32,
     /// Frames kept per (api, version).
@@ -187,6 +196,7 @@ fn record(cfg: &Config, state: &Mutex<State>, payload: &[u8], frame: Option<&Req
     let version = i16::from_be_bytes([payload.get(2).copied().unwrap_or(0), payload.get(3).copied().unwrap_or(0)]);
     let name = ApiKey::from_i16(key).map_or_else(|| format!("Api{key}"), |k| format!("{k:?}"));
     let action = match frame.and_then(|f| f.header.client_id) {
+        Some(id) if id.contains("kip848") => "consume-kip848",
         Some(id) if id.contains("producer") => "produce",
         Some(id) if id.contains("consumer") => "consume",
         Some(id) if id.contains("admin") => "admin",
@@ -195,7 +205,8 @@ fn record(cfg: &Config, state: &Mutex<State>, payload: &[u8], frame: Option<&Req
     let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
     let count = st.counts.entry((key, version)).or_insert(0);
     *count += 1;
-    if *count > cfg.keep && mode == "strict" {
+    // Produce requests carry the record batches: all of them are kept.
+    if *count > cfg.keep && mode == "strict" && key != ApiKey::Produce.id() {
         return;
     }
     let file = format!("{name}-v{version}-{count}.bin");
@@ -434,10 +445,8 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                                 Some((_, t)) if fp.partition < t.partitions => {
                                     let mut records = Vec::new();
                                     if fp.partition == 0 {
-                                        for b in &t.log {
-                                            let base = i64::from_be_bytes(b[..8].try_into().unwrap_or_default());
-                                            let next = base + i64::from(i32::from_be_bytes(b[23..27].try_into().unwrap_or_default())) + 1;
-                                            if next > fp.fetch_offset {
+                                        for (base, count, b) in &t.log {
+                                            if base + count > fp.fetch_offset {
                                                 records.extend_from_slice(b);
                                             }
                                         }
@@ -557,6 +566,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
             use join_group_response::owned as o;
             let req = join_group_request::owned::JoinGroupRequest::from_view(req);
             let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
+            st.groups.insert(req.group_id.clone(), "classic");
             st.generation += 1;
             let member_id = if req.member_id.is_empty() {
                 st.members += 1;
@@ -593,6 +603,88 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                 ..Default::default()
             };
             frame_of(key, v, corr, &resp)
+        }
+        RequestBody::ConsumerGroupHeartbeat(req) => {
+            use consumer_group_heartbeat_response::owned as o;
+            let req = consumer_group_heartbeat_request::owned::ConsumerGroupHeartbeatRequest::from_view(req);
+            let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
+            let member_id = if req.member_id.is_empty() {
+                st.members += 1;
+                format!("{}-member-{}", cfg.client, st.members)
+            } else {
+                req.member_id.clone()
+            };
+            st.groups.insert(req.group_id.clone(), "consumer");
+            let slot = (req.group_id.clone(), member_id.clone());
+            if req.member_epoch < 0 {
+                // Leaving the group.
+                st.cg_members.remove(&slot);
+                let resp = o::ConsumerGroupHeartbeatResponse { member_id: Some(member_id), member_epoch: req.member_epoch, ..Default::default() };
+                return frame_of(key, v, corr, &resp);
+            }
+            let (old_epoch, old_topics) = st.cg_members.get(&slot).cloned().unwrap_or((0, Vec::new()));
+            let topics = req.subscribed_topic_names.clone().unwrap_or(old_topics.clone());
+            let changed = req.member_epoch == 0 || topics != old_topics;
+            let epoch = if changed { old_epoch + 1 } else { old_epoch };
+            st.cg_members.insert(slot, (epoch, topics.clone()));
+            let assignment = changed.then(|| o::Assignment {
+                topic_partitions: topics
+                    .iter()
+                    .map(|name| {
+                        let t = st.topic(name, 1);
+                        o::TopicPartitions { topic_id: t.id, partitions: (0..t.partitions).collect(), ..Default::default() }
+                    })
+                    .collect(),
+                ..Default::default()
+            });
+            let resp = o::ConsumerGroupHeartbeatResponse {
+                member_id: Some(member_id),
+                member_epoch: epoch,
+                heartbeat_interval_ms: 500,
+                assignment,
+                ..Default::default()
+            };
+            frame_of(key, v, corr, &resp)
+        }
+        RequestBody::DeleteTopics(req) => {
+            use delete_topics_response::owned as o;
+            let req = delete_topics_request::owned::DeleteTopicsRequest::from_view(req);
+            let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
+            let wanted: Vec<(Option<String>, Uuid)> = if v >= 6 {
+                req.topics.iter().map(|t| (t.name.clone(), t.topic_id)).collect()
+            } else {
+                req.topic_names.iter().map(|n| (Some(n.clone()), Uuid::nil())).collect()
+            };
+            let responses = wanted
+                .into_iter()
+                .map(|(name, id)| {
+                    let name = name.or_else(|| st.by_id(id).map(|(n, _)| n.clone()));
+                    let removed = name.as_ref().and_then(|n| st.topics.remove(n));
+                    o::DeletableTopicResult {
+                        name: name.clone(),
+                        topic_id: if v >= 6 { removed.as_ref().map_or(id, |t| t.id) } else { Uuid::nil() },
+                        error_code: if removed.is_some() { 0 } else { 3 }, // UNKNOWN_TOPIC_OR_PARTITION
+                        ..Default::default()
+                    }
+                })
+                .collect();
+            frame_of(key, v, corr, &o::DeleteTopicsResponse { responses, ..Default::default() })
+        }
+        RequestBody::ListGroups(_) => {
+            use list_groups_response::owned as o;
+            let st = state.lock().unwrap_or_else(|p| p.into_inner());
+            let groups = st
+                .groups
+                .iter()
+                .map(|(g, ty)| o::ListedGroup {
+                    group_id: g.clone(),
+                    protocol_type: "consumer".into(),
+                    group_state: if v >= 4 { "Empty".into() } else { String::new() },
+                    group_type: if v >= 5 { (*ty).into() } else { String::new() },
+                    ..Default::default()
+                })
+                .collect();
+            frame_of(key, v, corr, &o::ListGroupsResponse { groups, ..Default::default() })
         }
         RequestBody::Heartbeat(_) => {
             frame_of(key, v, corr, &heartbeat_response::owned::HeartbeatResponse::default())
@@ -700,21 +792,22 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
     }
 }
 
-/// Appends a Produce request's record batches to the log, giving them offsets; returns the base
-/// offset of the first.
+/// Appends a Produce request's record batches (or uncompressed legacy messages) to the log,
+/// giving them offsets; returns the base offset of the first.
 fn append(t: &mut Topic, records: &[u8]) -> Result<i64, String> {
     let first = t.next_offset;
     for b in Batches::strict(records) {
-        match b.map_err(|e| e.to_string())? {
-            Batch::V2(b) => {
-                let count = b.last_offset() - b.base_offset + 1;
-                let mut bytes = b.bytes().to_vec();
-                bytes[..8].copy_from_slice(&t.next_offset.to_be_bytes());
-                t.next_offset += count;
-                t.log.push(bytes);
-            }
-            _ => return Err("only magic 2 record batches are stored".into()),
-        }
+        let (count, bytes) = match b.map_err(|e| e.to_string())? {
+            Batch::V2(b) => (b.last_offset() - b.base_offset + 1, b.bytes()),
+            Batch::Legacy(m) if m.compressed_inner().is_none() => (1, m.bytes()),
+            Batch::Legacy(_) => return Err("compressed legacy messages are not stored".into()),
+            Batch::Truncated(_) => return Err("truncated batch".into()),
+        };
+        let mut bytes = bytes.to_vec();
+        // The offset (base offset) is the first field, outside the CRC.
+        bytes[..8].copy_from_slice(&t.next_offset.to_be_bytes());
+        t.log.push((t.next_offset, count, bytes));
+        t.next_offset += count;
     }
     Ok(first)
 }
