@@ -567,7 +567,9 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
     if got != sent {
         println!("  produced: {sent:?}\n  fetched:  {got:?}");
     }
+    group_flow(&mut conn, &versions, topic_id, report)?;
     drop(conn);
+    sweep(port, &versions, topic_id, report)?;
 
     // Stop the broker, then read its metadata log.
     match broker.stop() {
@@ -575,6 +577,380 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
         Err(e) => report.fail(&format!("{e}\n{}", tail(&broker_log, 20))),
     }
     check_metadata_log(&broker.dir.join("logs/__cluster_metadata-0"), TOPIC, topic_id, report)
+}
+
+/// Every version both sides support: the range to sweep.
+fn common_versions(broker: &BTreeMap<i16, (i16, i16)>, key: ApiKey) -> std::ops::RangeInclusive<i16> {
+    let info = key.request_info();
+    let ours = if info.latest_version_unstable { info.max_version - 1 } else { info.max_version };
+    match broker.get(&key.id()) {
+        Some(&(bmin, bmax)) => bmin.max(info.min_version)..=bmax.min(ours),
+        None => 1..=0,
+    }
+}
+
+/// A consumer group with one member, through the classic group APIs at the highest common
+/// versions: JoinGroup (twice: the broker first asks for a member id), SyncGroup with our own
+/// assignment, Heartbeat, OffsetCommit, OffsetFetch, LeaveGroup.
+fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: Uuid, report: &mut Report) -> Result<(), String> {
+    use kafka_wire::messages::*;
+    const GROUP: &str = "kwire-broker-group";
+    let v = negotiate(versions, ApiKey::FindCoordinator)?;
+    let fc: find_coordinator_response::owned::FindCoordinatorResponse = conn.call(
+        ApiKey::FindCoordinator,
+        v,
+        &find_coordinator_request::owned::FindCoordinatorRequest {
+            key: if v < 4 { GROUP.into() } else { String::new() },
+            coordinator_keys: if v >= 4 { vec![GROUP.into()] } else { Vec::new() },
+            ..Default::default()
+        },
+        report,
+    )?;
+    let node = if v >= 4 { fc.coordinators.first().map(|c| (c.error_code, c.node_id)) } else { Some((fc.error_code, fc.node_id)) };
+    if node != Some((0, 1)) {
+        // The offsets topic may still be being created: ask again until it is ready.
+        let start = Instant::now();
+        loop {
+            std::thread::sleep(Duration::from_millis(300));
+            let fc: find_coordinator_response::owned::FindCoordinatorResponse = conn.call(
+                ApiKey::FindCoordinator,
+                v,
+                &find_coordinator_request::owned::FindCoordinatorRequest {
+                    key: if v < 4 { GROUP.into() } else { String::new() },
+                    coordinator_keys: if v >= 4 { vec![GROUP.into()] } else { Vec::new() },
+                    ..Default::default()
+                },
+                &mut Report::new(true),
+            )?;
+            let node = if v >= 4 { fc.coordinators.first().map(|c| (c.error_code, c.node_id)) } else { Some((fc.error_code, fc.node_id)) };
+            if node == Some((0, 1)) {
+                break;
+            }
+            if start.elapsed() > Duration::from_secs(60) {
+                return Err(format!("FindCoordinator v{v}: no coordinator for {GROUP} after 60 s: {node:?}"));
+            }
+        }
+    }
+    report.pass(&format!("FindCoordinator v{v}: node 1 coordinates {GROUP}"));
+
+    // The consumer protocol's subscription (version 0): [topics], user data null.
+    let mut subscription = Vec::new();
+    subscription.extend(0i16.to_be_bytes());
+    subscription.extend(1i32.to_be_bytes());
+    subscription.extend((TOPIC.len() as i16).to_be_bytes());
+    subscription.extend(TOPIC.as_bytes());
+    subscription.extend((-1i32).to_be_bytes());
+    let jv = negotiate(versions, ApiKey::JoinGroup)?;
+    let join = |member_id: &str| join_group_request::owned::JoinGroupRequest {
+        group_id: GROUP.into(),
+        session_timeout_ms: 10_000,
+        rebalance_timeout_ms: 10_000,
+        member_id: member_id.into(),
+        protocol_type: "consumer".into(),
+        protocols: vec![join_group_request::owned::JoinGroupRequestProtocol {
+            name: "range".into(),
+            metadata: subscription.clone(),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    // The group coordinator may still be loading __consumer_offsets, just created: retry while
+    // it says COORDINATOR_LOAD_IN_PROGRESS (14), COORDINATOR_NOT_AVAILABLE (15) or
+    // NOT_COORDINATOR (16).
+    let start = Instant::now();
+    let mut jr: join_group_response::owned::JoinGroupResponse;
+    loop {
+        jr = conn.call(ApiKey::JoinGroup, jv, &join(""), report)?;
+        if !(14..=16).contains(&jr.error_code) || start.elapsed() > Duration::from_secs(60) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    if jr.error_code == 79 {
+        // MEMBER_ID_REQUIRED: join again with the id the broker gave.
+        report.pass(&format!("JoinGroup v{jv}: MEMBER_ID_REQUIRED with member id {}", jr.member_id));
+        let id = jr.member_id.clone();
+        jr = conn.call(ApiKey::JoinGroup, jv, &join(&id), report)?;
+    }
+    let ok = jr.error_code == 0 && jr.leader == jr.member_id && jr.members.len() == 1;
+    report.check(ok, &format!("JoinGroup v{jv}: error {}, generation {}, leader {}, {} member(s)", jr.error_code, jr.generation_id, jr.leader, jr.members.len()));
+    if !ok {
+        return Ok(());
+    }
+    // Our assignment (consumer protocol version 0): [topic, [partition 0]], user data null.
+    let mut assignment = Vec::new();
+    assignment.extend(0i16.to_be_bytes());
+    assignment.extend(1i32.to_be_bytes());
+    assignment.extend((TOPIC.len() as i16).to_be_bytes());
+    assignment.extend(TOPIC.as_bytes());
+    assignment.extend(1i32.to_be_bytes());
+    assignment.extend(0i32.to_be_bytes());
+    assignment.extend((-1i32).to_be_bytes());
+    let sv = negotiate(versions, ApiKey::SyncGroup)?;
+    let sr: sync_group_response::owned::SyncGroupResponse = conn.call(
+        ApiKey::SyncGroup,
+        sv,
+        &sync_group_request::owned::SyncGroupRequest {
+            group_id: GROUP.into(),
+            generation_id: jr.generation_id,
+            member_id: jr.member_id.clone(),
+            protocol_type: if sv >= 5 { Some("consumer".into()) } else { None },
+            protocol_name: if sv >= 5 { Some("range".into()) } else { None },
+            assignments: vec![sync_group_request::owned::SyncGroupRequestAssignment {
+                member_id: jr.member_id.clone(),
+                assignment: assignment.clone(),
+                ..Default::default()
+            }],
+            ..Default::default()
+        },
+        report,
+    )?;
+    report.check(sr.error_code == 0 && sr.assignment == assignment, &format!("SyncGroup v{sv}: error {}, our assignment handed back", sr.error_code));
+    let hv = negotiate(versions, ApiKey::Heartbeat)?;
+    let hr: heartbeat_response::owned::HeartbeatResponse = conn.call(
+        ApiKey::Heartbeat,
+        hv,
+        &heartbeat_request::owned::HeartbeatRequest {
+            group_id: GROUP.into(),
+            generation_id: jr.generation_id,
+            member_id: jr.member_id.clone(),
+            ..Default::default()
+        },
+        report,
+    )?;
+    report.check(hr.error_code == 0, &format!("Heartbeat v{hv}: error {}", hr.error_code));
+    let cv = negotiate(versions, ApiKey::OffsetCommit)?;
+    let cr: offset_commit_response::owned::OffsetCommitResponse = conn.call(
+        ApiKey::OffsetCommit,
+        cv,
+        &offset_commit_request::owned::OffsetCommitRequest {
+            group_id: GROUP.into(),
+            generation_id_or_member_epoch: jr.generation_id,
+            member_id: jr.member_id.clone(),
+            topics: vec![offset_commit_request::owned::OffsetCommitRequestTopic {
+                name: if cv >= 10 { String::new() } else { TOPIC.into() },
+                topic_id: if cv >= 10 { topic_id } else { Uuid::nil() },
+                partitions: vec![offset_commit_request::owned::OffsetCommitRequestPartition {
+                    partition_index: 0,
+                    committed_offset: 8,
+                    committed_metadata: Some("kwire".into()),
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        },
+        report,
+    )?;
+    let e = cr.topics.first().and_then(|t| t.partitions.first()).map(|p| p.error_code);
+    report.check(e == Some(0), &format!("OffsetCommit v{cv}: offset 8 committed, error {e:?}"));
+    let fv = negotiate(versions, ApiKey::OffsetFetch)?;
+    let req = if fv >= 8 {
+        offset_fetch_request::owned::OffsetFetchRequest {
+            groups: vec![offset_fetch_request::owned::OffsetFetchRequestGroup {
+                group_id: GROUP.into(),
+                topics: Some(vec![offset_fetch_request::owned::OffsetFetchRequestTopics {
+                    name: if fv >= 10 { String::new() } else { TOPIC.into() },
+                    topic_id: if fv >= 10 { topic_id } else { Uuid::nil() },
+                    partition_indexes: vec![0],
+                    ..Default::default()
+                }]),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+    } else {
+        offset_fetch_request::owned::OffsetFetchRequest {
+            group_id: GROUP.into(),
+            topics: Some(vec![offset_fetch_request::owned::OffsetFetchRequestTopic {
+                name: TOPIC.into(),
+                partition_indexes: vec![0],
+                ..Default::default()
+            }]),
+            ..Default::default()
+        }
+    };
+    let fr: offset_fetch_response::owned::OffsetFetchResponse = conn.call(ApiKey::OffsetFetch, fv, &req, report)?;
+    let got = if fv >= 8 {
+        fr.groups.first().and_then(|g| g.topics.first()).and_then(|t| t.partitions.first()).map(|p| (p.committed_offset, p.metadata.clone()))
+    } else {
+        fr.topics.first().and_then(|t| t.partitions.first()).map(|p| (p.committed_offset, p.metadata.clone()))
+    };
+    report.check(got == Some((8, Some("kwire".into()))), &format!("OffsetFetch v{fv}: committed offset and metadata {got:?}"));
+    let lv = negotiate(versions, ApiKey::LeaveGroup)?;
+    let lr: leave_group_response::owned::LeaveGroupResponse = conn.call(
+        ApiKey::LeaveGroup,
+        lv,
+        &leave_group_request::owned::LeaveGroupRequest {
+            group_id: GROUP.into(),
+            member_id: if lv < 3 { jr.member_id.clone() } else { String::new() },
+            members: if lv >= 3 {
+                vec![leave_group_request::owned::MemberIdentity { member_id: jr.member_id.clone(), ..Default::default() }]
+            } else {
+                Vec::new()
+            },
+            ..Default::default()
+        },
+        report,
+    )?;
+    report.check(lr.error_code == 0, &format!("LeaveGroup v{lv}: error {}", lr.error_code));
+    Ok(())
+}
+
+/// Sends one request at every version both sides support, for a set of APIs whose requests are
+/// free of side effects (or nearly: Produce appends one record per version), and checks that
+/// each response decodes strictly and re-encodes byte for byte. A connection the broker closes
+/// is a failure, and a new one is opened.
+fn sweep(port: u16, versions: &BTreeMap<i16, (i16, i16)>, topic_id: Uuid, report: &mut Report) -> Result<(), String> {
+    use kafka_wire::messages::*;
+    let mut conn = Conn::open(port)?;
+    let mut swept = 0;
+    macro_rules! sweep_api {
+        ($key:expr, $resp:ty, |$v:ident| $build:expr) => {
+            sweep_api!($key, $resp, common_versions(versions, $key), |$v| $build)
+        };
+        ($key:expr, $resp:ty, $range:expr, |$v:ident| $build:expr) => {
+            for $v in $range {
+                let req = $build;
+                swept += 1;
+                if let Err(e) = conn.call::<_, $resp>($key, $v, &req, report) {
+                    report.fail(&format!("sweep: {e}"));
+                    conn = Conn::open(port)?;
+                }
+            }
+        };
+    }
+    let by_name = |v: i16, since: i16| if v >= since { String::new() } else { TOPIC.to_string() };
+    let by_id = |v: i16, since: i16| if v >= since { topic_id } else { Uuid::nil() };
+
+    sweep_api!(ApiKey::ApiVersions, api_versions_response::owned::ApiVersionsResponse, |v| {
+        api_versions_request::owned::ApiVersionsRequest {
+            client_software_name: if v >= 3 { "kwire-broker-check".into() } else { String::new() },
+            client_software_version: if v >= 3 { "0.1.0".into() } else { String::new() },
+            ..Default::default()
+        }
+    });
+    sweep_api!(ApiKey::Metadata, metadata_response::owned::MetadataResponse, |v| {
+        metadata_request::owned::MetadataRequest {
+            topics: Some(vec![metadata_request::owned::MetadataRequestTopic { name: Some(TOPIC.into()), ..Default::default() }]),
+            allow_auto_topic_creation: v < 4,
+            ..Default::default()
+        }
+    });
+    sweep_api!(ApiKey::ListOffsets, list_offsets_response::owned::ListOffsetsResponse, |v| {
+        list_offsets_request::owned::ListOffsetsRequest {
+            replica_id: -1,
+            topics: vec![list_offsets_request::owned::ListOffsetsTopic {
+                name: TOPIC.into(),
+                partitions: vec![list_offsets_request::owned::ListOffsetsPartition {
+                    partition_index: 0,
+                    timestamp: -2,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            timeout_ms: if v >= 10 { 10_000 } else { 0 },
+            ..Default::default()
+        }
+    });
+    sweep_api!(ApiKey::Fetch, fetch_response::owned::FetchResponse, |v| {
+        fetch_request::owned::FetchRequest {
+            replica_id: -1,
+            max_wait_ms: 10,
+            min_bytes: 1,
+            max_bytes: 1 << 20,
+            session_epoch: -1,
+            topics: vec![fetch_request::owned::FetchTopic {
+                topic: by_name(v, 13),
+                topic_id: by_id(v, 13),
+                partitions: vec![fetch_request::owned::FetchPartition { partition: 0, fetch_offset: 0, partition_max_bytes: 1 << 20, ..Default::default() }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+    });
+    let value = b"one record per Produce version".to_vec();
+    // Kafka 4 still advertises Produce v0-2 (so that old librdkafka clients keep connecting) but
+    // closes the connection on them (KIP-896): sweep from v3.
+    let produce = common_versions(versions, ApiKey::Produce);
+    println!("  (Produce v0-2 are advertised by Kafka 4.1.1 but refused by it: the sweep starts at v3)");
+    sweep_api!(ApiKey::Produce, produce_response::owned::ProduceResponse, (*produce.start()).max(3)..=*produce.end(), |v| {
+        let rec = [NewRecord { key: Some(b"sweep"), value: Some(&value), ..NewRecord::DEFAULT }];
+        let mut batch = Vec::new();
+        BatchBuilder { base_timestamp: 1_760_000_100_000, records: BatchRecords::Plain(&rec), ..BatchBuilder::DEFAULT }
+            .encode(&mut batch)
+            .map_err(|e| e.to_string())?;
+        produce_request::owned::ProduceRequest {
+            acks: -1,
+            timeout_ms: 30_000,
+            topic_data: vec![produce_request::owned::TopicProduceData {
+                name: by_name(v, 13),
+                topic_id: by_id(v, 13),
+                partition_data: vec![produce_request::owned::PartitionProduceData { index: 0, records: Some(batch), ..Default::default() }],
+                ..Default::default()
+            }],
+            ..Default::default()
+        }
+    });
+    sweep_api!(ApiKey::CreateTopics, create_topics_response::owned::CreateTopicsResponse, |v| {
+        create_topics_request::owned::CreateTopicsRequest {
+            topics: vec![create_topics_request::owned::CreatableTopic {
+                name: format!("kwire-validate-only-v{v}"),
+                num_partitions: 1,
+                replication_factor: 1,
+                ..Default::default()
+            }],
+            timeout_ms: 10_000,
+            validate_only: v >= 1,
+            ..Default::default()
+        }
+    });
+    sweep_api!(ApiKey::DescribeConfigs, describe_configs_response::owned::DescribeConfigsResponse, |v| {
+        describe_configs_request::owned::DescribeConfigsRequest {
+            resources: vec![describe_configs_request::owned::DescribeConfigsResource {
+                resource_type: 2,
+                resource_name: TOPIC.into(),
+                configuration_keys: None,
+                ..Default::default()
+            }],
+            include_synonyms: v >= 1,
+            include_documentation: v >= 3,
+            ..Default::default()
+        }
+    });
+    sweep_api!(ApiKey::FindCoordinator, find_coordinator_response::owned::FindCoordinatorResponse, |v| {
+        find_coordinator_request::owned::FindCoordinatorRequest {
+            key: if v < 4 { "kwire-broker-group".into() } else { String::new() },
+            coordinator_keys: if v >= 4 { vec!["kwire-broker-group".into()] } else { Vec::new() },
+            ..Default::default()
+        }
+    });
+    sweep_api!(ApiKey::DescribeGroups, describe_groups_response::owned::DescribeGroupsResponse, |v| {
+        let _ = v;
+        describe_groups_request::owned::DescribeGroupsRequest { groups: vec!["kwire-broker-group".into()], ..Default::default() }
+    });
+    sweep_api!(ApiKey::ListGroups, list_groups_response::owned::ListGroupsResponse, |v| {
+        let _ = v;
+        list_groups_request::owned::ListGroupsRequest::default()
+    });
+    sweep_api!(ApiKey::DescribeCluster, describe_cluster_response::owned::DescribeClusterResponse, |v| {
+        let _ = v;
+        describe_cluster_request::owned::DescribeClusterRequest::default()
+    });
+    sweep_api!(ApiKey::InitProducerId, init_producer_id_response::owned::InitProducerIdResponse, |v| {
+        let _ = v;
+        init_producer_id_request::owned::InitProducerIdRequest { transaction_timeout_ms: 60_000, ..Default::default() }
+    });
+    sweep_api!(ApiKey::DescribeTopicPartitions, describe_topic_partitions_response::owned::DescribeTopicPartitionsResponse, |v| {
+        let _ = v;
+        describe_topic_partitions_request::owned::DescribeTopicPartitionsRequest {
+            topics: vec![describe_topic_partitions_request::owned::TopicRequest { name: TOPIC.into(), ..Default::default() }],
+            response_partition_limit: 100,
+            ..Default::default()
+        }
+    });
+    report.check(swept > 0, &format!("version sweep: {swept} requests sent, each at a version both the broker and kafka-wire support"));
+    Ok(())
 }
 
 fn check_metadata_log(dir: &Path, topic: &str, topic_id: Uuid, report: &mut Report) -> Result<(), String> {
