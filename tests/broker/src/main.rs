@@ -10,12 +10,15 @@
 //! 2. Produce two record batches built with `kafka_wire::records::BatchBuilder`, ListOffsets,
 //!    and Fetch until every produced record is back; the fetched records must equal those
 //!    produced (offsets, keys, values, headers, timestamps);
-//! 3. every response frame is decoded in strict mode, and re-encoding its header and body at the
+//! 3. a consumer group of one member through the classic group APIs;
+//! 4. a version sweep: one request at every version both sides support, for 13 APIs;
+//! 5. every response frame is decoded in strict mode, and re-encoding its header and body at the
 //!    same version must give the broker's bytes back;
-//! 4. after a clean shutdown, every batch and record of the broker's `__cluster_metadata` log
-//!    segment is decoded (CRCs checked, each metadata record re-encoded byte for byte), and at
-//!    least a TopicRecord (for the topic created above), PartitionRecord, RegisterBrokerRecord
-//!    and FeatureLevelRecord must be among them.
+//! 6. after a clean shutdown, every batch and record of the broker's `__cluster_metadata` log
+//!    segment (and of its snapshots and the bootstrap snapshot) is decoded (CRCs checked, each
+//!    metadata record re-encoded byte for byte), and at least a TopicRecord (for the topic
+//!    created above), PartitionRecord, RegisterBrokerRecord and FeatureLevelRecord must be
+//!    among them.
 //!
 //! Each check prints `PASS:` or `FAILED:`; the last line is `broker: N passed, M failed`. The
 //! broker is stopped on every path (a guard kills it if the check panics or returns early).
@@ -957,17 +960,26 @@ fn check_metadata_log(dir: &Path, topic: &str, topic_id: Uuid, report: &mut Repo
     let mut segments: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "log"))
+        .filter(|p| p.extension().is_some_and(|x| x == "log" || x == "checkpoint"))
         .collect();
     segments.sort();
-    if segments.is_empty() {
+    if !segments.iter().any(|p| p.extension().is_some_and(|x| x == "log")) {
         return Err(format!("no log segment in {}", dir.display()));
+    }
+    // The bootstrap snapshot `kafka-storage format` wrote (the same batch format: a snapshot
+    // header and footer as control records around the initial FeatureLevel records).
+    if let Some(b) = dir.parent().map(|p| p.join("bootstrap.checkpoint")).filter(|p| p.exists()) {
+        segments.push(b);
     }
     let mut types: BTreeMap<String, usize> = BTreeMap::new();
     let (mut batches, mut control, mut records, mut reencoded) = (0, 0, 0, 0);
     let mut topic_seen = false;
     let mut problems = Vec::new();
+    // Record types in the log segments alone (the required ones must be there, not only in the
+    // bootstrap snapshot).
+    let mut log_types: BTreeMap<String, usize> = BTreeMap::new();
     for seg in &segments {
+        let is_log = seg.extension().is_some_and(|x| x == "log");
         let bytes = std::fs::read(seg).map_err(|e| format!("{}: {e}", seg.display()))?;
         for b in Batches::strict(&bytes) {
             let b = match b {
@@ -1003,8 +1015,11 @@ fn check_metadata_log(dir: &Path, topic: &str, topic_id: Uuid, report: &mut Repo
                     for (r, m) in ms {
                         records += 1;
                         *types.entry(format!("{:?}", m.record_type)).or_default() += 1;
+                        if is_log {
+                            *log_types.entry(format!("{:?}", m.record_type)).or_default() += 1;
+                        }
                         if let kafka_wire::MetadataRecord::Topic(t) = &m.record {
-                            topic_seen |= t.name == topic && t.topic_id == topic_id;
+                            topic_seen |= is_log && t.name == topic && t.topic_id == topic_id;
                         }
                         let value = r.value.unwrap_or_default();
                         let mut buf = vec![0u8; value.len() + 16];
@@ -1029,15 +1044,16 @@ fn check_metadata_log(dir: &Path, topic: &str, topic_id: Uuid, report: &mut Repo
     report.check(
         problems.is_empty(),
         &format!(
-            "__cluster_metadata ({} segment(s)): {batches} batches, {records} metadata records (each re-encoded byte for byte: {reencoded}) and {control} control records decoded{}",
-            segments.len(),
+            "__cluster_metadata ({}): {batches} batches, {records} metadata records (each re-encoded byte for byte: {reencoded}) and {control} control records decoded{}",
+            segments.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect::<Vec<_>>().join(", "),
             if problems.is_empty() { String::new() } else { format!("; problems: {problems:?}") }
         ),
     );
-    println!("  record types: {types:?}");
+    println!("  record types, all files: {types:?}");
+    println!("  metadata record types in the log segments: {log_types:?}");
     for want in [MetadataRecordType::Topic, MetadataRecordType::Partition, MetadataRecordType::RegisterBroker, MetadataRecordType::FeatureLevel] {
-        let n = types.get(&format!("{want:?}")).copied().unwrap_or(0);
-        report.check(n > 0, &format!("__cluster_metadata holds {n} {want:?} record(s)"));
+        let n = log_types.get(&format!("{want:?}")).copied().unwrap_or(0);
+        report.check(n > 0, &format!("the __cluster_metadata log segments hold {n} {want:?} record(s)"));
     }
     report.check(topic_seen, &format!("__cluster_metadata: a TopicRecord for {topic} with the id CreateTopics returned ({topic_id})"));
     Ok(())
