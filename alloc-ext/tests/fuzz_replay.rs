@@ -527,6 +527,7 @@ fn run(target: &str, data: &[u8]) -> bool {
         "metadata_clear_elr" => kafka_wire_ext::check_one!(kafka_wire::metadata::ClearElrRecord, data),
         "coordinator_records" => kafka_wire_ext::fuzzing::check_coordinator(data),
         "request_frames" => kafka_wire_ext::fuzzing::check_frames(data),
+        "record_batches" => kafka_wire_ext::fuzzing::check_record_batches(data),
         "structured" => kafka_wire_ext::fuzzing::check_structured(data),
         _ => return false,
     }

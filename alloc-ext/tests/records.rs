@@ -416,3 +416,94 @@ fn write_sample_records_for_the_zstd_fixture() {
     f.read_to_end(&mut back).unwrap();
     assert_eq!(back, sample_records());
 }
+
+/// The seeds of the `record_batches` fuzz target (`fuzz/corpus/record_batches/`), made here from
+/// the same hand-framed batches as the tests above: a plain batch, one batch per codec, a
+/// transactional batch and its control marker, a `__cluster_metadata` batch, legacy messages
+/// and wrappers, and a Fetch tail that ends inside a batch. The test fails when the committed
+/// seeds differ from these; `KAFKA_WIRE_WRITE_SEEDS=1 cargo test -p kafka-wire-ext --test
+/// records` rewrites them.
+#[test]
+fn record_batch_fuzz_seeds_are_committed() {
+    use kafka_wire::frame::encode_metadata_record;
+    use kafka_wire::records::Attributes;
+    use kafka_wire::MetadataRecord;
+
+    let few: Vec<u8> = {
+        let h = [NewHeader::new("h", Some(b"v")), NewHeader::new("null", None)];
+        let recs = [
+            NewRecord { key: Some(b"k0"), value: Some(b"hello"), headers: &h, ..NewRecord::DEFAULT },
+            NewRecord { timestamp_delta: 7, offset_delta: 1, ..NewRecord::DEFAULT },
+            NewRecord { timestamp_delta: 3, offset_delta: 2, key: Some(b""), value: Some(b"x"), ..NewRecord::DEFAULT },
+        ];
+        let mut out = Vec::new();
+        encode_records(&recs, &mut out).unwrap();
+        out
+    };
+    let build = |b: BatchBuilder<'_>| {
+        let mut out = vec![0u8; b.encoded_len().unwrap()];
+        b.encode_to_slice(&mut out).unwrap();
+        out
+    };
+    let records = sample_records();
+    let mut seeds: Vec<(&str, Vec<u8>)> = vec![
+        ("v2-plain", frame_batch(0, 3, &few)),
+        ("v2-gzip", frame_batch(1, 50, &gzip(&records))),
+        ("v2-snappy-xerial", frame_batch(2, 50, &xerial(&records))),
+        ("v2-snappy-raw", frame_batch(2, 50, &snap::raw::Encoder::new().compress_vec(&records).unwrap())),
+        ("v2-lz4", frame_batch(3, 50, &lz4(&records))),
+        ("v2-zstd", frame_batch(4, 50, &zstd_fixture())),
+    ];
+    let txn_value = [NewRecord { key: Some(b"a"), value: Some(b"v1"), ..NewRecord::DEFAULT }];
+    let mut txn = build(BatchBuilder {
+        base_offset: 19,
+        attributes: Attributes::NONE.with_transactional(true),
+        producer_id: 4000,
+        producer_epoch: 2,
+        base_sequence: 0,
+        records: BatchRecords::Plain(&txn_value),
+        ..BatchBuilder::DEFAULT
+    });
+    // COMMIT marker: key = version 0, type 1; value = version 0, coordinator epoch 5.
+    let marker = [NewRecord { key: Some(&[0, 0, 0, 1]), value: Some(&[0, 0, 0, 0, 0, 5]), ..NewRecord::DEFAULT }];
+    txn.extend(build(BatchBuilder {
+        base_offset: 20,
+        attributes: Attributes::NONE.with_transactional(true).with_control(true),
+        producer_id: 4000,
+        producer_epoch: 2,
+        records: BatchRecords::Plain(&marker),
+        ..BatchBuilder::DEFAULT
+    }));
+    seeds.push(("v2-transaction-and-commit", txn));
+    let topic = kafka_wire::metadata::TopicRecord { name: "orders", topic_id: kafka_wire::Uuid::from_u128(7), ..Default::default() };
+    let mut framed = [0u8; 64];
+    let n = encode_metadata_record(&MetadataRecord::Topic(topic), 0, &mut framed).unwrap();
+    let meta = [NewRecord { value: Some(&framed[..n]), ..NewRecord::DEFAULT }];
+    seeds.push(("v2-cluster-metadata", build(BatchBuilder { records: BatchRecords::Plain(&meta), ..BatchBuilder::DEFAULT })));
+    let mut tail = frame_batch(0, 3, &few);
+    let second = frame_batch(0, 3, &few);
+    tail.extend(&second[..second.len() / 2]);
+    seeds.push(("v2-fetch-tail", tail));
+    let mut legacy_set = legacy(0, 0, 0, None, Some(b"old"));
+    legacy_set.extend(legacy(1, 1, 0, Some(b"k"), Some(b"newer")));
+    seeds.push(("legacy-v0-v1", legacy_set));
+    let inner = [legacy(0, 1, 0, Some(b"a"), Some(b"first")), legacy(1, 1, 0, None, Some(b"second"))].concat();
+    seeds.push(("legacy-v1-gzip-wrapper", legacy(11, 1, 1, None, Some(&gzip(&inner)))));
+    seeds.push(("legacy-v1-lz4-wrapper", legacy(11, 1, 3, None, Some(&lz4(&inner)))));
+
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus/record_batches");
+    if std::env::var_os("KAFKA_WIRE_WRITE_SEEDS").is_some() {
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, bytes) in &seeds {
+            std::fs::write(dir.join(name), bytes).unwrap();
+        }
+    }
+    for (name, bytes) in &seeds {
+        // Every seed reads without error, and passes the fuzz target's checks.
+        assert!(Batches::new(bytes).all(|b| b.is_ok()), "{name}");
+        kafka_wire_ext::fuzzing::check_record_batches(bytes);
+        let committed = std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("fuzz/corpus/record_batches/{name}: {e}"));
+        assert_eq!(&committed, bytes, "fuzz/corpus/record_batches/{name} differs from what this test makes");
+    }
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), seeds.len(), "unexpected files in fuzz/corpus/record_batches");
+}

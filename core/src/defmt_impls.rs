@@ -4,9 +4,14 @@
 //! `length 2147483648 exceeds the remaining input at byte 25 in AlterPartitionRequest v3 topics`,
 //! but formatting happens on the host: the target sends the string literals as interned indices
 //! and only the numbers and the (`&'static str`) message names and field paths as bytes.
-//! The formats for the generated message views come from the generator.
+//! The generated message views implement `Format` too (the generator writes one impl per struct):
+//! their text is that of the derived `Debug` (`Name { field: value, .. }`, strings quoted,
+//! UUIDs hyphenated, arrays and bytes as lists), except that strings are not escaped and floats
+//! print as `Display` does. The helpers below are what those impls call.
 
 use defmt::{write, Format, Formatter};
+
+use crate::types::{Array, Elem, RawTaggedField, TaggedFields};
 
 use crate::codec::CodecError;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
@@ -97,5 +102,100 @@ impl Format for CodecError {
 impl Format for ApiKey {
     fn format(&self, f: Formatter<'_>) {
         write!(f, "{=str}", self.name())
+    }
+}
+
+/// An element of an [`Array`] that `defmt` can print: the wire primitives, strings, UUIDs and
+/// every generated struct.
+pub trait FormatElem {
+    /// Writes the element as the derived `Debug` would.
+    fn format_elem(&self, f: Formatter<'_>);
+}
+
+macro_rules! format_elem {
+    ($($t:ty => $spec:literal),* $(,)?) => {$(
+        impl FormatElem for $t {
+            fn format_elem(&self, f: Formatter<'_>) {
+                write!(f, $spec, *self)
+            }
+        }
+    )*};
+}
+format_elem!(bool => "{=bool}", i8 => "{=i8}", i16 => "{=i16}", u16 => "{=u16}", i32 => "{=i32}",
+    u32 => "{=u32}", i64 => "{=i64}", f64 => "{=f64}");
+
+impl FormatElem for &str {
+    fn format_elem(&self, f: Formatter<'_>) {
+        write!(f, "\"{=str}\"", *self)
+    }
+}
+
+impl FormatElem for uuid::Uuid {
+    fn format_elem(&self, f: Formatter<'_>) {
+        UuidFmt(*self).format(f)
+    }
+}
+
+impl<'a, T: crate::codec::Struct<'a> + Format> FormatElem for T {
+    fn format_elem(&self, f: Formatter<'_>) {
+        self.format(f)
+    }
+}
+
+impl<'a, T: Elem<'a> + FormatElem> Format for Array<'a, T> {
+    fn format(&self, f: Formatter<'_>) {
+        write!(f, "[");
+        for (i, e) in self.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ");
+            }
+            e.format_elem(f);
+        }
+        write!(f, "]");
+    }
+}
+
+impl Format for RawTaggedField<'_> {
+    fn format(&self, f: Formatter<'_>) {
+        write!(f, "RawTaggedField {{ tag: {=u32}, data: {=[u8]} }}", self.tag, self.data)
+    }
+}
+
+impl Format for TaggedFields<'_> {
+    fn format(&self, f: Formatter<'_>) {
+        write!(f, "[");
+        for (i, t) in self.iter().enumerate() {
+            if i > 0 {
+                write!(f, ", ");
+            }
+            t.format(f);
+        }
+        write!(f, "]");
+    }
+}
+
+/// A UUID in its hyphenated lower-case form, as `uuid`'s `Debug` prints it.
+#[doc(hidden)]
+pub struct UuidFmt(pub uuid::Uuid);
+
+impl Format for UuidFmt {
+    fn format(&self, f: Formatter<'_>) {
+        let (a, b, c, d) = self.0.as_fields();
+        let d16 = u16::from_be_bytes([d[0], d[1]]);
+        let d48 = u64::from_be_bytes([0, 0, d[2], d[3], d[4], d[5], d[6], d[7]]);
+        write!(f, "{=u32:08x}-{=u16:04x}-{=u16:04x}-{=u16:04x}-{=u64:012x}", a, b, c, d16, d48)
+    }
+}
+
+/// A nullable string as the derived `Debug` prints it: `Some("..")` or `None`.
+#[doc(hidden)]
+pub struct OptStr<'a>(pub Option<&'a str>);
+
+impl Format for OptStr<'_> {
+    fn format(&self, f: Formatter<'_>) {
+        match self.0 {
+            Some(s) => write!(f, "Some(\"{=str}\")", s),
+            None => write!(f, "None"),
+        }
     }
 }

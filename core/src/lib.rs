@@ -68,6 +68,8 @@ pub use types::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter
 pub use write::{Sink, Writer};
 #[cfg(feature = "arbitrary")]
 pub use arbitrary_impl::{arbitrary_bytes, ArbitraryAt};
+#[cfg(feature = "defmt")]
+pub use defmt_impls::FormatElem;
 #[cfg(feature = "alloc")]
 pub use owned::{owned_transcode, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStruct, OwnedTaggedFields};
 
@@ -85,6 +87,8 @@ mod rt {
     pub(crate) use crate::write;
     pub(crate) use crate::write::{Sink, Writer};
     pub(crate) use uuid::Uuid;
+    #[cfg(feature = "defmt")]
+    pub(crate) use crate::defmt_impls as defmt_fmt;
     #[cfg(feature = "alloc")]
     pub(crate) use crate::owned::{self, owned_transcode, OwnedMessage, OwnedStruct, OwnedTaggedFields};
 }

@@ -38,6 +38,13 @@ impl Default for ConsumerGroupMemberMetadataKey<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConsumerGroupMemberMetadataKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ConsumerGroupMemberMetadataKey {{ group_id: \"{=str}\", member_id: \"{=str}\", unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataKey<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

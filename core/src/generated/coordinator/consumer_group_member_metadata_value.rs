@@ -59,6 +59,13 @@ impl Default for ConsumerGroupMemberMetadataValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConsumerGroupMemberMetadataValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ConsumerGroupMemberMetadataValue {{ instance_id: {}, rack_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", subscribed_topic_names: {}, subscribed_topic_regex: {}, rebalance_timeout_ms: {=i32}, server_assignor: {}, classic_member_metadata: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.client_id, self.client_host, self.subscribed_topic_names, rt::defmt_fmt::OptStr(self.subscribed_topic_regex), self.rebalance_timeout_ms, rt::defmt_fmt::OptStr(self.server_assignor), self.classic_member_metadata, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -192,6 +199,13 @@ impl Default for ClassicMemberMetadata<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ClassicMemberMetadata<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ClassicMemberMetadata {{ session_timeout_ms: {=i32}, supported_protocols: {}, unknown_tagged_fields: {} }}", self.session_timeout_ms, self.supported_protocols, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -269,6 +283,19 @@ impl<'a> ClassicProtocol<'a> {
 impl Default for ClassicProtocol<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ClassicProtocol<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ClassicProtocol {{ name: \"{=str}\", metadata: {=[u8]}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.metadata,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -35,6 +35,18 @@ impl Default for ConsumerGroupMetadataKey<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConsumerGroupMetadataKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ConsumerGroupMetadataKey {{ group_id: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.group_id,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupMetadataKey<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

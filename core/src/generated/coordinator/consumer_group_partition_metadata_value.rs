@@ -35,6 +35,18 @@ impl Default for ConsumerGroupPartitionMetadataValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConsumerGroupPartitionMetadataValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ConsumerGroupPartitionMetadataValue {{ topics: {}, unknown_tagged_fields: {} }}",
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -104,6 +116,13 @@ impl<'a> TopicMetadata<'a> {
 impl Default for TopicMetadata<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicMetadata<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "TopicMetadata {{ topic_id: {}, topic_name: \"{=str}\", num_partitions: {=i32}, partition_metadata: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.topic_id), self.topic_name, self.num_partitions, self.partition_metadata, self.unknown_tagged_fields);
     }
 }
 
@@ -180,6 +199,19 @@ impl<'a> PartitionMetadata<'a> {
 impl Default for PartitionMetadata<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionMetadata<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "PartitionMetadata {{ partition: {=i32}, racks: {}, unknown_tagged_fields: {} }}",
+            self.partition,
+            self.racks,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -38,6 +38,13 @@ impl Default for ConsumerGroupRegularExpressionKey<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConsumerGroupRegularExpressionKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ConsumerGroupRegularExpressionKey {{ group_id: \"{=str}\", regular_expression: \"{=str}\", unknown_tagged_fields: {} }}", self.group_id, self.regular_expression, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionKey<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

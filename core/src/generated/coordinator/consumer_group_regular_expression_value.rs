@@ -41,6 +41,13 @@ impl Default for ConsumerGroupRegularExpressionValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConsumerGroupRegularExpressionValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ConsumerGroupRegularExpressionValue {{ topics: {}, version: {=i64}, timestamp: {=i64}, unknown_tagged_fields: {} }}", self.topics, self.version, self.timestamp, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

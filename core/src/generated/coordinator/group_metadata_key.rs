@@ -35,6 +35,18 @@ impl Default for GroupMetadataKey<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for GroupMetadataKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "GroupMetadataKey {{ group: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.group,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for GroupMetadataKey<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

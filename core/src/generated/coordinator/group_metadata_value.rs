@@ -50,6 +50,13 @@ impl Default for GroupMetadataValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for GroupMetadataValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "GroupMetadataValue {{ protocol_type: \"{=str}\", generation: {=i32}, protocol: {}, leader: {}, current_state_timestamp: {=i64}, members: {}, unknown_tagged_fields: {} }}", self.protocol_type, self.generation, rt::defmt_fmt::OptStr(self.protocol), rt::defmt_fmt::OptStr(self.leader), self.current_state_timestamp, self.members, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -158,6 +165,13 @@ impl<'a> MemberMetadata<'a> {
 impl Default for MemberMetadata<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for MemberMetadata<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "MemberMetadata {{ member_id: \"{=str}\", group_instance_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", rebalance_timeout: {=i32}, session_timeout: {=i32}, subscription: {=[u8]}, assignment: {=[u8]}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.client_id, self.client_host, self.rebalance_timeout, self.session_timeout, self.subscription, self.assignment, self.unknown_tagged_fields);
     }
 }
 

@@ -41,6 +41,13 @@ impl Default for LegacyOffsetCommitKey<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for LegacyOffsetCommitKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "LegacyOffsetCommitKey {{ group: \"{=str}\", topic: \"{=str}\", partition: {=i32}, unknown_tagged_fields: {} }}", self.group, self.topic, self.partition, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for LegacyOffsetCommitKey<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -41,6 +41,13 @@ impl Default for LegacyOffsetCommitValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for LegacyOffsetCommitValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "LegacyOffsetCommitValue {{ offset: {=i64}, metadata: \"{=str}\", commit_timestamp: {=i64}, unknown_tagged_fields: {} }}", self.offset, self.metadata, self.commit_timestamp, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for LegacyOffsetCommitValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

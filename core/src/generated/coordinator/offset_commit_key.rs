@@ -41,6 +41,20 @@ impl Default for OffsetCommitKey<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetCommitKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetCommitKey {{ group: \"{=str}\", topic: \"{=str}\", partition: {=i32}, unknown_tagged_fields: {} }}",
+            self.group,
+            self.topic,
+            self.partition,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetCommitKey<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

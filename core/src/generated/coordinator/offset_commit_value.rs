@@ -50,6 +50,13 @@ impl Default for OffsetCommitValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetCommitValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetCommitValue {{ offset: {=i64}, leader_epoch: {=i32}, metadata: \"{=str}\", commit_timestamp: {=i64}, expire_timestamp: {=i64}, topic_id: {}, unknown_tagged_fields: {} }}", self.offset, self.leader_epoch, self.metadata, self.commit_timestamp, self.expire_timestamp, rt::defmt_fmt::UuidFmt(self.topic_id), self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

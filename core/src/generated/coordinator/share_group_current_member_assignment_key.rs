@@ -38,6 +38,13 @@ impl Default for ShareGroupCurrentMemberAssignmentKey<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareGroupCurrentMemberAssignmentKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ShareGroupCurrentMemberAssignmentKey {{ group_id: \"{=str}\", member_id: \"{=str}\", unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentKey<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -44,6 +44,13 @@ impl Default for ShareGroupMemberMetadataValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareGroupMemberMetadataValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ShareGroupMemberMetadataValue {{ rack_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", subscribed_topic_names: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.rack_id), self.client_id, self.client_host, self.subscribed_topic_names, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

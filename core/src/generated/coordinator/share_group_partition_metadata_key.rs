@@ -36,6 +36,18 @@ impl Default for ShareGroupPartitionMetadataKey<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareGroupPartitionMetadataKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ShareGroupPartitionMetadataKey {{ group_id: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.group_id,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataKey<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -39,6 +39,13 @@ impl Default for ShareGroupPartitionMetadataValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareGroupPartitionMetadataValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ShareGroupPartitionMetadataValue {{ initialized_topics: {}, deleting_topics: {}, unknown_tagged_fields: {} }}", self.initialized_topics, self.deleting_topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -112,6 +119,20 @@ impl Default for TopicPartitionsInfo<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicPartitionsInfo<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicPartitionsInfo {{ topic_id: {}, topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.topic_name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -182,6 +203,19 @@ impl<'a> TopicInfo<'a> {
 impl Default for TopicInfo<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicInfo<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicInfo {{ topic_id: {}, topic_name: \"{=str}\", unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.topic_name,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -35,6 +35,18 @@ impl Default for ShareGroupStatePartitionMetadataKey<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareGroupStatePartitionMetadataKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ShareGroupStatePartitionMetadataKey {{ group_id: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.group_id,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataKey<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

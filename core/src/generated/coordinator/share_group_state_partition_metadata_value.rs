@@ -41,6 +41,13 @@ impl Default for ShareGroupStatePartitionMetadataValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareGroupStatePartitionMetadataValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ShareGroupStatePartitionMetadataValue {{ initializing_topics: {}, initialized_topics: {}, deleting_topics: {}, unknown_tagged_fields: {} }}", self.initializing_topics, self.initialized_topics, self.deleting_topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -118,6 +125,20 @@ impl Default for TopicPartitionsInfo<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicPartitionsInfo<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicPartitionsInfo {{ topic_id: {}, topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.topic_name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -188,6 +209,19 @@ impl<'a> TopicInfo<'a> {
 impl Default for TopicInfo<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicInfo<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicInfo {{ topic_id: {}, topic_name: \"{=str}\", unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.topic_name,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -35,6 +35,18 @@ impl Default for ShareGroupTargetAssignmentMetadataKey<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareGroupTargetAssignmentMetadataKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ShareGroupTargetAssignmentMetadataKey {{ group_id: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.group_id,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMetadataKey<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -35,6 +35,18 @@ impl Default for ShareGroupTargetAssignmentMetadataValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareGroupTargetAssignmentMetadataValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ShareGroupTargetAssignmentMetadataValue {{ assignment_epoch: {=i32}, unknown_tagged_fields: {} }}",
+            self.assignment_epoch,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMetadataValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

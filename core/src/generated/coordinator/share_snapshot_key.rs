@@ -41,6 +41,20 @@ impl Default for ShareSnapshotKey<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareSnapshotKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ShareSnapshotKey {{ group_id: \"{=str}\", topic_id: {}, partition: {=i32}, unknown_tagged_fields: {} }}",
+            self.group_id,
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partition,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareSnapshotKey<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

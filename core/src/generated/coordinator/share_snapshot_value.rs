@@ -53,6 +53,13 @@ impl Default for ShareSnapshotValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareSnapshotValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ShareSnapshotValue {{ snapshot_epoch: {=i32}, state_epoch: {=i32}, leader_epoch: {=i32}, start_offset: {=i64}, create_timestamp: {=i64}, write_timestamp: {=i64}, state_batches: {}, unknown_tagged_fields: {} }}", self.snapshot_epoch, self.state_epoch, self.leader_epoch, self.start_offset, self.create_timestamp, self.write_timestamp, self.state_batches, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -152,6 +159,13 @@ impl<'a> StateBatch<'a> {
 impl Default for StateBatch<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for StateBatch<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "StateBatch {{ first_offset: {=i64}, last_offset: {=i64}, delivery_state: {=i8}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_state, self.delivery_count, self.unknown_tagged_fields);
     }
 }
 

@@ -59,6 +59,13 @@ impl Default for StreamsGroupCurrentMemberAssignmentValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for StreamsGroupCurrentMemberAssignmentValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "StreamsGroupCurrentMemberAssignmentValue {{ member_epoch: {=i32}, previous_member_epoch: {=i32}, state: {=i8}, active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, active_tasks_pending_revocation: {}, standby_tasks_pending_revocation: {}, warmup_tasks_pending_revocation: {}, unknown_tagged_fields: {} }}", self.member_epoch, self.previous_member_epoch, self.state, self.active_tasks, self.standby_tasks, self.warmup_tasks, self.active_tasks_pending_revocation, self.standby_tasks_pending_revocation, self.warmup_tasks_pending_revocation, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -193,6 +200,19 @@ impl<'a> TaskIds<'a> {
 impl Default for TaskIds<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TaskIds<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.subtopology_id,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

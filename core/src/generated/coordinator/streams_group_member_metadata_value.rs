@@ -59,6 +59,13 @@ impl Default for StreamsGroupMemberMetadataValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for StreamsGroupMemberMetadataValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "StreamsGroupMemberMetadataValue {{ instance_id: {}, rack_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", rebalance_timeout_ms: {=i32}, topology_epoch: {=i32}, process_id: \"{=str}\", user_endpoint: {}, client_tags: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.client_id, self.client_host, self.rebalance_timeout_ms, self.topology_epoch, self.process_id, self.user_endpoint, self.client_tags, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -163,6 +170,19 @@ impl Default for Endpoint<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Endpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Endpoint {{ host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+            self.host,
+            self.port,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -229,6 +249,19 @@ impl<'a> KeyValue<'a> {
 impl Default for KeyValue<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for KeyValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "KeyValue {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.key,
+            self.value,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -38,6 +38,19 @@ impl Default for StreamsGroupMetadataValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for StreamsGroupMetadataValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "StreamsGroupMetadataValue {{ epoch: {=i32}, metadata_hash: {=i64}, unknown_tagged_fields: {} }}",
+            self.epoch,
+            self.metadata_hash,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -41,6 +41,13 @@ impl Default for StreamsGroupTargetAssignmentMemberValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for StreamsGroupTargetAssignmentMemberValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "StreamsGroupTargetAssignmentMemberValue {{ active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, unknown_tagged_fields: {} }}", self.active_tasks, self.standby_tasks, self.warmup_tasks, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -112,6 +119,19 @@ impl<'a> TaskIds<'a> {
 impl Default for TaskIds<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TaskIds<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.subtopology_id,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -35,6 +35,18 @@ impl Default for StreamsGroupTopologyKey<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for StreamsGroupTopologyKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "StreamsGroupTopologyKey {{ group_id: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.group_id,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyKey<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -38,6 +38,19 @@ impl Default for StreamsGroupTopologyValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for StreamsGroupTopologyValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "StreamsGroupTopologyValue {{ epoch: {=i32}, subtopologies: {}, unknown_tagged_fields: {} }}",
+            self.epoch,
+            self.subtopologies,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -119,6 +132,13 @@ impl<'a> Subtopology<'a> {
 impl Default for Subtopology<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Subtopology<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "Subtopology {{ subtopology_id: \"{=str}\", source_topics: {}, source_topic_regex: {}, state_changelog_topics: {}, repartition_sink_topics: {}, repartition_source_topics: {}, copartition_groups: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.source_topics, self.source_topic_regex, self.state_changelog_topics, self.repartition_sink_topics, self.repartition_source_topics, self.copartition_groups, self.unknown_tagged_fields);
     }
 }
 
@@ -252,6 +272,13 @@ impl Default for TopicInfo<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicInfo<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "TopicInfo {{ name: \"{=str}\", partitions: {=i32}, replication_factor: {=i16}, topic_configs: {}, unknown_tagged_fields: {} }}", self.name, self.partitions, self.replication_factor, self.topic_configs, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -355,6 +382,13 @@ impl<'a> CopartitionGroup<'a> {
 impl Default for CopartitionGroup<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for CopartitionGroup<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "CopartitionGroup {{ source_topics: {}, source_topic_regex: {}, repartition_source_topics: {}, unknown_tagged_fields: {} }}", self.source_topics, self.source_topic_regex, self.repartition_source_topics, self.unknown_tagged_fields);
     }
 }
 
@@ -467,6 +501,19 @@ impl<'a> TopicConfig<'a> {
 impl Default for TopicConfig<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicConfig<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicConfig {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.key,
+            self.value,
+            self.unknown_tagged_fields
+        );
     }
 }
 

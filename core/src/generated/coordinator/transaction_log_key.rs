@@ -35,6 +35,18 @@ impl Default for TransactionLogKey<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TransactionLogKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TransactionLogKey {{ transactional_id: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.transactional_id,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TransactionLogKey<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -65,6 +65,13 @@ impl Default for TransactionLogValue<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TransactionLogValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "TransactionLogValue {{ producer_id: {=i64}, previous_producer_id: {=i64}, next_producer_id: {=i64}, producer_epoch: {=i16}, next_producer_epoch: {=i16}, transaction_timeout_ms: {=i32}, transaction_status: {=i8}, transaction_partitions: {}, transaction_last_update_timestamp_ms: {=i64}, transaction_start_timestamp_ms: {=i64}, client_transaction_version: {=i16}, unknown_tagged_fields: {} }}", self.producer_id, self.previous_producer_id, self.next_producer_id, self.producer_epoch, self.next_producer_epoch, self.transaction_timeout_ms, self.transaction_status, self.transaction_partitions, self.transaction_last_update_timestamp_ms, self.transaction_start_timestamp_ms, self.client_transaction_version, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -272,6 +279,19 @@ impl<'a> PartitionsSchema<'a> {
 impl Default for PartitionsSchema<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionsSchema<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "PartitionsSchema {{ topic: \"{=str}\", partition_ids: {}, unknown_tagged_fields: {} }}",
+            self.topic,
+            self.partition_ids,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -45,6 +45,13 @@ impl Default for AddOffsetsToTxnRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AddOffsetsToTxnRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AddOffsetsToTxnRequest {{ transactional_id: \"{=str}\", producer_id: {=i64}, producer_epoch: {=i16}, group_id: \"{=str}\", unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.producer_epoch, self.group_id, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -48,6 +48,13 @@ impl Default for AddPartitionsToTxnRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AddPartitionsToTxnRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AddPartitionsToTxnRequest {{ transactions: {}, v3_and_below_transactional_id: \"{=str}\", v3_and_below_producer_id: {=i64}, v3_and_below_producer_epoch: {=i16}, v3_and_below_topics: {}, unknown_tagged_fields: {} }}", self.transactions, self.v3_and_below_transactional_id, self.v3_and_below_producer_id, self.v3_and_below_producer_epoch, self.v3_and_below_topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -202,6 +209,13 @@ impl Default for AddPartitionsToTxnTransaction<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AddPartitionsToTxnTransaction<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AddPartitionsToTxnTransaction {{ transactional_id: \"{=str}\", producer_id: {=i64}, producer_epoch: {=i16}, verify_only: {=bool}, topics: {}, unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.producer_epoch, self.verify_only, self.topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -336,6 +350,19 @@ impl<'a> AddPartitionsToTxnTopic<'a> {
 impl Default for AddPartitionsToTxnTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AddPartitionsToTxnTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AddPartitionsToTxnTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -44,6 +44,13 @@ impl Default for AddPartitionsToTxnResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AddPartitionsToTxnResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AddPartitionsToTxnResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, results_by_transaction: {}, results_by_topic_v3_and_below: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.results_by_transaction, self.results_by_topic_v3_and_below, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -157,6 +164,19 @@ impl Default for AddPartitionsToTxnResult<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AddPartitionsToTxnResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AddPartitionsToTxnResult {{ transactional_id: \"{=str}\", topic_results: {}, unknown_tagged_fields: {} }}",
+            self.transactional_id,
+            self.topic_results,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -264,6 +284,19 @@ impl Default for AddPartitionsToTxnTopicResult<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AddPartitionsToTxnTopicResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AddPartitionsToTxnTopicResult {{ name: \"{=str}\", results_by_partition: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.results_by_partition,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -348,6 +381,13 @@ impl<'a> AddPartitionsToTxnPartitionResult<'a> {
 impl Default for AddPartitionsToTxnPartitionResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AddPartitionsToTxnPartitionResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AddPartitionsToTxnPartitionResult {{ partition_index: {=i32}, partition_error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.partition_error_code, self.unknown_tagged_fields);
     }
 }
 

@@ -48,6 +48,13 @@ impl Default for AddRaftVoterRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AddRaftVoterRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AddRaftVoterRequest {{ cluster_id: {}, timeout_ms: {=i32}, voter_id: {=i32}, voter_directory_id: {}, listeners: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.timeout_ms, self.voter_id, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.listeners, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -136,6 +143,20 @@ impl<'a> Listener<'a> {
 impl Default for Listener<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Listener<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.host,
+            self.port,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -44,6 +44,13 @@ impl Default for AllocateProducerIdsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AllocateProducerIdsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AllocateProducerIdsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, producer_id_start: {=i64}, producer_id_len: {=i32}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.producer_id_start, self.producer_id_len, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

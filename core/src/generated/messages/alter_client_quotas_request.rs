@@ -39,6 +39,19 @@ impl Default for AlterClientQuotasRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterClientQuotasRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AlterClientQuotasRequest {{ entries: {}, validate_only: {=bool}, unknown_tagged_fields: {} }}",
+            self.entries,
+            self.validate_only,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -105,6 +118,19 @@ impl<'a> EntryData<'a> {
 impl Default for EntryData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for EntryData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "EntryData {{ entity: {}, ops: {}, unknown_tagged_fields: {} }}",
+            self.entity,
+            self.ops,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -178,6 +204,19 @@ impl Default for EntityData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for EntityData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "EntityData {{ entity_type: \"{=str}\", entity_name: {}, unknown_tagged_fields: {} }}",
+            self.entity_type,
+            rt::defmt_fmt::OptStr(self.entity_name),
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -248,6 +287,20 @@ impl<'a> OpData<'a> {
 impl Default for OpData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for OpData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OpData {{ key: \"{=str}\", value: {=f64}, remove: {=bool}, unknown_tagged_fields: {} }}",
+            self.key,
+            self.value,
+            self.remove,
+            self.unknown_tagged_fields
+        );
     }
 }
 

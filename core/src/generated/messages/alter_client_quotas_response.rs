@@ -38,6 +38,19 @@ impl Default for AlterClientQuotasResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterClientQuotasResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AlterClientQuotasResponse {{ throttle_time_ms: {=i32}, entries: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.entries,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -107,6 +120,20 @@ impl<'a> EntryData<'a> {
 impl Default for EntryData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for EntryData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "EntryData {{ error_code: {=i16}, error_message: {}, entity: {}, unknown_tagged_fields: {} }}",
+            self.error_code,
+            rt::defmt_fmt::OptStr(self.error_message),
+            self.entity,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -180,6 +207,19 @@ impl<'a> EntityData<'a> {
 impl Default for EntityData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for EntityData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "EntityData {{ entity_type: \"{=str}\", entity_name: {}, unknown_tagged_fields: {} }}",
+            self.entity_type,
+            rt::defmt_fmt::OptStr(self.entity_name),
+            self.unknown_tagged_fields
+        );
     }
 }
 

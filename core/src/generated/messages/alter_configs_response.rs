@@ -38,6 +38,19 @@ impl Default for AlterConfigsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterConfigsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AlterConfigsResponse {{ throttle_time_ms: {=i32}, responses: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.responses,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -110,6 +123,13 @@ impl<'a> AlterConfigsResourceResponse<'a> {
 impl Default for AlterConfigsResourceResponse<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterConfigsResourceResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AlterConfigsResourceResponse {{ error_code: {=i16}, error_message: {}, resource_type: {=i8}, resource_name: \"{=str}\", unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resource_type, self.resource_name, self.unknown_tagged_fields);
     }
 }
 

@@ -42,6 +42,13 @@ impl Default for AlterPartitionReassignmentsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterPartitionReassignmentsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AlterPartitionReassignmentsRequest {{ timeout_ms: {=i32}, allow_replication_factor_change: {=bool}, topics: {}, unknown_tagged_fields: {} }}", self.timeout_ms, self.allow_replication_factor_change, self.topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -126,6 +133,19 @@ impl Default for ReassignableTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ReassignableTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ReassignableTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -193,6 +213,19 @@ impl<'a> ReassignablePartition<'a> {
 impl Default for ReassignablePartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ReassignablePartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ReassignablePartition {{ partition_index: {=i32}, replicas: {}, unknown_tagged_fields: {} }}",
+            self.partition_index,
+            self.replicas,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -37,6 +37,18 @@ impl Default for AlterReplicaLogDirsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterReplicaLogDirsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AlterReplicaLogDirsRequest {{ dirs: {}, unknown_tagged_fields: {} }}",
+            self.dirs,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -100,6 +112,19 @@ impl<'a> AlterReplicaLogDir<'a> {
 impl Default for AlterReplicaLogDir<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterReplicaLogDir<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AlterReplicaLogDir {{ path: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
+            self.path,
+            self.topics,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -170,6 +195,19 @@ impl<'a> AlterReplicaLogDirTopic<'a> {
 impl Default for AlterReplicaLogDirTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterReplicaLogDirTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AlterReplicaLogDirTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

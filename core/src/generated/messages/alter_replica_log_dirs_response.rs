@@ -39,6 +39,19 @@ impl Default for AlterReplicaLogDirsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterReplicaLogDirsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AlterReplicaLogDirsResponse {{ throttle_time_ms: {=i32}, results: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.results,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -105,6 +118,19 @@ impl<'a> AlterReplicaLogDirTopicResult<'a> {
 impl Default for AlterReplicaLogDirTopicResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterReplicaLogDirTopicResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AlterReplicaLogDirTopicResult {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -176,6 +202,13 @@ impl<'a> AlterReplicaLogDirPartitionResult<'a> {
 impl Default for AlterReplicaLogDirPartitionResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterReplicaLogDirPartitionResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AlterReplicaLogDirPartitionResult {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields);
     }
 }
 

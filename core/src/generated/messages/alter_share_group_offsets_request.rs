@@ -39,6 +39,19 @@ impl Default for AlterShareGroupOffsetsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterShareGroupOffsetsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AlterShareGroupOffsetsRequest {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
+            self.group_id,
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -106,6 +119,13 @@ impl<'a> AlterShareGroupOffsetsRequestTopic<'a> {
 impl Default for AlterShareGroupOffsetsRequestTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterShareGroupOffsetsRequestTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AlterShareGroupOffsetsRequestTopic {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, self.partitions, self.unknown_tagged_fields);
     }
 }
 
@@ -177,6 +197,13 @@ impl<'a> AlterShareGroupOffsetsRequestPartition<'a> {
 impl Default for AlterShareGroupOffsetsRequestPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterShareGroupOffsetsRequestPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AlterShareGroupOffsetsRequestPartition {{ partition_index: {=i32}, start_offset: {=i64}, unknown_tagged_fields: {} }}", self.partition_index, self.start_offset, self.unknown_tagged_fields);
     }
 }
 

@@ -44,6 +44,13 @@ impl Default for AlterShareGroupOffsetsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterShareGroupOffsetsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AlterShareGroupOffsetsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, responses: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.responses, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -131,6 +138,13 @@ impl Default for AlterShareGroupOffsetsResponseTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterShareGroupOffsetsResponseTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AlterShareGroupOffsetsResponseTopic {{ topic_name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -205,6 +219,13 @@ impl<'a> AlterShareGroupOffsetsResponsePartition<'a> {
 impl Default for AlterShareGroupOffsetsResponsePartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterShareGroupOffsetsResponsePartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AlterShareGroupOffsetsResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
 

@@ -39,6 +39,19 @@ impl Default for AlterUserScramCredentialsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterUserScramCredentialsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AlterUserScramCredentialsRequest {{ deletions: {}, upsertions: {}, unknown_tagged_fields: {} }}",
+            self.deletions,
+            self.upsertions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -106,6 +119,19 @@ impl<'a> ScramCredentialDeletion<'a> {
 impl Default for ScramCredentialDeletion<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ScramCredentialDeletion<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ScramCredentialDeletion {{ name: \"{=str}\", mechanism: {=i8}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.mechanism,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -184,6 +210,13 @@ impl<'a> ScramCredentialUpsertion<'a> {
 impl Default for ScramCredentialUpsertion<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ScramCredentialUpsertion<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ScramCredentialUpsertion {{ name: \"{=str}\", mechanism: {=i8}, iterations: {=i32}, salt: {=[u8]}, salted_password: {=[u8]}, unknown_tagged_fields: {} }}", self.name, self.mechanism, self.iterations, self.salt, self.salted_password, self.unknown_tagged_fields);
     }
 }
 

@@ -38,6 +38,19 @@ impl Default for AlterUserScramCredentialsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterUserScramCredentialsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AlterUserScramCredentialsResponse {{ throttle_time_ms: {=i32}, results: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.results,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -107,6 +120,13 @@ impl<'a> AlterUserScramCredentialsResult<'a> {
 impl Default for AlterUserScramCredentialsResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterUserScramCredentialsResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AlterUserScramCredentialsResult {{ user: \"{=str}\", error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.user, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
 

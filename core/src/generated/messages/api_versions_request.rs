@@ -39,6 +39,13 @@ impl Default for ApiVersionsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ApiVersionsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ApiVersionsRequest {{ client_software_name: \"{=str}\", client_software_version: \"{=str}\", unknown_tagged_fields: {} }}", self.client_software_name, self.client_software_version, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

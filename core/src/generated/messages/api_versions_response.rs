@@ -53,6 +53,13 @@ impl Default for ApiVersionsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ApiVersionsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ApiVersionsResponse {{ error_code: {=i16}, api_keys: {}, throttle_time_ms: {=i32}, supported_features: {}, finalized_features_epoch: {=i64}, finalized_features: {}, zk_migration_ready: {=bool}, unknown_tagged_fields: {} }}", self.error_code, self.api_keys, self.throttle_time_ms, self.supported_features, self.finalized_features_epoch, self.finalized_features, self.zk_migration_ready, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -233,6 +240,20 @@ impl Default for ApiVersion<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ApiVersion<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ApiVersion {{ api_key: {=i16}, min_version: {=i16}, max_version: {=i16}, unknown_tagged_fields: {} }}",
+            self.api_key,
+            self.min_version,
+            self.max_version,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -313,6 +334,13 @@ impl<'a> SupportedFeatureKey<'a> {
 impl Default for SupportedFeatureKey<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for SupportedFeatureKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "SupportedFeatureKey {{ name: \"{=str}\", min_version: {=i16}, max_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_version, self.max_version, self.unknown_tagged_fields);
     }
 }
 
@@ -423,6 +451,13 @@ impl<'a> FinalizedFeatureKey<'a> {
 impl Default for FinalizedFeatureKey<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for FinalizedFeatureKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "FinalizedFeatureKey {{ name: \"{=str}\", max_version_level: {=i16}, min_version_level: {=i16}, unknown_tagged_fields: {} }}", self.name, self.max_version_level, self.min_version_level, self.unknown_tagged_fields);
     }
 }
 

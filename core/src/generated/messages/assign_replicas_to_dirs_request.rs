@@ -42,6 +42,13 @@ impl Default for AssignReplicasToDirsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AssignReplicasToDirsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AssignReplicasToDirsRequest {{ broker_id: {=i32}, broker_epoch: {=i64}, directories: {}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.directories, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -122,6 +129,19 @@ impl Default for DirectoryData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DirectoryData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DirectoryData {{ id: {}, topics: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.id),
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -191,6 +211,19 @@ impl Default for TopicData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicData {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -254,6 +287,18 @@ impl<'a> PartitionData<'a> {
 impl Default for PartitionData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "PartitionData {{ partition_index: {=i32}, unknown_tagged_fields: {} }}",
+            self.partition_index,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -41,6 +41,13 @@ impl Default for AssignReplicasToDirsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AssignReplicasToDirsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AssignReplicasToDirsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, directories: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.directories, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -121,6 +128,19 @@ impl Default for DirectoryData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DirectoryData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DirectoryData {{ id: {}, topics: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.id),
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -190,6 +210,19 @@ impl Default for TopicData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicData {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -256,6 +289,19 @@ impl<'a> PartitionData<'a> {
 impl Default for PartitionData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}",
+            self.partition_index,
+            self.error_code,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -45,6 +45,13 @@ impl Default for BeginQuorumEpochRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for BeginQuorumEpochRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "BeginQuorumEpochRequest {{ cluster_id: {}, voter_id: {=i32}, topics: {}, leader_endpoints: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.voter_id, self.topics, self.leader_endpoints, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -135,6 +142,19 @@ impl Default for TopicData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -205,6 +225,20 @@ impl<'a> LeaderEndpoint<'a> {
 impl Default for LeaderEndpoint<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderEndpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "LeaderEndpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.host,
+            self.port,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -318,6 +352,13 @@ impl<'a> PartitionData<'a> {
 impl Default for PartitionData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, voter_directory_id: {}, leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.leader_id, self.leader_epoch, self.unknown_tagged_fields);
     }
 }
 

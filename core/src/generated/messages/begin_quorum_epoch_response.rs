@@ -41,6 +41,13 @@ impl Default for BeginQuorumEpochResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for BeginQuorumEpochResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "BeginQuorumEpochResponse {{ error_code: {=i16}, topics: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.error_code, self.topics, self.node_endpoints, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for BeginQuorumEpochResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -147,6 +154,19 @@ impl Default for TopicData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -217,6 +237,20 @@ impl<'a> NodeEndpoint<'a> {
 impl Default for NodeEndpoint<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for NodeEndpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+            self.node_id,
+            self.host,
+            self.port,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -330,6 +364,13 @@ impl<'a> PartitionData<'a> {
 impl Default for PartitionData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.leader_id, self.leader_epoch, self.unknown_tagged_fields);
     }
 }
 

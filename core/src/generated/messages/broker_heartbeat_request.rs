@@ -51,6 +51,13 @@ impl Default for BrokerHeartbeatRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for BrokerHeartbeatRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "BrokerHeartbeatRequest {{ broker_id: {=i32}, broker_epoch: {=i64}, current_metadata_offset: {=i64}, want_fence: {=bool}, want_shut_down: {=bool}, offline_log_dirs: {}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.current_metadata_offset, self.want_fence, self.want_shut_down, self.offline_log_dirs, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

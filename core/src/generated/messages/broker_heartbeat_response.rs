@@ -47,6 +47,13 @@ impl Default for BrokerHeartbeatResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for BrokerHeartbeatResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "BrokerHeartbeatResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, is_caught_up: {=bool}, is_fenced: {=bool}, should_shut_down: {=bool}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.is_caught_up, self.is_fenced, self.should_shut_down, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

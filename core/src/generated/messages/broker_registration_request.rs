@@ -60,6 +60,13 @@ impl Default for BrokerRegistrationRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for BrokerRegistrationRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "BrokerRegistrationRequest {{ broker_id: {=i32}, cluster_id: \"{=str}\", incarnation_id: {}, listeners: {}, features: {}, rack: {}, is_migrating_zk_broker: {=bool}, log_dirs: {}, previous_broker_epoch: {=i64}, unknown_tagged_fields: {} }}", self.broker_id, self.cluster_id, rt::defmt_fmt::UuidFmt(self.incarnation_id), self.listeners, self.features, rt::defmt_fmt::OptStr(self.rack), self.is_migrating_zk_broker, self.log_dirs, self.previous_broker_epoch, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -189,6 +196,13 @@ impl Default for Listener<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Listener<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -273,6 +287,13 @@ impl<'a> Feature<'a> {
 impl Default for Feature<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Feature<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "Feature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
     }
 }
 

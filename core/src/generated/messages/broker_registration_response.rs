@@ -41,6 +41,13 @@ impl Default for BrokerRegistrationResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for BrokerRegistrationResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "BrokerRegistrationResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, broker_epoch: {=i64}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.broker_epoch, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for BrokerRegistrationResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -39,6 +39,18 @@ impl Default for BumpLeaderEpochsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for BumpLeaderEpochsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "BumpLeaderEpochsRequest {{ topics: {}, unknown_tagged_fields: {} }}",
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for BumpLeaderEpochsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -102,6 +114,19 @@ impl<'a> TopicState<'a> {
 impl Default for TopicState<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicState {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -171,6 +196,19 @@ impl<'a> LeaderEpochState<'a> {
 impl Default for LeaderEpochState<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderEpochState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "LeaderEpochState {{ partition_index: {=i32}, min_leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
+            self.partition_index,
+            self.min_leader_epoch,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -44,6 +44,13 @@ impl Default for BumpLeaderEpochsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for BumpLeaderEpochsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "BumpLeaderEpochsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, topics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for BumpLeaderEpochsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -124,6 +131,19 @@ impl Default for TopicPartitions<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicPartitions<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicPartitions {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -191,6 +211,19 @@ impl<'a> PartitionDetail<'a> {
 impl Default for PartitionDetail<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionDetail<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "PartitionDetail {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}",
+            self.partition_index,
+            self.error_code,
+            self.unknown_tagged_fields
+        );
     }
 }
 

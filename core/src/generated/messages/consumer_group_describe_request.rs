@@ -39,6 +39,13 @@ impl Default for ConsumerGroupDescribeRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConsumerGroupDescribeRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ConsumerGroupDescribeRequest {{ group_ids: {}, include_authorized_operations: {=bool}, unknown_tagged_fields: {} }}", self.group_ids, self.include_authorized_operations, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupDescribeRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

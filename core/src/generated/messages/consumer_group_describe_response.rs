@@ -38,6 +38,19 @@ impl Default for ConsumerGroupDescribeResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConsumerGroupDescribeResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ConsumerGroupDescribeResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.groups,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -125,6 +138,13 @@ impl<'a> DescribedGroup<'a> {
 impl Default for DescribedGroup<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribedGroup<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", group_epoch: {=i32}, assignment_epoch: {=i32}, assignor_name: \"{=str}\", members: {}, authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.group_epoch, self.assignment_epoch, self.assignor_name, self.members, self.authorized_operations, self.unknown_tagged_fields);
     }
 }
 
@@ -254,6 +274,13 @@ impl<'a> Member<'a> {
 impl Default for Member<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Member<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "Member {{ member_id: \"{=str}\", instance_id: {}, rack_id: {}, member_epoch: {=i32}, client_id: \"{=str}\", client_host: \"{=str}\", subscribed_topic_names: {}, subscribed_topic_regex: {}, assignment: {}, target_assignment: {}, member_type: {=i8}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.member_epoch, self.client_id, self.client_host, self.subscribed_topic_names, rt::defmt_fmt::OptStr(self.subscribed_topic_regex), self.assignment, self.target_assignment, self.member_type, self.unknown_tagged_fields);
     }
 }
 
@@ -387,6 +414,18 @@ impl Default for Assignment<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Assignment<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Assignment {{ topic_partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic_partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -466,6 +505,20 @@ impl<'a> TopicPartitions<'a> {
 impl Default for TopicPartitions<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicPartitions<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicPartitions {{ topic_id: {}, topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.topic_name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

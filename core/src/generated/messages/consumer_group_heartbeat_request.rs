@@ -63,6 +63,13 @@ impl Default for ConsumerGroupHeartbeatRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConsumerGroupHeartbeatRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ConsumerGroupHeartbeatRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", member_epoch: {=i32}, instance_id: {}, rack_id: {}, rebalance_timeout_ms: {=i32}, subscribed_topic_names: {}, subscribed_topic_regex: {}, server_assignor: {}, topic_partitions: {}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.member_epoch, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.rebalance_timeout_ms, self.subscribed_topic_names, rt::defmt_fmt::OptStr(self.subscribed_topic_regex), rt::defmt_fmt::OptStr(self.server_assignor), self.topic_partitions, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -171,6 +178,19 @@ impl<'a> TopicPartitions<'a> {
 impl Default for TopicPartitions<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicPartitions<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicPartitions {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

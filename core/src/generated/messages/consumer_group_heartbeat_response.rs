@@ -53,6 +53,13 @@ impl Default for ConsumerGroupHeartbeatResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConsumerGroupHeartbeatResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ConsumerGroupHeartbeatResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, member_id: {}, member_epoch: {=i32}, heartbeat_interval_ms: {=i32}, assignment: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), rt::defmt_fmt::OptStr(self.member_id), self.member_epoch, self.heartbeat_interval_ms, self.assignment, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -152,6 +159,18 @@ impl Default for Assignment<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Assignment<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Assignment {{ topic_partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic_partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -215,6 +234,19 @@ impl<'a> TopicPartitions<'a> {
 impl Default for TopicPartitions<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicPartitions<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicPartitions {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -38,6 +38,19 @@ impl Default for ConsumerProtocolAssignment<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConsumerProtocolAssignment<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ConsumerProtocolAssignment {{ assigned_partitions: {}, user_data: {}, unknown_tagged_fields: {} }}",
+            self.assigned_partitions,
+            self.user_data,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -93,6 +106,19 @@ impl<'a> TopicPartition<'a> {
 impl Default for TopicPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicPartition {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

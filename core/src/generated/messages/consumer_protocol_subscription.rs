@@ -47,6 +47,13 @@ impl Default for ConsumerProtocolSubscription<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConsumerProtocolSubscription<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ConsumerProtocolSubscription {{ topics: {}, user_data: {}, owned_partitions: {}, generation_id: {=i32}, rack_id: {}, unknown_tagged_fields: {} }}", self.topics, self.user_data, self.owned_partitions, self.generation_id, rt::defmt_fmt::OptStr(self.rack_id), self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -138,6 +145,19 @@ impl<'a> TopicPartition<'a> {
 impl Default for TopicPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicPartition {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

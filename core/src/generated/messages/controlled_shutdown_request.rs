@@ -40,6 +40,19 @@ impl Default for ControlledShutdownRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ControlledShutdownRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ControlledShutdownRequest {{ broker_id: {=i32}, broker_epoch: {=i64}, unknown_tagged_fields: {} }}",
+            self.broker_id,
+            self.broker_epoch,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -39,6 +39,19 @@ impl Default for ControlledShutdownResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ControlledShutdownResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ControlledShutdownResponse {{ error_code: {=i16}, remaining_partitions: {}, unknown_tagged_fields: {} }}",
+            self.error_code,
+            self.remaining_partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -105,6 +118,19 @@ impl<'a> RemainingPartition<'a> {
 impl Default for RemainingPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for RemainingPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "RemainingPartition {{ topic_name: \"{=str}\", partition_index: {=i32}, unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.partition_index,
+            self.unknown_tagged_fields
+        );
     }
 }
 

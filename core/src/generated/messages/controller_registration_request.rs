@@ -48,6 +48,13 @@ impl Default for ControllerRegistrationRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ControllerRegistrationRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ControllerRegistrationRequest {{ controller_id: {=i32}, incarnation_id: {}, zk_migration_ready: {=bool}, listeners: {}, features: {}, unknown_tagged_fields: {} }}", self.controller_id, rt::defmt_fmt::UuidFmt(self.incarnation_id), self.zk_migration_ready, self.listeners, self.features, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -142,6 +149,13 @@ impl Default for Listener<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Listener<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -226,6 +240,13 @@ impl<'a> Feature<'a> {
 impl Default for Feature<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Feature<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "Feature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
     }
 }
 

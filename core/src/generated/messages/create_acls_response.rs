@@ -39,6 +39,19 @@ impl Default for CreateAclsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreateAclsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "CreateAclsResponse {{ throttle_time_ms: {=i32}, results: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.results,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for CreateAclsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -105,6 +118,19 @@ impl<'a> AclCreationResult<'a> {
 impl Default for AclCreationResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AclCreationResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AclCreationResult {{ error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}",
+            self.error_code,
+            rt::defmt_fmt::OptStr(self.error_message),
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -46,6 +46,13 @@ impl Default for CreateDelegationTokenRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreateDelegationTokenRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "CreateDelegationTokenRequest {{ owner_principal_type: {}, owner_principal_name: {}, renewers: {}, max_lifetime_ms: {=i64}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.owner_principal_type), rt::defmt_fmt::OptStr(self.owner_principal_name), self.renewers, self.max_lifetime_ms, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -142,6 +149,19 @@ impl<'a> CreatableRenewers<'a> {
 impl Default for CreatableRenewers<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreatableRenewers<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "CreatableRenewers {{ principal_type: \"{=str}\", principal_name: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.principal_type,
+            self.principal_name,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -66,6 +66,13 @@ impl Default for CreateDelegationTokenResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreateDelegationTokenResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "CreateDelegationTokenResponse {{ error_code: {=i16}, principal_type: \"{=str}\", principal_name: \"{=str}\", token_requester_principal_type: \"{=str}\", token_requester_principal_name: \"{=str}\", issue_timestamp_ms: {=i64}, expiry_timestamp_ms: {=i64}, max_timestamp_ms: {=i64}, token_id: \"{=str}\", hmac: {=[u8]}, throttle_time_ms: {=i32}, unknown_tagged_fields: {} }}", self.error_code, self.principal_type, self.principal_name, self.token_requester_principal_type, self.token_requester_principal_name, self.issue_timestamp_ms, self.expiry_timestamp_ms, self.max_timestamp_ms, self.token_id, self.hmac, self.throttle_time_ms, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

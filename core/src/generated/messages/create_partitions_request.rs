@@ -42,6 +42,13 @@ impl Default for CreatePartitionsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreatePartitionsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "CreatePartitionsRequest {{ topics: {}, timeout_ms: {=i32}, validate_only: {=bool}, unknown_tagged_fields: {} }}", self.topics, self.timeout_ms, self.validate_only, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -125,6 +132,20 @@ impl Default for CreatePartitionsTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreatePartitionsTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "CreatePartitionsTopic {{ name: \"{=str}\", count: {=i32}, assignments: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.count,
+            self.assignments,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -193,6 +214,18 @@ impl<'a> CreatePartitionsAssignment<'a> {
 impl Default for CreatePartitionsAssignment<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreatePartitionsAssignment<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "CreatePartitionsAssignment {{ broker_ids: {}, unknown_tagged_fields: {} }}",
+            self.broker_ids,
+            self.unknown_tagged_fields
+        );
     }
 }
 

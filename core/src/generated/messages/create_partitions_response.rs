@@ -38,6 +38,19 @@ impl Default for CreatePartitionsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreatePartitionsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "CreatePartitionsResponse {{ throttle_time_ms: {=i32}, results: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.results,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -107,6 +120,13 @@ impl<'a> CreatePartitionsTopicResult<'a> {
 impl Default for CreatePartitionsTopicResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreatePartitionsTopicResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "CreatePartitionsTopicResult {{ name: \"{=str}\", error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.name, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
 

@@ -43,6 +43,13 @@ impl Default for CreateTopicsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreateTopicsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "CreateTopicsRequest {{ topics: {}, timeout_ms: {=i32}, validate_only: {=bool}, unknown_tagged_fields: {} }}", self.topics, self.timeout_ms, self.validate_only, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -136,6 +143,13 @@ impl Default for CreatableTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreatableTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "CreatableTopic {{ name: \"{=str}\", num_partitions: {=i32}, replication_factor: {=i16}, assignments: {}, configs: {}, unknown_tagged_fields: {} }}", self.name, self.num_partitions, self.replication_factor, self.assignments, self.configs, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -224,6 +238,19 @@ impl Default for CreatableReplicaAssignment<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreatableReplicaAssignment<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "CreatableReplicaAssignment {{ partition_index: {=i32}, broker_ids: {}, unknown_tagged_fields: {} }}",
+            self.partition_index,
+            self.broker_ids,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -290,6 +317,19 @@ impl<'a> CreatableTopicConfig<'a> {
 impl Default for CreatableTopicConfig<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreatableTopicConfig<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "CreatableTopicConfig {{ name: \"{=str}\", value: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            rt::defmt_fmt::OptStr(self.value),
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -39,6 +39,19 @@ impl Default for CreateTopicsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreateTopicsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "CreateTopicsResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -132,6 +145,13 @@ impl<'a> CreatableTopicResult<'a> {
 impl Default for CreatableTopicResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreatableTopicResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "CreatableTopicResult {{ name: \"{=str}\", topic_id: {}, error_code: {=i16}, error_message: {}, topic_config_error_code: {=i16}, num_partitions: {=i32}, replication_factor: {=i16}, configs: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.topic_config_error_code, self.num_partitions, self.replication_factor, self.configs, self.unknown_tagged_fields);
     }
 }
 
@@ -304,6 +324,13 @@ impl<'a> CreatableTopicConfigs<'a> {
 impl Default for CreatableTopicConfigs<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for CreatableTopicConfigs<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "CreatableTopicConfigs {{ name: \"{=str}\", value: {}, read_only: {=bool}, config_source: {=i8}, is_sensitive: {=bool}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::OptStr(self.value), self.read_only, self.config_source, self.is_sensitive, self.unknown_tagged_fields);
     }
 }
 

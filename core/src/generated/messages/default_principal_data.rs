@@ -41,6 +41,13 @@ impl Default for DefaultPrincipalData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DefaultPrincipalData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DefaultPrincipalData {{ r#type: \"{=str}\", name: \"{=str}\", token_authenticated: {=bool}, unknown_tagged_fields: {} }}", self.r#type, self.name, self.token_authenticated, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

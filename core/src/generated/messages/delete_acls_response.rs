@@ -39,6 +39,19 @@ impl Default for DeleteAclsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteAclsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteAclsResponse {{ throttle_time_ms: {=i32}, filter_results: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.filter_results,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -108,6 +121,13 @@ impl<'a> DeleteAclsFilterResult<'a> {
 impl Default for DeleteAclsFilterResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteAclsFilterResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DeleteAclsFilterResult {{ error_code: {=i16}, error_message: {}, matching_acls: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.matching_acls, self.unknown_tagged_fields);
     }
 }
 
@@ -203,6 +223,13 @@ impl<'a> DeleteAclsMatchingAcl<'a> {
 impl Default for DeleteAclsMatchingAcl<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteAclsMatchingAcl<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DeleteAclsMatchingAcl {{ error_code: {=i16}, error_message: {}, resource_type: {=i8}, resource_name: \"{=str}\", pattern_type: {=i8}, principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resource_type, self.resource_name, self.pattern_type, self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields);
     }
 }
 

@@ -38,6 +38,19 @@ impl Default for DeleteGroupsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteGroupsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteGroupsResponse {{ throttle_time_ms: {=i32}, results: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.results,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -104,6 +117,19 @@ impl<'a> DeletableGroupResult<'a> {
 impl Default for DeletableGroupResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeletableGroupResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeletableGroupResult {{ group_id: \"{=str}\", error_code: {=i16}, unknown_tagged_fields: {} }}",
+            self.group_id,
+            self.error_code,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -39,6 +39,19 @@ impl Default for DeleteRecordsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteRecordsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteRecordsRequest {{ topics: {}, timeout_ms: {=i32}, unknown_tagged_fields: {} }}",
+            self.topics,
+            self.timeout_ms,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -105,6 +118,19 @@ impl<'a> DeleteRecordsTopic<'a> {
 impl Default for DeleteRecordsTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteRecordsTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteRecordsTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -175,6 +201,19 @@ impl<'a> DeleteRecordsPartition<'a> {
 impl Default for DeleteRecordsPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteRecordsPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteRecordsPartition {{ partition_index: {=i32}, offset: {=i64}, unknown_tagged_fields: {} }}",
+            self.partition_index,
+            self.offset,
+            self.unknown_tagged_fields
+        );
     }
 }
 

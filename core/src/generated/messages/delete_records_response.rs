@@ -38,6 +38,19 @@ impl Default for DeleteRecordsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteRecordsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteRecordsResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -104,6 +117,19 @@ impl<'a> DeleteRecordsTopicResult<'a> {
 impl Default for DeleteRecordsTopicResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteRecordsTopicResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteRecordsTopicResult {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -177,6 +203,13 @@ impl<'a> DeleteRecordsPartitionResult<'a> {
 impl Default for DeleteRecordsPartitionResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteRecordsPartitionResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DeleteRecordsPartitionResult {{ partition_index: {=i32}, low_watermark: {=i64}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.low_watermark, self.error_code, self.unknown_tagged_fields);
     }
 }
 

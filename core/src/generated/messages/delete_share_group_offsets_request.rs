@@ -39,6 +39,19 @@ impl Default for DeleteShareGroupOffsetsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteShareGroupOffsetsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteShareGroupOffsetsRequest {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
+            self.group_id,
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -103,6 +116,18 @@ impl<'a> DeleteShareGroupOffsetsRequestTopic<'a> {
 impl Default for DeleteShareGroupOffsetsRequestTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteShareGroupOffsetsRequestTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteShareGroupOffsetsRequestTopic {{ topic_name: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -44,6 +44,13 @@ impl Default for DeleteShareGroupOffsetsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteShareGroupOffsetsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DeleteShareGroupOffsetsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, responses: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.responses, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -131,6 +138,13 @@ impl<'a> DeleteShareGroupOffsetsResponseTopic<'a> {
 impl Default for DeleteShareGroupOffsetsResponseTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteShareGroupOffsetsResponseTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DeleteShareGroupOffsetsResponseTopic {{ topic_name: \"{=str}\", topic_id: {}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
 

@@ -35,6 +35,18 @@ impl Default for DeleteShareGroupStateResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteShareGroupStateResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteShareGroupStateResponse {{ results: {}, unknown_tagged_fields: {} }}",
+            self.results,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DeleteShareGroupStateResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -98,6 +110,19 @@ impl<'a> DeleteStateResult<'a> {
 impl Default for DeleteStateResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteStateResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteStateResult {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -170,6 +195,20 @@ impl<'a> PartitionResult<'a> {
 impl Default for PartitionResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "PartitionResult {{ partition: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}",
+            self.partition,
+            self.error_code,
+            rt::defmt_fmt::OptStr(self.error_message),
+            self.unknown_tagged_fields
+        );
     }
 }
 

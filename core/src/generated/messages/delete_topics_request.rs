@@ -43,6 +43,20 @@ impl Default for DeleteTopicsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteTopicsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteTopicsRequest {{ topics: {}, topic_names: {}, timeout_ms: {=i32}, unknown_tagged_fields: {} }}",
+            self.topics,
+            self.topic_names,
+            self.timeout_ms,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -132,6 +146,19 @@ impl<'a> DeleteTopicState<'a> {
 impl Default for DeleteTopicState<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteTopicState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteTopicState {{ name: {}, topic_id: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::OptStr(self.name),
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -39,6 +39,19 @@ impl Default for DeleteTopicsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeleteTopicsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DeleteTopicsResponse {{ throttle_time_ms: {=i32}, responses: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.responses,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -120,6 +133,13 @@ impl<'a> DeletableTopicResult<'a> {
 impl Default for DeletableTopicResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DeletableTopicResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DeletableTopicResult {{ name: {}, topic_id: {}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.name), rt::defmt_fmt::UuidFmt(self.topic_id), self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
 

@@ -55,6 +55,13 @@ impl Default for DescribeAclsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeAclsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeAclsRequest {{ resource_type_filter: {=i8}, resource_name_filter: {}, pattern_type_filter: {=i8}, principal_filter: {}, host_filter: {}, operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.resource_type_filter, rt::defmt_fmt::OptStr(self.resource_name_filter), self.pattern_type_filter, rt::defmt_fmt::OptStr(self.principal_filter), rt::defmt_fmt::OptStr(self.host_filter), self.operation, self.permission_type, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -45,6 +45,13 @@ impl Default for DescribeAclsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeAclsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeAclsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, resources: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resources, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -132,6 +139,13 @@ impl<'a> DescribeAclsResource<'a> {
 impl Default for DescribeAclsResource<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeAclsResource<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeAclsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", pattern_type: {=i8}, acls: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.pattern_type, self.acls, self.unknown_tagged_fields);
     }
 }
 
@@ -226,6 +240,13 @@ impl<'a> AclDescription<'a> {
 impl Default for AclDescription<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AclDescription<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AclDescription {{ principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields);
     }
 }
 

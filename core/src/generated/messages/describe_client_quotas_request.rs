@@ -39,6 +39,19 @@ impl Default for DescribeClientQuotasRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeClientQuotasRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DescribeClientQuotasRequest {{ components: {}, strict: {=bool}, unknown_tagged_fields: {} }}",
+            self.components,
+            self.strict,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -108,6 +121,20 @@ impl<'a> ComponentData<'a> {
 impl Default for ComponentData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ComponentData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ComponentData {{ entity_type: \"{=str}\", match_type: {=i8}, r#match: {}, unknown_tagged_fields: {} }}",
+            self.entity_type,
+            self.match_type,
+            rt::defmt_fmt::OptStr(self.r#match),
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -44,6 +44,13 @@ impl Default for DescribeClientQuotasResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeClientQuotasResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeClientQuotasResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, entries: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.entries, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -128,6 +135,19 @@ impl Default for EntryData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for EntryData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "EntryData {{ entity: {}, values: {}, unknown_tagged_fields: {} }}",
+            self.entity,
+            self.values,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -198,6 +218,19 @@ impl Default for EntityData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for EntityData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "EntityData {{ entity_type: \"{=str}\", entity_name: {}, unknown_tagged_fields: {} }}",
+            self.entity_type,
+            rt::defmt_fmt::OptStr(self.entity_name),
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -265,6 +298,19 @@ impl<'a> ValueData<'a> {
 impl Default for ValueData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ValueData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ValueData {{ key: \"{=str}\", value: {=f64}, unknown_tagged_fields: {} }}",
+            self.key,
+            self.value,
+            self.unknown_tagged_fields
+        );
     }
 }
 

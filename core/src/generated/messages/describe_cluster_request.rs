@@ -42,6 +42,13 @@ impl Default for DescribeClusterRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeClusterRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeClusterRequest {{ include_cluster_authorized_operations: {=bool}, endpoint_type: {=i8}, include_fenced_brokers: {=bool}, unknown_tagged_fields: {} }}", self.include_cluster_authorized_operations, self.endpoint_type, self.include_fenced_brokers, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

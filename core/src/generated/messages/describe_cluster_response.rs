@@ -56,6 +56,13 @@ impl Default for DescribeClusterResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeClusterResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeClusterResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, endpoint_type: {=i8}, cluster_id: \"{=str}\", controller_id: {=i32}, brokers: {}, cluster_authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.endpoint_type, self.cluster_id, self.controller_id, self.brokers, self.cluster_authorized_operations, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -171,6 +178,13 @@ impl<'a> DescribeClusterBroker<'a> {
 impl Default for DescribeClusterBroker<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeClusterBroker<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeClusterBroker {{ broker_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, is_fenced: {=bool}, unknown_tagged_fields: {} }}", self.broker_id, self.host, self.port, rt::defmt_fmt::OptStr(self.rack), self.is_fenced, self.unknown_tagged_fields);
     }
 }
 

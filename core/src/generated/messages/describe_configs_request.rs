@@ -43,6 +43,13 @@ impl Default for DescribeConfigsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeConfigsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeConfigsRequest {{ resources: {}, include_synonyms: {=bool}, include_documentation: {=bool}, unknown_tagged_fields: {} }}", self.resources, self.include_synonyms, self.include_documentation, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -139,6 +146,13 @@ impl<'a> DescribeConfigsResource<'a> {
 impl Default for DescribeConfigsResource<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeConfigsResource<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeConfigsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", configuration_keys: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.configuration_keys, self.unknown_tagged_fields);
     }
 }
 

@@ -39,6 +39,19 @@ impl Default for DescribeConfigsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeConfigsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DescribeConfigsResponse {{ throttle_time_ms: {=i32}, results: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.results,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -114,6 +127,13 @@ impl<'a> DescribeConfigsResult<'a> {
 impl Default for DescribeConfigsResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeConfigsResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeConfigsResult {{ error_code: {=i16}, error_message: {}, resource_type: {=i8}, resource_name: \"{=str}\", configs: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.resource_type, self.resource_name, self.configs, self.unknown_tagged_fields);
     }
 }
 
@@ -215,6 +235,13 @@ impl<'a> DescribeConfigsResourceResult<'a> {
 impl Default for DescribeConfigsResourceResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeConfigsResourceResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeConfigsResourceResult {{ name: \"{=str}\", value: {}, read_only: {=bool}, is_default: {=bool}, config_source: {=i8}, is_sensitive: {=bool}, synonyms: {}, config_type: {=i8}, documentation: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::OptStr(self.value), self.read_only, self.is_default, self.config_source, self.is_sensitive, self.synonyms, self.config_type, rt::defmt_fmt::OptStr(self.documentation), self.unknown_tagged_fields);
     }
 }
 
@@ -357,6 +384,20 @@ impl<'a> DescribeConfigsSynonym<'a> {
 impl Default for DescribeConfigsSynonym<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeConfigsSynonym<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DescribeConfigsSynonym {{ name: \"{=str}\", value: {}, source: {=i8}, unknown_tagged_fields: {} }}",
+            self.name,
+            rt::defmt_fmt::OptStr(self.value),
+            self.source,
+            self.unknown_tagged_fields
+        );
     }
 }
 

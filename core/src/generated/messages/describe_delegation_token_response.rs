@@ -42,6 +42,13 @@ impl Default for DescribeDelegationTokenResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeDelegationTokenResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeDelegationTokenResponse {{ error_code: {=i16}, tokens: {}, throttle_time_ms: {=i32}, unknown_tagged_fields: {} }}", self.error_code, self.tokens, self.throttle_time_ms, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -135,6 +142,13 @@ impl<'a> DescribedDelegationToken<'a> {
 impl Default for DescribedDelegationToken<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribedDelegationToken<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribedDelegationToken {{ principal_type: \"{=str}\", principal_name: \"{=str}\", token_requester_principal_type: \"{=str}\", token_requester_principal_name: \"{=str}\", issue_timestamp: {=i64}, expiry_timestamp: {=i64}, max_timestamp: {=i64}, token_id: \"{=str}\", hmac: {=[u8]}, renewers: {}, unknown_tagged_fields: {} }}", self.principal_type, self.principal_name, self.token_requester_principal_type, self.token_requester_principal_name, self.issue_timestamp, self.expiry_timestamp, self.max_timestamp, self.token_id, self.hmac, self.renewers, self.unknown_tagged_fields);
     }
 }
 
@@ -281,6 +295,13 @@ impl<'a> DescribedDelegationTokenRenewer<'a> {
 impl Default for DescribedDelegationTokenRenewer<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribedDelegationTokenRenewer<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribedDelegationTokenRenewer {{ principal_type: \"{=str}\", principal_name: \"{=str}\", unknown_tagged_fields: {} }}", self.principal_type, self.principal_name, self.unknown_tagged_fields);
     }
 }
 

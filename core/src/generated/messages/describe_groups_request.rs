@@ -39,6 +39,19 @@ impl Default for DescribeGroupsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeGroupsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DescribeGroupsRequest {{ groups: {}, include_authorized_operations: {=bool}, unknown_tagged_fields: {} }}",
+            self.groups,
+            self.include_authorized_operations,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -42,6 +42,13 @@ impl Default for DescribeLogDirsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeLogDirsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeLogDirsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, results: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.results, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -125,6 +132,13 @@ impl<'a> DescribeLogDirsResult<'a> {
 impl Default for DescribeLogDirsResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeLogDirsResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeLogDirsResult {{ error_code: {=i16}, log_dir: \"{=str}\", topics: {}, total_bytes: {=i64}, usable_bytes: {=i64}, unknown_tagged_fields: {} }}", self.error_code, self.log_dir, self.topics, self.total_bytes, self.usable_bytes, self.unknown_tagged_fields);
     }
 }
 
@@ -225,6 +239,19 @@ impl Default for DescribeLogDirsTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeLogDirsTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DescribeLogDirsTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -299,6 +326,13 @@ impl<'a> DescribeLogDirsPartition<'a> {
 impl Default for DescribeLogDirsPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeLogDirsPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeLogDirsPartition {{ partition_index: {=i32}, partition_size: {=i64}, offset_lag: {=i64}, is_future_key: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.partition_size, self.offset_lag, self.is_future_key, self.unknown_tagged_fields);
     }
 }
 

@@ -42,6 +42,13 @@ impl Default for DescribeMirrorsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeMirrorsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeMirrorsRequest {{ mirror_names: {}, include_authorized_operations: {=bool}, unknown_tagged_fields: {} }}", self.mirror_names, self.include_authorized_operations, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

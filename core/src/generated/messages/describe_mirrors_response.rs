@@ -47,6 +47,13 @@ impl Default for DescribeMirrorsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeMirrorsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeMirrorsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, mirrors: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.mirrors, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -137,6 +144,13 @@ impl Default for DescribedMirror<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribedMirror<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribedMirror {{ error_code: {=i16}, mirror_name: \"{=str}\", authorized_operations: {=i32}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.mirror_name, self.authorized_operations, self.topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -210,6 +224,19 @@ impl<'a> TopicPartitions<'a> {
 impl Default for TopicPartitions<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicPartitions<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicPartitions {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -292,6 +319,13 @@ impl<'a> PartitionDetail<'a> {
 impl Default for PartitionDetail<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionDetail<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionDetail {{ partition_index: {=i32}, source_offset: {=i64}, destination_offset: {=i64}, lag: {=i64}, state: \"{=str}\", last_mirror_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.source_offset, self.destination_offset, self.lag, self.state, self.last_mirror_epoch, self.unknown_tagged_fields);
     }
 }
 

@@ -36,6 +36,18 @@ impl Default for DescribeProducersRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeProducersRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DescribeProducersRequest {{ topics: {}, unknown_tagged_fields: {} }}",
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -99,6 +111,19 @@ impl<'a> TopicRequest<'a> {
 impl Default for TopicRequest<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicRequest {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partition_indexes,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -38,6 +38,19 @@ impl Default for DescribeProducersResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeProducersResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DescribeProducersResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -104,6 +117,19 @@ impl<'a> TopicResponse<'a> {
 impl Default for TopicResponse<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicResponse {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -180,6 +206,13 @@ impl<'a> PartitionResponse<'a> {
 impl Default for PartitionResponse<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionResponse {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, active_producers: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.active_producers, self.unknown_tagged_fields);
     }
 }
 
@@ -287,6 +320,13 @@ impl<'a> ProducerState<'a> {
 impl Default for ProducerState<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ProducerState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ProducerState {{ producer_id: {=i64}, producer_epoch: {=i32}, last_sequence: {=i32}, last_timestamp: {=i64}, coordinator_epoch: {=i32}, current_txn_start_offset: {=i64}, unknown_tagged_fields: {} }}", self.producer_id, self.producer_epoch, self.last_sequence, self.last_timestamp, self.coordinator_epoch, self.current_txn_start_offset, self.unknown_tagged_fields);
     }
 }
 

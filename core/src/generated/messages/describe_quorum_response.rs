@@ -44,6 +44,13 @@ impl Default for DescribeQuorumResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeQuorumResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeQuorumResponse {{ error_code: {=i16}, error_message: {}, topics: {}, nodes: {}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.topics, self.nodes, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -140,6 +147,19 @@ impl Default for TopicData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -207,6 +227,19 @@ impl<'a> Node<'a> {
 impl Default for Node<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Node<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Node {{ node_id: {=i32}, listeners: {}, unknown_tagged_fields: {} }}",
+            self.node_id,
+            self.listeners,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -317,6 +350,13 @@ impl<'a> PartitionData<'a> {
 impl Default for PartitionData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, leader_id: {=i32}, leader_epoch: {=i32}, high_watermark: {=i64}, current_voters: {}, observers: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.leader_id, self.leader_epoch, self.high_watermark, self.current_voters, self.observers, self.unknown_tagged_fields);
     }
 }
 
@@ -437,6 +477,20 @@ impl Default for Listener<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Listener<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.host,
+            self.port,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -550,6 +604,13 @@ impl<'a> ReplicaState<'a> {
 impl Default for ReplicaState<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ReplicaState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ReplicaState {{ replica_id: {=i32}, replica_directory_id: {}, log_end_offset: {=i64}, last_fetch_timestamp: {=i64}, last_caught_up_timestamp: {=i64}, unknown_tagged_fields: {} }}", self.replica_id, rt::defmt_fmt::UuidFmt(self.replica_directory_id), self.log_end_offset, self.last_fetch_timestamp, self.last_caught_up_timestamp, self.unknown_tagged_fields);
     }
 }
 

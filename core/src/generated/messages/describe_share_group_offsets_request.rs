@@ -36,6 +36,18 @@ impl Default for DescribeShareGroupOffsetsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeShareGroupOffsetsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DescribeShareGroupOffsetsRequest {{ groups: {}, unknown_tagged_fields: {} }}",
+            self.groups,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -99,6 +111,19 @@ impl<'a> DescribeShareGroupOffsetsRequestGroup<'a> {
 impl Default for DescribeShareGroupOffsetsRequestGroup<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeShareGroupOffsetsRequestGroup<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DescribeShareGroupOffsetsRequestGroup {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
+            self.group_id,
+            self.topics,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -170,6 +195,13 @@ impl<'a> DescribeShareGroupOffsetsRequestTopic<'a> {
 impl Default for DescribeShareGroupOffsetsRequestTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeShareGroupOffsetsRequestTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeShareGroupOffsetsRequestTopic {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, self.partitions, self.unknown_tagged_fields);
     }
 }
 

@@ -38,6 +38,19 @@ impl Default for DescribeShareGroupOffsetsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeShareGroupOffsetsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DescribeShareGroupOffsetsResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.groups,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -110,6 +123,13 @@ impl<'a> DescribeShareGroupOffsetsResponseGroup<'a> {
 impl Default for DescribeShareGroupOffsetsResponseGroup<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeShareGroupOffsetsResponseGroup<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeShareGroupOffsetsResponseGroup {{ group_id: \"{=str}\", topics: {}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.group_id, self.topics, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
 
@@ -190,6 +210,13 @@ impl<'a> DescribeShareGroupOffsetsResponseTopic<'a> {
 impl Default for DescribeShareGroupOffsetsResponseTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeShareGroupOffsetsResponseTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeShareGroupOffsetsResponseTopic {{ topic_name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partitions, self.unknown_tagged_fields);
     }
 }
 
@@ -277,6 +304,13 @@ impl<'a> DescribeShareGroupOffsetsResponsePartition<'a> {
 impl Default for DescribeShareGroupOffsetsResponsePartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeShareGroupOffsetsResponsePartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeShareGroupOffsetsResponsePartition {{ partition_index: {=i32}, start_offset: {=i64}, leader_epoch: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_index, self.start_offset, self.leader_epoch, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
 

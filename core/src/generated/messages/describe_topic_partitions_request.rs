@@ -42,6 +42,13 @@ impl Default for DescribeTopicPartitionsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeTopicPartitionsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeTopicPartitionsRequest {{ topics: {}, response_partition_limit: {=i32}, cursor: {}, unknown_tagged_fields: {} }}", self.topics, self.response_partition_limit, self.cursor, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -112,6 +119,18 @@ impl Default for TopicRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicRequest {{ name: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.name,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -175,6 +194,19 @@ impl<'a> Cursor<'a> {
 impl Default for Cursor<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Cursor<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Cursor {{ topic_name: \"{=str}\", partition_index: {=i32}, unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.partition_index,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -41,6 +41,13 @@ impl Default for DescribeTopicPartitionsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeTopicPartitionsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeTopicPartitionsResponse {{ throttle_time_ms: {=i32}, topics: {}, next_cursor: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.topics, self.next_cursor, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -123,6 +130,13 @@ impl<'a> DescribeTopicPartitionsResponseTopic<'a> {
 impl Default for DescribeTopicPartitionsResponseTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeTopicPartitionsResponseTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeTopicPartitionsResponseTopic {{ error_code: {=i16}, name: {}, topic_id: {}, is_internal: {=bool}, partitions: {}, topic_authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.name), rt::defmt_fmt::UuidFmt(self.topic_id), self.is_internal, self.partitions, self.topic_authorized_operations, self.unknown_tagged_fields);
     }
 }
 
@@ -217,6 +231,19 @@ impl Default for Cursor<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Cursor<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Cursor {{ topic_name: \"{=str}\", partition_index: {=i32}, unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.partition_index,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for Cursor<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -304,6 +331,13 @@ impl<'a> DescribeTopicPartitionsResponsePartition<'a> {
 impl Default for DescribeTopicPartitionsResponsePartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeTopicPartitionsResponsePartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeTopicPartitionsResponsePartition {{ error_code: {=i16}, partition_index: {=i32}, leader_id: {=i32}, leader_epoch: {=i32}, replica_nodes: {}, isr_nodes: {}, eligible_leader_replicas: {}, last_known_elr: {}, offline_replicas: {}, unknown_tagged_fields: {} }}", self.error_code, self.partition_index, self.leader_id, self.leader_epoch, self.replica_nodes, self.isr_nodes, self.eligible_leader_replicas, self.last_known_elr, self.offline_replicas, self.unknown_tagged_fields);
     }
 }
 

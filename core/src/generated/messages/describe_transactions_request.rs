@@ -36,6 +36,18 @@ impl Default for DescribeTransactionsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeTransactionsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DescribeTransactionsRequest {{ transactional_ids: {}, unknown_tagged_fields: {} }}",
+            self.transactional_ids,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

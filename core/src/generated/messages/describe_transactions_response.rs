@@ -38,6 +38,13 @@ impl Default for DescribeTransactionsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeTransactionsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeTransactionsResponse {{ throttle_time_ms: {=i32}, transaction_states: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.transaction_states, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -122,6 +129,13 @@ impl<'a> TransactionState<'a> {
 impl Default for TransactionState<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TransactionState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "TransactionState {{ error_code: {=i16}, transactional_id: \"{=str}\", transaction_state: \"{=str}\", transaction_timeout_ms: {=i32}, transaction_start_time_ms: {=i64}, producer_id: {=i64}, producer_epoch: {=i16}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.transactional_id, self.transaction_state, self.transaction_timeout_ms, self.transaction_start_time_ms, self.producer_id, self.producer_epoch, self.topics, self.unknown_tagged_fields);
     }
 }
 
@@ -227,6 +241,19 @@ impl<'a> TopicData<'a> {
 impl Default for TopicData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicData {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -36,6 +36,18 @@ impl Default for DescribeUserScramCredentialsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeUserScramCredentialsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "DescribeUserScramCredentialsRequest {{ users: {}, unknown_tagged_fields: {} }}",
+            self.users,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -96,6 +108,18 @@ impl<'a> UserName<'a> {
 impl Default for UserName<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for UserName<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "UserName {{ name: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.name,
+            self.unknown_tagged_fields
+        );
     }
 }
 

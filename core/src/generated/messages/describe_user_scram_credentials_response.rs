@@ -44,6 +44,13 @@ impl Default for DescribeUserScramCredentialsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeUserScramCredentialsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeUserScramCredentialsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, results: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.results, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -134,6 +141,13 @@ impl Default for DescribeUserScramCredentialsResult<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribeUserScramCredentialsResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribeUserScramCredentialsResult {{ user: \"{=str}\", error_code: {=i16}, error_message: {}, credential_infos: {}, unknown_tagged_fields: {} }}", self.user, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.credential_infos, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -208,6 +222,19 @@ impl<'a> CredentialInfo<'a> {
 impl Default for CredentialInfo<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for CredentialInfo<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "CredentialInfo {{ mechanism: {=i8}, iterations: {=i32}, unknown_tagged_fields: {} }}",
+            self.mechanism,
+            self.iterations,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -42,6 +42,13 @@ impl Default for ElectLeadersRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ElectLeadersRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ElectLeadersRequest {{ election_type: {=i8}, topic_partitions: {}, timeout_ms: {=i32}, unknown_tagged_fields: {} }}", self.election_type, self.topic_partitions, self.timeout_ms, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -123,6 +130,19 @@ impl<'a> TopicPartitions<'a> {
 impl Default for TopicPartitions<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicPartitions<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicPartitions {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -41,6 +41,13 @@ impl Default for ElectLeadersResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ElectLeadersResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ElectLeadersResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, replica_election_results: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.replica_election_results, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -119,6 +126,19 @@ impl<'a> ReplicaElectionResult<'a> {
 impl Default for ReplicaElectionResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ReplicaElectionResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ReplicaElectionResult {{ topic: \"{=str}\", partition_result: {}, unknown_tagged_fields: {} }}",
+            self.topic,
+            self.partition_result,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -205,6 +225,13 @@ impl<'a> PartitionResult<'a> {
 impl Default for PartitionResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionResult {{ partition_id: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.partition_id, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
 

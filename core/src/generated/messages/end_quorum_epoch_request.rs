@@ -42,6 +42,20 @@ impl Default for EndQuorumEpochRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for EndQuorumEpochRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "EndQuorumEpochRequest {{ cluster_id: {}, topics: {}, leader_endpoints: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::OptStr(self.cluster_id),
+            self.topics,
+            self.leader_endpoints,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -124,6 +138,19 @@ impl Default for TopicData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -194,6 +221,20 @@ impl<'a> LeaderEndpoint<'a> {
 impl Default for LeaderEndpoint<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderEndpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "LeaderEndpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.host,
+            self.port,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -310,6 +351,13 @@ impl<'a> PartitionData<'a> {
 impl Default for PartitionData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, leader_id: {=i32}, leader_epoch: {=i32}, preferred_successors: {}, preferred_candidates: {}, unknown_tagged_fields: {} }}", self.partition_index, self.leader_id, self.leader_epoch, self.preferred_successors, self.preferred_candidates, self.unknown_tagged_fields);
     }
 }
 
@@ -434,6 +482,19 @@ impl<'a> ReplicaInfo<'a> {
 impl Default for ReplicaInfo<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ReplicaInfo<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ReplicaInfo {{ candidate_id: {=i32}, candidate_directory_id: {}, unknown_tagged_fields: {} }}",
+            self.candidate_id,
+            rt::defmt_fmt::UuidFmt(self.candidate_directory_id),
+            self.unknown_tagged_fields
+        );
     }
 }
 

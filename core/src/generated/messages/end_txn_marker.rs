@@ -35,6 +35,18 @@ impl Default for EndTxnMarker<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for EndTxnMarker<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "EndTxnMarker {{ coordinator_epoch: {=i32}, unknown_tagged_fields: {} }}",
+            self.coordinator_epoch,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for EndTxnMarker<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

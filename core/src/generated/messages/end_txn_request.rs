@@ -45,6 +45,13 @@ impl Default for EndTxnRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for EndTxnRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "EndTxnRequest {{ transactional_id: \"{=str}\", producer_id: {=i64}, producer_epoch: {=i16}, committed: {=bool}, unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.producer_epoch, self.committed, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -44,6 +44,13 @@ impl Default for EndTxnResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for EndTxnResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "EndTxnResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, producer_id: {=i64}, producer_epoch: {=i16}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.producer_id, self.producer_epoch, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -42,6 +42,13 @@ impl Default for EnvelopeRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for EnvelopeRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "EnvelopeRequest {{ request_data: {=[u8]}, request_principal: {}, client_host_address: {=[u8]}, unknown_tagged_fields: {} }}", self.request_data, self.request_principal, self.client_host_address, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

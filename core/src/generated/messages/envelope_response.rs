@@ -38,6 +38,19 @@ impl Default for EnvelopeResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for EnvelopeResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "EnvelopeResponse {{ response_data: {}, error_code: {=i16}, unknown_tagged_fields: {} }}",
+            self.response_data,
+            self.error_code,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

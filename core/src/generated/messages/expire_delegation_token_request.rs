@@ -40,6 +40,13 @@ impl Default for ExpireDelegationTokenRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ExpireDelegationTokenRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ExpireDelegationTokenRequest {{ hmac: {=[u8]}, expiry_time_period_ms: {=i64}, unknown_tagged_fields: {} }}", self.hmac, self.expiry_time_period_ms, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

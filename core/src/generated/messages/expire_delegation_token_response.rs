@@ -42,6 +42,13 @@ impl Default for ExpireDelegationTokenResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ExpireDelegationTokenResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ExpireDelegationTokenResponse {{ error_code: {=i16}, expiry_timestamp_ms: {=i64}, throttle_time_ms: {=i32}, unknown_tagged_fields: {} }}", self.error_code, self.expiry_timestamp_ms, self.throttle_time_ms, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ExpireDelegationTokenResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -70,6 +70,13 @@ impl Default for FetchRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for FetchRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "FetchRequest {{ cluster_id: {}, replica_id: {=i32}, replica_state: {}, max_wait_ms: {=i32}, min_bytes: {=i32}, max_bytes: {=i32}, isolation_level: {=i8}, session_id: {=i32}, session_epoch: {=i32}, topics: {}, forgotten_topics_data: {}, rack_id: \"{=str}\", unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.replica_id, self.replica_state, self.max_wait_ms, self.min_bytes, self.max_bytes, self.isolation_level, self.session_id, self.session_epoch, self.topics, self.forgotten_topics_data, self.rack_id, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for FetchRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -294,6 +301,19 @@ impl Default for ReplicaState<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ReplicaState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ReplicaState {{ replica_id: {=i32}, replica_epoch: {=i64}, unknown_tagged_fields: {} }}",
+            self.replica_id,
+            self.replica_epoch,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -389,6 +409,20 @@ impl Default for FetchTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for FetchTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "FetchTopic {{ topic: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic,
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -479,6 +513,20 @@ impl<'a> ForgottenTopic<'a> {
 impl Default for ForgottenTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ForgottenTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ForgottenTopic {{ topic: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic,
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -598,6 +646,13 @@ impl<'a> FetchPartition<'a> {
 impl Default for FetchPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for FetchPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "FetchPartition {{ partition: {=i32}, current_leader_epoch: {=i32}, fetch_offset: {=i64}, last_fetched_epoch: {=i32}, log_start_offset: {=i64}, partition_max_bytes: {=i32}, replica_directory_id: {}, high_watermark: {=i64}, unknown_tagged_fields: {} }}", self.partition, self.current_leader_epoch, self.fetch_offset, self.last_fetched_epoch, self.log_start_offset, self.partition_max_bytes, rt::defmt_fmt::UuidFmt(self.replica_directory_id), self.high_watermark, self.unknown_tagged_fields);
     }
 }
 

@@ -48,6 +48,13 @@ impl Default for FetchResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for FetchResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "FetchResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, session_id: {=i32}, responses: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.session_id, self.responses, self.node_endpoints, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for FetchResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -186,6 +193,20 @@ impl Default for FetchableTopicResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for FetchableTopicResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "FetchableTopicResponse {{ topic: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic,
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -279,6 +300,21 @@ impl<'a> NodeEndpoint<'a> {
 impl Default for NodeEndpoint<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for NodeEndpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}",
+            self.node_id,
+            self.host,
+            self.port,
+            rt::defmt_fmt::OptStr(self.rack),
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -428,6 +464,13 @@ impl<'a> PartitionData<'a> {
 impl Default for PartitionData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, high_watermark: {=i64}, last_stable_offset: {=i64}, log_start_offset: {=i64}, diverging_epoch: {}, current_leader: {}, snapshot_id: {}, aborted_transactions: {}, preferred_read_replica: {=i32}, records: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.high_watermark, self.last_stable_offset, self.log_start_offset, self.diverging_epoch, self.current_leader, self.snapshot_id, self.aborted_transactions, self.preferred_read_replica, self.records, self.unknown_tagged_fields);
     }
 }
 
@@ -673,6 +716,19 @@ impl Default for EpochEndOffset<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for EpochEndOffset<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "EpochEndOffset {{ epoch: {=i32}, end_offset: {=i64}, unknown_tagged_fields: {} }}",
+            self.epoch,
+            self.end_offset,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -768,6 +824,19 @@ impl<'a> LeaderIdAndEpoch<'a> {
 impl Default for LeaderIdAndEpoch<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderIdAndEpoch<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
+            self.leader_id,
+            self.leader_epoch,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -872,6 +941,19 @@ impl Default for SnapshotId<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SnapshotId<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "SnapshotId {{ end_offset: {=i64}, epoch: {=i32}, unknown_tagged_fields: {} }}",
+            self.end_offset,
+            self.epoch,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -947,6 +1029,19 @@ impl<'a> AbortedTransaction<'a> {
 impl Default for AbortedTransaction<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AbortedTransaction<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AbortedTransaction {{ producer_id: {=i64}, first_offset: {=i64}, unknown_tagged_fields: {} }}",
+            self.producer_id,
+            self.first_offset,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -45,6 +45,13 @@ impl Default for FetchSnapshotRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for FetchSnapshotRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "FetchSnapshotRequest {{ cluster_id: {}, replica_id: {=i32}, max_bytes: {=i32}, topics: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.replica_id, self.max_bytes, self.topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -159,6 +166,19 @@ impl Default for TopicSnapshot<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicSnapshot<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicSnapshot {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -235,6 +255,13 @@ impl<'a> PartitionSnapshot<'a> {
 impl Default for PartitionSnapshot<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionSnapshot<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionSnapshot {{ partition: {=i32}, current_leader_epoch: {=i32}, snapshot_id: {}, position: {=i64}, replica_directory_id: {}, unknown_tagged_fields: {} }}", self.partition, self.current_leader_epoch, self.snapshot_id, self.position, rt::defmt_fmt::UuidFmt(self.replica_directory_id), self.unknown_tagged_fields);
     }
 }
 
@@ -359,6 +386,19 @@ impl<'a> SnapshotId<'a> {
 impl Default for SnapshotId<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for SnapshotId<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "SnapshotId {{ end_offset: {=i64}, epoch: {=i32}, unknown_tagged_fields: {} }}",
+            self.end_offset,
+            self.epoch,
+            self.unknown_tagged_fields
+        );
     }
 }
 

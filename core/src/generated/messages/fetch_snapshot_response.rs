@@ -44,6 +44,13 @@ impl Default for FetchSnapshotResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for FetchSnapshotResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "FetchSnapshotResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, topics: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.topics, self.node_endpoints, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -162,6 +169,19 @@ impl Default for TopicSnapshot<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicSnapshot<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicSnapshot {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -232,6 +252,20 @@ impl<'a> NodeEndpoint<'a> {
 impl Default for NodeEndpoint<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for NodeEndpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+            self.node_id,
+            self.host,
+            self.port,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -354,6 +388,13 @@ impl<'a> PartitionSnapshot<'a> {
 impl Default for PartitionSnapshot<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionSnapshot<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionSnapshot {{ index: {=i32}, error_code: {=i16}, snapshot_id: {}, current_leader: {}, size: {=i64}, position: {=i64}, unaligned_records: {}, unknown_tagged_fields: {} }}", self.index, self.error_code, self.snapshot_id, self.current_leader, self.size, self.position, self.unaligned_records, self.unknown_tagged_fields);
     }
 }
 
@@ -494,6 +535,19 @@ impl Default for SnapshotId<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SnapshotId<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "SnapshotId {{ end_offset: {=i64}, epoch: {=i32}, unknown_tagged_fields: {} }}",
+            self.end_offset,
+            self.epoch,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -569,6 +623,19 @@ impl<'a> LeaderIdAndEpoch<'a> {
 impl Default for LeaderIdAndEpoch<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderIdAndEpoch<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
+            self.leader_id,
+            self.leader_epoch,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -42,6 +42,13 @@ impl Default for FindCoordinatorRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for FindCoordinatorRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "FindCoordinatorRequest {{ key: \"{=str}\", key_type: {=i8}, coordinator_keys: {}, unknown_tagged_fields: {} }}", self.key, self.key_type, self.coordinator_keys, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -53,6 +53,13 @@ impl Default for FindCoordinatorResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for FindCoordinatorResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "FindCoordinatorResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, node_id: {=i32}, host: \"{=str}\", port: {=i32}, coordinators: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.node_id, self.host, self.port, self.coordinators, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -207,6 +214,13 @@ impl<'a> Coordinator<'a> {
 impl Default for Coordinator<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Coordinator<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "Coordinator {{ key: \"{=str}\", node_id: {=i32}, host: \"{=str}\", port: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.key, self.node_id, self.host, self.port, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
 

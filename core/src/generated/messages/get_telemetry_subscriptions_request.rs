@@ -36,6 +36,18 @@ impl Default for GetTelemetrySubscriptionsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for GetTelemetrySubscriptionsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "GetTelemetrySubscriptionsRequest {{ client_instance_id: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.client_instance_id),
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

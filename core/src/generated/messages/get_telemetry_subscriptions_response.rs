@@ -59,6 +59,13 @@ impl Default for GetTelemetrySubscriptionsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for GetTelemetrySubscriptionsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "GetTelemetrySubscriptionsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, client_instance_id: {}, subscription_id: {=i32}, accepted_compression_types: {}, push_interval_ms: {=i32}, telemetry_max_bytes: {=i32}, delta_temporality: {=bool}, requested_metrics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::UuidFmt(self.client_instance_id), self.subscription_id, self.accepted_compression_types, self.push_interval_ms, self.telemetry_max_bytes, self.delta_temporality, self.requested_metrics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

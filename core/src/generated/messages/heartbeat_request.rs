@@ -45,6 +45,13 @@ impl Default for HeartbeatRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for HeartbeatRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "HeartbeatRequest {{ group_id: \"{=str}\", generation_id: {=i32}, member_id: \"{=str}\", group_instance_id: {}, unknown_tagged_fields: {} }}", self.group_id, self.generation_id, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -39,6 +39,19 @@ impl Default for IncrementalAlterConfigsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for IncrementalAlterConfigsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "IncrementalAlterConfigsRequest {{ resources: {}, validate_only: {=bool}, unknown_tagged_fields: {} }}",
+            self.resources,
+            self.validate_only,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -108,6 +121,13 @@ impl<'a> AlterConfigsResource<'a> {
 impl Default for AlterConfigsResource<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterConfigsResource<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AlterConfigsResource {{ resource_type: {=i8}, resource_name: \"{=str}\", configs: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.configs, self.unknown_tagged_fields);
     }
 }
 
@@ -184,6 +204,20 @@ impl<'a> AlterableConfig<'a> {
 impl Default for AlterableConfig<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AlterableConfig<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AlterableConfig {{ name: \"{=str}\", config_operation: {=i8}, value: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.config_operation,
+            rt::defmt_fmt::OptStr(self.value),
+            self.unknown_tagged_fields
+        );
     }
 }
 

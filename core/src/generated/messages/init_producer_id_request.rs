@@ -52,6 +52,13 @@ impl Default for InitProducerIdRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for InitProducerIdRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "InitProducerIdRequest {{ transactional_id: {}, transaction_timeout_ms: {=i32}, producer_id: {=i64}, producer_epoch: {=i16}, enable2_pc: {=bool}, keep_prepared_txn: {=bool}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.transactional_id), self.transaction_timeout_ms, self.producer_id, self.producer_epoch, self.enable2_pc, self.keep_prepared_txn, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

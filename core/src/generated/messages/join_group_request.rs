@@ -57,6 +57,13 @@ impl Default for JoinGroupRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for JoinGroupRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "JoinGroupRequest {{ group_id: \"{=str}\", session_timeout_ms: {=i32}, rebalance_timeout_ms: {=i32}, member_id: \"{=str}\", group_instance_id: {}, protocol_type: \"{=str}\", protocols: {}, reason: {}, unknown_tagged_fields: {} }}", self.group_id, self.session_timeout_ms, self.rebalance_timeout_ms, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.protocol_type, self.protocols, rt::defmt_fmt::OptStr(self.reason), self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -174,6 +181,19 @@ impl<'a> JoinGroupRequestProtocol<'a> {
 impl Default for JoinGroupRequestProtocol<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for JoinGroupRequestProtocol<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "JoinGroupRequestProtocol {{ name: \"{=str}\", metadata: {=[u8]}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.metadata,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -59,6 +59,13 @@ impl Default for JoinGroupResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for JoinGroupResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "JoinGroupResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, generation_id: {=i32}, protocol_type: {}, protocol_name: {}, leader: \"{=str}\", skip_assignment: {=bool}, member_id: \"{=str}\", members: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.generation_id, rt::defmt_fmt::OptStr(self.protocol_type), rt::defmt_fmt::OptStr(self.protocol_name), self.leader, self.skip_assignment, self.member_id, self.members, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -190,6 +197,13 @@ impl<'a> JoinGroupResponseMember<'a> {
 impl Default for JoinGroupResponseMember<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for JoinGroupResponseMember<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "JoinGroupResponseMember {{ member_id: \"{=str}\", group_instance_id: {}, metadata: {=[u8]}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.metadata, self.unknown_tagged_fields);
     }
 }
 

@@ -38,6 +38,19 @@ impl Default for KRaftVersionRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for KRaftVersionRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "KRaftVersionRecord {{ version: {=i16}, k_raft_version: {=i16}, unknown_tagged_fields: {} }}",
+            self.version,
+            self.k_raft_version,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -58,6 +58,13 @@ impl Default for LeaderAndIsrRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderAndIsrRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "LeaderAndIsrRequest {{ controller_id: {=i32}, is_k_raft_controller: {=bool}, controller_epoch: {=i32}, broker_epoch: {=i64}, r#type: {=i8}, ungrouped_partition_states: {}, topic_states: {}, live_leaders: {}, unknown_tagged_fields: {} }}", self.controller_id, self.is_k_raft_controller, self.controller_epoch, self.broker_epoch, self.r#type, self.ungrouped_partition_states, self.topic_states, self.live_leaders, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -235,6 +242,13 @@ impl<'a> LeaderAndIsrPartitionState<'a> {
 impl Default for LeaderAndIsrPartitionState<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderAndIsrPartitionState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "LeaderAndIsrPartitionState {{ topic_name: \"{=str}\", partition_index: {=i32}, controller_epoch: {=i32}, leader: {=i32}, leader_epoch: {=i32}, isr: {}, partition_epoch: {=i32}, replicas: {}, adding_replicas: {}, removing_replicas: {}, is_new: {=bool}, leader_recovery_state: {=i8}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.controller_epoch, self.leader, self.leader_epoch, self.isr, self.partition_epoch, self.replicas, self.adding_replicas, self.removing_replicas, self.is_new, self.leader_recovery_state, self.unknown_tagged_fields);
     }
 }
 
@@ -426,6 +440,13 @@ impl Default for LeaderAndIsrTopicState<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderAndIsrTopicState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "LeaderAndIsrTopicState {{ topic_name: \"{=str}\", topic_id: {}, partition_states: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_states, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -530,6 +551,13 @@ impl<'a> LeaderAndIsrLiveLeader<'a> {
 impl Default for LeaderAndIsrLiveLeader<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderAndIsrLiveLeader<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "LeaderAndIsrLiveLeader {{ broker_id: {=i32}, host_name: \"{=str}\", port: {=i32}, unknown_tagged_fields: {} }}", self.broker_id, self.host_name, self.port, self.unknown_tagged_fields);
     }
 }
 

@@ -42,6 +42,13 @@ impl Default for LeaderAndIsrResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderAndIsrResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "LeaderAndIsrResponse {{ error_code: {=i16}, partition_errors: {}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.partition_errors, self.topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -140,6 +147,13 @@ impl Default for LeaderAndIsrPartitionError<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderAndIsrPartitionError<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "LeaderAndIsrPartitionError {{ topic_name: \"{=str}\", partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.error_code, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -225,6 +239,19 @@ impl<'a> LeaderAndIsrTopicError<'a> {
 impl Default for LeaderAndIsrTopicError<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderAndIsrTopicError<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "LeaderAndIsrTopicError {{ topic_id: {}, partition_errors: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partition_errors,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -44,6 +44,13 @@ impl Default for LeaderChangeMessage<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderChangeMessage<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "LeaderChangeMessage {{ version: {=i16}, leader_id: {=i32}, voters: {}, granting_voters: {}, unknown_tagged_fields: {} }}", self.version, self.leader_id, self.voters, self.granting_voters, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -125,6 +132,19 @@ impl<'a> Voter<'a> {
 impl Default for Voter<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Voter<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Voter {{ voter_id: {=i32}, voter_directory_id: {}, unknown_tagged_fields: {} }}",
+            self.voter_id,
+            rt::defmt_fmt::UuidFmt(self.voter_directory_id),
+            self.unknown_tagged_fields
+        );
     }
 }
 

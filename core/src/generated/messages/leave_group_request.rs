@@ -42,6 +42,13 @@ impl Default for LeaveGroupRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaveGroupRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "LeaveGroupRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", members: {}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.members, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -138,6 +145,20 @@ impl<'a> MemberIdentity<'a> {
 impl Default for MemberIdentity<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for MemberIdentity<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "MemberIdentity {{ member_id: \"{=str}\", group_instance_id: {}, reason: {}, unknown_tagged_fields: {} }}",
+            self.member_id,
+            rt::defmt_fmt::OptStr(self.group_instance_id),
+            rt::defmt_fmt::OptStr(self.reason),
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -41,6 +41,13 @@ impl Default for LeaveGroupResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaveGroupResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "LeaveGroupResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, members: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.members, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -133,6 +140,13 @@ impl<'a> MemberResponse<'a> {
 impl Default for MemberResponse<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for MemberResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "MemberResponse {{ member_id: \"{=str}\", group_instance_id: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.error_code, self.unknown_tagged_fields);
     }
 }
 

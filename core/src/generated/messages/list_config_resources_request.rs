@@ -36,6 +36,18 @@ impl Default for ListConfigResourcesRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListConfigResourcesRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ListConfigResourcesRequest {{ resource_types: {}, unknown_tagged_fields: {} }}",
+            self.resource_types,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

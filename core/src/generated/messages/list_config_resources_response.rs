@@ -41,6 +41,13 @@ impl Default for ListConfigResourcesResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListConfigResourcesResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ListConfigResourcesResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, config_resources: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.config_resources, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -118,6 +125,19 @@ impl<'a> ConfigResource<'a> {
 impl Default for ConfigResource<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConfigResource<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ConfigResource {{ resource_name: \"{=str}\", resource_type: {=i8}, unknown_tagged_fields: {} }}",
+            self.resource_name,
+            self.resource_type,
+            self.unknown_tagged_fields
+        );
     }
 }
 

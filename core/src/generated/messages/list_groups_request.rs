@@ -39,6 +39,19 @@ impl Default for ListGroupsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListGroupsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ListGroupsRequest {{ states_filter: {}, types_filter: {}, unknown_tagged_fields: {} }}",
+            self.states_filter,
+            self.types_filter,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -41,6 +41,13 @@ impl Default for ListGroupsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListGroupsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ListGroupsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, groups: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.groups, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -125,6 +132,13 @@ impl<'a> ListedGroup<'a> {
 impl Default for ListedGroup<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListedGroup<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ListedGroup {{ group_id: \"{=str}\", protocol_type: \"{=str}\", group_state: \"{=str}\", group_type: \"{=str}\", unknown_tagged_fields: {} }}", self.group_id, self.protocol_type, self.group_state, self.group_type, self.unknown_tagged_fields);
     }
 }
 

@@ -46,6 +46,13 @@ impl Default for ListOffsetsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListOffsetsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ListOffsetsRequest {{ replica_id: {=i32}, isolation_level: {=i8}, topics: {}, timeout_ms: {=i32}, unknown_tagged_fields: {} }}", self.replica_id, self.isolation_level, self.topics, self.timeout_ms, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -142,6 +149,19 @@ impl Default for ListOffsetsTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListOffsetsTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ListOffsetsTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -215,6 +235,13 @@ impl<'a> ListOffsetsPartition<'a> {
 impl Default for ListOffsetsPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListOffsetsPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ListOffsetsPartition {{ partition_index: {=i32}, current_leader_epoch: {=i32}, timestamp: {=i64}, max_num_offsets: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.current_leader_epoch, self.timestamp, self.max_num_offsets, self.unknown_tagged_fields);
     }
 }
 

@@ -39,6 +39,19 @@ impl Default for ListOffsetsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListOffsetsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ListOffsetsResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -114,6 +127,19 @@ impl<'a> ListOffsetsTopicResponse<'a> {
 impl Default for ListOffsetsTopicResponse<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListOffsetsTopicResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ListOffsetsTopicResponse {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -196,6 +222,13 @@ impl<'a> ListOffsetsPartitionResponse<'a> {
 impl Default for ListOffsetsPartitionResponse<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListOffsetsPartitionResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ListOffsetsPartitionResponse {{ partition_index: {=i32}, error_code: {=i16}, old_style_offsets: {}, timestamp: {=i64}, offset: {=i64}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.old_style_offsets, self.timestamp, self.offset, self.leader_epoch, self.unknown_tagged_fields);
     }
 }
 

@@ -39,6 +39,19 @@ impl Default for ListPartitionReassignmentsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListPartitionReassignmentsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ListPartitionReassignmentsRequest {{ timeout_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+            self.timeout_ms,
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -105,6 +118,19 @@ impl<'a> ListPartitionReassignmentsTopics<'a> {
 impl Default for ListPartitionReassignmentsTopics<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListPartitionReassignmentsTopics<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ListPartitionReassignmentsTopics {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partition_indexes,
+            self.unknown_tagged_fields
+        );
     }
 }
 

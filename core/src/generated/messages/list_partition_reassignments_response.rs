@@ -44,6 +44,13 @@ impl Default for ListPartitionReassignmentsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListPartitionReassignmentsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ListPartitionReassignmentsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, topics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -128,6 +135,19 @@ impl Default for OngoingTopicReassignment<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OngoingTopicReassignment<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OngoingTopicReassignment {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -201,6 +221,13 @@ impl<'a> OngoingPartitionReassignment<'a> {
 impl Default for OngoingPartitionReassignment<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for OngoingPartitionReassignment<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OngoingPartitionReassignment {{ partition_index: {=i32}, replicas: {}, adding_replicas: {}, removing_replicas: {}, unknown_tagged_fields: {} }}", self.partition_index, self.replicas, self.adding_replicas, self.removing_replicas, self.unknown_tagged_fields);
     }
 }
 

@@ -45,6 +45,13 @@ impl Default for ListTransactionsRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListTransactionsRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ListTransactionsRequest {{ state_filters: {}, producer_id_filters: {}, duration_filter: {=i64}, transactional_id_pattern: {}, unknown_tagged_fields: {} }}", self.state_filters, self.producer_id_filters, self.duration_filter, rt::defmt_fmt::OptStr(self.transactional_id_pattern), self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -44,6 +44,13 @@ impl Default for ListTransactionsResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ListTransactionsResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ListTransactionsResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, unknown_state_filters: {}, transaction_states: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.unknown_state_filters, self.transaction_states, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -128,6 +135,13 @@ impl<'a> TransactionState<'a> {
 impl Default for TransactionState<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TransactionState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "TransactionState {{ transactional_id: \"{=str}\", producer_id: {=i64}, transaction_state: \"{=str}\", unknown_tagged_fields: {} }}", self.transactional_id, self.producer_id, self.transaction_state, self.unknown_tagged_fields);
     }
 }
 

@@ -45,6 +45,13 @@ impl Default for MetadataRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for MetadataRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "MetadataRequest {{ topics: {}, allow_auto_topic_creation: {=bool}, include_cluster_authorized_operations: {=bool}, include_topic_authorized_operations: {=bool}, unknown_tagged_fields: {} }}", self.topics, self.allow_auto_topic_creation, self.include_cluster_authorized_operations, self.include_topic_authorized_operations, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -159,6 +166,19 @@ impl<'a> MetadataRequestTopic<'a> {
 impl Default for MetadataRequestTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for MetadataRequestTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "MetadataRequestTopic {{ topic_id: {}, name: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            rt::defmt_fmt::OptStr(self.name),
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -53,6 +53,13 @@ impl Default for MetadataResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for MetadataResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "MetadataResponse {{ throttle_time_ms: {=i32}, brokers: {}, cluster_id: {}, controller_id: {=i32}, topics: {}, cluster_authorized_operations: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.brokers, rt::defmt_fmt::OptStr(self.cluster_id), self.controller_id, self.topics, self.cluster_authorized_operations, self.error_code, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -192,6 +199,13 @@ impl Default for MetadataResponseBroker<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for MetadataResponseBroker<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "MetadataResponseBroker {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}", self.node_id, self.host, self.port, rt::defmt_fmt::OptStr(self.rack), self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -285,6 +299,13 @@ impl<'a> MetadataResponseTopic<'a> {
 impl Default for MetadataResponseTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for MetadataResponseTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "MetadataResponseTopic {{ error_code: {=i16}, name: {}, topic_id: {}, is_internal: {=bool}, partitions: {}, topic_authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.name), rt::defmt_fmt::UuidFmt(self.topic_id), self.is_internal, self.partitions, self.topic_authorized_operations, self.unknown_tagged_fields);
     }
 }
 
@@ -412,6 +433,13 @@ impl<'a> MetadataResponsePartition<'a> {
 impl Default for MetadataResponsePartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for MetadataResponsePartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "MetadataResponsePartition {{ error_code: {=i16}, partition_index: {=i32}, leader_id: {=i32}, leader_epoch: {=i32}, replica_nodes: {}, isr_nodes: {}, offline_replicas: {}, unknown_tagged_fields: {} }}", self.error_code, self.partition_index, self.leader_id, self.leader_epoch, self.replica_nodes, self.isr_nodes, self.offline_replicas, self.unknown_tagged_fields);
     }
 }
 

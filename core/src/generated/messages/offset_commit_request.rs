@@ -53,6 +53,13 @@ impl Default for OffsetCommitRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetCommitRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetCommitRequest {{ group_id: \"{=str}\", generation_id_or_member_epoch: {=i32}, member_id: \"{=str}\", group_instance_id: {}, retention_time_ms: {=i64}, topics: {}, unknown_tagged_fields: {} }}", self.group_id, self.generation_id_or_member_epoch, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.retention_time_ms, self.topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -177,6 +184,20 @@ impl Default for OffsetCommitRequestTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetCommitRequestTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetCommitRequestTopic {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -273,6 +294,13 @@ impl<'a> OffsetCommitRequestPartition<'a> {
 impl Default for OffsetCommitRequestPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetCommitRequestPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetCommitRequestPartition {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, commit_timestamp: {=i64}, committed_metadata: {}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, self.commit_timestamp, rt::defmt_fmt::OptStr(self.committed_metadata), self.unknown_tagged_fields);
     }
 }
 

@@ -39,6 +39,19 @@ impl Default for OffsetCommitResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetCommitResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetCommitResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -117,6 +130,20 @@ impl<'a> OffsetCommitResponseTopic<'a> {
 impl Default for OffsetCommitResponseTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetCommitResponseTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetCommitResponseTopic {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -207,6 +234,13 @@ impl<'a> OffsetCommitResponsePartition<'a> {
 impl Default for OffsetCommitResponsePartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetCommitResponsePartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetCommitResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields);
     }
 }
 

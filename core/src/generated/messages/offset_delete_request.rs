@@ -39,6 +39,19 @@ impl Default for OffsetDeleteRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetDeleteRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetDeleteRequest {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
+            self.group_id,
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -97,6 +110,19 @@ impl Default for OffsetDeleteRequestTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetDeleteRequestTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetDeleteRequestTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -149,6 +175,18 @@ impl<'a> OffsetDeleteRequestPartition<'a> {
 impl Default for OffsetDeleteRequestPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetDeleteRequestPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetDeleteRequestPartition {{ partition_index: {=i32}, unknown_tagged_fields: {} }}",
+            self.partition_index,
+            self.unknown_tagged_fields
+        );
     }
 }
 

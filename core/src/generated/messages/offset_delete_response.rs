@@ -41,6 +41,13 @@ impl Default for OffsetDeleteResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetDeleteResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetDeleteResponse {{ error_code: {=i16}, throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}", self.error_code, self.throttle_time_ms, self.topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -109,6 +116,19 @@ impl Default for OffsetDeleteResponseTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetDeleteResponseTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetDeleteResponseTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -164,6 +184,13 @@ impl<'a> OffsetDeleteResponsePartition<'a> {
 impl Default for OffsetDeleteResponsePartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetDeleteResponsePartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetDeleteResponsePartition {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields);
     }
 }
 

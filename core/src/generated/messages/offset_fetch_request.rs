@@ -47,6 +47,13 @@ impl Default for OffsetFetchRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetFetchRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetFetchRequest {{ group_id: \"{=str}\", topics: {}, groups: {}, require_stable: {=bool}, unknown_tagged_fields: {} }}", self.group_id, self.topics, self.groups, self.require_stable, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -169,6 +176,19 @@ impl Default for OffsetFetchRequestTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetFetchRequestTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetFetchRequestTopic {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partition_indexes,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -264,6 +284,13 @@ impl<'a> OffsetFetchRequestGroup<'a> {
 impl Default for OffsetFetchRequestGroup<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetFetchRequestGroup<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetFetchRequestGroup {{ group_id: \"{=str}\", member_id: {}, member_epoch: {=i32}, topics: {}, unknown_tagged_fields: {} }}", self.group_id, rt::defmt_fmt::OptStr(self.member_id), self.member_epoch, self.topics, self.unknown_tagged_fields);
     }
 }
 
@@ -383,6 +410,13 @@ impl<'a> OffsetFetchRequestTopics<'a> {
 impl Default for OffsetFetchRequestTopics<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetFetchRequestTopics<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetFetchRequestTopics {{ name: \"{=str}\", topic_id: {}, partition_indexes: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_indexes, self.unknown_tagged_fields);
     }
 }
 

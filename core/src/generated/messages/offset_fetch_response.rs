@@ -45,6 +45,13 @@ impl Default for OffsetFetchResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetFetchResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetFetchResponse {{ throttle_time_ms: {=i32}, topics: {}, error_code: {=i16}, groups: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.topics, self.error_code, self.groups, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -161,6 +168,19 @@ impl Default for OffsetFetchResponseTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetFetchResponseTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetFetchResponseTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -253,6 +273,13 @@ impl<'a> OffsetFetchResponseGroup<'a> {
 impl Default for OffsetFetchResponseGroup<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetFetchResponseGroup<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetFetchResponseGroup {{ group_id: \"{=str}\", topics: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.group_id, self.topics, self.error_code, self.unknown_tagged_fields);
     }
 }
 
@@ -369,6 +396,13 @@ impl<'a> OffsetFetchResponsePartition<'a> {
 impl Default for OffsetFetchResponsePartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetFetchResponsePartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetFetchResponsePartition {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, metadata: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, rt::defmt_fmt::OptStr(self.metadata), self.error_code, self.unknown_tagged_fields);
     }
 }
 
@@ -512,6 +546,20 @@ impl Default for OffsetFetchResponseTopics<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetFetchResponseTopics<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetFetchResponseTopics {{ name: \"{=str}\", topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -619,6 +667,13 @@ impl<'a> OffsetFetchResponsePartitions<'a> {
 impl Default for OffsetFetchResponsePartitions<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetFetchResponsePartitions<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetFetchResponsePartitions {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, metadata: {}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, rt::defmt_fmt::OptStr(self.metadata), self.error_code, self.unknown_tagged_fields);
     }
 }
 

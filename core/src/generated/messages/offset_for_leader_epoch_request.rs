@@ -40,6 +40,19 @@ impl Default for OffsetForLeaderEpochRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetForLeaderEpochRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetForLeaderEpochRequest {{ replica_id: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+            self.replica_id,
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -118,6 +131,19 @@ impl Default for OffsetForLeaderTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetForLeaderTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetForLeaderTopic {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -188,6 +214,13 @@ impl<'a> OffsetForLeaderPartition<'a> {
 impl Default for OffsetForLeaderPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetForLeaderPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "OffsetForLeaderPartition {{ partition: {=i32}, current_leader_epoch: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}", self.partition, self.current_leader_epoch, self.leader_epoch, self.unknown_tagged_fields);
     }
 }
 

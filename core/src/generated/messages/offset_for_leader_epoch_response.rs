@@ -39,6 +39,19 @@ impl Default for OffsetForLeaderEpochResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetForLeaderEpochResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetForLeaderEpochResponse {{ throttle_time_ms: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -117,6 +130,19 @@ impl Default for OffsetForLeaderTopicResult<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for OffsetForLeaderTopicResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "OffsetForLeaderTopicResult {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -190,6 +216,13 @@ impl<'a> EpochEndOffset<'a> {
 impl Default for EpochEndOffset<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for EpochEndOffset<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "EpochEndOffset {{ error_code: {=i16}, partition: {=i32}, leader_epoch: {=i32}, end_offset: {=i64}, unknown_tagged_fields: {} }}", self.error_code, self.partition, self.leader_epoch, self.end_offset, self.unknown_tagged_fields);
     }
 }
 

@@ -46,6 +46,13 @@ impl Default for ProduceRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ProduceRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ProduceRequest {{ transactional_id: {}, acks: {=i16}, timeout_ms: {=i32}, topic_data: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.transactional_id), self.acks, self.timeout_ms, self.topic_data, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -144,6 +151,20 @@ impl Default for TopicProduceData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicProduceData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicProduceData {{ name: \"{=str}\", topic_id: {}, partition_data: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partition_data,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -231,6 +252,19 @@ impl<'a> PartitionProduceData<'a> {
 impl Default for PartitionProduceData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionProduceData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "PartitionProduceData {{ index: {=i32}, records: {}, unknown_tagged_fields: {} }}",
+            self.index,
+            self.records,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -42,6 +42,13 @@ impl Default for ProduceResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ProduceResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ProduceResponse {{ responses: {}, throttle_time_ms: {=i32}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.responses, self.throttle_time_ms, self.node_endpoints, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -161,6 +168,13 @@ impl Default for TopicProduceResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicProduceResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "TopicProduceResponse {{ name: \"{=str}\", topic_id: {}, partition_responses: {}, unknown_tagged_fields: {} }}", self.name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_responses, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -255,6 +269,21 @@ impl<'a> NodeEndpoint<'a> {
 impl Default for NodeEndpoint<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for NodeEndpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}",
+            self.node_id,
+            self.host,
+            self.port,
+            rt::defmt_fmt::OptStr(self.rack),
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -395,6 +424,13 @@ impl<'a> PartitionProduceResponse<'a> {
 impl Default for PartitionProduceResponse<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionProduceResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionProduceResponse {{ index: {=i32}, error_code: {=i16}, base_offset: {=i64}, log_append_time_ms: {=i64}, log_start_offset: {=i64}, record_errors: {}, error_message: {}, current_leader: {}, unknown_tagged_fields: {} }}", self.index, self.error_code, self.base_offset, self.log_append_time_ms, self.log_start_offset, self.record_errors, rt::defmt_fmt::OptStr(self.error_message), self.current_leader, self.unknown_tagged_fields);
     }
 }
 
@@ -610,6 +646,13 @@ impl Default for BatchIndexAndErrorMessage<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for BatchIndexAndErrorMessage<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "BatchIndexAndErrorMessage {{ batch_index: {=i32}, batch_index_error_message: {}, unknown_tagged_fields: {} }}", self.batch_index, rt::defmt_fmt::OptStr(self.batch_index_error_message), self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -722,6 +765,19 @@ impl<'a> LeaderIdAndEpoch<'a> {
 impl Default for LeaderIdAndEpoch<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderIdAndEpoch<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
+            self.leader_id,
+            self.leader_epoch,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -48,6 +48,13 @@ impl Default for PushTelemetryRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for PushTelemetryRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PushTelemetryRequest {{ client_instance_id: {}, subscription_id: {=i32}, terminating: {=bool}, compression_type: {=i8}, metrics: {=[u8]}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.client_instance_id), self.subscription_id, self.terminating, self.compression_type, self.metrics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -38,6 +38,19 @@ impl Default for PushTelemetryResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for PushTelemetryResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "PushTelemetryResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.error_code,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for PushTelemetryResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -47,6 +47,13 @@ impl Default for ReadMirrorStatesResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ReadMirrorStatesResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ReadMirrorStatesResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, topics: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ReadMirrorStatesResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -131,6 +138,19 @@ impl Default for TopicResult<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicResult {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicResult<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -204,6 +224,13 @@ impl<'a> PartitionResult<'a> {
 impl Default for PartitionResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionResult {{ partition_index: {=i32}, last_mirror_epoch: {=i32}, state: {=i8}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.last_mirror_epoch, self.state, self.error_code, self.unknown_tagged_fields);
     }
 }
 

@@ -35,6 +35,18 @@ impl Default for ReadShareGroupStateResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ReadShareGroupStateResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ReadShareGroupStateResponse {{ results: {}, unknown_tagged_fields: {} }}",
+            self.results,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -98,6 +110,19 @@ impl<'a> ReadStateResult<'a> {
 impl Default for ReadStateResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ReadStateResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ReadStateResult {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -179,6 +204,13 @@ impl<'a> PartitionResult<'a> {
 impl Default for PartitionResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionResult {{ partition: {=i32}, error_code: {=i16}, error_message: {}, state_epoch: {=i32}, start_offset: {=i64}, state_batches: {}, unknown_tagged_fields: {} }}", self.partition, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.state_epoch, self.start_offset, self.state_batches, self.unknown_tagged_fields);
     }
 }
 
@@ -283,6 +315,13 @@ impl<'a> StateBatch<'a> {
 impl Default for StateBatch<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for StateBatch<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "StateBatch {{ first_offset: {=i64}, last_offset: {=i64}, delivery_state: {=i8}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_state, self.delivery_count, self.unknown_tagged_fields);
     }
 }
 

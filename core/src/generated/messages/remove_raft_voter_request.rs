@@ -42,6 +42,13 @@ impl Default for RemoveRaftVoterRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RemoveRaftVoterRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "RemoveRaftVoterRequest {{ cluster_id: {}, voter_id: {=i32}, voter_directory_id: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.voter_id, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

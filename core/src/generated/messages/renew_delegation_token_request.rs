@@ -40,6 +40,19 @@ impl Default for RenewDelegationTokenRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RenewDelegationTokenRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "RenewDelegationTokenRequest {{ hmac: {=[u8]}, renew_period_ms: {=i64}, unknown_tagged_fields: {} }}",
+            self.hmac,
+            self.renew_period_ms,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

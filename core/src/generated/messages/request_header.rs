@@ -45,6 +45,13 @@ impl Default for RequestHeader<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RequestHeader<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "RequestHeader {{ request_api_key: {=i16}, request_api_version: {=i16}, correlation_id: {=i32}, client_id: {}, unknown_tagged_fields: {} }}", self.request_api_key, self.request_api_version, self.correlation_id, rt::defmt_fmt::OptStr(self.client_id), self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -35,6 +35,18 @@ impl Default for ResponseHeader<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ResponseHeader<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ResponseHeader {{ correlation_id: {=i32}, unknown_tagged_fields: {} }}",
+            self.correlation_id,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -36,6 +36,18 @@ impl Default for SaslAuthenticateRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SaslAuthenticateRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "SaslAuthenticateRequest {{ auth_bytes: {=[u8]}, unknown_tagged_fields: {} }}",
+            self.auth_bytes,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

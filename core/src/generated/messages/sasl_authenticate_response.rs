@@ -44,6 +44,13 @@ impl Default for SaslAuthenticateResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SaslAuthenticateResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "SaslAuthenticateResponse {{ error_code: {=i16}, error_message: {}, auth_bytes: {=[u8]}, session_lifetime_ms: {=i64}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.auth_bytes, self.session_lifetime_ms, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

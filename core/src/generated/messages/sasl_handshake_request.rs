@@ -36,6 +36,18 @@ impl Default for SaslHandshakeRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SaslHandshakeRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "SaslHandshakeRequest {{ mechanism: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.mechanism,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for SaslHandshakeRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -38,6 +38,19 @@ impl Default for SaslHandshakeResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SaslHandshakeResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "SaslHandshakeResponse {{ error_code: {=i16}, mechanisms: {}, unknown_tagged_fields: {} }}",
+            self.error_code,
+            self.mechanisms,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -46,6 +46,13 @@ impl Default for ShareAcknowledgeRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareAcknowledgeRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ShareAcknowledgeRequest {{ group_id: {}, member_id: {}, share_session_epoch: {=i32}, topics: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.group_id), rt::defmt_fmt::OptStr(self.member_id), self.share_session_epoch, self.topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -123,6 +130,19 @@ impl Default for AcknowledgeTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AcknowledgeTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AcknowledgeTopic {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -189,6 +209,13 @@ impl<'a> AcknowledgePartition<'a> {
 impl Default for AcknowledgePartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AcknowledgePartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AcknowledgePartition {{ partition_index: {=i32}, acknowledgement_batches: {}, unknown_tagged_fields: {} }}", self.partition_index, self.acknowledgement_batches, self.unknown_tagged_fields);
     }
 }
 
@@ -272,6 +299,13 @@ impl<'a> AcknowledgementBatch<'a> {
 impl Default for AcknowledgementBatch<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AcknowledgementBatch<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AcknowledgementBatch {{ first_offset: {=i64}, last_offset: {=i64}, acknowledge_types: {}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.acknowledge_types, self.unknown_tagged_fields);
     }
 }
 

@@ -48,6 +48,13 @@ impl Default for ShareAcknowledgeResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareAcknowledgeResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ShareAcknowledgeResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, responses: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.responses, self.node_endpoints, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -136,6 +143,19 @@ impl Default for ShareAcknowledgeTopicResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareAcknowledgeTopicResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ShareAcknowledgeTopicResponse {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -208,6 +228,21 @@ impl<'a> NodeEndpoint<'a> {
 impl Default for NodeEndpoint<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for NodeEndpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}",
+            self.node_id,
+            self.host,
+            self.port,
+            rt::defmt_fmt::OptStr(self.rack),
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -290,6 +325,13 @@ impl<'a> PartitionData<'a> {
 impl Default for PartitionData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, current_leader: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.current_leader, self.unknown_tagged_fields);
     }
 }
 
@@ -376,6 +418,19 @@ impl<'a> LeaderIdAndEpoch<'a> {
 impl Default for LeaderIdAndEpoch<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderIdAndEpoch<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
+            self.leader_id,
+            self.leader_epoch,
+            self.unknown_tagged_fields
+        );
     }
 }
 

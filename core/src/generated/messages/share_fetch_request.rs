@@ -64,6 +64,13 @@ impl Default for ShareFetchRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareFetchRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ShareFetchRequest {{ group_id: {}, member_id: {}, share_session_epoch: {=i32}, max_wait_ms: {=i32}, min_bytes: {=i32}, max_bytes: {=i32}, max_records: {=i32}, batch_size: {=i32}, topics: {}, forgotten_topics_data: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.group_id), rt::defmt_fmt::OptStr(self.member_id), self.share_session_epoch, self.max_wait_ms, self.min_bytes, self.max_bytes, self.max_records, self.batch_size, self.topics, self.forgotten_topics_data, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -190,6 +197,19 @@ impl Default for FetchTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for FetchTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "FetchTopic {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -256,6 +276,19 @@ impl<'a> ForgottenTopic<'a> {
 impl Default for ForgottenTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ForgottenTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ForgottenTopic {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -328,6 +361,13 @@ impl<'a> FetchPartition<'a> {
 impl Default for FetchPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for FetchPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "FetchPartition {{ partition_index: {=i32}, partition_max_bytes: {=i32}, acknowledgement_batches: {}, unknown_tagged_fields: {} }}", self.partition_index, self.partition_max_bytes, self.acknowledgement_batches, self.unknown_tagged_fields);
     }
 }
 
@@ -426,6 +466,13 @@ impl<'a> AcknowledgementBatch<'a> {
 impl Default for AcknowledgementBatch<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AcknowledgementBatch<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AcknowledgementBatch {{ first_offset: {=i64}, last_offset: {=i64}, acknowledge_types: {}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.acknowledge_types, self.unknown_tagged_fields);
     }
 }
 

@@ -51,6 +51,13 @@ impl Default for ShareFetchResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareFetchResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ShareFetchResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, acquisition_lock_timeout_ms: {=i32}, responses: {}, node_endpoints: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.acquisition_lock_timeout_ms, self.responses, self.node_endpoints, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -154,6 +161,19 @@ impl Default for ShareFetchableTopicResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareFetchableTopicResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ShareFetchableTopicResponse {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -226,6 +246,21 @@ impl<'a> NodeEndpoint<'a> {
 impl Default for NodeEndpoint<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for NodeEndpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "NodeEndpoint {{ node_id: {=i32}, host: \"{=str}\", port: {=i32}, rack: {}, unknown_tagged_fields: {} }}",
+            self.node_id,
+            self.host,
+            self.port,
+            rt::defmt_fmt::OptStr(self.rack),
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -320,6 +355,13 @@ impl<'a> PartitionData<'a> {
 impl Default for PartitionData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, error_code: {=i16}, error_message: {}, acknowledge_error_code: {=i16}, acknowledge_error_message: {}, current_leader: {}, records: {}, acquired_records: {}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.acknowledge_error_code, rt::defmt_fmt::OptStr(self.acknowledge_error_message), self.current_leader, self.records, self.acquired_records, self.unknown_tagged_fields);
     }
 }
 
@@ -448,6 +490,19 @@ impl Default for LeaderIdAndEpoch<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for LeaderIdAndEpoch<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "LeaderIdAndEpoch {{ leader_id: {=i32}, leader_epoch: {=i32}, unknown_tagged_fields: {} }}",
+            self.leader_id,
+            self.leader_epoch,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -529,6 +584,13 @@ impl<'a> AcquiredRecords<'a> {
 impl Default for AcquiredRecords<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for AcquiredRecords<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AcquiredRecords {{ first_offset: {=i64}, last_offset: {=i64}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_count, self.unknown_tagged_fields);
     }
 }
 

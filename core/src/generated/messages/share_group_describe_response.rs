@@ -39,6 +39,19 @@ impl Default for ShareGroupDescribeResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareGroupDescribeResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ShareGroupDescribeResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.groups,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -126,6 +139,13 @@ impl<'a> DescribedGroup<'a> {
 impl Default for DescribedGroup<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribedGroup<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", group_epoch: {=i32}, assignment_epoch: {=i32}, assignor_name: \"{=str}\", members: {}, authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.group_epoch, self.assignment_epoch, self.assignor_name, self.members, self.authorized_operations, self.unknown_tagged_fields);
     }
 }
 
@@ -246,6 +266,13 @@ impl Default for Member<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Member<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "Member {{ member_id: \"{=str}\", rack_id: {}, member_epoch: {=i32}, client_id: \"{=str}\", client_host: \"{=str}\", subscribed_topic_names: {}, assignment: {}, unknown_tagged_fields: {} }}", self.member_id, rt::defmt_fmt::OptStr(self.rack_id), self.member_epoch, self.client_id, self.client_host, self.subscribed_topic_names, self.assignment, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for Member<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -343,6 +370,18 @@ impl Default for Assignment<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Assignment<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Assignment {{ topic_partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic_partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -422,6 +461,20 @@ impl<'a> TopicPartitions<'a> {
 impl Default for TopicPartitions<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicPartitions<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicPartitions {{ topic_id: {}, topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.topic_name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -49,6 +49,13 @@ impl Default for ShareGroupHeartbeatRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ShareGroupHeartbeatRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ShareGroupHeartbeatRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", member_epoch: {=i32}, rack_id: {}, subscribed_topic_names: {}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.member_epoch, rt::defmt_fmt::OptStr(self.rack_id), self.subscribed_topic_names, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -35,6 +35,18 @@ impl Default for SnapshotFooterRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SnapshotFooterRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "SnapshotFooterRecord {{ version: {=i16}, unknown_tagged_fields: {} }}",
+            self.version,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for SnapshotFooterRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

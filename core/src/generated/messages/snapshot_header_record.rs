@@ -38,6 +38,13 @@ impl Default for SnapshotHeaderRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SnapshotHeaderRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "SnapshotHeaderRecord {{ version: {=i16}, last_contained_log_timestamp: {=i64}, unknown_tagged_fields: {} }}", self.version, self.last_contained_log_timestamp, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -58,6 +58,13 @@ impl Default for StopReplicaRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for StopReplicaRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "StopReplicaRequest {{ controller_id: {=i32}, is_k_raft_controller: {=bool}, controller_epoch: {=i32}, broker_epoch: {=i64}, delete_partitions: {=bool}, ungrouped_partitions: {}, topics: {}, topic_states: {}, unknown_tagged_fields: {} }}", self.controller_id, self.is_k_raft_controller, self.controller_epoch, self.broker_epoch, self.delete_partitions, self.ungrouped_partitions, self.topics, self.topic_states, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -213,6 +220,19 @@ impl Default for StopReplicaPartitionV0<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for StopReplicaPartitionV0<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "StopReplicaPartitionV0 {{ topic_name: \"{=str}\", partition_index: {=i32}, unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.partition_index,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -302,6 +322,19 @@ impl<'a> StopReplicaTopicV1<'a> {
 impl Default for StopReplicaTopicV1<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for StopReplicaTopicV1<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "StopReplicaTopicV1 {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partition_indexes,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -397,6 +430,19 @@ impl Default for StopReplicaTopicState<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for StopReplicaTopicState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "StopReplicaTopicState {{ topic_name: \"{=str}\", partition_states: {}, unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.partition_states,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -489,6 +535,13 @@ impl<'a> StopReplicaPartitionState<'a> {
 impl Default for StopReplicaPartitionState<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for StopReplicaPartitionState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "StopReplicaPartitionState {{ partition_index: {=i32}, leader_epoch: {=i32}, delete_partition: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.leader_epoch, self.delete_partition, self.unknown_tagged_fields);
     }
 }
 

@@ -39,6 +39,19 @@ impl Default for StopReplicaResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for StopReplicaResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "StopReplicaResponse {{ error_code: {=i16}, partition_errors: {}, unknown_tagged_fields: {} }}",
+            self.error_code,
+            self.partition_errors,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -108,6 +121,13 @@ impl<'a> StopReplicaPartitionError<'a> {
 impl Default for StopReplicaPartitionError<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for StopReplicaPartitionError<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "StopReplicaPartitionError {{ topic_name: \"{=str}\", partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.error_code, self.unknown_tagged_fields);
     }
 }
 

@@ -38,6 +38,19 @@ impl Default for StreamsGroupDescribeResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for StreamsGroupDescribeResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "StreamsGroupDescribeResponse {{ throttle_time_ms: {=i32}, groups: {}, unknown_tagged_fields: {} }}",
+            self.throttle_time_ms,
+            self.groups,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -125,6 +138,13 @@ impl<'a> DescribedGroup<'a> {
 impl Default for DescribedGroup<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for DescribedGroup<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DescribedGroup {{ error_code: {=i16}, error_message: {}, group_id: \"{=str}\", group_state: \"{=str}\", group_epoch: {=i32}, assignment_epoch: {=i32}, topology: {}, members: {}, authorized_operations: {=i32}, unknown_tagged_fields: {} }}", self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.group_id, self.group_state, self.group_epoch, self.assignment_epoch, self.topology, self.members, self.authorized_operations, self.unknown_tagged_fields);
     }
 }
 
@@ -227,6 +247,19 @@ impl<'a> Topology<'a> {
 impl Default for Topology<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Topology<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Topology {{ epoch: {=i32}, subtopologies: {}, unknown_tagged_fields: {} }}",
+            self.epoch,
+            self.subtopologies,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -336,6 +369,13 @@ impl<'a> Member<'a> {
 impl Default for Member<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Member<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "Member {{ member_id: \"{=str}\", member_epoch: {=i32}, instance_id: {}, rack_id: {}, client_id: \"{=str}\", client_host: \"{=str}\", topology_epoch: {=i32}, process_id: \"{=str}\", user_endpoint: {}, client_tags: {}, task_offsets: {}, task_end_offsets: {}, assignment: {}, target_assignment: {}, is_classic: {=bool}, unknown_tagged_fields: {} }}", self.member_id, self.member_epoch, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.client_id, self.client_host, self.topology_epoch, self.process_id, self.user_endpoint, self.client_tags, self.task_offsets, self.task_end_offsets, self.assignment, self.target_assignment, self.is_classic, self.unknown_tagged_fields);
     }
 }
 
@@ -464,6 +504,13 @@ impl<'a> Subtopology<'a> {
 impl Default for Subtopology<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Subtopology<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "Subtopology {{ subtopology_id: \"{=str}\", source_topics: {}, repartition_sink_topics: {}, state_changelog_topics: {}, repartition_source_topics: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.source_topics, self.repartition_sink_topics, self.state_changelog_topics, self.repartition_source_topics, self.unknown_tagged_fields);
     }
 }
 
@@ -606,6 +653,19 @@ impl Default for Endpoint<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Endpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Endpoint {{ host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+            self.host,
+            self.port,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -674,6 +734,19 @@ impl<'a> KeyValue<'a> {
 impl Default for KeyValue<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for KeyValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "KeyValue {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.key,
+            self.value,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -749,6 +822,20 @@ impl<'a> TaskOffset<'a> {
 impl Default for TaskOffset<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TaskOffset<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TaskOffset {{ subtopology_id: \"{=str}\", partition: {=i32}, offset: {=i64}, unknown_tagged_fields: {} }}",
+            self.subtopology_id,
+            self.partition,
+            self.offset,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -842,6 +929,20 @@ impl<'a> Assignment<'a> {
 impl Default for Assignment<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Assignment<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Assignment {{ active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, unknown_tagged_fields: {} }}",
+            self.active_tasks,
+            self.standby_tasks,
+            self.warmup_tasks,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -954,6 +1055,13 @@ impl<'a> TopicInfo<'a> {
 impl Default for TopicInfo<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicInfo<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "TopicInfo {{ name: \"{=str}\", partitions: {=i32}, replication_factor: {=i16}, topic_configs: {}, unknown_tagged_fields: {} }}", self.name, self.partitions, self.replication_factor, self.topic_configs, self.unknown_tagged_fields);
     }
 }
 
@@ -1085,6 +1193,19 @@ impl<'a> TaskIds<'a> {
 impl Default for TaskIds<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TaskIds<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.subtopology_id,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

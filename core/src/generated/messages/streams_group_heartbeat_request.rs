@@ -85,6 +85,13 @@ impl Default for StreamsGroupHeartbeatRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for StreamsGroupHeartbeatRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "StreamsGroupHeartbeatRequest {{ group_id: \"{=str}\", member_id: \"{=str}\", member_epoch: {=i32}, endpoint_information_epoch: {=i32}, instance_id: {}, rack_id: {}, rebalance_timeout_ms: {=i32}, topology: {}, active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, process_id: {}, user_endpoint: {}, client_tags: {}, task_offsets: {}, task_end_offsets: {}, shutdown_application: {=bool}, unknown_tagged_fields: {} }}", self.group_id, self.member_id, self.member_epoch, self.endpoint_information_epoch, rt::defmt_fmt::OptStr(self.instance_id), rt::defmt_fmt::OptStr(self.rack_id), self.rebalance_timeout_ms, self.topology, self.active_tasks, self.standby_tasks, self.warmup_tasks, rt::defmt_fmt::OptStr(self.process_id), self.user_endpoint, self.client_tags, self.task_offsets, self.task_end_offsets, self.shutdown_application, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -219,6 +226,19 @@ impl Default for Topology<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Topology<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Topology {{ epoch: {=i32}, subtopologies: {}, unknown_tagged_fields: {} }}",
+            self.epoch,
+            self.subtopologies,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for Topology<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -285,6 +305,19 @@ impl<'a> TaskIds<'a> {
 impl Default for TaskIds<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TaskIds<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.subtopology_id,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -358,6 +391,19 @@ impl Default for Endpoint<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Endpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Endpoint {{ host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+            self.host,
+            self.port,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -424,6 +470,19 @@ impl<'a> KeyValue<'a> {
 impl Default for KeyValue<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for KeyValue<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "KeyValue {{ key: \"{=str}\", value: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.key,
+            self.value,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -497,6 +556,20 @@ impl<'a> TaskOffset<'a> {
 impl Default for TaskOffset<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TaskOffset<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TaskOffset {{ subtopology_id: \"{=str}\", partition: {=i32}, offset: {=i64}, unknown_tagged_fields: {} }}",
+            self.subtopology_id,
+            self.partition,
+            self.offset,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -592,6 +665,13 @@ impl<'a> Subtopology<'a> {
 impl Default for Subtopology<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Subtopology<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "Subtopology {{ subtopology_id: \"{=str}\", source_topics: {}, source_topic_regex: {}, state_changelog_topics: {}, repartition_sink_topics: {}, repartition_source_topics: {}, copartition_groups: {}, unknown_tagged_fields: {} }}", self.subtopology_id, self.source_topics, self.source_topic_regex, self.state_changelog_topics, self.repartition_sink_topics, self.repartition_source_topics, self.copartition_groups, self.unknown_tagged_fields);
     }
 }
 
@@ -747,6 +827,13 @@ impl Default for TopicInfo<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicInfo<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "TopicInfo {{ name: \"{=str}\", partitions: {=i32}, replication_factor: {=i16}, topic_configs: {}, unknown_tagged_fields: {} }}", self.name, self.partitions, self.replication_factor, self.topic_configs, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -868,6 +955,13 @@ impl<'a> CopartitionGroup<'a> {
 impl Default for CopartitionGroup<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for CopartitionGroup<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "CopartitionGroup {{ source_topics: {}, source_topic_regex: {}, repartition_source_topics: {}, unknown_tagged_fields: {} }}", self.source_topics, self.source_topic_regex, self.repartition_source_topics, self.unknown_tagged_fields);
     }
 }
 

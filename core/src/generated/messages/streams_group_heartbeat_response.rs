@@ -74,6 +74,13 @@ impl Default for StreamsGroupHeartbeatResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for StreamsGroupHeartbeatResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "StreamsGroupHeartbeatResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, member_id: \"{=str}\", member_epoch: {=i32}, heartbeat_interval_ms: {=i32}, acceptable_recovery_lag: {=i32}, task_offset_interval_ms: {=i32}, status: {}, active_tasks: {}, standby_tasks: {}, warmup_tasks: {}, endpoint_information_epoch: {=i32}, partitions_by_user_endpoint: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.member_id, self.member_epoch, self.heartbeat_interval_ms, self.acceptable_recovery_lag, self.task_offset_interval_ms, self.status, self.active_tasks, self.standby_tasks, self.warmup_tasks, self.endpoint_information_epoch, self.partitions_by_user_endpoint, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -215,6 +222,19 @@ impl Default for Status<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Status<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Status {{ status_code: {=i8}, status_detail: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.status_code,
+            self.status_detail,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for Status<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -281,6 +301,19 @@ impl<'a> TaskIds<'a> {
 impl Default for TaskIds<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TaskIds<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TaskIds {{ subtopology_id: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.subtopology_id,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -354,6 +387,13 @@ impl<'a> EndpointToPartitions<'a> {
 impl Default for EndpointToPartitions<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for EndpointToPartitions<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "EndpointToPartitions {{ user_endpoint: {}, active_partitions: {}, standby_partitions: {}, unknown_tagged_fields: {} }}", self.user_endpoint, self.active_partitions, self.standby_partitions, self.unknown_tagged_fields);
     }
 }
 
@@ -455,6 +495,19 @@ impl Default for Endpoint<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Endpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Endpoint {{ host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+            self.host,
+            self.port,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -523,6 +576,19 @@ impl<'a> TopicPartition<'a> {
 impl Default for TopicPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicPartition {{ topic: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -54,6 +54,13 @@ impl Default for SyncGroupRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SyncGroupRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "SyncGroupRequest {{ group_id: \"{=str}\", generation_id: {=i32}, member_id: \"{=str}\", group_instance_id: {}, protocol_type: {}, protocol_name: {}, assignments: {}, unknown_tagged_fields: {} }}", self.group_id, self.generation_id, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), rt::defmt_fmt::OptStr(self.protocol_type), rt::defmt_fmt::OptStr(self.protocol_name), self.assignments, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -167,6 +174,19 @@ impl<'a> SyncGroupRequestAssignment<'a> {
 impl Default for SyncGroupRequestAssignment<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for SyncGroupRequestAssignment<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "SyncGroupRequestAssignment {{ member_id: \"{=str}\", assignment: {=[u8]}, unknown_tagged_fields: {} }}",
+            self.member_id,
+            self.assignment,
+            self.unknown_tagged_fields
+        );
     }
 }
 

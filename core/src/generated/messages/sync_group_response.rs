@@ -47,6 +47,13 @@ impl Default for SyncGroupResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SyncGroupResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "SyncGroupResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, protocol_type: {}, protocol_name: {}, assignment: {=[u8]}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.protocol_type), rt::defmt_fmt::OptStr(self.protocol_name), self.assignment, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

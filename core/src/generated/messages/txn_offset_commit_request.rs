@@ -57,6 +57,13 @@ impl Default for TxnOffsetCommitRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TxnOffsetCommitRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "TxnOffsetCommitRequest {{ transactional_id: \"{=str}\", group_id: \"{=str}\", producer_id: {=i64}, producer_epoch: {=i16}, generation_id: {=i32}, member_id: \"{=str}\", group_instance_id: {}, topics: {}, unknown_tagged_fields: {} }}", self.transactional_id, self.group_id, self.producer_id, self.producer_epoch, self.generation_id, self.member_id, rt::defmt_fmt::OptStr(self.group_instance_id), self.topics, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -190,6 +197,19 @@ impl Default for TxnOffsetCommitRequestTopic<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TxnOffsetCommitRequestTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TxnOffsetCommitRequestTopic {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -263,6 +283,13 @@ impl<'a> TxnOffsetCommitRequestPartition<'a> {
 impl Default for TxnOffsetCommitRequestPartition<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TxnOffsetCommitRequestPartition<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "TxnOffsetCommitRequestPartition {{ partition_index: {=i32}, committed_offset: {=i64}, committed_leader_epoch: {=i32}, committed_metadata: {}, unknown_tagged_fields: {} }}", self.partition_index, self.committed_offset, self.committed_leader_epoch, rt::defmt_fmt::OptStr(self.committed_metadata), self.unknown_tagged_fields);
     }
 }
 

@@ -36,6 +36,18 @@ impl Default for UnregisterBrokerRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for UnregisterBrokerRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "UnregisterBrokerRequest {{ broker_id: {=i32}, unknown_tagged_fields: {} }}",
+            self.broker_id,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for UnregisterBrokerRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

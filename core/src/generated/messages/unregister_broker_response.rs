@@ -41,6 +41,13 @@ impl Default for UnregisterBrokerResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for UnregisterBrokerResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "UnregisterBrokerResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for UnregisterBrokerResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -42,6 +42,13 @@ impl Default for UpdateFeaturesRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for UpdateFeaturesRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "UpdateFeaturesRequest {{ timeout_ms: {=i32}, feature_updates: {}, validate_only: {=bool}, unknown_tagged_fields: {} }}", self.timeout_ms, self.feature_updates, self.validate_only, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -129,6 +136,13 @@ impl<'a> FeatureUpdateKey<'a> {
 impl Default for FeatureUpdateKey<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for FeatureUpdateKey<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "FeatureUpdateKey {{ feature: \"{=str}\", max_version_level: {=i16}, allow_downgrade: {=bool}, upgrade_type: {=i8}, unknown_tagged_fields: {} }}", self.feature, self.max_version_level, self.allow_downgrade, self.upgrade_type, self.unknown_tagged_fields);
     }
 }
 

@@ -44,6 +44,13 @@ impl Default for UpdateFeaturesResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for UpdateFeaturesResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "UpdateFeaturesResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, error_message: {}, results: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.results, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -136,6 +143,13 @@ impl<'a> UpdatableFeatureResult<'a> {
 impl Default for UpdatableFeatureResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for UpdatableFeatureResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "UpdatableFeatureResult {{ feature: \"{=str}\", error_code: {=i16}, error_message: {}, unknown_tagged_fields: {} }}", self.feature, self.error_code, rt::defmt_fmt::OptStr(self.error_message), self.unknown_tagged_fields);
     }
 }
 

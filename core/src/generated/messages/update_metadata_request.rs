@@ -58,6 +58,13 @@ impl Default for UpdateMetadataRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for UpdateMetadataRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "UpdateMetadataRequest {{ controller_id: {=i32}, is_k_raft_controller: {=bool}, r#type: {=i8}, controller_epoch: {=i32}, broker_epoch: {=i64}, ungrouped_partition_states: {}, topic_states: {}, live_brokers: {}, unknown_tagged_fields: {} }}", self.controller_id, self.is_k_raft_controller, self.r#type, self.controller_epoch, self.broker_epoch, self.ungrouped_partition_states, self.topic_states, self.live_brokers, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -256,6 +263,13 @@ impl Default for UpdateMetadataPartitionState<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for UpdateMetadataPartitionState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "UpdateMetadataPartitionState {{ topic_name: \"{=str}\", partition_index: {=i32}, controller_epoch: {=i32}, leader: {=i32}, leader_epoch: {=i32}, isr: {}, zk_version: {=i32}, replicas: {}, offline_replicas: {}, unknown_tagged_fields: {} }}", self.topic_name, self.partition_index, self.controller_epoch, self.leader, self.leader_epoch, self.isr, self.zk_version, self.replicas, self.offline_replicas, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -390,6 +404,13 @@ impl Default for UpdateMetadataTopicState<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for UpdateMetadataTopicState<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "UpdateMetadataTopicState {{ topic_name: \"{=str}\", topic_id: {}, partition_states: {}, unknown_tagged_fields: {} }}", self.topic_name, rt::defmt_fmt::UuidFmt(self.topic_id), self.partition_states, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -500,6 +521,13 @@ impl<'a> UpdateMetadataBroker<'a> {
 impl Default for UpdateMetadataBroker<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for UpdateMetadataBroker<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "UpdateMetadataBroker {{ id: {=i32}, v0_host: \"{=str}\", v0_port: {=i32}, endpoints: {}, rack: {}, unknown_tagged_fields: {} }}", self.id, self.v0_host, self.v0_port, self.endpoints, rt::defmt_fmt::OptStr(self.rack), self.unknown_tagged_fields);
     }
 }
 
@@ -619,6 +647,13 @@ impl<'a> UpdateMetadataEndpoint<'a> {
 impl Default for UpdateMetadataEndpoint<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for UpdateMetadataEndpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "UpdateMetadataEndpoint {{ port: {=i32}, host: \"{=str}\", listener: \"{=str}\", security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.port, self.host, self.listener, self.security_protocol, self.unknown_tagged_fields);
     }
 }
 

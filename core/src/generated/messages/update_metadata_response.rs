@@ -36,6 +36,18 @@ impl Default for UpdateMetadataResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for UpdateMetadataResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "UpdateMetadataResponse {{ error_code: {=i16}, unknown_tagged_fields: {} }}",
+            self.error_code,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

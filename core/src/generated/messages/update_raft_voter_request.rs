@@ -51,6 +51,13 @@ impl Default for UpdateRaftVoterRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for UpdateRaftVoterRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "UpdateRaftVoterRequest {{ cluster_id: {}, current_leader_epoch: {=i32}, voter_id: {=i32}, voter_directory_id: {}, listeners: {}, k_raft_version_feature: {}, unknown_tagged_fields: {} }}", rt::defmt_fmt::OptStr(self.cluster_id), self.current_leader_epoch, self.voter_id, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.listeners, self.k_raft_version_feature, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -146,6 +153,20 @@ impl Default for Listener<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Listener<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Listener {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.host,
+            self.port,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -216,6 +237,13 @@ impl<'a> KRaftVersionFeature<'a> {
 impl Default for KRaftVersionFeature<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for KRaftVersionFeature<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "KRaftVersionFeature {{ min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
     }
 }
 

@@ -41,6 +41,13 @@ impl Default for UpdateRaftVoterResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for UpdateRaftVoterResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "UpdateRaftVoterResponse {{ throttle_time_ms: {=i32}, error_code: {=i16}, current_leader: {}, unknown_tagged_fields: {} }}", self.throttle_time_ms, self.error_code, self.current_leader, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -154,6 +161,13 @@ impl<'a> CurrentLeader<'a> {
 impl Default for CurrentLeader<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for CurrentLeader<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "CurrentLeader {{ leader_id: {=i32}, leader_epoch: {=i32}, host: \"{=str}\", port: {=i32}, unknown_tagged_fields: {} }}", self.leader_id, self.leader_epoch, self.host, self.port, self.unknown_tagged_fields);
     }
 }
 

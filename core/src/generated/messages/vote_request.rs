@@ -42,6 +42,20 @@ impl Default for VoteRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for VoteRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "VoteRequest {{ cluster_id: {}, voter_id: {=i32}, topics: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::OptStr(self.cluster_id),
+            self.voter_id,
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for VoteRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -117,6 +131,19 @@ impl<'a> TopicData<'a> {
 impl Default for TopicData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicData {{ topic_name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -205,6 +232,13 @@ impl<'a> PartitionData<'a> {
 impl Default for PartitionData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionData {{ partition_index: {=i32}, replica_epoch: {=i32}, replica_id: {=i32}, replica_directory_id: {}, voter_directory_id: {}, last_offset_epoch: {=i32}, last_offset: {=i64}, pre_vote: {=bool}, unknown_tagged_fields: {} }}", self.partition_index, self.replica_epoch, self.replica_id, rt::defmt_fmt::UuidFmt(self.replica_directory_id), rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.last_offset_epoch, self.last_offset, self.pre_vote, self.unknown_tagged_fields);
     }
 }
 

@@ -38,6 +38,19 @@ impl Default for VotersRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for VotersRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "VotersRecord {{ version: {=i16}, voters: {}, unknown_tagged_fields: {} }}",
+            self.version,
+            self.voters,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for VotersRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -110,6 +123,13 @@ impl<'a> Voter<'a> {
 impl Default for Voter<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Voter<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "Voter {{ voter_id: {=i32}, voter_directory_id: {}, endpoints: {}, k_raft_version_feature: {}, unknown_tagged_fields: {} }}", self.voter_id, rt::defmt_fmt::UuidFmt(self.voter_directory_id), self.endpoints, self.k_raft_version_feature, self.unknown_tagged_fields);
     }
 }
 
@@ -200,6 +220,20 @@ impl Default for Endpoint<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for Endpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Endpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.host,
+            self.port,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -270,6 +304,13 @@ impl<'a> KRaftVersionFeature<'a> {
 impl Default for KRaftVersionFeature<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for KRaftVersionFeature<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "KRaftVersionFeature {{ min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
     }
 }
 

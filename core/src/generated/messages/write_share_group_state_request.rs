@@ -39,6 +39,19 @@ impl Default for WriteShareGroupStateRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for WriteShareGroupStateRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "WriteShareGroupStateRequest {{ group_id: \"{=str}\", topics: {}, unknown_tagged_fields: {} }}",
+            self.group_id,
+            self.topics,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for WriteShareGroupStateRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -106,6 +119,19 @@ impl<'a> WriteStateData<'a> {
 impl Default for WriteStateData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for WriteStateData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "WriteStateData {{ topic_id: {}, partitions: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.partitions,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -184,6 +210,13 @@ impl<'a> PartitionData<'a> {
 impl Default for PartitionData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionData {{ partition: {=i32}, state_epoch: {=i32}, leader_epoch: {=i32}, start_offset: {=i64}, state_batches: {}, unknown_tagged_fields: {} }}", self.partition, self.state_epoch, self.leader_epoch, self.start_offset, self.state_batches, self.unknown_tagged_fields);
     }
 }
 
@@ -278,6 +311,13 @@ impl<'a> StateBatch<'a> {
 impl Default for StateBatch<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for StateBatch<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "StateBatch {{ first_offset: {=i64}, last_offset: {=i64}, delivery_state: {=i8}, delivery_count: {=i16}, unknown_tagged_fields: {} }}", self.first_offset, self.last_offset, self.delivery_state, self.delivery_count, self.unknown_tagged_fields);
     }
 }
 

@@ -37,6 +37,18 @@ impl Default for WriteTxnMarkersRequest<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for WriteTxnMarkersRequest<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "WriteTxnMarkersRequest {{ markers: {}, unknown_tagged_fields: {} }}",
+            self.markers,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -109,6 +121,13 @@ impl<'a> WritableTxnMarker<'a> {
 impl Default for WritableTxnMarker<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for WritableTxnMarker<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "WritableTxnMarker {{ producer_id: {=i64}, producer_epoch: {=i16}, transaction_result: {=bool}, topics: {}, coordinator_epoch: {=i32}, unknown_tagged_fields: {} }}", self.producer_id, self.producer_epoch, self.transaction_result, self.topics, self.coordinator_epoch, self.unknown_tagged_fields);
     }
 }
 
@@ -196,6 +215,19 @@ impl<'a> WritableTxnMarkerTopic<'a> {
 impl Default for WritableTxnMarkerTopic<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for WritableTxnMarkerTopic<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "WritableTxnMarkerTopic {{ name: \"{=str}\", partition_indexes: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partition_indexes,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -36,6 +36,18 @@ impl Default for WriteTxnMarkersResponse<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for WriteTxnMarkersResponse<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "WriteTxnMarkersResponse {{ markers: {}, unknown_tagged_fields: {} }}",
+            self.markers,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -99,6 +111,19 @@ impl<'a> WritableTxnMarkerResult<'a> {
 impl Default for WritableTxnMarkerResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for WritableTxnMarkerResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "WritableTxnMarkerResult {{ producer_id: {=i64}, topics: {}, unknown_tagged_fields: {} }}",
+            self.producer_id,
+            self.topics,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -171,6 +196,19 @@ impl Default for WritableTxnMarkerTopicResult<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for WritableTxnMarkerTopicResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "WritableTxnMarkerTopicResult {{ name: \"{=str}\", partitions: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.partitions,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -239,6 +277,13 @@ impl<'a> WritableTxnMarkerPartitionResult<'a> {
 impl Default for WritableTxnMarkerPartitionResult<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for WritableTxnMarkerPartitionResult<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "WritableTxnMarkerPartitionResult {{ partition_index: {=i32}, error_code: {=i16}, unknown_tagged_fields: {} }}", self.partition_index, self.error_code, self.unknown_tagged_fields);
     }
 }
 

@@ -35,6 +35,18 @@ impl Default for AbortTransactionRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AbortTransactionRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "AbortTransactionRecord {{ reason: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::OptStr(self.reason),
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -56,6 +56,13 @@ impl Default for AccessControlEntryRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for AccessControlEntryRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "AccessControlEntryRecord {{ id: {}, resource_type: {=i8}, resource_name: \"{=str}\", pattern_type: {=i8}, principal: \"{=str}\", host: \"{=str}\", operation: {=i8}, permission_type: {=i8}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.id), self.resource_type, self.resource_name, self.pattern_type, self.principal, self.host, self.operation, self.permission_type, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

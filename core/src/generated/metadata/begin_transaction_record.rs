@@ -35,6 +35,18 @@ impl Default for BeginTransactionRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for BeginTransactionRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "BeginTransactionRecord {{ name: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::OptStr(self.name),
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

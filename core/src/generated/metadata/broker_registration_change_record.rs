@@ -47,6 +47,13 @@ impl Default for BrokerRegistrationChangeRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for BrokerRegistrationChangeRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "BrokerRegistrationChangeRecord {{ broker_id: {=i32}, broker_epoch: {=i64}, fenced: {=i8}, in_controlled_shutdown: {=i8}, log_dirs: {}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.fenced, self.in_controlled_shutdown, self.log_dirs, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -35,6 +35,18 @@ impl Default for ClearElrRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ClearElrRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ClearElrRecord {{ topic_name: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.topic_name,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ClearElrRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -44,6 +44,13 @@ impl Default for ClientQuotaRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ClientQuotaRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ClientQuotaRecord {{ entity: {}, key: \"{=str}\", value: {=f64}, remove: {=bool}, unknown_tagged_fields: {} }}", self.entity, self.key, self.value, self.remove, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -125,6 +132,19 @@ impl<'a> EntityData<'a> {
 impl Default for EntityData<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for EntityData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "EntityData {{ entity_type: \"{=str}\", entity_name: {}, unknown_tagged_fields: {} }}",
+            self.entity_type,
+            rt::defmt_fmt::OptStr(self.entity_name),
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -44,6 +44,13 @@ impl Default for ConfigRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ConfigRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ConfigRecord {{ resource_type: {=i8}, resource_name: \"{=str}\", name: \"{=str}\", value: {}, unknown_tagged_fields: {} }}", self.resource_type, self.resource_name, self.name, rt::defmt_fmt::OptStr(self.value), self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -53,6 +53,13 @@ impl Default for DelegationTokenRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for DelegationTokenRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "DelegationTokenRecord {{ owner: \"{=str}\", requester: \"{=str}\", renewers: {}, issue_timestamp: {=i64}, max_timestamp: {=i64}, expiration_timestamp: {=i64}, token_id: \"{=str}\", unknown_tagged_fields: {} }}", self.owner, self.requester, self.renewers, self.issue_timestamp, self.max_timestamp, self.expiration_timestamp, self.token_id, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -32,6 +32,17 @@ impl Default for EndTransactionRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for EndTransactionRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "EndTransactionRecord {{ unknown_tagged_fields: {} }}",
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for EndTransactionRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -38,6 +38,19 @@ impl Default for FeatureLevelRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for FeatureLevelRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "FeatureLevelRecord {{ name: \"{=str}\", feature_level: {=i16}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.feature_level,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for FeatureLevelRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

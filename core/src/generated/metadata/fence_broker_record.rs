@@ -38,6 +38,19 @@ impl Default for FenceBrokerRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for FenceBrokerRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "FenceBrokerRecord {{ id: {=i32}, epoch: {=i64}, unknown_tagged_fields: {} }}",
+            self.id,
+            self.epoch,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for FenceBrokerRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

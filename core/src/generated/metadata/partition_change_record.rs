@@ -65,6 +65,13 @@ impl Default for PartitionChangeRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionChangeRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionChangeRecord {{ partition_id: {=i32}, topic_id: {}, isr: {}, leader: {=i32}, replicas: {}, removing_replicas: {}, adding_replicas: {}, leader_recovery_state: {=i8}, directories: {}, eligible_leader_replicas: {}, last_known_elr: {}, unknown_tagged_fields: {} }}", self.partition_id, rt::defmt_fmt::UuidFmt(self.topic_id), self.isr, self.leader, self.replicas, self.removing_replicas, self.adding_replicas, self.leader_recovery_state, self.directories, self.eligible_leader_replicas, self.last_known_elr, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

@@ -71,6 +71,13 @@ impl Default for PartitionRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "PartitionRecord {{ partition_id: {=i32}, topic_id: {}, replicas: {}, isr: {}, removing_replicas: {}, adding_replicas: {}, leader: {=i32}, leader_recovery_state: {=i8}, leader_epoch: {=i32}, partition_epoch: {=i32}, directories: {}, eligible_leader_replicas: {}, last_known_elr: {}, unknown_tagged_fields: {} }}", self.partition_id, rt::defmt_fmt::UuidFmt(self.topic_id), self.replicas, self.isr, self.removing_replicas, self.adding_replicas, self.leader, self.leader_recovery_state, self.leader_epoch, self.partition_epoch, self.directories, self.eligible_leader_replicas, self.last_known_elr, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {

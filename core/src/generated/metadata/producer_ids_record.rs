@@ -41,6 +41,13 @@ impl Default for ProducerIdsRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ProducerIdsRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ProducerIdsRecord {{ broker_id: {=i32}, broker_epoch: {=i64}, next_producer_id: {=i64}, unknown_tagged_fields: {} }}", self.broker_id, self.broker_epoch, self.next_producer_id, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ProducerIdsRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

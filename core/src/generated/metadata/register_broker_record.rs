@@ -62,6 +62,13 @@ impl Default for RegisterBrokerRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RegisterBrokerRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "RegisterBrokerRecord {{ broker_id: {=i32}, is_migrating_zk_broker: {=bool}, incarnation_id: {}, broker_epoch: {=i64}, end_points: {}, features: {}, rack: {}, fenced: {=bool}, in_controlled_shutdown: {=bool}, log_dirs: {}, unknown_tagged_fields: {} }}", self.broker_id, self.is_migrating_zk_broker, rt::defmt_fmt::UuidFmt(self.incarnation_id), self.broker_epoch, self.end_points, self.features, rt::defmt_fmt::OptStr(self.rack), self.fenced, self.in_controlled_shutdown, self.log_dirs, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -230,6 +237,13 @@ impl Default for BrokerEndpoint<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for BrokerEndpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "BrokerEndpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -314,6 +328,13 @@ impl<'a> BrokerFeature<'a> {
 impl Default for BrokerFeature<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for BrokerFeature<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "BrokerFeature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
     }
 }
 

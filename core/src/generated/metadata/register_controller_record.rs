@@ -47,6 +47,13 @@ impl Default for RegisterControllerRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RegisterControllerRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "RegisterControllerRecord {{ controller_id: {=i32}, incarnation_id: {}, zk_migration_ready: {=bool}, end_points: {}, features: {}, unknown_tagged_fields: {} }}", self.controller_id, rt::defmt_fmt::UuidFmt(self.incarnation_id), self.zk_migration_ready, self.end_points, self.features, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -141,6 +148,13 @@ impl Default for ControllerEndpoint<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ControllerEndpoint<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ControllerEndpoint {{ name: \"{=str}\", host: \"{=str}\", port: {=u16}, security_protocol: {=i16}, unknown_tagged_fields: {} }}", self.name, self.host, self.port, self.security_protocol, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
@@ -225,6 +239,13 @@ impl<'a> ControllerFeature<'a> {
 impl Default for ControllerFeature<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ControllerFeature<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ControllerFeature {{ name: \"{=str}\", min_supported_version: {=i16}, max_supported_version: {=i16}, unknown_tagged_fields: {} }}", self.name, self.min_supported_version, self.max_supported_version, self.unknown_tagged_fields);
     }
 }
 

@@ -35,6 +35,18 @@ impl Default for RemoveAccessControlEntryRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RemoveAccessControlEntryRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "RemoveAccessControlEntryRecord {{ id: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.id),
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for RemoveAccessControlEntryRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -35,6 +35,18 @@ impl Default for RemoveDelegationTokenRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RemoveDelegationTokenRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "RemoveDelegationTokenRecord {{ token_id: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.token_id,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for RemoveDelegationTokenRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -35,6 +35,18 @@ impl Default for RemoveTopicRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RemoveTopicRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "RemoveTopicRecord {{ topic_id: {}, unknown_tagged_fields: {} }}",
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for RemoveTopicRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -38,6 +38,19 @@ impl Default for RemoveUserScramCredentialRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RemoveUserScramCredentialRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "RemoveUserScramCredentialRecord {{ name: \"{=str}\", mechanism: {=i8}, unknown_tagged_fields: {} }}",
+            self.name,
+            self.mechanism,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for RemoveUserScramCredentialRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

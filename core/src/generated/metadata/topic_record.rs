@@ -38,6 +38,19 @@ impl Default for TopicRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicRecord {{ name: \"{=str}\", topic_id: {}, unknown_tagged_fields: {} }}",
+            self.name,
+            rt::defmt_fmt::UuidFmt(self.topic_id),
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TopicRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -38,6 +38,19 @@ impl Default for UnfenceBrokerRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for UnfenceBrokerRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "UnfenceBrokerRecord {{ id: {=i32}, epoch: {=i64}, unknown_tagged_fields: {} }}",
+            self.id,
+            self.epoch,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for UnfenceBrokerRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -38,6 +38,19 @@ impl Default for UnregisterBrokerRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for UnregisterBrokerRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "UnregisterBrokerRecord {{ broker_id: {=i32}, broker_epoch: {=i64}, unknown_tagged_fields: {} }}",
+            self.broker_id,
+            self.broker_epoch,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for UnregisterBrokerRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -50,6 +50,13 @@ impl Default for UserScramCredentialRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for UserScramCredentialRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "UserScramCredentialRecord {{ name: \"{=str}\", mechanism: {=i8}, salt: {=[u8]}, stored_key: {=[u8]}, server_key: {=[u8]}, iterations: {=i32}, unknown_tagged_fields: {} }}", self.name, self.mechanism, self.salt, self.stored_key, self.server_key, self.iterations, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

@@ -35,6 +35,18 @@ impl Default for ZkMigrationStateRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ZkMigrationStateRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ZkMigrationStateRecord {{ zk_migration_state: {=i8}, unknown_tagged_fields: {} }}",
+            self.zk_migration_state,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ZkMigrationStateRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {

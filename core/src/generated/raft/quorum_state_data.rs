@@ -53,6 +53,13 @@ impl Default for QuorumStateData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for QuorumStateData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "QuorumStateData {{ cluster_id: \"{=str}\", leader_id: {=i32}, leader_epoch: {=i32}, voted_id: {=i32}, voted_directory_id: {}, applied_offset: {=i64}, current_voters: {}, unknown_tagged_fields: {} }}", self.cluster_id, self.leader_id, self.leader_epoch, self.voted_id, rt::defmt_fmt::UuidFmt(self.voted_directory_id), self.applied_offset, self.current_voters, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -187,6 +194,18 @@ impl<'a> Voter<'a> {
 impl Default for Voter<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Voter<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "Voter {{ voter_id: {=i32}, unknown_tagged_fields: {} }}",
+            self.voter_id,
+            self.unknown_tagged_fields
+        );
     }
 }
 

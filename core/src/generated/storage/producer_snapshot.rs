@@ -38,6 +38,19 @@ impl Default for ProducerSnapshot<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ProducerSnapshot<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ProducerSnapshot {{ crc: {=u32}, producer_entries: {}, unknown_tagged_fields: {} }}",
+            self.crc,
+            self.producer_entries,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -110,6 +123,13 @@ impl<'a> ProducerEntry<'a> {
 impl Default for ProducerEntry<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for ProducerEntry<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "ProducerEntry {{ producer_id: {=i64}, epoch: {=i16}, last_sequence: {=i32}, last_offset: {=i64}, offset_delta: {=i32}, timestamp: {=i64}, coordinator_epoch: {=i32}, current_txn_first_offset: {=i64}, unknown_tagged_fields: {} }}", self.producer_id, self.epoch, self.last_sequence, self.last_offset, self.offset_delta, self.timestamp, self.coordinator_epoch, self.current_txn_first_offset, self.unknown_tagged_fields);
     }
 }
 

@@ -65,6 +65,13 @@ impl Default for RemoteLogSegmentMetadataRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RemoteLogSegmentMetadataRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "RemoteLogSegmentMetadataRecord {{ remote_log_segment_id: {}, start_offset: {=i64}, end_offset: {=i64}, broker_id: {=i32}, max_timestamp_ms: {=i64}, event_timestamp_ms: {=i64}, segment_leader_epochs: {}, segment_size_in_bytes: {=i32}, custom_metadata: {}, remote_log_segment_state: {=i8}, txn_index_empty: {=bool}, unknown_tagged_fields: {} }}", self.remote_log_segment_id, self.start_offset, self.end_offset, self.broker_id, self.max_timestamp_ms, self.event_timestamp_ms, self.segment_leader_epochs, self.segment_size_in_bytes, self.custom_metadata, self.remote_log_segment_state, self.txn_index_empty, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -206,6 +213,19 @@ impl Default for RemoteLogSegmentIdEntry<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RemoteLogSegmentIdEntry<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "RemoteLogSegmentIdEntry {{ topic_id_partition: {}, id: {}, unknown_tagged_fields: {} }}",
+            self.topic_id_partition,
+            rt::defmt_fmt::UuidFmt(self.id),
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -272,6 +292,19 @@ impl<'a> SegmentLeaderEpochEntry<'a> {
 impl Default for SegmentLeaderEpochEntry<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for SegmentLeaderEpochEntry<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "SegmentLeaderEpochEntry {{ leader_epoch: {=i32}, offset: {=i64}, unknown_tagged_fields: {} }}",
+            self.leader_epoch,
+            self.offset,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -351,6 +384,20 @@ impl<'a> TopicIdPartitionEntry<'a> {
 impl Default for TopicIdPartitionEntry<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicIdPartitionEntry<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicIdPartitionEntry {{ name: \"{=str}\", id: {}, partition: {=i32}, unknown_tagged_fields: {} }}",
+            self.name,
+            rt::defmt_fmt::UuidFmt(self.id),
+            self.partition,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -47,6 +47,13 @@ impl Default for RemoteLogSegmentMetadataUpdateRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RemoteLogSegmentMetadataUpdateRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "RemoteLogSegmentMetadataUpdateRecord {{ remote_log_segment_id: {}, broker_id: {=i32}, event_timestamp_ms: {=i64}, custom_metadata: {}, remote_log_segment_state: {=i8}, unknown_tagged_fields: {} }}", self.remote_log_segment_id, self.broker_id, self.event_timestamp_ms, self.custom_metadata, self.remote_log_segment_state, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -134,6 +141,19 @@ impl Default for RemoteLogSegmentIdEntry<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RemoteLogSegmentIdEntry<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "RemoteLogSegmentIdEntry {{ topic_id_partition: {}, id: {}, unknown_tagged_fields: {} }}",
+            self.topic_id_partition,
+            rt::defmt_fmt::UuidFmt(self.id),
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -203,6 +223,20 @@ impl<'a> TopicIdPartitionEntry<'a> {
 impl Default for TopicIdPartitionEntry<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicIdPartitionEntry<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicIdPartitionEntry {{ name: \"{=str}\", id: {}, partition: {=i32}, unknown_tagged_fields: {} }}",
+            self.name,
+            rt::defmt_fmt::UuidFmt(self.id),
+            self.partition,
+            self.unknown_tagged_fields
+        );
     }
 }
 

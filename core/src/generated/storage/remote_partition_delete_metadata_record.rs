@@ -44,6 +44,13 @@ impl Default for RemotePartitionDeleteMetadataRecord<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for RemotePartitionDeleteMetadataRecord<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "RemotePartitionDeleteMetadataRecord {{ topic_id_partition: {}, broker_id: {=i32}, event_timestamp_ms: {=i64}, remote_partition_delete_state: {=i8}, unknown_tagged_fields: {} }}", self.topic_id_partition, self.broker_id, self.event_timestamp_ms, self.remote_partition_delete_state, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -128,6 +135,20 @@ impl<'a> TopicIdPartitionEntry<'a> {
 impl Default for TopicIdPartitionEntry<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TopicIdPartitionEntry<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TopicIdPartitionEntry {{ name: \"{=str}\", id: {}, partition: {=i32}, unknown_tagged_fields: {} }}",
+            self.name,
+            rt::defmt_fmt::UuidFmt(self.id),
+            self.partition,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -62,6 +62,13 @@ impl Default for SubscriptionInfoData<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SubscriptionInfoData<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "SubscriptionInfoData {{ version: {=i32}, latest_supported_version: {=i32}, process_id: {}, prev_tasks: {}, standby_tasks: {}, user_end_point: {=[u8]}, task_offset_sums: {}, unique_field: {=i8}, error_code: {=i32}, client_tags: {}, unknown_tagged_fields: {} }}", self.version, self.latest_supported_version, rt::defmt_fmt::UuidFmt(self.process_id), self.prev_tasks, self.standby_tasks, self.user_end_point, self.task_offset_sums, self.unique_field, self.error_code, self.client_tags, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -230,6 +237,19 @@ impl Default for TaskId<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TaskId<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TaskId {{ topic_group_id: {=i32}, partition: {=i32}, unknown_tagged_fields: {} }}",
+            self.topic_group_id,
+            self.partition,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -316,6 +336,13 @@ impl<'a> TaskOffsetSum<'a> {
 impl Default for TaskOffsetSum<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for TaskOffsetSum<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "TaskOffsetSum {{ topic_group_id: {=i32}, partition: {=i32}, offset_sum: {=i64}, named_topology: {}, partition_to_offset_sum: {}, unknown_tagged_fields: {} }}", self.topic_group_id, self.partition, self.offset_sum, rt::defmt_fmt::OptStr(self.named_topology), self.partition_to_offset_sum, self.unknown_tagged_fields);
     }
 }
 
@@ -454,6 +481,19 @@ impl Default for ClientTag<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for ClientTag<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "ClientTag {{ key: {=[u8]}, value: {=[u8]}, unknown_tagged_fields: {} }}",
+            self.key,
+            self.value,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -531,6 +571,19 @@ impl<'a> PartitionToOffsetSum<'a> {
 impl Default for PartitionToOffsetSum<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for PartitionToOffsetSum<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "PartitionToOffsetSum {{ partition: {=i32}, offset_sum: {=i64}, unknown_tagged_fields: {} }}",
+            self.partition,
+            self.offset_sum,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -44,6 +44,13 @@ impl Default for NullableStructMessage<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for NullableStructMessage<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "NullableStructMessage {{ nullable_struct: {}, nullable_struct2: {}, nullable_struct3: {}, nullable_struct4: {}, unknown_tagged_fields: {} }}", self.nullable_struct, self.nullable_struct2, self.nullable_struct3, self.nullable_struct4, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -176,6 +183,19 @@ impl Default for MyStruct<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for MyStruct<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "MyStruct {{ my_string: \"{=str}\", my_int: {=i32}, unknown_tagged_fields: {} }}",
+            self.my_string,
+            self.my_int,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -245,6 +265,19 @@ impl Default for MyStruct2<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for MyStruct2<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "MyStruct2 {{ my_string: \"{=str}\", my_int: {=i32}, unknown_tagged_fields: {} }}",
+            self.my_string,
+            self.my_int,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -311,6 +344,19 @@ impl<'a> MyStruct3<'a> {
 impl Default for MyStruct3<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for MyStruct3<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "MyStruct3 {{ my_string: \"{=str}\", my_int: {=i32}, unknown_tagged_fields: {} }}",
+            self.my_string,
+            self.my_int,
+            self.unknown_tagged_fields
+        );
     }
 }
 
@@ -403,6 +449,19 @@ impl<'a> MyStruct4<'a> {
 impl Default for MyStruct4<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for MyStruct4<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "MyStruct4 {{ my_string: \"{=str}\", my_int: {=i32}, unknown_tagged_fields: {} }}",
+            self.my_string,
+            self.my_int,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -38,6 +38,19 @@ impl Default for SimpleArraysMessage<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SimpleArraysMessage<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "SimpleArraysMessage {{ goats: {}, sheep: {}, unknown_tagged_fields: {} }}",
+            self.goats,
+            self.sheep,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -116,6 +129,19 @@ impl<'a> StructArray<'a> {
 impl Default for StructArray<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for StructArray<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "StructArray {{ color: {=i8}, name: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.color,
+            self.name,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -86,6 +86,13 @@ impl Default for SimpleExampleMessage<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SimpleExampleMessage<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(f, "SimpleExampleMessage {{ process_id: {}, my_tagged_int_array: {}, my_nullable_string: {}, my_int16: {=i16}, my_float64: {=f64}, my_string: \"{=str}\", my_bytes: {}, tagged_uuid: {}, tagged_long: {=i64}, zero_copy_byte_buffer: {=[u8]}, nullable_zero_copy_byte_buffer: {}, my_struct: {}, my_tagged_struct: {}, tagged_long_flexible_version_subset: {=i64}, my_common_struct: {}, my_other_common_struct: {}, my_uint16: {=u16}, my_uint32: {=u32}, unknown_tagged_fields: {} }}", rt::defmt_fmt::UuidFmt(self.process_id), self.my_tagged_int_array, rt::defmt_fmt::OptStr(self.my_nullable_string), self.my_int16, self.my_float64, self.my_string, self.my_bytes, rt::defmt_fmt::UuidFmt(self.tagged_uuid), self.tagged_long, self.zero_copy_byte_buffer, self.nullable_zero_copy_byte_buffer, self.my_struct, self.my_tagged_struct, self.tagged_long_flexible_version_subset, self.my_common_struct, self.my_other_common_struct, self.my_uint16, self.my_uint32, self.unknown_tagged_fields);
+    }
+}
+
 impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -515,6 +522,19 @@ impl Default for MyStruct<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for MyStruct<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "MyStruct {{ struct_id: {=i32}, array_in_struct: {}, unknown_tagged_fields: {} }}",
+            self.struct_id,
+            self.array_in_struct,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -604,6 +624,18 @@ impl Default for TaggedStruct<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TaggedStruct<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TaggedStruct {{ struct_id: \"{=str}\", unknown_tagged_fields: {} }}",
+            self.struct_id,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -681,6 +713,19 @@ impl Default for TestCommonStruct<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for TestCommonStruct<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "TestCommonStruct {{ foo: {=i32}, bar: {=i32}, unknown_tagged_fields: {} }}",
+            self.foo,
+            self.bar,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
@@ -751,6 +796,18 @@ impl<'a> StructArray<'a> {
 impl Default for StructArray<'_> {
     fn default() -> Self {
         Self::DEFAULT
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for StructArray<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "StructArray {{ array_field_id: {=i32}, unknown_tagged_fields: {} }}",
+            self.array_field_id,
+            self.unknown_tagged_fields
+        );
     }
 }
 

@@ -38,6 +38,19 @@ impl Default for SimpleRecordsMessage<'_> {
     }
 }
 
+#[cfg(feature = "defmt")]
+impl defmt::Format for SimpleRecordsMessage<'_> {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "SimpleRecordsMessage {{ topic: \"{=str}\", record_set: {}, unknown_tagged_fields: {} }}",
+            self.topic,
+            self.record_set,
+            self.unknown_tagged_fields
+        );
+    }
+}
+
 impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     #[inline]
     fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
