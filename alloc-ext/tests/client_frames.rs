@@ -169,7 +169,7 @@ fn check(e: &Entry, bytes: &[u8]) -> Result<String, String> {
     let f = match e.mode.as_str() {
         "strict" | "known-failure" => strict.map_err(|err| format!("strict decode failed: {err}"))?,
         "lenient" => {
-            if let Ok(_) = strict {
+            if strict.is_ok() {
                 return Err("marked lenient, but strict mode decodes it: mark it strict".into());
             }
             parse_request(bytes, Mode::Lenient).map_err(|err| format!("lenient decode failed: {err}"))?
