@@ -14,6 +14,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
 finish() { # passed failed
+  rm -f "${mvnlog:-}"
   echo "broker.sh: $(( $(date +%s) - start ))s"
   echo "conformance: $1 passed, $2 failed"
   [ "$2" -eq 0 ] && [ "$1" -gt 0 ]
@@ -33,7 +34,12 @@ done
 java -version 2>&1 | head -n 1
 
 echo "== broker: Kafka 4.1.1 jars (Maven)"
-mvn_cp() { mvn -B -q -Dstyle.color=never -f tests/broker/pom.xml dependency:build-classpath -Dmdep.outputFile=target/classpath.txt; }
+# Maven's output goes to a log, shown when it fails.
+mvnlog=$(mktemp)
+mvn_cp() {
+  mvn -B -q -Dstyle.color=never -f tests/broker/pom.xml dependency:build-classpath -Dmdep.outputFile=target/classpath.txt \
+    >"$mvnlog" 2>&1 || { cat "$mvnlog"; return 1; }
+}
 if ! { mvn_cp || { echo "Maven failed; retrying once"; sleep 5; mvn_cp; }; } || ! grep -q 'kafka_2.13-4.1.1.jar' tests/broker/target/classpath.txt; then
   echo "FAILED: could not download the Kafka 4.1.1 broker jars with Maven"
   finish 0 1

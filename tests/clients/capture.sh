@@ -26,7 +26,11 @@ echo "== capture: pinned clients"
 if [ ! -x "$here/.venv/bin/python" ]; then python3 -m venv "$here/.venv" || exit 1; fi
 "$here/.venv/bin/pip" install -q --disable-pip-version-check -r "$here/python/requirements.txt" || exit 1
 (cd "$here/js" && npm ci --silent --no-audit --no-fund) || exit 1
-mvn_java() { mvn -B -q -Dstyle.color=never -f "$here/java/pom.xml" package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt; }
+# Maven's output goes to a log, shown when it fails.
+mvn_java() {
+  mvn -B -q -Dstyle.color=never -f "$here/java/pom.xml" package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt \
+    >"$logs/mvn.log" 2>&1 || { cat "$logs/mvn.log"; return 1; }
+}
 mvn_java || { echo "Maven failed; retrying once"; sleep 5; mvn_java; } || exit 1
 (cd "$here" && cargo build -q --bin kwire-stub) || exit 1
 
