@@ -160,7 +160,7 @@ pub fn check_owned<M: OwnedMessage + PartialEq + std::fmt::Debug>(m: &M, version
 
 /// Largest decompressed records section the record-batch target accepts (a bomb beyond it is
 /// a typed error, not an allocation).
-const RECORDS_LIMIT: usize = 1 << 20;
+const RECORDS_LIMIT: usize = 64 << 10;
 
 /// Record bytes (a Fetch response's records, a log segment): every batch and legacy message,
 /// lazily and strictly, every record in it (decompressed within a limit), and each uncompressed
