@@ -2,15 +2,16 @@
 # Runs every fuzz target for SECONDS each on a copy of its committed seed corpus, and writes
 # per-target executions and coverage to OUT (a Markdown table).
 #
-#   fuzz/run-all.sh [SECONDS] [OUT]      (defaults: 3 seconds, fuzz/last-run.md)
+#   fuzz/run-all.sh [SECONDS] [OUT]      (defaults: 3 seconds, fuzz/last-run.md; OUT relative to the caller)
 #
 # Needs cargo-fuzz (`cargo install cargo-fuzz`); without a nightly toolchain it runs with
 # RUSTC_BOOTSTRAP=1. Exits non-zero if any target crashes; crash inputs stay in
 # fuzz/artifacts/<target>/ (turn each into a named file under fuzz/regressions/<target>/).
 set -uo pipefail
-cd "$(dirname "$0")"
 secs=${1:-3}
-out=${2:-last-run.md}
+# OUT is relative to where the script is called from.
+out=$(realpath -m "${2:-$(dirname "$0")/last-run.md}")
+cd "$(dirname "$0")"
 export RUSTC_BOOTSTRAP=1
 if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --version '^0.13' --locked || cargo install cargo-fuzz
