@@ -495,7 +495,12 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
                 let mut off = 0usize;
                 for y in &run {
                     let w = fixed_width(&y.f.ty).unwrap_or(0);
-                    let _ = writeln!(body, "        let {} = rt::read::{}_at::<{total}, {off}>(&r);", y.id, prim_fn(&y.f.ty));
+                    if matches!(y.f.ty, Type::Bool) {
+                        // Any non-zero byte is true; bytes other than 0 and 1 are non-canonical.
+                        let _ = writeln!(body, "        let {} = rt::read::canon_bool(c, rt::read::u8_at::<{total}, {off}>(&r));", y.id);
+                    } else {
+                        let _ = writeln!(body, "        let {} = rt::read::{}_at::<{total}, {off}>(&r);", y.id, prim_fn(&y.f.ty));
+                    }
                     off += w;
                 }
                 skip = run.len() - 1;
@@ -534,8 +539,8 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
             let _ = writeln!(body, "        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;");
             let _ = writeln!(body, "        if {flex} {{");
             let _ = writeln!(body, "            let (n, section) = rt::read::tag_section(c, \"{prefix}_tagged_fields\")?;");
-            body.push_str("            let mut unknown = 0u32;\n            for _ in 0..n {\n");
-            let _ = writeln!(body, "                let (tag, size) = rt::read::tag_header(c, \"{prefix}_tagged_fields\")?;");
+            body.push_str("            let mut unknown = 0u32;\n            let mut next_tag = 0u64;\n            for _ in 0..n {\n");
+            let _ = writeln!(body, "                let (tag, size) = rt::read::next_tag(c, &mut next_tag, \"{prefix}_tagged_fields\")?;");
             body.push_str("                let before = c.len();\n                match tag {\n");
             for x in &tagged {
                 let t = x.f.tag.unwrap_or(0);
@@ -544,10 +549,12 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
                 let e = read_expr(m, x, true);
                 needs_v |= e.contains(", v,") || e.contains("(c, v)");
                 let guard = if tc == "true" { String::new() } else { format!(" if {tc}") };
+                let local = format!("{}_tag", x.id.trim_start_matches("r#"));
+                // The encoder leaves a tagged field at its default out: one sent anyway is noted.
+                let at_default = x.is_default().replace(&format!("self.{}", x.id), &local);
                 let _ = writeln!(
                     body,
-                    "                    {t}{guard} => {{\n                        {}_tag = {e};\n                        rt::read::check_tag_size(c, before, size, tag, \"{}\")?;\n                    }}",
-                    x.id.trim_start_matches("r#"),
+                    "                    {t}{guard} => {{\n                        {local} = {e};\n                        rt::read::check_tag_size(c, before, size, tag, \"{}\")?;\n                        rt::read::tag_at_default(c, {at_default});\n                    }}",
                     x.path
                 );
                 if tc != "true" {
@@ -563,7 +570,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     }
     let sig_v = if needs_v { "v" } else { "_v" };
     let sig_c = "c";
-    let _ = writeln!(o, "    #[inline]\n    fn read({sig_c}: &mut &'a [u8], {sig_v}: i16) -> Result<Self, rt::DecodeError> {{");
+    let _ = writeln!(o, "    #[inline]\n    fn read({sig_c}: &mut rt::Cursor<'a>, {sig_v}: i16) -> Result<Self, rt::DecodeError> {{");
     o.push_str(&body);
     let mut init = String::new();
     for (x, id) in fs.iter().zip(&fields_init) {

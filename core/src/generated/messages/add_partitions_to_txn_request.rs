@@ -50,7 +50,7 @@ impl Default for AddPartitionsToTxnRequest<'_> {
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactions = if v >= 4 {
             rt::read::array::<AddPartitionsToTxnTransaction<'a>>(c, v >= 3, v, "transactions")?
         } else {
@@ -204,7 +204,7 @@ impl Default for AddPartitionsToTxnTransaction<'_> {
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = if v >= 4 {
             rt::read::str(c, v >= 3, "transactions[].transactional_id")?
         } else {
@@ -341,7 +341,7 @@ impl Default for AddPartitionsToTxnTopic<'_> {
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?;
         let partitions = rt::read::array::<i32>(c, v >= 3, v, "v3_and_below_topics[].partitions")?;
         let unknown_tagged_fields = if v >= 3 {

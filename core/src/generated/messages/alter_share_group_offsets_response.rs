@@ -46,7 +46,7 @@ impl Default for AlterShareGroupOffsetsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -133,7 +133,7 @@ impl Default for AlterShareGroupOffsetsResponseTopic<'_> {
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "responses[].topic_name")?;
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
         let partitions =
@@ -210,7 +210,7 @@ impl Default for AlterShareGroupOffsetsResponsePartition<'_> {
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

@@ -41,7 +41,7 @@ impl Default for AlterUserScramCredentialsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let deletions = rt::read::array::<ScramCredentialDeletion<'a>>(c, true, v, "deletions")?;
         let upsertions = rt::read::array::<ScramCredentialUpsertion<'a>>(c, true, v, "upsertions")?;
         let unknown_tagged_fields = if true {
@@ -111,7 +111,7 @@ impl Default for ScramCredentialDeletion<'_> {
 
 impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "deletions[].name")?;
         let mechanism = rt::read::i8(c, "deletions[].mechanism")?;
         let unknown_tagged_fields = if true {
@@ -189,7 +189,7 @@ impl Default for ScramCredentialUpsertion<'_> {
 
 impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "upsertions[].name")?;
         let r: [u8; 5] = match rt::read::run::<5>(c) {
             Some(r) => r,

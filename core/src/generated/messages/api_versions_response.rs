@@ -55,7 +55,7 @@ impl Default for ApiVersionsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let api_keys = rt::read::array::<ApiVersion<'a>>(c, v >= 3, v, "api_keys")?;
         let throttle_time_ms = if v >= 1 {
@@ -71,27 +71,32 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         if v >= 3 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         supported_features_tag =
                             rt::read::array::<SupportedFeatureKey<'a>>(c, true, v, "supported_features")?;
                         rt::read::check_tag_size(c, before, size, tag, "supported_features")?;
+                        rt::read::tag_at_default(c, supported_features_tag.is_empty());
                     }
                     1 => {
                         finalized_features_epoch_tag = rt::read::i64(c, "finalized_features_epoch")?;
                         rt::read::check_tag_size(c, before, size, tag, "finalized_features_epoch")?;
+                        rt::read::tag_at_default(c, finalized_features_epoch_tag == -1_i64);
                     }
                     2 => {
                         finalized_features_tag =
                             rt::read::array::<FinalizedFeatureKey<'a>>(c, true, v, "finalized_features")?;
                         rt::read::check_tag_size(c, before, size, tag, "finalized_features")?;
+                        rt::read::tag_at_default(c, finalized_features_tag.is_empty());
                     }
                     3 => {
                         zk_migration_ready_tag = rt::read::bool(c, "zk_migration_ready")?;
                         rt::read::check_tag_size(c, before, size, tag, "zk_migration_ready")?;
+                        rt::read::tag_at_default(c, zk_migration_ready_tag == false);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -235,7 +240,7 @@ impl Default for ApiVersion<'_> {
 
 impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -318,7 +323,7 @@ impl Default for SupportedFeatureKey<'_> {
 
 impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 3 {
             rt::read::str(c, v >= 3, "supported_features[].name")?
         } else {
@@ -428,7 +433,7 @@ impl Default for FinalizedFeatureKey<'_> {
 
 impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 3 {
             rt::read::str(c, v >= 3, "finalized_features[].name")?
         } else {

@@ -44,7 +44,7 @@ impl Default for AssignReplicasToDirsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -124,7 +124,7 @@ impl Default for DirectoryData<'_> {
 
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let id = rt::read::uuid(c, "directories[].id")?;
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;
         let unknown_tagged_fields = if true {
@@ -193,7 +193,7 @@ impl Default for TopicData<'_> {
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "directories[].topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -259,7 +259,7 @@ impl Default for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "directories[].topics[].partitions[]._tagged_fields")?

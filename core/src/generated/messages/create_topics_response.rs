@@ -41,7 +41,7 @@ impl Default for CreateTopicsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -137,7 +137,7 @@ impl Default for CreatableTopicResult<'_> {
 
 impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 5, "topics[].name")?;
         let topic_id = if v >= 7 {
             rt::read::uuid(c, "topics[].topic_id")?
@@ -170,13 +170,15 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         if v >= 5 {
             let (n, section) = rt::read::tag_section(c, "topics[]._tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "topics[]._tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         topic_config_error_code_tag = rt::read::i16(c, "topics[].topic_config_error_code")?;
                         rt::read::check_tag_size(c, before, size, tag, "topics[].topic_config_error_code")?;
+                        rt::read::tag_at_default(c, topic_config_error_code_tag == 0_i16);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "topics[]._tagged_fields")?;
@@ -309,7 +311,7 @@ impl Default for CreatableTopicConfigs<'_> {
 
 impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 5 {
             rt::read::str(c, v >= 5, "topics[].configs[].name")?
         } else {

@@ -41,7 +41,7 @@ impl Default for DeleteShareGroupOffsetsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<DeleteShareGroupOffsetsRequestTopic<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
@@ -108,7 +108,7 @@ impl Default for DeleteShareGroupOffsetsRequestTopic<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?

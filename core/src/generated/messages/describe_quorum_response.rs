@@ -46,7 +46,7 @@ impl Default for DescribeQuorumResponse<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let error_message = if v >= 2 {
             rt::read::opt_str(c, true, v >= 2, "error_message")?
@@ -142,7 +142,7 @@ impl Default for TopicData<'_> {
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -212,7 +212,7 @@ impl Default for Node<'_> {
 
 impl<'a> rt::Struct<'a> for Node<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = if v >= 2 {
             rt::read::i32(c, "nodes[].node_id")?
         } else {
@@ -322,7 +322,7 @@ impl Default for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -439,7 +439,7 @@ impl Default for Listener<'_> {
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 2 {
             rt::read::str(c, true, "nodes[].listeners[].name")?
         } else {
@@ -555,7 +555,7 @@ impl Default for ReplicaState<'_> {
 
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?;
         let replica_directory_id = if v >= 2 {
             rt::read::uuid(c, "topics[].partitions[].current_voters[].replica_directory_id")?

@@ -40,7 +40,7 @@ impl Default for DescribeShareGroupOffsetsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribeShareGroupOffsetsResponseGroup<'a>>(c, true, v, "groups")?;
         let unknown_tagged_fields = if true {
@@ -115,7 +115,7 @@ impl Default for DescribeShareGroupOffsetsResponseGroup<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "groups[].group_id")?;
         let topics = rt::read::array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, v, "groups[].topics")?;
         let error_code = rt::read::i16(c, "groups[].error_code")?;
@@ -195,7 +195,7 @@ impl Default for DescribeShareGroupOffsetsResponseTopic<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "groups[].topics[].topic_name")?;
         let topic_id = rt::read::uuid(c, "groups[].topics[].topic_id")?;
         let partitions = rt::read::array::<DescribeShareGroupOffsetsResponsePartition<'a>>(
@@ -282,7 +282,7 @@ impl Default for DescribeShareGroupOffsetsResponsePartition<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 18] = match rt::read::run::<18>(c) {
             Some(r) => r,
             None => {

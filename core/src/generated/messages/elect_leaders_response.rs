@@ -43,7 +43,7 @@ impl Default for ElectLeadersResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
         let replica_election_results =
@@ -124,7 +124,7 @@ impl Default for ReplicaElectionResult<'_> {
 
 impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, v >= 2, "replica_election_results[].topic")?;
         let partition_result =
             rt::read::array::<PartitionResult<'a>>(c, v >= 2, v, "replica_election_results[].partition_result")?;
@@ -210,7 +210,7 @@ impl Default for PartitionResult<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

@@ -72,7 +72,7 @@ impl Default for FetchRequest<'_> {
 
 impl<'a> rt::Struct<'a> for FetchRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = if v <= 14 {
             rt::read::i32(c, "replica_id")?
         } else {
@@ -121,17 +121,20 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         cluster_id_tag = rt::read::opt_str(c, true, v >= 12, "cluster_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+                        rt::read::tag_at_default(c, cluster_id_tag == None);
                     }
                     1 if v >= 15 => {
                         replica_state_tag = <ReplicaState as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "replica_state")?;
+                        rt::read::tag_at_default(c, replica_state_tag == ReplicaState::DEFAULT);
                     }
                     1 => return Err(rt::read::tag_not_in_version(c, tag, "replica_state")),
                     _ => {
@@ -296,7 +299,7 @@ impl Default for ReplicaState<'_> {
 
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = if v >= 15 {
             rt::read::i32(c, "replica_state.replica_id")?
         } else {
@@ -391,7 +394,7 @@ impl Default for FetchTopic<'_> {
 
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = if v <= 12 {
             rt::read::str(c, v >= 12, "topics[].topic")?
         } else {
@@ -484,7 +487,7 @@ impl Default for ForgottenTopic<'_> {
 
 impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = if (7..=12).contains(&v) {
             rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?
         } else {
@@ -603,7 +606,7 @@ impl Default for FetchPartition<'_> {
 
 impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
         let current_leader_epoch = if v >= 9 {
             rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -628,13 +631,15 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "topics[].partitions[]._tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 17 => {
                         replica_directory_id_tag = rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].replica_directory_id")?;
+                        rt::read::tag_at_default(c, replica_directory_id_tag == rt::Uuid::nil());
                     }
                     0 => {
                         return Err(rt::read::tag_not_in_version(
@@ -646,6 +651,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                     1 if v >= 18 => {
                         high_watermark_tag = rt::read::i64(c, "topics[].partitions[].high_watermark")?;
                         rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].high_watermark")?;
+                        rt::read::tag_at_default(c, high_watermark_tag == 9223372036854775807_i64);
                     }
                     1 => {
                         return Err(rt::read::tag_not_in_version(

@@ -50,7 +50,7 @@ impl Default for FetchResponse<'_> {
 
 impl<'a> rt::Struct<'a> for FetchResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -64,13 +64,15 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 16 => {
                         node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
                         rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                        rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
                     }
                     0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
                     _ => {
@@ -188,7 +190,7 @@ impl Default for FetchableTopicResponse<'_> {
 
 impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = if v <= 12 {
             rt::read::str(c, v >= 12, "responses[].topic")?
         } else {
@@ -284,7 +286,7 @@ impl Default for NodeEndpoint<'_> {
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = if v >= 16 {
             rt::read::i32(c, "node_endpoints[].node_id")?
         } else {
@@ -433,7 +435,7 @@ impl Default for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
@@ -480,21 +482,25 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "responses[].partitions[]._tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "responses[].partitions[]._tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "responses[].partitions[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         diverging_epoch_tag = <EpochEndOffset as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].diverging_epoch")?;
+                        rt::read::tag_at_default(c, diverging_epoch_tag == EpochEndOffset::DEFAULT);
                     }
                     1 => {
                         current_leader_tag = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].current_leader")?;
+                        rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::DEFAULT);
                     }
                     2 => {
                         snapshot_id_tag = <SnapshotId as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].snapshot_id")?;
+                        rt::read::tag_at_default(c, snapshot_id_tag == SnapshotId::DEFAULT);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "responses[].partitions[]._tagged_fields")?;
@@ -675,7 +681,7 @@ impl Default for EpochEndOffset<'_> {
 
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = if v >= 12 {
             rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?
         } else {
@@ -773,7 +779,7 @@ impl Default for LeaderIdAndEpoch<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let leader_id = if v >= 12 {
             rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?
         } else {
@@ -874,7 +880,7 @@ impl Default for SnapshotId<'_> {
 
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -952,7 +958,7 @@ impl Default for AbortedTransaction<'_> {
 
 impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let producer_id = if v >= 4 {
             rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?
         } else {

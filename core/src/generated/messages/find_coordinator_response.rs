@@ -55,7 +55,7 @@ impl Default for FindCoordinatorResponse<'_> {
 
 impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -212,7 +212,7 @@ impl Default for Coordinator<'_> {
 
 impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let key = if v >= 4 {
             rt::read::str(c, v >= 3, "coordinators[].key")?
         } else {

@@ -54,7 +54,7 @@ impl Default for InitProducerIdRequest<'_> {
 
 impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = rt::read::opt_str(c, v >= 2, true, "transactional_id")?;
         let transaction_timeout_ms = rt::read::i32(c, "transaction_timeout_ms")?;
         let producer_id = if v >= 3 {

@@ -52,7 +52,7 @@ impl Default for InitProducerIdResponse<'_> {
 
 impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {

@@ -60,7 +60,7 @@ impl Default for LeaderAndIsrRequest<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let controller_id = rt::read::i32(c, "controller_id")?;
         let is_k_raft_controller = if v >= 7 {
             rt::read::bool(c, "is_k_raft_controller")?
@@ -240,7 +240,7 @@ impl Default for LeaderAndIsrPartitionState<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v <= 1 {
             rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
         } else {
@@ -428,7 +428,7 @@ impl Default for LeaderAndIsrTopicState<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v >= 2 {
             rt::read::str(c, v >= 4, "topic_states[].topic_name")?
         } else {
@@ -535,7 +535,7 @@ impl Default for LeaderAndIsrLiveLeader<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let broker_id = rt::read::i32(c, "live_leaders[].broker_id")?;
         let host_name = rt::read::str(c, v >= 4, "live_leaders[].host_name")?;
         let port = rt::read::i32(c, "live_leaders[].port")?;

@@ -44,7 +44,7 @@ impl Default for LeaderAndIsrResponse<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let partition_errors = if v <= 4 {
             rt::read::array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v, "partition_errors")?
@@ -142,7 +142,7 @@ impl Default for LeaderAndIsrPartitionError<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v <= 4 {
             rt::read::str(c, v >= 4, "partition_errors[].topic_name")?
         } else {
@@ -230,7 +230,7 @@ impl Default for LeaderAndIsrTopicError<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = if v >= 5 {
             rt::read::uuid(c, "topics[].topic_id")?
         } else {

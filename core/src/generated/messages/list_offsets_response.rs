@@ -41,7 +41,7 @@ impl Default for ListOffsetsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -119,7 +119,7 @@ impl Default for ListOffsetsTopicResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 6, "topics[].name")?;
         let partitions = rt::read::array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 6 {
@@ -201,7 +201,7 @@ impl Default for ListOffsetsPartitionResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

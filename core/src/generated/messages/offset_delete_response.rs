@@ -43,7 +43,7 @@ impl Default for OffsetDeleteResponse<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -111,7 +111,7 @@ impl Default for OffsetDeleteResponseTopic<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, false, "topics[].name")?;
         let partitions = rt::read::array::<OffsetDeleteResponsePartition<'a>>(c, false, v, "topics[].partitions")?;
         Ok(Self {
@@ -169,7 +169,7 @@ impl Default for OffsetDeleteResponsePartition<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

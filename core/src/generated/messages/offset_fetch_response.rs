@@ -47,7 +47,7 @@ impl Default for OffsetFetchResponse<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 3 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -163,7 +163,7 @@ impl Default for OffsetFetchResponseTopic<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v <= 7 {
             rt::read::str(c, v >= 6, "topics[].name")?
         } else {
@@ -258,7 +258,7 @@ impl Default for OffsetFetchResponseGroup<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = if v >= 8 {
             rt::read::str(c, v >= 6, "groups[].group_id")?
         } else {
@@ -374,7 +374,7 @@ impl Default for OffsetFetchResponsePartition<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = if v <= 7 {
             rt::read::i32(c, "topics[].partitions[].partition_index")?
         } else {
@@ -514,7 +514,7 @@ impl Default for OffsetFetchResponseTopics<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if (8..=9).contains(&v) {
             rt::read::str(c, v >= 6, "groups[].topics[].name")?
         } else {
@@ -624,7 +624,7 @@ impl Default for OffsetFetchResponsePartitions<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = if v >= 8 {
             rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?
         } else {

@@ -44,7 +44,7 @@ impl Default for ProduceResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let responses = rt::read::array::<TopicProduceResponse<'a>>(c, v >= 9, v, "responses")?;
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -56,13 +56,15 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         if v >= 9 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 10 => {
                         node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
                         rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                        rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
                     }
                     0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
                     _ => {
@@ -163,7 +165,7 @@ impl Default for TopicProduceResponse<'_> {
 
 impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v <= 12 {
             rt::read::str(c, v >= 9, "responses[].name")?
         } else {
@@ -260,7 +262,7 @@ impl Default for NodeEndpoint<'_> {
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = if v >= 10 {
             rt::read::i32(c, "node_endpoints[].node_id")?
         } else {
@@ -400,7 +402,7 @@ impl Default for PartitionProduceResponse<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
@@ -443,8 +445,10 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         if v >= 9 {
             let (n, section) = rt::read::tag_section(c, "responses[].partition_responses[]._tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "responses[].partition_responses[]._tagged_fields")?;
+                let (tag, size) =
+                    rt::read::next_tag(c, &mut next_tag, "responses[].partition_responses[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 10 => {
@@ -456,6 +460,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                             tag,
                             "responses[].partition_responses[].current_leader",
                         )?;
+                        rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::DEFAULT);
                     }
                     0 => {
                         return Err(rt::read::tag_not_in_version(
@@ -612,7 +617,7 @@ impl Default for BatchIndexAndErrorMessage<'_> {
 
 impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let batch_index = if v >= 8 {
             rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?
         } else {
@@ -727,7 +732,7 @@ impl Default for LeaderIdAndEpoch<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let leader_id = if v >= 10 {
             rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?
         } else {

@@ -66,7 +66,7 @@ impl Default for ShareFetchRequest<'_> {
 
 impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::opt_str(c, true, true, "group_id")?;
         let member_id = rt::read::opt_str(c, true, true, "member_id")?;
         let r: [u8; 16] = match rt::read::run::<16>(c) {
@@ -192,7 +192,7 @@ impl Default for FetchTopic<'_> {
 
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<FetchPartition<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -261,7 +261,7 @@ impl Default for ForgottenTopic<'_> {
 
 impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "forgotten_topics_data[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -333,7 +333,7 @@ impl Default for FetchPartition<'_> {
 
 impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let partition_max_bytes = if v <= 0 {
             rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?
@@ -431,7 +431,7 @@ impl Default for AcknowledgementBatch<'_> {
 
 impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {

@@ -60,7 +60,7 @@ impl Default for StopReplicaRequest<'_> {
 
 impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let controller_id = rt::read::i32(c, "controller_id")?;
         let is_k_raft_controller = if v >= 4 {
             rt::read::bool(c, "is_k_raft_controller")?
@@ -215,7 +215,7 @@ impl Default for StopReplicaPartitionV0<'_> {
 
 impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v <= 0 {
             rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?
         } else {
@@ -307,7 +307,7 @@ impl Default for StopReplicaTopicV1<'_> {
 
 impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if (1..=2).contains(&v) {
             rt::read::str(c, v >= 2, "topics[].name")?
         } else {
@@ -399,7 +399,7 @@ impl Default for StopReplicaTopicState<'_> {
 
 impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v >= 3 {
             rt::read::str(c, v >= 2, "topic_states[].topic_name")?
         } else {
@@ -494,7 +494,7 @@ impl Default for StopReplicaPartitionState<'_> {
 
 impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = if v >= 3 {
             rt::read::i32(c, "topic_states[].partition_states[].partition_index")?
         } else {

@@ -46,7 +46,7 @@ impl Default for RemotePartitionDeleteMetadataRecord<'_> {
 
 impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let r: [u8; 13] = match rt::read::run::<13>(c) {
             Some(r) => r,
@@ -133,7 +133,7 @@ impl Default for TopicIdPartitionEntry<'_> {
 
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topic_id_partition.name")?;
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,

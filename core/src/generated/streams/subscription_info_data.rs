@@ -64,7 +64,7 @@ impl Default for SubscriptionInfoData<'_> {
 
 impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let version = rt::read::i32(c, "version")?;
         let latest_supported_version = if v >= 3 {
             rt::read::i32(c, "latest_supported_version")?
@@ -232,7 +232,7 @@ impl Default for TaskId<'_> {
 
 impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_group_id = if v <= 6 {
             rt::read::i32(c, "prev_tasks[].topic_group_id")?
         } else {
@@ -321,7 +321,7 @@ impl Default for TaskOffsetSum<'_> {
 
 impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_group_id = if v >= 7 {
             rt::read::i32(c, "task_offset_sums[].topic_group_id")?
         } else {
@@ -456,7 +456,7 @@ impl Default for ClientTag<'_> {
 
 impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let key = if v >= 11 {
             rt::read::bytes(c, false, "client_tags[].key")?
         } else {
@@ -536,7 +536,7 @@ impl Default for PartitionToOffsetSum<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition = if (7..=9).contains(&v) {
             rt::read::i32(c, "task_offset_sums[].partition_to_offset_sum[].partition")?
         } else {
