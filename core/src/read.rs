@@ -305,22 +305,38 @@ pub(crate) fn varlong(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeErro
 }
 
 /// A length prefix: `int16`/`int32` (classic) or unsigned varint minus one (compact).
-/// Negative means null; a null other than -1 (varint 0 in compact form) is noted as
-/// non-canonical.
+/// Negative means null.
 #[inline(always)]
 fn len_prefix<'a, C: Src<'a>>(c: &mut C, compact: bool, short: bool, f: &'static str) -> Result<i64, DecodeError> {
-    let len = if compact {
+    if compact {
         // Java reads the varint as a signed 32-bit int and subtracts one.
-        i64::from((uvarint(c, f)? as i32).wrapping_sub(1))
+        Ok(i64::from((uvarint(c, f)? as i32).wrapping_sub(1)))
     } else if short {
-        i64::from(i16(c.cur(), f)?)
+        Ok(i64::from(i16(c.cur(), f)?))
     } else {
-        i64::from(i32(c.cur(), f)?)
-    };
-    if len < -1 {
+        Ok(i64::from(i32(c.cur(), f)?))
+    }
+}
+
+/// A null length: notes one other than -1 (the encoder's) as non-canonical.
+#[inline(always)]
+fn null_len<'a, C: Src<'a>>(c: &mut C, len: i64) {
+    if len != -1 {
         c.odd();
     }
-    Ok(len)
+}
+
+/// The common case of a compact length prefix: one byte holding a non-null length below 127.
+/// Returns the length, having consumed the byte; `None` leaves the cursor for the general path.
+#[inline(always)]
+fn small_compact_len(c: &mut &[u8]) -> Option<usize> {
+    match c.split_first() {
+        Some((&b, t)) if b.wrapping_sub(1) < 0x7f => {
+            *c = t;
+            Some(usize::from(b - 1))
+        }
+        _ => None,
+    }
 }
 
 #[inline(always)]
@@ -339,8 +355,17 @@ pub(crate) fn opt_str<'a, C: Src<'a>>(
     f: &'static str,
 ) -> Result<Option<&'a str>, DecodeError> {
     let at: &'a [u8] = c.cur();
+    if compact {
+        if let Some(n) = small_compact_len(c.cur()) {
+            let c = c.cur();
+            let start: &[u8] = c;
+            let bytes = take(c, n, f)?;
+            return utf8(start, bytes, f).map(Some);
+        }
+    }
     let len = len_prefix(c, compact, true, f)?;
     if len < 0 {
+        null_len(c, len);
         return if nullable { Ok(None) } else { Err(err(at, K::NullNotAllowed, f)) };
     }
     if len > 0x7fff {
@@ -372,6 +397,7 @@ pub(crate) fn opt_bytes<'a, C: Src<'a>>(
     let at: &'a [u8] = c.cur();
     let len = len_prefix(c, compact, false, f)?;
     if len < 0 {
+        null_len(c, len);
         return if nullable { Ok(None) } else { Err(err(at, K::NullNotAllowed, f)) };
     }
     let c = c.cur();
@@ -400,16 +426,24 @@ pub(crate) fn opt_array<'a, T: Elem<'a>>(
     version: i16,
     f: &'static str,
 ) -> Result<Option<Array<'a, T>>, DecodeError> {
-    let at: &[u8] = c;
-    let len = len_prefix(c, compact, false, f)?;
-    if len < 0 {
-        return if nullable { Ok(None) } else { Err(err(at, K::NullNotAllowed, f)) };
-    }
-    // Every element takes at least one byte: a count above the bytes left is a lie.
-    if len > c.len() as i64 {
-        return Err(err(at, K::LengthExceedsInput { length: len }, f));
-    }
-    let n = len as usize;
+    let at: &'a [u8] = c.rest();
+    let n = match if compact { small_compact_len(c) } else { None } {
+        // One byte: a non-null count below 127.
+        Some(n) if n <= c.len() => n,
+        Some(n) => return Err(err(at, K::LengthExceedsInput { length: n as i64 }, f)),
+        None => {
+            let len = len_prefix(c, compact, false, f)?;
+            if len < 0 {
+                null_len(c, len);
+                return if nullable { Ok(None) } else { Err(err(at, K::NullNotAllowed, f)) };
+            }
+            // Every element takes at least one byte: a count above the bytes left is a lie.
+            if len > c.len() as i64 {
+                return Err(err(at, K::LengthExceedsInput { length: len }, f));
+            }
+            len as usize
+        }
+    };
     let start: &'a [u8] = c.rest();
     if let Some(w) = T::WIDTH {
         // Fixed-width elements: one bounds check for the whole array.

@@ -241,7 +241,7 @@ impl<'a, T: Elem<'a>> Iterator for ArrayIter<'a, T> {
                 }
                 *left -= 1;
                 let mut c = Cursor::new(rest);
-                let r = T::read_elem(&mut c, *version, *compact, "");
+                let r = read_validated::<T>(&mut c, *version, *compact);
                 *rest = c.rest();
                 match r {
                     Ok(v) => Some(v),
@@ -265,6 +265,14 @@ impl<'a, T: Elem<'a>> Iterator for ArrayIter<'a, T> {
 }
 
 impl<'a, T: Elem<'a>> ExactSizeIterator for ArrayIter<'a, T> {}
+
+/// Reads one element of validated bytes, out of line: iteration runs in the size and write
+/// passes, comparisons, `Debug` and owned conversions, and an inlined reader would be copied
+/// into each of them (the validation loop in `read::opt_array` keeps its inlined copy).
+#[inline(never)]
+fn read_validated<'a, T: Elem<'a>>(c: &mut Cursor<'a>, version: i16, compact: bool) -> Result<T, DecodeError> {
+    T::read_elem(c, version, compact, "")
+}
 
 /// A tagged field that the schema of its struct does not know: its tag and raw payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

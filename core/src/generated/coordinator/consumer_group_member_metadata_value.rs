@@ -60,7 +60,6 @@ impl Default for ConsumerGroupMemberMetadataValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
         let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;

@@ -36,7 +36,6 @@ impl Default for ConsumerGroupPartitionMetadataValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicMetadata<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {

@@ -39,7 +39,6 @@ impl Default for StreamsGroupTopologyValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "epoch")?;
         let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "subtopologies")?;
@@ -123,7 +122,6 @@ impl Default for Subtopology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "subtopologies[].subtopology_id")?;
         let source_topics = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topics")?;

@@ -45,7 +45,6 @@ impl Default for AddPartitionsToTxnResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -158,7 +157,6 @@ impl Default for AddPartitionsToTxnResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = if v >= 4 {
             rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?

@@ -40,7 +40,6 @@ impl Default for AlterClientQuotasRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
         let validate_only = rt::read::bool(c, "validate_only")?;

@@ -39,7 +39,6 @@ impl Default for AlterClientQuotasResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;

@@ -40,7 +40,6 @@ impl Default for AlterConfigsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 2, v, "resources")?;
         let validate_only = rt::read::bool(c, "validate_only")?;

@@ -43,7 +43,6 @@ impl Default for AlterPartitionReassignmentsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;
         let allow_replication_factor_change = if v >= 1 {

@@ -48,7 +48,6 @@ impl Default for AlterPartitionReassignmentsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let allow_replication_factor_change = if v >= 1 {

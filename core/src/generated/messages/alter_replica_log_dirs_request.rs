@@ -38,7 +38,6 @@ impl Default for AlterReplicaLogDirsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let dirs = rt::read::array::<AlterReplicaLogDir<'a>>(c, v >= 2, v, "dirs")?;
         let unknown_tagged_fields = if v >= 2 {

@@ -40,7 +40,6 @@ impl Default for AlterReplicaLogDirsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<AlterReplicaLogDirTopicResult<'a>>(c, v >= 2, v, "results")?;

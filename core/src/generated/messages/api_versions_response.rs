@@ -329,16 +329,23 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
         } else {
             ""
         };
-        let min_version = if v >= 3 {
-            rt::read::i16(c, "supported_features[].min_version")?
+        let min_version;
+        let max_version;
+        if v >= 3 {
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "supported_features[].min_version")?;
+                    rt::read::i16(c, "supported_features[].max_version")?;
+                    return Err(rt::read::short(c, "supported_features[].min_version"));
+                }
+            };
+            min_version = rt::read::i16_at::<4, 0>(&r);
+            max_version = rt::read::i16_at::<4, 2>(&r);
         } else {
-            0_i16
-        };
-        let max_version = if v >= 3 {
-            rt::read::i16(c, "supported_features[].max_version")?
-        } else {
-            0_i16
-        };
+            min_version = 0_i16;
+            max_version = 0_i16;
+        }
         let unknown_tagged_fields = if v >= 3 {
             rt::read::unknown_tags_only(c, "supported_features[]._tagged_fields")?
         } else {
@@ -439,16 +446,23 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         } else {
             ""
         };
-        let max_version_level = if v >= 3 {
-            rt::read::i16(c, "finalized_features[].max_version_level")?
+        let max_version_level;
+        let min_version_level;
+        if v >= 3 {
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "finalized_features[].max_version_level")?;
+                    rt::read::i16(c, "finalized_features[].min_version_level")?;
+                    return Err(rt::read::short(c, "finalized_features[].max_version_level"));
+                }
+            };
+            max_version_level = rt::read::i16_at::<4, 0>(&r);
+            min_version_level = rt::read::i16_at::<4, 2>(&r);
         } else {
-            0_i16
-        };
-        let min_version_level = if v >= 3 {
-            rt::read::i16(c, "finalized_features[].min_version_level")?
-        } else {
-            0_i16
-        };
+            max_version_level = 0_i16;
+            min_version_level = 0_i16;
+        }
         let unknown_tagged_fields = if v >= 3 {
             rt::read::unknown_tags_only(c, "finalized_features[]._tagged_fields")?
         } else {

@@ -43,7 +43,6 @@ impl Default for AssignReplicasToDirsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
@@ -123,7 +122,6 @@ impl Default for DirectoryData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let id = rt::read::uuid(c, "directories[].id")?;
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;

@@ -42,7 +42,6 @@ impl Default for AssignReplicasToDirsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -122,7 +121,6 @@ impl Default for DirectoryData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let id = rt::read::uuid(c, "directories[].id")?;
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;

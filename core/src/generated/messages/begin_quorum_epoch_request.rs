@@ -46,7 +46,6 @@ impl Default for BeginQuorumEpochRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
         let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };

@@ -42,7 +42,6 @@ impl Default for BeginQuorumEpochResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BeginQuorumEpochResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;

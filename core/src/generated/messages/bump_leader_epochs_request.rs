@@ -40,7 +40,6 @@ impl Default for BumpLeaderEpochsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BumpLeaderEpochsRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicState<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {

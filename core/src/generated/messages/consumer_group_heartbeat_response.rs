@@ -54,7 +54,6 @@ impl Default for ConsumerGroupHeartbeatResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,

@@ -43,7 +43,6 @@ impl Default for CreatePartitionsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<CreatePartitionsTopic<'a>>(c, v >= 2, v, "topics")?;
         let r: [u8; 5] = match rt::read::run::<5>(c) {

@@ -44,7 +44,6 @@ impl Default for CreateTopicsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<CreatableTopic<'a>>(c, v >= 5, v, "topics")?;
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;

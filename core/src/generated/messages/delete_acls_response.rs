@@ -40,7 +40,6 @@ impl Default for DeleteAclsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let filter_results = rt::read::array::<DeleteAclsFilterResult<'a>>(c, v >= 2, v, "filter_results")?;

@@ -40,7 +40,6 @@ impl Default for DeleteRecordsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<DeleteRecordsTopic<'a>>(c, v >= 2, v, "topics")?;
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;

@@ -40,7 +40,6 @@ impl Default for DeleteShareGroupStateRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupStateRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<DeleteStateData<'a>>(c, true, v, "topics")?;

@@ -40,7 +40,6 @@ impl Default for DescribeConfigsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<DescribeConfigsResult<'a>>(c, v >= 4, v, "results")?;
@@ -118,7 +117,6 @@ impl Default for DescribeConfigsResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;

@@ -43,7 +43,6 @@ impl Default for DescribeDelegationTokenResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let tokens = rt::read::array::<DescribedDelegationToken<'a>>(c, v >= 2, v, "tokens")?;

@@ -39,7 +39,6 @@ impl Default for DescribeGroupsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?

@@ -43,7 +43,6 @@ impl Default for DescribeLogDirsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
@@ -129,21 +128,27 @@ impl Default for DescribeLogDirsResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let log_dir = rt::read::str(c, v >= 2, "results[].log_dir")?;
         let topics = rt::read::array::<DescribeLogDirsTopic<'a>>(c, v >= 2, v, "results[].topics")?;
-        let total_bytes = if v >= 4 {
-            rt::read::i64(c, "results[].total_bytes")?
+        let total_bytes;
+        let usable_bytes;
+        if v >= 4 {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "results[].total_bytes")?;
+                    rt::read::i64(c, "results[].usable_bytes")?;
+                    return Err(rt::read::short(c, "results[].total_bytes"));
+                }
+            };
+            total_bytes = rt::read::i64_at::<16, 0>(&r);
+            usable_bytes = rt::read::i64_at::<16, 8>(&r);
         } else {
-            -1_i64
-        };
-        let usable_bytes = if v >= 4 {
-            rt::read::i64(c, "results[].usable_bytes")?
-        } else {
-            -1_i64
-        };
+            total_bytes = -1_i64;
+            usable_bytes = -1_i64;
+        }
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
         } else {

@@ -48,7 +48,6 @@ impl Default for DescribeMirrorsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -138,7 +137,6 @@ impl Default for DescribedMirror<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "mirrors[].error_code")?;
         let mirror_name = rt::read::str(c, true, "mirrors[].mirror_name")?;

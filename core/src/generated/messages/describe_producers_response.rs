@@ -39,7 +39,6 @@ impl Default for DescribeProducersResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let topics = rt::read::array::<TopicResponse<'a>>(c, true, v, "topics")?;
@@ -108,7 +107,6 @@ impl Default for TopicResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionResponse<'a>>(c, true, v, "topics[].partitions")?;

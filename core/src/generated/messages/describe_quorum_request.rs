@@ -37,7 +37,6 @@ impl Default for DescribeQuorumRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeQuorumRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {

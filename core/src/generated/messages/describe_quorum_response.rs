@@ -45,7 +45,6 @@ impl Default for DescribeQuorumResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let error_message = if v >= 2 {
@@ -141,7 +140,6 @@ impl Default for TopicData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
@@ -563,16 +561,26 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             rt::Uuid::nil()
         };
         let log_end_offset = rt::read::i64(c, "topics[].partitions[].current_voters[].log_end_offset")?;
-        let last_fetch_timestamp = if v >= 1 {
-            rt::read::i64(c, "topics[].partitions[].current_voters[].last_fetch_timestamp")?
+        let last_fetch_timestamp;
+        let last_caught_up_timestamp;
+        if v >= 1 {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "topics[].partitions[].current_voters[].last_fetch_timestamp")?;
+                    rt::read::i64(c, "topics[].partitions[].current_voters[].last_caught_up_timestamp")?;
+                    return Err(rt::read::short(
+                        c,
+                        "topics[].partitions[].current_voters[].last_fetch_timestamp",
+                    ));
+                }
+            };
+            last_fetch_timestamp = rt::read::i64_at::<16, 0>(&r);
+            last_caught_up_timestamp = rt::read::i64_at::<16, 8>(&r);
         } else {
-            -1_i64
-        };
-        let last_caught_up_timestamp = if v >= 1 {
-            rt::read::i64(c, "topics[].partitions[].current_voters[].last_caught_up_timestamp")?
-        } else {
-            -1_i64
-        };
+            last_fetch_timestamp = -1_i64;
+            last_caught_up_timestamp = -1_i64;
+        }
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[].current_voters[]._tagged_fields")?
         } else {

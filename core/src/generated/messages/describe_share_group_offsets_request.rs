@@ -37,7 +37,6 @@ impl Default for DescribeShareGroupOffsetsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let groups = rt::read::array::<DescribeShareGroupOffsetsRequestGroup<'a>>(c, true, v, "groups")?;
         let unknown_tagged_fields = if true {

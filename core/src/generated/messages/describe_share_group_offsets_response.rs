@@ -39,7 +39,6 @@ impl Default for DescribeShareGroupOffsetsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribeShareGroupOffsetsResponseGroup<'a>>(c, true, v, "groups")?;
@@ -114,7 +113,6 @@ impl Default for DescribeShareGroupOffsetsResponseGroup<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "groups[].group_id")?;
         let topics = rt::read::array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, v, "groups[].topics")?;

@@ -42,7 +42,6 @@ impl Default for DescribeTopicPartitionsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let topics = rt::read::array::<DescribeTopicPartitionsResponseTopic<'a>>(c, true, v, "topics")?;

@@ -39,7 +39,6 @@ impl Default for DescribeTransactionsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let transaction_states = rt::read::array::<TransactionState<'a>>(c, true, v, "transaction_states")?;

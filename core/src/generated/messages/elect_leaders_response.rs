@@ -42,7 +42,6 @@ impl Default for ElectLeadersResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };

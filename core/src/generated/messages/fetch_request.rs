@@ -71,7 +71,6 @@ impl Default for FetchRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = if v <= 14 {
             rt::read::i32(c, "replica_id")?
@@ -98,12 +97,23 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         } else {
             0_i8
         };
-        let session_id = if v >= 7 { rt::read::i32(c, "session_id")? } else { 0_i32 };
-        let session_epoch = if v >= 7 {
-            rt::read::i32(c, "session_epoch")?
+        let session_id;
+        let session_epoch;
+        if v >= 7 {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "session_id")?;
+                    rt::read::i32(c, "session_epoch")?;
+                    return Err(rt::read::short(c, "session_id"));
+                }
+            };
+            session_id = rt::read::i32_at::<8, 0>(&r);
+            session_epoch = rt::read::i32_at::<8, 4>(&r);
         } else {
-            -1_i32
-        };
+            session_id = 0_i32;
+            session_epoch = -1_i32;
+        }
         let topics = rt::read::array::<FetchTopic<'a>>(c, v >= 12, v, "topics")?;
         let forgotten_topics_data = if v >= 7 {
             rt::read::array::<ForgottenTopic<'a>>(c, v >= 12, v, "forgotten_topics_data")?
@@ -300,16 +310,23 @@ impl Default for ReplicaState<'_> {
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let replica_id = if v >= 15 {
-            rt::read::i32(c, "replica_state.replica_id")?
+        let replica_id;
+        let replica_epoch;
+        if v >= 15 {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "replica_state.replica_id")?;
+                    rt::read::i64(c, "replica_state.replica_epoch")?;
+                    return Err(rt::read::short(c, "replica_state.replica_id"));
+                }
+            };
+            replica_id = rt::read::i32_at::<12, 0>(&r);
+            replica_epoch = rt::read::i64_at::<12, 4>(&r);
         } else {
-            -1_i32
-        };
-        let replica_epoch = if v >= 15 {
-            rt::read::i64(c, "replica_state.replica_epoch")?
-        } else {
-            -1_i64
-        };
+            replica_id = -1_i32;
+            replica_epoch = -1_i64;
+        }
         let unknown_tagged_fields = if v >= 12 {
             rt::read::unknown_tags_only(c, "replica_state._tagged_fields")?
         } else {

@@ -49,15 +49,29 @@ impl Default for FetchResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
             0_i32
         };
-        let error_code = if v >= 7 { rt::read::i16(c, "error_code")? } else { 0_i16 };
-        let session_id = if v >= 7 { rt::read::i32(c, "session_id")? } else { 0_i32 };
+        let error_code;
+        let session_id;
+        if v >= 7 {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "error_code")?;
+                    rt::read::i32(c, "session_id")?;
+                    return Err(rt::read::short(c, "error_code"));
+                }
+            };
+            error_code = rt::read::i16_at::<6, 0>(&r);
+            session_id = rt::read::i32_at::<6, 2>(&r);
+        } else {
+            error_code = 0_i16;
+            session_id = 0_i32;
+        }
         let responses = rt::read::array::<FetchableTopicResponse<'a>>(c, v >= 12, v, "responses")?;
         let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
         let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
@@ -189,7 +203,6 @@ impl Default for FetchableTopicResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = if v <= 12 {
             rt::read::str(c, v >= 12, "responses[].topic")?
@@ -682,16 +695,23 @@ impl Default for EpochEndOffset<'_> {
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let epoch = if v >= 12 {
-            rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?
+        let epoch;
+        let end_offset;
+        if v >= 12 {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?;
+                    rt::read::i64(c, "responses[].partitions[].diverging_epoch.end_offset")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].diverging_epoch.epoch"));
+                }
+            };
+            epoch = rt::read::i32_at::<12, 0>(&r);
+            end_offset = rt::read::i64_at::<12, 4>(&r);
         } else {
-            -1_i32
-        };
-        let end_offset = if v >= 12 {
-            rt::read::i64(c, "responses[].partitions[].diverging_epoch.end_offset")?
-        } else {
-            -1_i64
-        };
+            epoch = -1_i32;
+            end_offset = -1_i64;
+        }
         let unknown_tagged_fields = if v >= 12 {
             rt::read::unknown_tags_only(c, "responses[].partitions[].diverging_epoch._tagged_fields")?
         } else {
@@ -780,16 +800,23 @@ impl Default for LeaderIdAndEpoch<'_> {
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let leader_id = if v >= 12 {
-            rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?
+        let leader_id;
+        let leader_epoch;
+        if v >= 12 {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
+                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                }
+            };
+            leader_id = rt::read::i32_at::<8, 0>(&r);
+            leader_epoch = rt::read::i32_at::<8, 4>(&r);
         } else {
-            -1_i32
-        };
-        let leader_epoch = if v >= 12 {
-            rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?
-        } else {
-            -1_i32
-        };
+            leader_id = -1_i32;
+            leader_epoch = -1_i32;
+        }
         let unknown_tagged_fields = if v >= 12 {
             rt::read::unknown_tags_only(c, "responses[].partitions[].current_leader._tagged_fields")?
         } else {
@@ -959,16 +986,26 @@ impl Default for AbortedTransaction<'_> {
 impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let producer_id = if v >= 4 {
-            rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?
+        let producer_id;
+        let first_offset;
+        if v >= 4 {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?;
+                    rt::read::i64(c, "responses[].partitions[].aborted_transactions[].first_offset")?;
+                    return Err(rt::read::short(
+                        c,
+                        "responses[].partitions[].aborted_transactions[].producer_id",
+                    ));
+                }
+            };
+            producer_id = rt::read::i64_at::<16, 0>(&r);
+            first_offset = rt::read::i64_at::<16, 8>(&r);
         } else {
-            0_i64
-        };
-        let first_offset = if v >= 4 {
-            rt::read::i64(c, "responses[].partitions[].aborted_transactions[].first_offset")?
-        } else {
-            0_i64
-        };
+            producer_id = 0_i64;
+            first_offset = 0_i64;
+        }
         let unknown_tagged_fields = if v >= 12 {
             rt::read::unknown_tags_only(c, "responses[].partitions[].aborted_transactions[]._tagged_fields")?
         } else {

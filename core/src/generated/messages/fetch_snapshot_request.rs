@@ -46,7 +46,6 @@ impl Default for FetchSnapshotRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
@@ -162,7 +161,6 @@ impl Default for TopicSnapshot<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;

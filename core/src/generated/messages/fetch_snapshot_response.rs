@@ -45,7 +45,6 @@ impl Default for FetchSnapshotResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -165,7 +164,6 @@ impl Default for TopicSnapshot<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;

@@ -228,16 +228,23 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         } else {
             ""
         };
-        let port = if v >= 4 {
-            rt::read::i32(c, "coordinators[].port")?
+        let port;
+        let error_code;
+        if v >= 4 {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "coordinators[].port")?;
+                    rt::read::i16(c, "coordinators[].error_code")?;
+                    return Err(rt::read::short(c, "coordinators[].port"));
+                }
+            };
+            port = rt::read::i32_at::<6, 0>(&r);
+            error_code = rt::read::i16_at::<6, 4>(&r);
         } else {
-            0_i32
-        };
-        let error_code = if v >= 4 {
-            rt::read::i16(c, "coordinators[].error_code")?
-        } else {
-            0_i16
-        };
+            port = 0_i32;
+            error_code = 0_i16;
+        }
         let error_message = if v >= 4 {
             rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?
         } else {

@@ -40,7 +40,6 @@ impl Default for InitializeShareGroupStateRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for InitializeShareGroupStateRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<InitializeStateData<'a>>(c, true, v, "topics")?;

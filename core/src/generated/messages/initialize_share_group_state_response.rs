@@ -36,7 +36,6 @@ impl Default for InitializeShareGroupStateResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for InitializeShareGroupStateResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let results = rt::read::array::<InitializeStateResult<'a>>(c, true, v, "results")?;
         let unknown_tagged_fields = if true {

@@ -59,7 +59,6 @@ impl Default for LeaderAndIsrRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let controller_id = rt::read::i32(c, "controller_id")?;
         let is_k_raft_controller = if v >= 7 {

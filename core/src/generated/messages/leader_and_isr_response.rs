@@ -43,7 +43,6 @@ impl Default for LeaderAndIsrResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let partition_errors = if v <= 4 {

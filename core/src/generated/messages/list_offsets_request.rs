@@ -47,7 +47,6 @@ impl Default for ListOffsetsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = rt::read::i32(c, "replica_id")?;
         let isolation_level = if v >= 2 {

@@ -40,7 +40,6 @@ impl Default for ListOffsetsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -217,16 +216,23 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
         } else {
             rt::Array::EMPTY
         };
-        let timestamp = if v >= 1 {
-            rt::read::i64(c, "topics[].partitions[].timestamp")?
+        let timestamp;
+        let offset;
+        if v >= 1 {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "topics[].partitions[].timestamp")?;
+                    rt::read::i64(c, "topics[].partitions[].offset")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].timestamp"));
+                }
+            };
+            timestamp = rt::read::i64_at::<16, 0>(&r);
+            offset = rt::read::i64_at::<16, 8>(&r);
         } else {
-            -1_i64
-        };
-        let offset = if v >= 1 {
-            rt::read::i64(c, "topics[].partitions[].offset")?
-        } else {
-            -1_i64
-        };
+            timestamp = -1_i64;
+            offset = -1_i64;
+        }
         let leader_epoch = if v >= 4 {
             rt::read::i32(c, "topics[].partitions[].leader_epoch")?
         } else {

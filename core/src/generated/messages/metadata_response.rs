@@ -54,7 +54,6 @@ impl Default for MetadataResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 3 {
             rt::read::i32(c, "throttle_time_ms")?

@@ -54,7 +54,6 @@ impl Default for OffsetCommitRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, v >= 8, "group_id")?;
         let generation_id_or_member_epoch = if v >= 1 {

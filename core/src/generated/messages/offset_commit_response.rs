@@ -40,7 +40,6 @@ impl Default for OffsetCommitResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 3 {
             rt::read::i32(c, "throttle_time_ms")?

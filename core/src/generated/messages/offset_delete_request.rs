@@ -40,7 +40,6 @@ impl Default for OffsetDeleteRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, false, "group_id")?;
         let topics = rt::read::array::<OffsetDeleteRequestTopic<'a>>(c, false, v, "topics")?;

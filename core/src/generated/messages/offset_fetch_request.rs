@@ -48,7 +48,6 @@ impl Default for OffsetFetchRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = if v <= 7 {
             rt::read::str(c, v >= 6, "group_id")?

@@ -41,7 +41,6 @@ impl Default for OffsetForLeaderEpochRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = if v >= 3 {
             rt::read::i32(c, "replica_id")?

@@ -40,7 +40,6 @@ impl Default for OffsetForLeaderEpochResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?

@@ -47,7 +47,6 @@ impl Default for ProduceRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = if v >= 3 {
             rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?

@@ -43,7 +43,6 @@ impl Default for ProduceResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let responses = rt::read::array::<TopicProduceResponse<'a>>(c, v >= 9, v, "responses")?;
         let throttle_time_ms = if v >= 1 {
@@ -164,7 +163,6 @@ impl Default for TopicProduceResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v <= 12 {
             rt::read::str(c, v >= 9, "responses[].name")?
@@ -733,16 +731,26 @@ impl Default for LeaderIdAndEpoch<'_> {
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let leader_id = if v >= 10 {
-            rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?
+        let leader_id;
+        let leader_epoch;
+        if v >= 10 {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?;
+                    rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_epoch")?;
+                    return Err(rt::read::short(
+                        c,
+                        "responses[].partition_responses[].current_leader.leader_id",
+                    ));
+                }
+            };
+            leader_id = rt::read::i32_at::<8, 0>(&r);
+            leader_epoch = rt::read::i32_at::<8, 4>(&r);
         } else {
-            -1_i32
-        };
-        let leader_epoch = if v >= 10 {
-            rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_epoch")?
-        } else {
-            -1_i32
-        };
+            leader_id = -1_i32;
+            leader_epoch = -1_i32;
+        }
         let unknown_tagged_fields = if v >= 9 {
             rt::read::unknown_tags_only(c, "responses[].partition_responses[].current_leader._tagged_fields")?
         } else {

@@ -43,7 +43,6 @@ impl Default for ReadMirrorStatesRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReadMirrorStatesRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let mirror_name = rt::read::str(c, true, "mirror_name")?;
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;

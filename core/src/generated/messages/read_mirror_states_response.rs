@@ -48,7 +48,6 @@ impl Default for ReadMirrorStatesResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReadMirrorStatesResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,

@@ -36,7 +36,6 @@ impl Default for ReadShareGroupStateResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let results = rt::read::array::<ReadStateResult<'a>>(c, true, v, "results")?;
         let unknown_tagged_fields = if true {
@@ -102,7 +101,6 @@ impl Default for ReadStateResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "results[].topic_id")?;
         let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;

@@ -40,7 +40,6 @@ impl Default for ReadShareGroupStateSummaryRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<ReadStateSummaryData<'a>>(c, true, v, "topics")?;

@@ -47,7 +47,6 @@ impl Default for ShareAcknowledgeRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::opt_str(c, true, true, "group_id")?;
         let member_id = rt::read::opt_str(c, true, true, "member_id")?;
@@ -124,7 +123,6 @@ impl Default for AcknowledgeTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<AcknowledgePartition<'a>>(c, true, v, "topics[].partitions")?;

@@ -49,7 +49,6 @@ impl Default for ShareAcknowledgeResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -137,7 +136,6 @@ impl Default for ShareAcknowledgeTopicResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "responses[].partitions")?;

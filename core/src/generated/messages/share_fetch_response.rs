@@ -52,7 +52,6 @@ impl Default for ShareFetchResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -155,7 +154,6 @@ impl Default for ShareFetchableTopicResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "responses[].partitions")?;

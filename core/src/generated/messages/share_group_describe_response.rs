@@ -40,7 +40,6 @@ impl Default for ShareGroupDescribeResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
@@ -130,7 +129,6 @@ impl Default for DescribedGroup<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "groups[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
@@ -247,7 +245,6 @@ impl Default for Member<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Member<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
         let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;

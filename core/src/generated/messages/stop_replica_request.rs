@@ -59,7 +59,6 @@ impl Default for StopReplicaRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let controller_id = rt::read::i32(c, "controller_id")?;
         let is_k_raft_controller = if v >= 4 {
@@ -495,21 +494,27 @@ impl Default for StopReplicaPartitionState<'_> {
 impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = if v >= 3 {
-            rt::read::i32(c, "topic_states[].partition_states[].partition_index")?
+        let partition_index;
+        let leader_epoch;
+        let delete_partition;
+        if v >= 3 {
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topic_states[].partition_states[].partition_index")?;
+                    rt::read::i32(c, "topic_states[].partition_states[].leader_epoch")?;
+                    rt::read::bool(c, "topic_states[].partition_states[].delete_partition")?;
+                    return Err(rt::read::short(c, "topic_states[].partition_states[].partition_index"));
+                }
+            };
+            partition_index = rt::read::i32_at::<9, 0>(&r);
+            leader_epoch = rt::read::i32_at::<9, 4>(&r);
+            delete_partition = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
         } else {
-            0_i32
-        };
-        let leader_epoch = if v >= 3 {
-            rt::read::i32(c, "topic_states[].partition_states[].leader_epoch")?
-        } else {
-            -1_i32
-        };
-        let delete_partition = if v >= 3 {
-            rt::read::bool(c, "topic_states[].partition_states[].delete_partition")?
-        } else {
-            false
-        };
+            partition_index = 0_i32;
+            leader_epoch = -1_i32;
+            delete_partition = false;
+        }
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "topic_states[].partition_states[]._tagged_fields")?
         } else {

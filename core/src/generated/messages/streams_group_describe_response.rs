@@ -39,7 +39,6 @@ impl Default for StreamsGroupDescribeResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
@@ -129,7 +128,6 @@ impl Default for DescribedGroup<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "groups[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
@@ -231,7 +229,6 @@ impl Default for Topology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Topology<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
         let subtopologies =
@@ -340,7 +337,6 @@ impl Default for Member<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Member<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
         let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
@@ -468,7 +464,6 @@ impl Default for Subtopology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
         let source_topics = rt::read::array::<&'a str>(c, true, v, "groups[].topology.subtopologies[].source_topics")?;

@@ -86,7 +86,6 @@ impl Default for StreamsGroupHeartbeatRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let member_id = rt::read::str(c, true, "member_id")?;
@@ -220,7 +219,6 @@ impl Default for Topology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Topology<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "topology.epoch")?;
         let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "topology.subtopologies")?;
@@ -596,7 +594,6 @@ impl Default for Subtopology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
         let source_topics = rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].source_topics")?;

@@ -75,7 +75,6 @@ impl Default for StreamsGroupHeartbeatResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,

@@ -58,7 +58,6 @@ impl Default for TxnOffsetCommitRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
         let group_id = rt::read::str(c, v >= 3, "group_id")?;

@@ -39,7 +39,6 @@ impl Default for TxnOffsetCommitResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let topics = rt::read::array::<TxnOffsetCommitResponseTopic<'a>>(c, v >= 3, v, "topics")?;

@@ -43,7 +43,6 @@ impl Default for VoteRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for VoteRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
         let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
@@ -223,16 +222,23 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let partition_index = rt::read::i32_at::<12, 0>(&r);
         let replica_epoch = rt::read::i32_at::<12, 4>(&r);
         let replica_id = rt::read::i32_at::<12, 8>(&r);
-        let replica_directory_id = if v >= 1 {
-            rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?
+        let replica_directory_id;
+        let voter_directory_id;
+        if v >= 1 {
+            let r: [u8; 32] = match rt::read::run::<32>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
+                    rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].replica_directory_id"));
+                }
+            };
+            replica_directory_id = rt::read::uuid_at::<32, 0>(&r);
+            voter_directory_id = rt::read::uuid_at::<32, 16>(&r);
         } else {
-            rt::Uuid::nil()
-        };
-        let voter_directory_id = if v >= 1 {
-            rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?
-        } else {
-            rt::Uuid::nil()
-        };
+            replica_directory_id = rt::Uuid::nil();
+            voter_directory_id = rt::Uuid::nil();
+        }
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {

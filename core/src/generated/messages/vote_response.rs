@@ -42,7 +42,6 @@ impl Default for VoteResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for VoteResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;

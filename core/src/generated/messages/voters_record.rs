@@ -39,7 +39,6 @@ impl Default for VotersRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for VotersRecord<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let version = rt::read::i16(c, "version")?;
         let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;

@@ -40,7 +40,6 @@ impl Default for WriteShareGroupStateRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteShareGroupStateRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<WriteStateData<'a>>(c, true, v, "topics")?;
@@ -110,7 +109,6 @@ impl Default for WriteStateData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteStateData<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;

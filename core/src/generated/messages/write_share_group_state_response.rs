@@ -36,7 +36,6 @@ impl Default for WriteShareGroupStateResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteShareGroupStateResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let results = rt::read::array::<WriteStateResult<'a>>(c, true, v, "results")?;
         let unknown_tagged_fields = if true {

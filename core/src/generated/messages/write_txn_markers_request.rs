@@ -38,7 +38,6 @@ impl Default for WriteTxnMarkersRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let markers = rt::read::array::<WritableTxnMarker<'a>>(c, v >= 1, v, "markers")?;
         let unknown_tagged_fields = if v >= 1 {

@@ -37,7 +37,6 @@ impl Default for WriteTxnMarkersResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let markers = rt::read::array::<WritableTxnMarkerResult<'a>>(c, v >= 1, v, "markers")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -103,7 +102,6 @@ impl Default for WritableTxnMarkerResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let producer_id = rt::read::i64(c, "markers[].producer_id")?;
         let topics = rt::read::array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v, "markers[].topics")?;

@@ -66,7 +66,6 @@ impl Default for RemoteLogSegmentMetadataRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
         let r: [u8; 36] = match rt::read::run::<36>(c) {

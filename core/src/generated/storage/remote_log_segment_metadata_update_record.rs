@@ -48,7 +48,6 @@ impl Default for RemoteLogSegmentMetadataUpdateRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
         let r: [u8; 12] = match rt::read::run::<12>(c) {

@@ -87,7 +87,6 @@ impl Default for SimpleExampleMessage<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
-    #[inline]
     fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let process_id = if v >= 1 {
             rt::read::uuid(c, "process_id")?
@@ -111,16 +110,23 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         };
         let my_common_struct = <TestCommonStruct as rt::Struct>::read(c, v)?;
         let my_other_common_struct = <TestCommonStruct as rt::Struct>::read(c, v)?;
-        let my_uint16 = if v >= 1 {
-            rt::read::u16(c, "my_uint16")?
+        let my_uint16;
+        let my_uint32;
+        if v >= 1 {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::u16(c, "my_uint16")?;
+                    rt::read::u32(c, "my_uint32")?;
+                    return Err(rt::read::short(c, "my_uint16"));
+                }
+            };
+            my_uint16 = rt::read::u16_at::<6, 0>(&r);
+            my_uint32 = rt::read::u32_at::<6, 2>(&r);
         } else {
-            33000_u16
-        };
-        let my_uint32 = if v >= 1 {
-            rt::read::u32(c, "my_uint32")?
-        } else {
-            1234567_u32
-        };
+            my_uint16 = 33000_u16;
+            my_uint32 = 1234567_u32;
+        }
         let mut my_tagged_int_array_tag: rt::Array<'a, i32> = rt::Array::EMPTY;
         let mut my_nullable_string_tag: Option<&'a str> = None;
         let mut my_int16_tag: i16 = 123_i16;
