@@ -269,12 +269,34 @@ pub fn message_module(m: &Message) -> String {
     o.push_str("\nuse crate::rt;\n");
     let all = structs(m);
     for (i, (name, prefix, fields)) in all.iter().enumerate() {
-        emit_struct(&mut o, m, name, prefix, fields, i == 0);
+        let inline = struct_height(fields, &all, 0) <= 1;
+        emit_struct(&mut o, m, name, prefix, fields, i == 0, inline);
     }
     emit_message_impl(&mut o, m);
     emit_schema(&mut o, m, &all);
     emit_owned(&mut o, m, &all);
     o
+}
+
+/// How many levels of structs lie below a struct: 0 for a leaf (no struct fields, directly or
+/// in arrays), 1 when its struct fields are all leaves, and so on.
+fn struct_height(fields: &[Field], all: &[(String, String, Vec<Field>)], depth: usize) -> usize {
+    if depth > 64 {
+        return depth;
+    }
+    fields
+        .iter()
+        .filter_map(|f| match &f.ty {
+            Type::Struct(n) => Some(n),
+            Type::Array(e) => match &**e {
+                Type::Struct(n) => Some(n),
+                _ => None,
+            },
+            _ => None,
+        })
+        .map(|n| all.iter().find(|(name, _, _)| name == n).map_or(0, |(_, _, fs)| 1 + struct_height(fs, all, depth + 1)))
+        .max()
+        .unwrap_or(0)
 }
 
 fn upper(name: &str) -> String {
@@ -466,7 +488,7 @@ fn emit_defmt(o: &mut String, name: &str, fs: &[F]) {
     );
 }
 
-fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[Field], root: bool) {
+fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[Field], root: bool, inline: bool) {
     let fs = facts(fields, prefix);
     let valid = m.valid;
     let flex = cond(m.flexible, valid);
@@ -507,29 +529,55 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     let uses_v = |s: &str| s.contains('v');
     let mut body = String::new();
     let mut needs_v = false;
-    // Runs of fixed-width fields that every version has are read with one bounds check; on a
-    // short input the cold path reads them one by one to name the field that ran out.
-    let fixed_here = |x: &F| cond(x.f.versions.minus(x.f.tagged), valid) == "true" && fixed_width(&x.f.ty).is_some();
+    // Runs of fixed-width fields present at the same versions are read with one bounds check
+    // (under their shared version condition); on a short input the cold path reads them one by
+    // one to name the field that ran out.
+    let run_cond = |x: &F| -> Option<String> {
+        let c = cond(x.f.versions.minus(x.f.tagged), valid);
+        (c != "false" && fixed_width(&x.f.ty).is_some()).then_some(c)
+    };
     let mut skip = 0usize;
     for (i, x) in fs.iter().enumerate() {
         if skip > 0 {
             skip -= 1;
             continue;
         }
-        if fixed_here(x) {
-            let run: Vec<&F> = fs[i..].iter().take_while(|y| fixed_here(y)).collect();
+        if let Some(rc) = run_cond(x) {
+            let run: Vec<&F> = fs[i..].iter().take_while(|y| run_cond(y).as_deref() == Some(rc.as_str())).collect();
             if run.len() >= 2 {
                 let total: usize = run.iter().map(|y| fixed_width(&y.f.ty).unwrap_or(0)).sum();
-                let _ = writeln!(body, "        let r: [u8; {total}] = match rt::read::run::<{total}>(c) {{\n            Some(r) => r,\n            None => {{");
-                for y in &run {
-                    let _ = writeln!(body, "                rt::read::{}(c, \"{}\")?;", prim_fn(&y.f.ty), y.path);
+                let conditional = rc != "true";
+                let ind = if conditional { "    " } else { "" };
+                if conditional {
+                    needs_v |= uses_v(&rc);
+                    for y in &run {
+                        let _ = writeln!(body, "        let {};", y.id);
+                    }
+                    let _ = writeln!(body, "        if {rc} {{");
                 }
-                let _ = writeln!(body, "                return Err(rt::read::short(c, \"{}\"));\n            }}\n        }};", run[0].path);
+                let _ = writeln!(body, "        {ind}let r: [u8; {total}] = match rt::read::run::<{total}>(c) {{\n            {ind}Some(r) => r,\n            {ind}None => {{");
+                for y in &run {
+                    let _ = writeln!(body, "                {ind}rt::read::{}(c, \"{}\")?;", prim_fn(&y.f.ty), y.path);
+                }
+                let _ = writeln!(body, "                {ind}return Err(rt::read::short(c, \"{}\"));\n            {ind}}}\n        {ind}}};", run[0].path);
                 let mut off = 0usize;
+                let bind = if conditional { "" } else { "let " };
                 for y in &run {
                     let w = fixed_width(&y.f.ty).unwrap_or(0);
-                    let _ = writeln!(body, "        let {} = rt::read::{}_at::<{total}, {off}>(&r);", y.id, prim_fn(&y.f.ty));
+                    if matches!(y.f.ty, Type::Bool) {
+                        // Any non-zero byte is true; bytes other than 0 and 1 are non-canonical.
+                        let _ = writeln!(body, "        {ind}{bind}{} = rt::read::canon_bool(c, rt::read::u8_at::<{total}, {off}>(&r));", y.id);
+                    } else {
+                        let _ = writeln!(body, "        {ind}{bind}{} = rt::read::{}_at::<{total}, {off}>(&r);", y.id, prim_fn(&y.f.ty));
+                    }
                     off += w;
+                }
+                if conditional {
+                    body.push_str("        } else {\n");
+                    for y in &run {
+                        let _ = writeln!(body, "            {} = {};", y.id, y.default_expr());
+                    }
+                    body.push_str("        }\n");
                 }
                 skip = run.len() - 1;
                 continue;
@@ -567,8 +615,8 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
             let _ = writeln!(body, "        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;");
             let _ = writeln!(body, "        if {flex} {{");
             let _ = writeln!(body, "            let (n, section) = rt::read::tag_section(c, \"{prefix}_tagged_fields\")?;");
-            body.push_str("            let mut unknown = 0u32;\n            for _ in 0..n {\n");
-            let _ = writeln!(body, "                let (tag, size) = rt::read::tag_header(c, \"{prefix}_tagged_fields\")?;");
+            body.push_str("            let mut unknown = 0u32;\n            let mut next_tag = 0u64;\n            for _ in 0..n {\n");
+            let _ = writeln!(body, "                let (tag, size) = rt::read::next_tag(c, &mut next_tag, \"{prefix}_tagged_fields\")?;");
             body.push_str("                let before = c.len();\n                match tag {\n");
             for x in &tagged {
                 let t = x.f.tag.unwrap_or(0);
@@ -577,10 +625,12 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
                 let e = read_expr(m, x, true);
                 needs_v |= e.contains(", v,") || e.contains("(c, v)");
                 let guard = if tc == "true" { String::new() } else { format!(" if {tc}") };
+                let local = format!("{}_tag", x.id.trim_start_matches("r#"));
+                // The encoder leaves a tagged field at its default out: one sent anyway is noted.
+                let at_default = x.is_default().replace(&format!("self.{}", x.id), &local);
                 let _ = writeln!(
                     body,
-                    "                    {t}{guard} => {{\n                        {}_tag = {e};\n                        rt::read::check_tag_size(c, before, size, tag, \"{}\")?;\n                    }}",
-                    x.id.trim_start_matches("r#"),
+                    "                    {t}{guard} => {{\n                        {local} = {e};\n                        rt::read::check_tag_size(c, before, size, tag, \"{}\")?;\n                        rt::read::tag_at_default(c, {at_default});\n                    }}",
                     x.path
                 );
                 if tc != "true" {
@@ -596,7 +646,14 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     }
     let sig_v = if needs_v { "v" } else { "_v" };
     let sig_c = "c";
-    let _ = writeln!(o, "    #[inline]\n    fn read({sig_c}: &mut &'a [u8], {sig_v}: i16) -> Result<Self, rt::DecodeError> {{");
+    // Readers of structs with at most one level of structs below them are inlined into the
+    // array loops that call them, where most of a message's elements are (a called reader
+    // builds its whole view struct only for the loop to drop it); readers higher up are
+    // called. Inlining every level copies each subtree into every level above it: it more than
+    // doubled the release build of core, and inlining leaves alone cost AlterPartitionRequest
+    // v3 45% more parse instructions (README, "Build cost").
+    let attr = if inline { "    #[inline]\n" } else { "" };
+    let _ = writeln!(o, "{attr}    fn read({sig_c}: &mut rt::Cursor<'a>, {sig_v}: i16) -> Result<Self, rt::DecodeError> {{");
     o.push_str(&body);
     let mut init = String::new();
     for (x, id) in fs.iter().zip(&fields_init) {

@@ -2,6 +2,7 @@
 //! them: strict and lenient parsing, exact sizing, and encoding into a sink.
 
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
+use crate::read::Cursor;
 use crate::types::Elem;
 use crate::write::{Sink, Writer};
 
@@ -11,7 +12,7 @@ use crate::write::{Sink, Writer};
 pub trait Struct<'a>: Copy + Sized {
     /// Reads the struct at `version` from the cursor, validating every byte it covers.
     #[doc(hidden)]
-    fn read(c: &mut &'a [u8], version: i16) -> Result<Self, DecodeError>;
+    fn read(c: &mut Cursor<'a>, version: i16) -> Result<Self, DecodeError>;
     /// Exact encoded size at `version`; also checks that the value can be encoded there.
     #[doc(hidden)]
     fn size(&self, version: i16) -> Result<usize, EncodeError>;
@@ -22,7 +23,7 @@ pub trait Struct<'a>: Copy + Sized {
 
 impl<'a, T: Struct<'a>> Elem<'a> for T {
     #[inline]
-    fn read_elem(c: &mut &'a [u8], version: i16, _: bool, _: &'static str) -> Result<Self, DecodeError> {
+    fn read_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<Self, DecodeError> {
         T::read(c, version)
     }
     #[inline]
@@ -125,9 +126,9 @@ pub trait Message<'a>: Struct<'a> {
                 "",
             ));
         }
-        let mut c = bytes;
+        let mut c = Cursor::new(bytes);
         match Self::read(&mut c, version) {
-            Ok(m) => Ok((m, c)),
+            Ok(m) => Ok((m, c.rest())),
             Err(e) => Err(e.finish(bytes.len(), Self::INFO.name, version)),
         }
     }

@@ -66,6 +66,8 @@ pub use codec::{parse_mode, transcode, CodecError, Message, MessageInfo, Message
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use types::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter};
 pub use write::{Sink, Writer};
+#[doc(hidden)]
+pub use read::Cursor;
 #[cfg(feature = "arbitrary")]
 pub use arbitrary_impl::{arbitrary_bytes, ArbitraryAt};
 #[cfg(feature = "defmt")]
@@ -82,6 +84,7 @@ mod rt {
     pub(crate) use crate::codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Struct};
     pub(crate) use crate::error::{DecodeError, EncodeError};
     pub(crate) use crate::read;
+    pub(crate) use crate::read::Cursor;
     pub(crate) use crate::reflect;
     pub(crate) use crate::types::{Array, TaggedFields};
     pub(crate) use crate::write;

@@ -13,8 +13,92 @@
 use crate::error::{DecodeError, DecodeErrorKind as K};
 use crate::types::{Array, Elem, RawTaggedField, TaggedFields};
 
-/// The cursor type: the bytes that remain.
+/// The cursor type of the hand-written readers: the bytes that remain.
 pub(crate) type Cur<'a, 'c> = &'c mut &'a [u8];
+
+/// The cursor of the generated readers: the bytes that remain, and whether anything read since
+/// the flag was last cleared was encoded in a form other than the one the encoder writes
+/// (a non-minimal varint, a `bool` byte other than 0 or 1, a null length other than -1, a null
+/// marker other than -1 or 1, tagged fields out of ascending order, a known tagged field at its
+/// default value, ...). Such input is valid and is read as Kafka reads it; the flag only tells
+/// [`Array`] that its validated bytes are not what encoding its values would write, so they
+/// must not be copied out as they are.
+pub struct Cursor<'a> {
+    rest: &'a [u8],
+    odd: bool,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `bytes`.
+    #[inline(always)]
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Cursor { rest: bytes, odd: false }
+    }
+    /// The bytes that remain.
+    #[inline(always)]
+    pub(crate) fn rest(&self) -> &'a [u8] {
+        self.rest
+    }
+    /// Clears the flag and returns its old value.
+    #[inline(always)]
+    pub(crate) fn take_odd(&mut self) -> bool {
+        core::mem::replace(&mut self.odd, false)
+    }
+    /// True when something non-canonical was read since the flag was last cleared.
+    #[inline(always)]
+    pub(crate) fn is_odd(&self) -> bool {
+        self.odd
+    }
+    /// Ors `old` back into the flag.
+    #[inline(always)]
+    pub(crate) fn restore_odd(&mut self, old: bool) {
+        self.odd |= old;
+    }
+}
+
+impl<'a> core::ops::Deref for Cursor<'a> {
+    type Target = &'a [u8];
+    #[inline(always)]
+    fn deref(&self) -> &&'a [u8] {
+        &self.rest
+    }
+}
+
+impl<'a> core::ops::DerefMut for Cursor<'a> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut &'a [u8] {
+        &mut self.rest
+    }
+}
+
+/// Either cursor: the generated readers' [`Cursor`], which notes non-canonical encodings, or a
+/// plain slice (hand-written readers), which ignores them.
+pub(crate) trait Src<'a> {
+    /// The bytes that remain.
+    fn cur(&mut self) -> &mut &'a [u8];
+    /// Notes a non-canonical encoding.
+    fn odd(&mut self);
+}
+
+impl<'a> Src<'a> for &'a [u8] {
+    #[inline(always)]
+    fn cur(&mut self) -> &mut &'a [u8] {
+        self
+    }
+    #[inline(always)]
+    fn odd(&mut self) {}
+}
+
+impl<'a> Src<'a> for Cursor<'a> {
+    #[inline(always)]
+    fn cur(&mut self) -> &mut &'a [u8] {
+        &mut self.rest
+    }
+    #[inline(always)]
+    fn odd(&mut self) {
+        self.odd = true;
+    }
+}
 
 #[cold]
 #[inline(never)]
@@ -53,8 +137,19 @@ pub(crate) fn take<'a>(c: Cur<'a, '_>, n: usize, f: &'static str) -> Result<&'a 
 
 /// `bool`: one byte, non-zero is true.
 #[inline(always)]
-pub(crate) fn bool(c: Cur<'_, '_>, f: &'static str) -> Result<bool, DecodeError> {
-    Ok(chunk::<1>(c, f)?[0] != 0)
+pub(crate) fn bool<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<bool, DecodeError> {
+    let b = chunk::<1>(c.cur(), f)?[0];
+    Ok(canon_bool(c, b))
+}
+
+/// A `bool` from its byte: non-zero is true; bytes other than 0 and 1 are noted as
+/// non-canonical.
+#[inline(always)]
+pub(crate) fn canon_bool<'a, C: Src<'a>>(c: &mut C, b: u8) -> bool {
+    if b > 1 {
+        c.odd();
+    }
+    b != 0
 }
 /// `int8`.
 #[inline(always)]
@@ -133,6 +228,7 @@ macro_rules! at_fns {
 }
 at_fns! {
     bool_at => bool, 1, |a| a[0] != 0;
+    u8_at => u8, 1, |a| a[0];
     i8_at => i8, 1, i8::from_be_bytes;
     i16_at => i16, 2, i16::from_be_bytes;
     u16_at => u16, 2, u16::from_be_bytes;
@@ -145,10 +241,11 @@ at_fns! {
 
 /// Unsigned varint, at most five bytes, as Kafka reads it (the result is 32 bits).
 #[inline(always)]
-pub(crate) fn uvarint(c: Cur<'_, '_>, f: &'static str) -> Result<u32, DecodeError> {
-    if let Some((&b, t)) = c.split_first() {
+pub(crate) fn uvarint<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, DecodeError> {
+    let r = c.cur();
+    if let Some((&b, t)) = r.split_first() {
         if b < 0x80 {
-            *c = t;
+            *r = t;
             return Ok(u32::from(b));
         }
     }
@@ -156,21 +253,27 @@ pub(crate) fn uvarint(c: Cur<'_, '_>, f: &'static str) -> Result<u32, DecodeErro
 }
 
 #[inline(never)]
-fn uvarint_slow(c: Cur<'_, '_>, f: &'static str) -> Result<u32, DecodeError> {
-    let start: &[u8] = c;
+fn uvarint_slow<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<u32, DecodeError> {
+    let r = c.cur();
+    let start: &[u8] = r;
     let mut value: u32 = 0;
     for i in 0..5u32 {
-        let Some((&b, t)) = c.split_first() else {
-            *c = start;
+        let Some((&b, t)) = r.split_first() else {
+            *r = start;
             return Err(eof(start, start.len().saturating_add(1), f));
         };
-        *c = t;
+        *r = t;
         value |= u32::from(b & 0x7f).wrapping_shl(7 * i);
         if b < 0x80 {
+            // Non-minimal (a zero last byte after the first) or bits past 32 in the fifth
+            // byte: valid, but not what the encoder writes.
+            if (i > 0 && b == 0) || (i == 4 && b > 0x0f) {
+                c.odd();
+            }
             return Ok(value);
         }
     }
-    *c = start;
+    *r = start;
     Err(err(start, K::InvalidVarint, f))
 }
 
@@ -204,14 +307,35 @@ pub(crate) fn varlong(c: Cur<'_, '_>, f: &'static str) -> Result<i64, DecodeErro
 /// A length prefix: `int16`/`int32` (classic) or unsigned varint minus one (compact).
 /// Negative means null.
 #[inline(always)]
-fn len_prefix(c: Cur<'_, '_>, compact: bool, short: bool, f: &'static str) -> Result<i64, DecodeError> {
+fn len_prefix<'a, C: Src<'a>>(c: &mut C, compact: bool, short: bool, f: &'static str) -> Result<i64, DecodeError> {
     if compact {
         // Java reads the varint as a signed 32-bit int and subtracts one.
         Ok(i64::from((uvarint(c, f)? as i32).wrapping_sub(1)))
     } else if short {
-        Ok(i64::from(i16(c, f)?))
+        Ok(i64::from(i16(c.cur(), f)?))
     } else {
-        Ok(i64::from(i32(c, f)?))
+        Ok(i64::from(i32(c.cur(), f)?))
+    }
+}
+
+/// A null length: notes one other than -1 (the encoder's) as non-canonical.
+#[inline(always)]
+fn null_len<'a, C: Src<'a>>(c: &mut C, len: i64) {
+    if len != -1 {
+        c.odd();
+    }
+}
+
+/// The common case of a compact length prefix: one byte holding a non-null length below 127.
+/// Returns the length, having consumed the byte; `None` leaves the cursor for the general path.
+#[inline(always)]
+fn small_compact_len(c: &mut &[u8]) -> Option<usize> {
+    match c.split_first() {
+        Some((&b, t)) if b.wrapping_sub(1) < 0x7f => {
+            *c = t;
+            Some(usize::from(b - 1))
+        }
+        _ => None,
     }
 }
 
@@ -224,20 +348,30 @@ fn utf8<'a>(c: &[u8], bytes: &'a [u8], f: &'static str) -> Result<&'a str, Decod
 
 /// A string that may be null at this version (`nullable`); `None` is null.
 #[inline(always)]
-pub(crate) fn opt_str<'a>(
-    c: Cur<'a, '_>,
+pub(crate) fn opt_str<'a, C: Src<'a>>(
+    c: &mut C,
     compact: bool,
     nullable: bool,
     f: &'static str,
 ) -> Result<Option<&'a str>, DecodeError> {
-    let at: &[u8] = c;
+    let at: &'a [u8] = c.cur();
+    if compact {
+        if let Some(n) = small_compact_len(c.cur()) {
+            let c = c.cur();
+            let start: &[u8] = c;
+            let bytes = take(c, n, f)?;
+            return utf8(start, bytes, f).map(Some);
+        }
+    }
     let len = len_prefix(c, compact, true, f)?;
     if len < 0 {
+        null_len(c, len);
         return if nullable { Ok(None) } else { Err(err(at, K::NullNotAllowed, f)) };
     }
     if len > 0x7fff {
         return Err(err(at, K::StringTooLong { length: len }, f));
     }
+    let c = c.cur();
     let start: &[u8] = c;
     let bytes = take(c, len as usize, f)?;
     utf8(start, bytes, f).map(Some)
@@ -245,26 +379,28 @@ pub(crate) fn opt_str<'a>(
 
 /// A string that is never null.
 #[inline(always)]
-pub(crate) fn str<'a>(c: Cur<'a, '_>, compact: bool, f: &'static str) -> Result<&'a str, DecodeError> {
+pub(crate) fn str<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a str, DecodeError> {
     match opt_str(c, compact, false, f)? {
         Some(s) => Ok(s),
-        None => Err(err(c, K::NullNotAllowed, f)),
+        None => Err(err(*c.cur(), K::NullNotAllowed, f)),
     }
 }
 
 /// Bytes (or records) that may be null at this version.
 #[inline(always)]
-pub(crate) fn opt_bytes<'a>(
-    c: Cur<'a, '_>,
+pub(crate) fn opt_bytes<'a, C: Src<'a>>(
+    c: &mut C,
     compact: bool,
     nullable: bool,
     f: &'static str,
 ) -> Result<Option<&'a [u8]>, DecodeError> {
-    let at: &[u8] = c;
+    let at: &'a [u8] = c.cur();
     let len = len_prefix(c, compact, false, f)?;
     if len < 0 {
+        null_len(c, len);
         return if nullable { Ok(None) } else { Err(err(at, K::NullNotAllowed, f)) };
     }
+    let c = c.cur();
     if len > c.len() as i64 {
         return Err(err(at, K::LengthExceedsInput { length: len }, f));
     }
@@ -273,10 +409,10 @@ pub(crate) fn opt_bytes<'a>(
 
 /// Bytes that are never null.
 #[inline(always)]
-pub(crate) fn bytes<'a>(c: Cur<'a, '_>, compact: bool, f: &'static str) -> Result<&'a [u8], DecodeError> {
+pub(crate) fn bytes<'a, C: Src<'a>>(c: &mut C, compact: bool, f: &'static str) -> Result<&'a [u8], DecodeError> {
     match opt_bytes(c, compact, false, f)? {
         Some(b) => Ok(b),
-        None => Err(err(c, K::NullNotAllowed, f)),
+        None => Err(err(*c.cur(), K::NullNotAllowed, f)),
     }
 }
 
@@ -284,39 +420,54 @@ pub(crate) fn bytes<'a>(c: Cur<'a, '_>, compact: bool, f: &'static str) -> Resul
 /// result later cannot fail.
 #[inline(always)]
 pub(crate) fn opt_array<'a, T: Elem<'a>>(
-    c: Cur<'a, '_>,
+    c: &mut Cursor<'a>,
     compact: bool,
     nullable: bool,
     version: i16,
     f: &'static str,
 ) -> Result<Option<Array<'a, T>>, DecodeError> {
-    let at: &[u8] = c;
-    let len = len_prefix(c, compact, false, f)?;
-    if len < 0 {
-        return if nullable { Ok(None) } else { Err(err(at, K::NullNotAllowed, f)) };
-    }
-    // Every element takes at least one byte: a count above the bytes left is a lie.
-    if len > c.len() as i64 {
-        return Err(err(at, K::LengthExceedsInput { length: len }, f));
-    }
-    let n = len as usize;
-    let start: &'a [u8] = c;
+    let at: &'a [u8] = c.rest();
+    let n = match if compact { small_compact_len(c) } else { None } {
+        // One byte: a non-null count below 127.
+        Some(n) if n <= c.len() => n,
+        Some(n) => return Err(err(at, K::LengthExceedsInput { length: n as i64 }, f)),
+        None => {
+            let len = len_prefix(c, compact, false, f)?;
+            if len < 0 {
+                null_len(c, len);
+                return if nullable { Ok(None) } else { Err(err(at, K::NullNotAllowed, f)) };
+            }
+            // Every element takes at least one byte: a count above the bytes left is a lie.
+            if len > c.len() as i64 {
+                return Err(err(at, K::LengthExceedsInput { length: len }, f));
+            }
+            len as usize
+        }
+    };
+    let start: &'a [u8] = c.rest();
     if let Some(w) = T::WIDTH {
         // Fixed-width elements: one bounds check for the whole array.
         let bytes = take(c, n.saturating_mul(w), f)?;
-        return Ok(Some(Array::wire(bytes, n as u32, version, compact)));
+        if !T::COPY_WIRE && bytes.iter().any(|&b| b > 1) {
+            // `[]bool` with bytes other than 0 and 1.
+            c.odd();
+        }
+        return Ok(Some(Array::wire(bytes, n as u32, version, compact, T::COPY_WIRE)));
     }
+    let outer = c.take_odd();
     for _ in 0..n {
         T::read_elem(c, version, compact, f)?;
     }
+    let canonical = !c.is_odd();
+    c.restore_odd(outer);
     let used = start.len() - c.len();
-    Ok(Some(Array::wire(&start[..used], n as u32, version, compact)))
+    Ok(Some(Array::wire(&start[..used], n as u32, version, compact, canonical)))
 }
 
 /// An array that is never null.
 #[inline(always)]
 pub(crate) fn array<'a, T: Elem<'a>>(
-    c: Cur<'a, '_>,
+    c: &mut Cursor<'a>,
     compact: bool,
     version: i16,
     f: &'static str,
@@ -329,9 +480,12 @@ pub(crate) fn array<'a, T: Elem<'a>>(
 
 /// The marker byte before an untagged nullable struct: negative means null.
 #[inline(always)]
-pub(crate) fn struct_present(c: Cur<'_, '_>, nullable: bool, f: &'static str) -> Result<bool, DecodeError> {
+pub(crate) fn struct_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str) -> Result<bool, DecodeError> {
     let at: &[u8] = c;
     let m = i8(c, f)?;
+    if m != 1 && m != -1 {
+        c.odd();
+    }
     if m < 0 {
         if nullable {
             Ok(false)
@@ -346,17 +500,42 @@ pub(crate) fn struct_present(c: Cur<'_, '_>, nullable: bool, f: &'static str) ->
 /// Reads the header of a tagged-field section: the number of fields. Java reads the count as a
 /// signed 32-bit int, so a count of 2^31 or more reads as no fields at all.
 #[inline(always)]
-pub(crate) fn tag_count(c: Cur<'_, '_>, f: &'static str) -> Result<u32, DecodeError> {
+pub(crate) fn tag_count(c: &mut Cursor<'_>, f: &'static str) -> Result<u32, DecodeError> {
     let n = uvarint(c, f)? as i32;
-    Ok(if n < 0 { 0 } else { n as u32 })
+    if n < 0 {
+        c.odd();
+        return Ok(0);
+    }
+    Ok(n as u32)
 }
 
 /// Reads one tag header: `(tag, size)`. The size is checked where it is used.
 #[inline(always)]
-pub(crate) fn tag_header(c: Cur<'_, '_>, f: &'static str) -> Result<(u32, u32), DecodeError> {
+pub(crate) fn tag_header<'a, C: Src<'a>>(c: &mut C, f: &'static str) -> Result<(u32, u32), DecodeError> {
     let tag = uvarint(c, f)?;
     let size = uvarint(c, f)?;
     Ok((tag, size))
+}
+
+/// Reads the next tag header of a section; `next` is the lowest tag the encoder could write
+/// next (one past the previous tag), so a tag below it (out of order, or repeated) is noted as
+/// non-canonical.
+#[inline(always)]
+pub(crate) fn next_tag(c: &mut Cursor<'_>, next: &mut u64, f: &'static str) -> Result<(u32, u32), DecodeError> {
+    let (tag, size) = tag_header(c, f)?;
+    if u64::from(tag) < *next {
+        c.odd();
+    }
+    *next = u64::from(tag) + 1;
+    Ok((tag, size))
+}
+
+/// Notes a known tagged field sent with its default value (the encoder leaves it out).
+#[inline(always)]
+pub(crate) fn tag_at_default(c: &mut Cursor<'_>, is_default: bool) {
+    if is_default {
+        c.odd();
+    }
 }
 
 /// Skips an unknown tagged field's payload of `size` bytes.
@@ -384,22 +563,28 @@ pub(crate) fn check_tag_size(c: &[u8], before: usize, size: u32, tag: u32, f: &'
 /// untagged nullable structs.
 #[inline(always)]
 pub(crate) fn opt_struct_tagged<'a, T: crate::codec::Struct<'a>>(
-    c: Cur<'a, '_>,
+    c: &mut Cursor<'a>,
     nullable: bool,
     version: i16,
     f: &'static str,
 ) -> Result<Option<T>, DecodeError> {
-    if nullable && (uvarint(c, f)? as i32) <= 0 {
-        return Ok(None);
+    if nullable {
+        let m = uvarint(c, f)?;
+        if m > 1 {
+            c.odd();
+        }
+        if (m as i32) <= 0 {
+            return Ok(None);
+        }
     }
     T::read(c, version).map(Some)
 }
 
 /// Reads a tagged-field section's count and returns it with the section's start.
 #[inline(always)]
-pub(crate) fn tag_section<'a>(c: Cur<'a, '_>, f: &'static str) -> Result<(u32, &'a [u8]), DecodeError> {
+pub(crate) fn tag_section<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<(u32, &'a [u8]), DecodeError> {
     let n = tag_count(c, f)?;
-    Ok((n, *c))
+    Ok((n, c.rest()))
 }
 
 /// Builds the view of the unknown tagged fields of one struct, once its section is read.
@@ -416,13 +601,14 @@ pub(crate) fn unknown_tags<'a>(section: &'a [u8], c: &[u8], n: u32, unknown: u32
 
 /// Reads a whole tagged-field section of a struct that knows no tags.
 #[inline(always)]
-pub(crate) fn unknown_tags_only<'a>(c: Cur<'a, '_>, f: &'static str) -> Result<TaggedFields<'a>, DecodeError> {
+pub(crate) fn unknown_tags_only<'a>(c: &mut Cursor<'a>, f: &'static str) -> Result<TaggedFields<'a>, DecodeError> {
     let (n, section) = tag_section(c, f)?;
     if n == 0 {
         return Ok(TaggedFields::EMPTY);
     }
+    let mut next = 0u64;
     for _ in 0..n {
-        let (_, size) = tag_header(c, f)?;
+        let (_, size) = next_tag(c, &mut next, f)?;
         skip_tag(c, size, f)?;
     }
     Ok(unknown_tags(section, c, n, n, 0))
@@ -439,7 +625,7 @@ pub(crate) fn tag_not_in_version(c: &[u8], tag: u32, f: &'static str) -> DecodeE
 /// at nullable versions only.
 #[inline(always)]
 pub(crate) fn opt_struct<'a, T: crate::codec::Struct<'a>>(
-    c: Cur<'a, '_>,
+    c: &mut Cursor<'a>,
     nullable: bool,
     version: i16,
     f: &'static str,

@@ -8,7 +8,7 @@
 use core::fmt;
 
 use crate::error::{DecodeError, EncodeError};
-use crate::read;
+use crate::read::{self, Cursor};
 use crate::write::{self, Writer};
 
 /// A type that can be an element of an [`Array`]: the wire primitives, strings, UUIDs and every
@@ -24,7 +24,7 @@ pub trait Elem<'a>: Copy + Sized {
     #[doc(hidden)]
     const COPY_WIRE: bool = false;
     #[doc(hidden)]
-    fn read_elem(c: &mut &'a [u8], version: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError>;
+    fn read_elem(c: &mut Cursor<'a>, version: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError>;
     #[doc(hidden)]
     fn size_elem(&self, version: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError>;
     #[doc(hidden)]
@@ -37,7 +37,7 @@ macro_rules! fixed_elem {
             const WIDTH: Option<usize> = Some($w);
             const COPY_WIRE: bool = $copy;
             #[inline(always)]
-            fn read_elem(c: &mut &'a [u8], _: i16, _: bool, f: &'static str) -> Result<Self, DecodeError> {
+            fn read_elem(c: &mut Cursor<'a>, _: i16, _: bool, f: &'static str) -> Result<Self, DecodeError> {
                 read::$r(c, f)
             }
             #[inline(always)]
@@ -63,7 +63,7 @@ fixed_elem!(uuid::Uuid, 16, uuid, uuid, true);
 
 impl<'a> Elem<'a> for &'a str {
     #[inline]
-    fn read_elem(c: &mut &'a [u8], _: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError> {
+    fn read_elem(c: &mut Cursor<'a>, _: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError> {
         read::str(c, compact, f)
     }
     #[inline]
@@ -78,8 +78,9 @@ impl<'a> Elem<'a> for &'a str {
 
 #[derive(Clone, Copy)]
 enum Repr<'a, T> {
-    /// Validated bytes holding `len` elements, encoded at `version`.
-    Wire { bytes: &'a [u8], len: u32, version: i16, compact: bool },
+    /// Validated bytes holding `len` elements, encoded at `version`. `canonical`: the bytes are
+    /// exactly what encoding the elements at `version` writes, so they can be copied out.
+    Wire { bytes: &'a [u8], len: u32, version: i16, compact: bool, canonical: bool },
     /// Values the caller built.
     Slice(&'a [T]),
 }
@@ -102,8 +103,19 @@ impl<'a, T> Array<'a, T> {
         Array { repr: Repr::Slice(items) }
     }
 
-    pub(crate) fn wire(bytes: &'a [u8], len: u32, version: i16, compact: bool) -> Self {
-        Array { repr: Repr::Wire { bytes, len, version, compact } }
+    pub(crate) fn wire(bytes: &'a [u8], len: u32, version: i16, compact: bool, canonical: bool) -> Self {
+        Array { repr: Repr::Wire { bytes, len, version, compact, canonical } }
+    }
+
+    /// The validated bytes when they are exactly what encoding the elements at `version`
+    /// (in compact form or not) writes: parsed at that version, and every value in them in the
+    /// encoder's own form (see [`crate::read::Cursor`]).
+    #[inline(always)]
+    fn copyable(&self, version: i16, compact: bool) -> Option<&'a [u8]> {
+        match self.repr {
+            Repr::Wire { bytes, version: wv, compact: wc, canonical: true, .. } if wv == version && wc == compact => Some(bytes),
+            _ => None,
+        }
     }
 
     /// Number of elements.
@@ -132,7 +144,7 @@ impl<'a, T: Elem<'a>> Array<'a, T> {
     /// Iterates the elements.
     pub fn iter(&self) -> ArrayIter<'a, T> {
         match self.repr {
-            Repr::Wire { bytes, len, version, compact } => {
+            Repr::Wire { bytes, len, version, compact, .. } => {
                 ArrayIter { repr: IterRepr::Wire { rest: bytes, left: len, version, compact } }
             }
             Repr::Slice(s) => ArrayIter { repr: IterRepr::Slice(s.iter()) },
@@ -144,6 +156,10 @@ impl<'a, T: Elem<'a>> Array<'a, T> {
         let mut total = write::len_size(n, compact);
         if let Some(w) = T::WIDTH {
             return Ok(total + n * w);
+        }
+        // Parsed at this version and canonical: encoding writes the same bytes.
+        if let Some(b) = self.copyable(version, compact) {
+            return Ok(total + b.len());
         }
         for e in self.iter() {
             total += e.size_elem(version, compact, f)?;
@@ -157,6 +173,9 @@ impl<'a, T: Elem<'a>> Array<'a, T> {
             if T::COPY_WIRE {
                 return w.put(bytes, f);
             }
+        }
+        if let Some(b) = self.copyable(version, compact) {
+            return w.put(b, f);
         }
         for e in self.iter() {
             e.write_elem(w, version, compact, f)?;
@@ -221,7 +240,10 @@ impl<'a, T: Elem<'a>> Iterator for ArrayIter<'a, T> {
                     return None;
                 }
                 *left -= 1;
-                match T::read_elem(rest, *version, *compact, "") {
+                let mut c = Cursor::new(rest);
+                let r = read_validated::<T>(&mut c, *version, *compact);
+                *rest = c.rest();
+                match r {
                     Ok(v) => Some(v),
                     Err(_) => {
                         // Unreachable for validated bytes; end rather than panic.
@@ -243,6 +265,14 @@ impl<'a, T: Elem<'a>> Iterator for ArrayIter<'a, T> {
 }
 
 impl<'a, T: Elem<'a>> ExactSizeIterator for ArrayIter<'a, T> {}
+
+/// Reads one element of validated bytes, out of line: iteration runs in the size and write
+/// passes, comparisons, `Debug` and owned conversions, and an inlined reader would be copied
+/// into each of them (the validation loop in `read::opt_array` keeps its inlined copy).
+#[inline(never)]
+fn read_validated<'a, T: Elem<'a>>(c: &mut Cursor<'a>, version: i16, compact: bool) -> Result<T, DecodeError> {
+    T::read_elem(c, version, compact, "")
+}
 
 /// A tagged field that the schema of its struct does not know: its tag and raw payload.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -67,8 +67,7 @@ impl defmt::Format for ConsumerGroupMemberMetadataValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
         let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
         let client_id = rt::read::str(c, true, "client_id")?;
@@ -82,8 +81,9 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
         if true {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
@@ -94,6 +94,10 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
                             "classic_member_metadata",
                         )?;
                         rt::read::check_tag_size(c, before, size, tag, "classic_member_metadata")?;
+                        rt::read::tag_at_default(
+                            c,
+                            classic_member_metadata_tag == Some(ClassicMemberMetadata::DEFAULT),
+                        );
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -208,7 +212,7 @@ impl defmt::Format for ClassicMemberMetadata<'_> {
 
 impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let session_timeout_ms = rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
         let supported_protocols =
             rt::read::array::<ClassicProtocol<'a>>(c, true, v, "classic_member_metadata.supported_protocols")?;
@@ -301,7 +305,7 @@ impl defmt::Format for ClassicProtocol<'_> {
 
 impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "classic_member_metadata.supported_protocols[].name")?;
         let metadata = rt::read::bytes(c, true, "classic_member_metadata.supported_protocols[].metadata")?;
         let unknown_tagged_fields = if true {

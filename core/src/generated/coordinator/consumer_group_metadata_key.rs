@@ -49,7 +49,7 @@ impl defmt::Format for ConsumerGroupMetadataKey<'_> {
 
 impl<'a> rt::Struct<'a> for ConsumerGroupMetadataKey<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, false, "group_id")?;
         Ok(Self {
             group_id,

@@ -53,20 +53,22 @@ impl defmt::Format for ConsumerGroupMetadataValue<'_> {
 
 impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "epoch")?;
         let mut metadata_hash_tag: i64 = 0_i64;
         let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
         if true {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         metadata_hash_tag = rt::read::i64(c, "metadata_hash")?;
                         rt::read::check_tag_size(c, before, size, tag, "metadata_hash")?;
+                        rt::read::tag_at_default(c, metadata_hash_tag == 0_i64);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;

@@ -48,8 +48,7 @@ impl defmt::Format for ConsumerGroupPartitionMetadataValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicMetadata<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -128,7 +127,7 @@ impl defmt::Format for TopicMetadata<'_> {
 
 impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let num_partitions = rt::read::i32(c, "topics[].num_partitions")?;
@@ -217,7 +216,7 @@ impl defmt::Format for PartitionMetadata<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition = rt::read::i32(c, "topics[].partition_metadata[].partition")?;
         let racks = rt::read::array::<&'a str>(c, true, v, "topics[].partition_metadata[].racks")?;
         let unknown_tagged_fields = if true {

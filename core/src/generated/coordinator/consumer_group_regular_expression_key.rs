@@ -47,7 +47,7 @@ impl defmt::Format for ConsumerGroupRegularExpressionKey<'_> {
 
 impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionKey<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, false, "group_id")?;
         let regular_expression = rt::read::str(c, false, "regular_expression")?;
         Ok(Self {

@@ -50,7 +50,7 @@ impl defmt::Format for ConsumerGroupRegularExpressionValue<'_> {
 
 impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<&'a str>(c, true, v, "topics")?;
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,

@@ -49,7 +49,7 @@ impl defmt::Format for ConsumerGroupTargetAssignmentMemberValue<'_> {
 
 impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_partitions = rt::read::array::<TopicPartition<'a>>(c, true, v, "topic_partitions")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -128,7 +128,7 @@ impl defmt::Format for TopicPartition<'_> {
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "topic_partitions[].partitions")?;
         let unknown_tagged_fields = if true {

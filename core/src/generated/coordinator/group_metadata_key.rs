@@ -49,7 +49,7 @@ impl defmt::Format for GroupMetadataKey<'_> {
 
 impl<'a> rt::Struct<'a> for GroupMetadataKey<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let group = rt::read::str(c, false, "group")?;
         Ok(Self {
             group,

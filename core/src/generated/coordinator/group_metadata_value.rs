@@ -59,7 +59,7 @@ impl defmt::Format for GroupMetadataValue<'_> {
 
 impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let protocol_type = rt::read::str(c, v >= 4, "protocol_type")?;
         let generation = rt::read::i32(c, "generation")?;
         let protocol = rt::read::opt_str(c, v >= 4, true, "protocol")?;
@@ -177,7 +177,7 @@ impl defmt::Format for MemberMetadata<'_> {
 
 impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, v >= 4, "members[].member_id")?;
         let group_instance_id = if v >= 3 {
             rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?

@@ -50,7 +50,7 @@ impl defmt::Format for LegacyOffsetCommitValue<'_> {
 
 impl<'a> rt::Struct<'a> for LegacyOffsetCommitValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let offset = rt::read::i64(c, "offset")?;
         let metadata = rt::read::str(c, false, "metadata")?;
         let commit_timestamp = rt::read::i64(c, "commit_timestamp")?;

@@ -57,7 +57,7 @@ impl defmt::Format for OffsetCommitKey<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetCommitKey<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let group = rt::read::str(c, false, "group")?;
         let topic = rt::read::str(c, false, "topic")?;
         let partition = rt::read::i32(c, "partition")?;

@@ -59,7 +59,7 @@ impl defmt::Format for OffsetCommitValue<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let offset = rt::read::i64(c, "offset")?;
         let leader_epoch = if v >= 3 {
             rt::read::i32(c, "leader_epoch")?
@@ -78,13 +78,15 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
         if v >= 4 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         topic_id_tag = rt::read::uuid(c, "topic_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "topic_id")?;
+                        rt::read::tag_at_default(c, topic_id_tag == rt::Uuid::nil());
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;

@@ -53,7 +53,7 @@ impl defmt::Format for ShareGroupMemberMetadataKey<'_> {
 
 impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataKey<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, false, "group_id")?;
         let member_id = rt::read::str(c, false, "member_id")?;
         Ok(Self {

@@ -53,7 +53,7 @@ impl defmt::Format for ShareGroupMemberMetadataValue<'_> {
 
 impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
         let client_id = rt::read::str(c, true, "client_id")?;
         let client_host = rt::read::str(c, true, "client_host")?;

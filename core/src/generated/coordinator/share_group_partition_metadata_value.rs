@@ -48,7 +48,7 @@ impl defmt::Format for ShareGroupPartitionMetadataValue<'_> {
 
 impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")?;
         let deleting_topics = rt::read::array::<TopicInfo<'a>>(c, true, v, "deleting_topics")?;
         let unknown_tagged_fields = if true {
@@ -135,7 +135,7 @@ impl defmt::Format for TopicPartitionsInfo<'_> {
 
 impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "initialized_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "initialized_topics[].topic_name")?;
         let partitions = rt::read::array::<i32>(c, true, v, "initialized_topics[].partitions")?;
@@ -221,7 +221,7 @@ impl defmt::Format for TopicInfo<'_> {
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "deleting_topics[].topic_name")?;
         let unknown_tagged_fields = if true {

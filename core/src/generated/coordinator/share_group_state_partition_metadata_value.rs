@@ -50,7 +50,7 @@ impl defmt::Format for ShareGroupStatePartitionMetadataValue<'_> {
 
 impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let initializing_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initializing_topics")?;
         let initialized_topics = rt::read::array::<TopicPartitionsInfo<'a>>(c, true, v, "initialized_topics")?;
         let deleting_topics = rt::read::array::<TopicInfo<'a>>(c, true, v, "deleting_topics")?;
@@ -141,7 +141,7 @@ impl defmt::Format for TopicPartitionsInfo<'_> {
 
 impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "initializing_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "initializing_topics[].topic_name")?;
         let partitions = rt::read::array::<i32>(c, true, v, "initializing_topics[].partitions")?;
@@ -227,7 +227,7 @@ impl defmt::Format for TopicInfo<'_> {
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "deleting_topics[].topic_id")?;
         let topic_name = rt::read::str(c, true, "deleting_topics[].topic_name")?;
         let unknown_tagged_fields = if true {

@@ -47,7 +47,7 @@ impl defmt::Format for ShareGroupTargetAssignmentMemberKey<'_> {
 
 impl<'a> rt::Struct<'a> for ShareGroupTargetAssignmentMemberKey<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, false, "group_id")?;
         let member_id = rt::read::str(c, false, "member_id")?;
         Ok(Self {

@@ -57,7 +57,7 @@ impl defmt::Format for ShareSnapshotKey<'_> {
 
 impl<'a> rt::Struct<'a> for ShareSnapshotKey<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, false, "group_id")?;
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,

@@ -62,7 +62,7 @@ impl defmt::Format for ShareSnapshotValue<'_> {
 
 impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 36] = match rt::read::run::<36>(c) {
             Some(r) => r,
             None => {
@@ -171,7 +171,7 @@ impl defmt::Format for StateBatch<'_> {
 
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 19] = match rt::read::run::<19>(c) {
             Some(r) => r,
             None => {

@@ -53,7 +53,7 @@ impl defmt::Format for ShareUpdateValue<'_> {
 
 impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
@@ -150,7 +150,7 @@ impl defmt::Format for StateBatch<'_> {
 
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 19] = match rt::read::run::<19>(c) {
             Some(r) => r,
             None => {

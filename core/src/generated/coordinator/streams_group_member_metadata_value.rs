@@ -68,7 +68,7 @@ impl defmt::Format for StreamsGroupMemberMetadataValue<'_> {
 
 impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let instance_id = rt::read::opt_str(c, true, true, "instance_id")?;
         let rack_id = rt::read::opt_str(c, true, true, "rack_id")?;
         let client_id = rt::read::str(c, true, "client_id")?;
@@ -185,7 +185,7 @@ impl defmt::Format for Endpoint<'_> {
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let host = rt::read::str(c, true, "user_endpoint.host")?;
         let port = rt::read::u16(c, "user_endpoint.port")?;
         let unknown_tagged_fields = if true {
@@ -267,7 +267,7 @@ impl defmt::Format for KeyValue<'_> {
 
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, true, "client_tags[].key")?;
         let value = rt::read::str(c, true, "client_tags[].value")?;
         let unknown_tagged_fields = if true {

@@ -53,7 +53,7 @@ impl defmt::Format for StreamsGroupMetadataValue<'_> {
 
 impl<'a> rt::Struct<'a> for StreamsGroupMetadataValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {

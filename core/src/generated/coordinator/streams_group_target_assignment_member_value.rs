@@ -50,7 +50,7 @@ impl defmt::Format for StreamsGroupTargetAssignmentMemberValue<'_> {
 
 impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "active_tasks")?;
         let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "standby_tasks")?;
         let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "warmup_tasks")?;
@@ -137,7 +137,7 @@ impl defmt::Format for TaskIds<'_> {
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
         let unknown_tagged_fields = if true {

@@ -52,8 +52,7 @@ impl defmt::Format for StreamsGroupTopologyValue<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "epoch")?;
         let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "subtopologies")?;
         let unknown_tagged_fields = if true {
@@ -143,8 +142,7 @@ impl defmt::Format for Subtopology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "subtopologies[].subtopology_id")?;
         let source_topics = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topics")?;
         let source_topic_regex = rt::read::array::<&'a str>(c, true, v, "subtopologies[].source_topic_regex")?;
@@ -281,7 +279,7 @@ impl defmt::Format for TopicInfo<'_> {
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?;
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -394,7 +392,7 @@ impl defmt::Format for CopartitionGroup<'_> {
 
 impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let source_topics = rt::read::array::<i16>(c, true, v, "subtopologies[].copartition_groups[].source_topics")?;
         let source_topic_regex =
             rt::read::array::<i16>(c, true, v, "subtopologies[].copartition_groups[].source_topic_regex")?;
@@ -519,7 +517,7 @@ impl defmt::Format for TopicConfig<'_> {
 
 impl<'a> rt::Struct<'a> for TopicConfig<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, true, "subtopologies[].state_changelog_topics[].topic_configs[].key")?;
         let value = rt::read::str(
             c,

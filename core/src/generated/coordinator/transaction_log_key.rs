@@ -49,7 +49,7 @@ impl defmt::Format for TransactionLogKey<'_> {
 
 impl<'a> rt::Struct<'a> for TransactionLogKey<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = rt::read::str(c, false, "transactional_id")?;
         Ok(Self {
             transactional_id,

@@ -74,7 +74,7 @@ impl defmt::Format for TransactionLogValue<'_> {
 
 impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let producer_id = rt::read::i64(c, "producer_id")?;
         let producer_epoch = rt::read::i16(c, "producer_epoch")?;
         let r: [u8; 5] = match rt::read::run::<5>(c) {
@@ -107,25 +107,30 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         if v >= 1 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         previous_producer_id_tag = rt::read::i64(c, "previous_producer_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "previous_producer_id")?;
+                        rt::read::tag_at_default(c, previous_producer_id_tag == -1_i64);
                     }
                     1 => {
                         next_producer_id_tag = rt::read::i64(c, "next_producer_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "next_producer_id")?;
+                        rt::read::tag_at_default(c, next_producer_id_tag == -1_i64);
                     }
                     2 => {
                         client_transaction_version_tag = rt::read::i16(c, "client_transaction_version")?;
                         rt::read::check_tag_size(c, before, size, tag, "client_transaction_version")?;
+                        rt::read::tag_at_default(c, client_transaction_version_tag == 0_i16);
                     }
                     3 => {
                         next_producer_epoch_tag = rt::read::i16(c, "next_producer_epoch")?;
                         rt::read::check_tag_size(c, before, size, tag, "next_producer_epoch")?;
+                        rt::read::tag_at_default(c, next_producer_epoch_tag == -1_i16);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -297,7 +302,7 @@ impl defmt::Format for PartitionsSchema<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, v >= 1, "transaction_partitions[].topic")?;
         let partition_ids = rt::read::array::<i32>(c, v >= 1, v, "transaction_partitions[].partition_ids")?;
         let unknown_tagged_fields = if v >= 1 {

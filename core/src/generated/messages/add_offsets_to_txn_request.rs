@@ -54,7 +54,7 @@ impl defmt::Format for AddOffsetsToTxnRequest<'_> {
 
 impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
         let r: [u8; 10] = match rt::read::run::<10>(c) {
             Some(r) => r,

@@ -53,7 +53,7 @@ impl defmt::Format for AddOffsetsToTxnResponse<'_> {
 
 impl<'a> rt::Struct<'a> for AddOffsetsToTxnResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

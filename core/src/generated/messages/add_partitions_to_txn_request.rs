@@ -56,8 +56,7 @@ impl defmt::Format for AddPartitionsToTxnRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactions = if v >= 4 {
             rt::read::array::<AddPartitionsToTxnTransaction<'a>>(c, v >= 3, v, "transactions")?
         } else {
@@ -68,16 +67,23 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
         } else {
             ""
         };
-        let v3_and_below_producer_id = if v <= 3 {
-            rt::read::i64(c, "v3_and_below_producer_id")?
+        let v3_and_below_producer_id;
+        let v3_and_below_producer_epoch;
+        if v <= 3 {
+            let r: [u8; 10] = match rt::read::run::<10>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "v3_and_below_producer_id")?;
+                    rt::read::i16(c, "v3_and_below_producer_epoch")?;
+                    return Err(rt::read::short(c, "v3_and_below_producer_id"));
+                }
+            };
+            v3_and_below_producer_id = rt::read::i64_at::<10, 0>(&r);
+            v3_and_below_producer_epoch = rt::read::i16_at::<10, 8>(&r);
         } else {
-            0_i64
-        };
-        let v3_and_below_producer_epoch = if v <= 3 {
-            rt::read::i16(c, "v3_and_below_producer_epoch")?
-        } else {
-            0_i16
-        };
+            v3_and_below_producer_id = 0_i64;
+            v3_and_below_producer_epoch = 0_i16;
+        }
         let v3_and_below_topics = if v <= 3 {
             rt::read::array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v, "v3_and_below_topics")?
         } else {
@@ -218,27 +224,33 @@ impl defmt::Format for AddPartitionsToTxnTransaction<'_> {
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = if v >= 4 {
             rt::read::str(c, v >= 3, "transactions[].transactional_id")?
         } else {
             ""
         };
-        let producer_id = if v >= 4 {
-            rt::read::i64(c, "transactions[].producer_id")?
+        let producer_id;
+        let producer_epoch;
+        let verify_only;
+        if v >= 4 {
+            let r: [u8; 11] = match rt::read::run::<11>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "transactions[].producer_id")?;
+                    rt::read::i16(c, "transactions[].producer_epoch")?;
+                    rt::read::bool(c, "transactions[].verify_only")?;
+                    return Err(rt::read::short(c, "transactions[].producer_id"));
+                }
+            };
+            producer_id = rt::read::i64_at::<11, 0>(&r);
+            producer_epoch = rt::read::i16_at::<11, 8>(&r);
+            verify_only = rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&r));
         } else {
-            0_i64
-        };
-        let producer_epoch = if v >= 4 {
-            rt::read::i16(c, "transactions[].producer_epoch")?
-        } else {
-            0_i16
-        };
-        let verify_only = if v >= 4 {
-            rt::read::bool(c, "transactions[].verify_only")?
-        } else {
-            false
-        };
+            producer_id = 0_i64;
+            producer_epoch = 0_i16;
+            verify_only = false;
+        }
         let topics = if v >= 4 {
             rt::read::array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v, "transactions[].topics")?
         } else {
@@ -368,7 +380,7 @@ impl defmt::Format for AddPartitionsToTxnTopic<'_> {
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?;
         let partitions = rt::read::array::<i32>(c, v >= 3, v, "v3_and_below_topics[].partitions")?;
         let unknown_tagged_fields = if v >= 3 {

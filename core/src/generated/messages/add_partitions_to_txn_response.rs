@@ -52,8 +52,7 @@ impl defmt::Format for AddPartitionsToTxnResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let error_code = if v >= 4 { rt::read::i16(c, "error_code")? } else { 0_i16 };
         let results_by_transaction = if v >= 4 {
@@ -178,8 +177,7 @@ impl defmt::Format for AddPartitionsToTxnResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = if v >= 4 {
             rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?
         } else {
@@ -299,7 +297,7 @@ impl defmt::Format for AddPartitionsToTxnTopicResult<'_> {
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?;
         let results_by_partition = rt::read::array::<AddPartitionsToTxnPartitionResult<'a>>(
             c,
@@ -393,7 +391,7 @@ impl defmt::Format for AddPartitionsToTxnPartitionResult<'_> {
 
 impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

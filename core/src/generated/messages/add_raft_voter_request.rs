@@ -57,7 +57,7 @@ impl defmt::Format for AddRaftVoterRequest<'_> {
 
 impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
         let r: [u8; 24] = match rt::read::run::<24>(c) {
             Some(r) => r,
@@ -162,7 +162,7 @@ impl defmt::Format for Listener<'_> {
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "listeners[].name")?;
         let host = rt::read::str(c, true, "listeners[].host")?;
         let port = rt::read::u16(c, "listeners[].port")?;

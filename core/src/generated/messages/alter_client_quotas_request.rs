@@ -53,8 +53,7 @@ impl defmt::Format for AlterClientQuotasRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
         let validate_only = rt::read::bool(c, "validate_only")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -136,7 +135,7 @@ impl defmt::Format for EntryData<'_> {
 
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
         let ops = rt::read::array::<OpData<'a>>(c, v >= 1, v, "entries[].ops")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -219,7 +218,7 @@ impl defmt::Format for EntityData<'_> {
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -306,7 +305,7 @@ impl defmt::Format for OpData<'_> {
 
 impl<'a> rt::Struct<'a> for OpData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, v >= 1, "entries[].ops[].key")?;
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
@@ -317,7 +316,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
             }
         };
         let value = rt::read::f64_at::<9, 0>(&r);
-        let remove = rt::read::bool_at::<9, 8>(&r);
+        let remove = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
         let unknown_tagged_fields = if v >= 1 {
             rt::read::unknown_tags_only(c, "entries[].ops[]._tagged_fields")?
         } else {

@@ -52,8 +52,7 @@ impl defmt::Format for AlterClientQuotasResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let entries = rt::read::array::<EntryData<'a>>(c, v >= 1, v, "entries")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -139,7 +138,7 @@ impl defmt::Format for EntryData<'_> {
 
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "entries[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?;
         let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
@@ -225,7 +224,7 @@ impl defmt::Format for EntityData<'_> {
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
         let unknown_tagged_fields = if v >= 1 {

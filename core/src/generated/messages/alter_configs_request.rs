@@ -53,8 +53,7 @@ impl defmt::Format for AlterConfigsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 2, v, "resources")?;
         let validate_only = rt::read::bool(c, "validate_only")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -133,7 +132,7 @@ impl defmt::Format for AlterConfigsResource<'_> {
 
 impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resource_type = rt::read::i8(c, "resources[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 2, "resources[].resource_name")?;
         let configs = rt::read::array::<AlterableConfig<'a>>(c, v >= 2, v, "resources[].configs")?;
@@ -219,7 +218,7 @@ impl defmt::Format for AlterableConfig<'_> {
 
 impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 2, "resources[].configs[].name")?;
         let value = rt::read::opt_str(c, v >= 2, true, "resources[].configs[].value")?;
         let unknown_tagged_fields = if v >= 2 {

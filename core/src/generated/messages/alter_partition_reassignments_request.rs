@@ -50,8 +50,7 @@ impl defmt::Format for AlterPartitionReassignmentsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;
         let allow_replication_factor_change = if v >= 1 {
             rt::read::bool(c, "allow_replication_factor_change")?
@@ -148,7 +147,7 @@ impl defmt::Format for ReassignableTopic<'_> {
 
 impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<ReassignablePartition<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -231,7 +230,7 @@ impl defmt::Format for ReassignablePartition<'_> {
 
 impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let replicas = rt::read::opt_array::<i32>(c, true, true, v, "topics[].partitions[].replicas")?;
         let unknown_tagged_fields = if true {

@@ -55,8 +55,7 @@ impl defmt::Format for AlterPartitionReassignmentsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let allow_replication_factor_change = if v >= 1 {
             rt::read::bool(c, "allow_replication_factor_change")?
@@ -157,7 +156,7 @@ impl defmt::Format for ReassignableTopicResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "responses[].name")?;
         let partitions = rt::read::array::<ReassignablePartitionResponse<'a>>(c, true, v, "responses[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -237,7 +236,7 @@ impl defmt::Format for ReassignablePartitionResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

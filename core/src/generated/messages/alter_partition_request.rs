@@ -51,8 +51,7 @@ impl defmt::Format for AlterPartitionRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -148,8 +147,7 @@ impl defmt::Format for TopicData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v <= 1 {
             rt::read::str(c, true, "topics[].topic_name")?
         } else {
@@ -258,7 +256,7 @@ impl defmt::Format for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
@@ -408,17 +406,27 @@ impl defmt::Format for BrokerState<'_> {
 
 impl<'a> rt::Struct<'a> for BrokerState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let broker_id = if v >= 3 {
-            rt::read::i32(c, "topics[].partitions[].new_isr_with_epochs[].broker_id")?
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let broker_id;
+        let broker_epoch;
+        if v >= 3 {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].new_isr_with_epochs[].broker_id")?;
+                    rt::read::i64(c, "topics[].partitions[].new_isr_with_epochs[].broker_epoch")?;
+                    return Err(rt::read::short(
+                        c,
+                        "topics[].partitions[].new_isr_with_epochs[].broker_id",
+                    ));
+                }
+            };
+            broker_id = rt::read::i32_at::<12, 0>(&r);
+            broker_epoch = rt::read::i64_at::<12, 4>(&r);
         } else {
-            0_i32
-        };
-        let broker_epoch = if v >= 3 {
-            rt::read::i64(c, "topics[].partitions[].new_isr_with_epochs[].broker_epoch")?
-        } else {
-            -1_i64
-        };
+            broker_id = 0_i32;
+            broker_epoch = -1_i64;
+        }
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[].new_isr_with_epochs[]._tagged_fields")?
         } else {

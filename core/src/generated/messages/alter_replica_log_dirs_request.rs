@@ -50,8 +50,7 @@ impl defmt::Format for AlterReplicaLogDirsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let dirs = rt::read::array::<AlterReplicaLogDir<'a>>(c, v >= 2, v, "dirs")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -130,7 +129,7 @@ impl defmt::Format for AlterReplicaLogDir<'_> {
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let path = rt::read::str(c, v >= 2, "dirs[].path")?;
         let topics = rt::read::array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, v, "dirs[].topics")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -213,7 +212,7 @@ impl defmt::Format for AlterReplicaLogDirTopic<'_> {
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 2, "dirs[].topics[].name")?;
         let partitions = rt::read::array::<i32>(c, v >= 2, v, "dirs[].topics[].partitions")?;
         let unknown_tagged_fields = if v >= 2 {

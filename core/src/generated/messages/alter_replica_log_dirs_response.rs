@@ -53,8 +53,7 @@ impl defmt::Format for AlterReplicaLogDirsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<AlterReplicaLogDirTopicResult<'a>>(c, v >= 2, v, "results")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -136,7 +135,7 @@ impl defmt::Format for AlterReplicaLogDirTopicResult<'_> {
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, v >= 2, "results[].topic_name")?;
         let partitions =
             rt::read::array::<AlterReplicaLogDirPartitionResult<'a>>(c, v >= 2, v, "results[].partitions")?;
@@ -214,7 +213,7 @@ impl defmt::Format for AlterReplicaLogDirPartitionResult<'_> {
 
 impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

@@ -53,8 +53,7 @@ impl defmt::Format for AlterShareGroupOffsetsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<AlterShareGroupOffsetsRequestTopic<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
@@ -131,7 +130,7 @@ impl defmt::Format for AlterShareGroupOffsetsRequestTopic<'_> {
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions =
             rt::read::array::<AlterShareGroupOffsetsRequestPartition<'a>>(c, true, v, "topics[].partitions")?;
@@ -209,7 +208,7 @@ impl defmt::Format for AlterShareGroupOffsetsRequestPartition<'_> {
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {

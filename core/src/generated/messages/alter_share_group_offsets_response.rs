@@ -52,8 +52,7 @@ impl defmt::Format for AlterShareGroupOffsetsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -147,7 +146,7 @@ impl defmt::Format for AlterShareGroupOffsetsResponseTopic<'_> {
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "responses[].topic_name")?;
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
         let partitions =
@@ -231,7 +230,7 @@ impl defmt::Format for AlterShareGroupOffsetsResponsePartition<'_> {
 
 impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

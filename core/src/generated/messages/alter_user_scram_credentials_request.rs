@@ -54,7 +54,7 @@ impl defmt::Format for AlterUserScramCredentialsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let deletions = rt::read::array::<ScramCredentialDeletion<'a>>(c, true, v, "deletions")?;
         let upsertions = rt::read::array::<ScramCredentialUpsertion<'a>>(c, true, v, "upsertions")?;
         let unknown_tagged_fields = if true {
@@ -137,7 +137,7 @@ impl defmt::Format for ScramCredentialDeletion<'_> {
 
 impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "deletions[].name")?;
         let mechanism = rt::read::i8(c, "deletions[].mechanism")?;
         let unknown_tagged_fields = if true {
@@ -222,7 +222,7 @@ impl defmt::Format for ScramCredentialUpsertion<'_> {
 
 impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "upsertions[].name")?;
         let r: [u8; 5] = match rt::read::run::<5>(c) {
             Some(r) => r,

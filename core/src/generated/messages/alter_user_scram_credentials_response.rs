@@ -53,7 +53,7 @@ impl defmt::Format for AlterUserScramCredentialsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<AlterUserScramCredentialsResult<'a>>(c, true, v, "results")?;
         let unknown_tagged_fields = if true {
@@ -132,7 +132,7 @@ impl defmt::Format for AlterUserScramCredentialsResult<'_> {
 
 impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let user = rt::read::str(c, true, "results[].user")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "results[].error_message")?;

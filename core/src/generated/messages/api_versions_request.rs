@@ -48,7 +48,7 @@ impl defmt::Format for ApiVersionsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let client_software_name = if v >= 3 {
             rt::read::str(c, v >= 3, "client_software_name")?
         } else {

@@ -62,7 +62,7 @@ impl defmt::Format for ApiVersionsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let api_keys = rt::read::array::<ApiVersion<'a>>(c, v >= 3, v, "api_keys")?;
         let throttle_time_ms = if v >= 1 {
@@ -78,27 +78,32 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         if v >= 3 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         supported_features_tag =
                             rt::read::array::<SupportedFeatureKey<'a>>(c, true, v, "supported_features")?;
                         rt::read::check_tag_size(c, before, size, tag, "supported_features")?;
+                        rt::read::tag_at_default(c, supported_features_tag.is_empty());
                     }
                     1 => {
                         finalized_features_epoch_tag = rt::read::i64(c, "finalized_features_epoch")?;
                         rt::read::check_tag_size(c, before, size, tag, "finalized_features_epoch")?;
+                        rt::read::tag_at_default(c, finalized_features_epoch_tag == -1_i64);
                     }
                     2 => {
                         finalized_features_tag =
                             rt::read::array::<FinalizedFeatureKey<'a>>(c, true, v, "finalized_features")?;
                         rt::read::check_tag_size(c, before, size, tag, "finalized_features")?;
+                        rt::read::tag_at_default(c, finalized_features_tag.is_empty());
                     }
                     3 => {
                         zk_migration_ready_tag = rt::read::bool(c, "zk_migration_ready")?;
                         rt::read::check_tag_size(c, before, size, tag, "zk_migration_ready")?;
+                        rt::read::tag_at_default(c, zk_migration_ready_tag == false);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -256,7 +261,7 @@ impl defmt::Format for ApiVersion<'_> {
 
 impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -346,22 +351,29 @@ impl defmt::Format for SupportedFeatureKey<'_> {
 
 impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 3 {
             rt::read::str(c, v >= 3, "supported_features[].name")?
         } else {
             ""
         };
-        let min_version = if v >= 3 {
-            rt::read::i16(c, "supported_features[].min_version")?
+        let min_version;
+        let max_version;
+        if v >= 3 {
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "supported_features[].min_version")?;
+                    rt::read::i16(c, "supported_features[].max_version")?;
+                    return Err(rt::read::short(c, "supported_features[].min_version"));
+                }
+            };
+            min_version = rt::read::i16_at::<4, 0>(&r);
+            max_version = rt::read::i16_at::<4, 2>(&r);
         } else {
-            0_i16
-        };
-        let max_version = if v >= 3 {
-            rt::read::i16(c, "supported_features[].max_version")?
-        } else {
-            0_i16
-        };
+            min_version = 0_i16;
+            max_version = 0_i16;
+        }
         let unknown_tagged_fields = if v >= 3 {
             rt::read::unknown_tags_only(c, "supported_features[]._tagged_fields")?
         } else {
@@ -463,22 +475,29 @@ impl defmt::Format for FinalizedFeatureKey<'_> {
 
 impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 3 {
             rt::read::str(c, v >= 3, "finalized_features[].name")?
         } else {
             ""
         };
-        let max_version_level = if v >= 3 {
-            rt::read::i16(c, "finalized_features[].max_version_level")?
+        let max_version_level;
+        let min_version_level;
+        if v >= 3 {
+            let r: [u8; 4] = match rt::read::run::<4>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "finalized_features[].max_version_level")?;
+                    rt::read::i16(c, "finalized_features[].min_version_level")?;
+                    return Err(rt::read::short(c, "finalized_features[].max_version_level"));
+                }
+            };
+            max_version_level = rt::read::i16_at::<4, 0>(&r);
+            min_version_level = rt::read::i16_at::<4, 2>(&r);
         } else {
-            0_i16
-        };
-        let min_version_level = if v >= 3 {
-            rt::read::i16(c, "finalized_features[].min_version_level")?
-        } else {
-            0_i16
-        };
+            max_version_level = 0_i16;
+            min_version_level = 0_i16;
+        }
         let unknown_tagged_fields = if v >= 3 {
             rt::read::unknown_tags_only(c, "finalized_features[]._tagged_fields")?
         } else {

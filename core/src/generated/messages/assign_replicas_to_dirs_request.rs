@@ -50,8 +50,7 @@ impl defmt::Format for AssignReplicasToDirsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -143,8 +142,7 @@ impl defmt::Format for DirectoryData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let id = rt::read::uuid(c, "directories[].id")?;
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;
         let unknown_tagged_fields = if true {
@@ -226,7 +224,7 @@ impl defmt::Format for TopicData<'_> {
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "directories[].topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -304,7 +302,7 @@ impl defmt::Format for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "directories[].topics[].partitions[]._tagged_fields")?

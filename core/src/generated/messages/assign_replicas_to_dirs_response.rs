@@ -49,8 +49,7 @@ impl defmt::Format for AssignReplicasToDirsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -142,8 +141,7 @@ impl defmt::Format for DirectoryData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DirectoryData<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let id = rt::read::uuid(c, "directories[].id")?;
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "directories[].topics")?;
         let unknown_tagged_fields = if true {
@@ -225,7 +223,7 @@ impl defmt::Format for TopicData<'_> {
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "directories[].topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "directories[].topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -307,7 +305,7 @@ impl defmt::Format for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

@@ -53,8 +53,7 @@ impl defmt::Format for BeginQuorumEpochRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
         let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
         let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
@@ -157,7 +156,7 @@ impl defmt::Format for TopicData<'_> {
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -244,7 +243,7 @@ impl defmt::Format for LeaderEndpoint<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 1 {
             rt::read::str(c, v >= 1, "leader_endpoints[].name")?
         } else {
@@ -364,7 +363,7 @@ impl defmt::Format for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let voter_directory_id = if v >= 1 {
             rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?

@@ -60,7 +60,7 @@ impl defmt::Format for BrokerHeartbeatRequest<'_> {
 
 impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 22] = match rt::read::run::<22>(c) {
             Some(r) => r,
             None => {
@@ -75,20 +75,22 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         let broker_id = rt::read::i32_at::<22, 0>(&r);
         let broker_epoch = rt::read::i64_at::<22, 4>(&r);
         let current_metadata_offset = rt::read::i64_at::<22, 12>(&r);
-        let want_fence = rt::read::bool_at::<22, 20>(&r);
-        let want_shut_down = rt::read::bool_at::<22, 21>(&r);
+        let want_fence = rt::read::canon_bool(c, rt::read::u8_at::<22, 20>(&r));
+        let want_shut_down = rt::read::canon_bool(c, rt::read::u8_at::<22, 21>(&r));
         let mut offline_log_dirs_tag: rt::Array<'a, rt::Uuid> = rt::Array::EMPTY;
         let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
         if true {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 1 => {
                         offline_log_dirs_tag = rt::read::array::<rt::Uuid>(c, true, v, "offline_log_dirs")?;
                         rt::read::check_tag_size(c, before, size, tag, "offline_log_dirs")?;
+                        rt::read::tag_at_default(c, offline_log_dirs_tag.is_empty());
                     }
                     0 => return Err(rt::read::tag_not_in_version(c, tag, "offline_log_dirs")),
                     _ => {

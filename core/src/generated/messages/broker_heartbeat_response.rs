@@ -56,7 +56,7 @@ impl defmt::Format for BrokerHeartbeatResponse<'_> {
 
 impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 9] = match rt::read::run::<9>(c) {
             Some(r) => r,
             None => {
@@ -70,9 +70,9 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
         };
         let throttle_time_ms = rt::read::i32_at::<9, 0>(&r);
         let error_code = rt::read::i16_at::<9, 4>(&r);
-        let is_caught_up = rt::read::bool_at::<9, 6>(&r);
-        let is_fenced = rt::read::bool_at::<9, 7>(&r);
-        let should_shut_down = rt::read::bool_at::<9, 8>(&r);
+        let is_caught_up = rt::read::canon_bool(c, rt::read::u8_at::<9, 6>(&r));
+        let is_fenced = rt::read::canon_bool(c, rt::read::u8_at::<9, 7>(&r));
+        let should_shut_down = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

@@ -69,7 +69,7 @@ impl defmt::Format for BrokerRegistrationRequest<'_> {
 
 impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let broker_id = rt::read::i32(c, "broker_id")?;
         let cluster_id = rt::read::str(c, true, "cluster_id")?;
         let incarnation_id = rt::read::uuid(c, "incarnation_id")?;
@@ -205,7 +205,7 @@ impl defmt::Format for Listener<'_> {
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "listeners[].name")?;
         let host = rt::read::str(c, true, "listeners[].host")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
@@ -299,7 +299,7 @@ impl defmt::Format for Feature<'_> {
 
 impl<'a> rt::Struct<'a> for Feature<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "features[].name")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,

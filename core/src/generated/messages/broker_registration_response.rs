@@ -50,7 +50,7 @@ impl defmt::Format for BrokerRegistrationResponse<'_> {
 
 impl<'a> rt::Struct<'a> for BrokerRegistrationResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {

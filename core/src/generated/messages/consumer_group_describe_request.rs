@@ -48,7 +48,7 @@ impl defmt::Format for ConsumerGroupDescribeRequest<'_> {
 
 impl<'a> rt::Struct<'a> for ConsumerGroupDescribeRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_ids = rt::read::array::<&'a str>(c, true, v, "group_ids")?;
         let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
         let unknown_tagged_fields = if true {

@@ -72,7 +72,7 @@ impl defmt::Format for ConsumerGroupHeartbeatRequest<'_> {
 
 impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let member_id = rt::read::str(c, true, "member_id")?;
         let member_epoch = rt::read::i32(c, "member_epoch")?;
@@ -196,7 +196,7 @@ impl defmt::Format for TopicPartitions<'_> {
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topic_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "topic_partitions[].partitions")?;
         let unknown_tagged_fields = if true {

@@ -61,8 +61,7 @@ impl defmt::Format for ConsumerGroupHeartbeatResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -173,7 +172,7 @@ impl defmt::Format for Assignment<'_> {
 
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_partitions = rt::read::array::<TopicPartitions<'a>>(c, true, v, "assignment.topic_partitions")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "assignment._tagged_fields")?
@@ -252,7 +251,7 @@ impl defmt::Format for TopicPartitions<'_> {
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "assignment.topic_partitions[].partitions")?;
         let unknown_tagged_fields = if true {

@@ -53,7 +53,7 @@ impl defmt::Format for ConsumerProtocolAssignment<'_> {
 
 impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let assigned_partitions = rt::read::array::<TopicPartition<'a>>(c, false, v, "assigned_partitions")?;
         let user_data = rt::read::opt_bytes(c, false, true, "user_data")?;
         Ok(Self {
@@ -124,7 +124,7 @@ impl defmt::Format for TopicPartition<'_> {
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, false, "assigned_partitions[].topic")?;
         let partitions = rt::read::array::<i32>(c, false, v, "assigned_partitions[].partitions")?;
         Ok(Self {

@@ -56,7 +56,7 @@ impl defmt::Format for ConsumerProtocolSubscription<'_> {
 
 impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<&'a str>(c, false, v, "topics")?;
         let user_data = rt::read::opt_bytes(c, false, true, "user_data")?;
         let owned_partitions = if v >= 1 {
@@ -163,7 +163,7 @@ impl defmt::Format for TopicPartition<'_> {
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = if v >= 1 {
             rt::read::str(c, false, "owned_partitions[].topic")?
         } else {

@@ -55,7 +55,7 @@ impl defmt::Format for ControlledShutdownRequest<'_> {
 
 impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let broker_id = rt::read::i32(c, "broker_id")?;
         let broker_epoch = if v >= 2 {
             rt::read::i64(c, "broker_epoch")?

@@ -54,7 +54,7 @@ impl defmt::Format for ControlledShutdownResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let remaining_partitions = rt::read::array::<RemainingPartition<'a>>(c, v >= 3, v, "remaining_partitions")?;
         let unknown_tagged_fields = if v >= 3 {
@@ -136,7 +136,7 @@ impl defmt::Format for RemainingPartition<'_> {
 
 impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?;
         let partition_index = rt::read::i32(c, "remaining_partitions[].partition_index")?;
         let unknown_tagged_fields = if v >= 3 {

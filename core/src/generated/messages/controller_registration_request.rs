@@ -57,7 +57,7 @@ impl defmt::Format for ControllerRegistrationRequest<'_> {
 
 impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 21] = match rt::read::run::<21>(c) {
             Some(r) => r,
             None => {
@@ -69,7 +69,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         };
         let controller_id = rt::read::i32_at::<21, 0>(&r);
         let incarnation_id = rt::read::uuid_at::<21, 4>(&r);
-        let zk_migration_ready = rt::read::bool_at::<21, 20>(&r);
+        let zk_migration_ready = rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&r));
         let listeners = rt::read::array::<Listener<'a>>(c, true, v, "listeners")?;
         let features = rt::read::array::<Feature<'a>>(c, true, v, "features")?;
         let unknown_tagged_fields = if true {
@@ -158,7 +158,7 @@ impl defmt::Format for Listener<'_> {
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "listeners[].name")?;
         let host = rt::read::str(c, true, "listeners[].host")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
@@ -252,7 +252,7 @@ impl defmt::Format for Feature<'_> {
 
 impl<'a> rt::Struct<'a> for Feature<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "features[].name")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,

@@ -51,7 +51,7 @@ impl defmt::Format for CreateAclsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let creations = rt::read::array::<AclCreation<'a>>(c, v >= 2, v, "creations")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -139,7 +139,7 @@ impl defmt::Format for AclCreation<'_> {
 
 impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resource_type = rt::read::i8(c, "creations[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 2, "creations[].resource_name")?;
         let resource_pattern_type = if v >= 1 {

@@ -54,7 +54,7 @@ impl defmt::Format for CreateAclsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for CreateAclsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<AclCreationResult<'a>>(c, v >= 2, v, "results")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -136,7 +136,7 @@ impl defmt::Format for AclCreationResult<'_> {
 
 impl<'a> rt::Struct<'a> for AclCreationResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "results[].error_message")?;
         let unknown_tagged_fields = if v >= 2 {

@@ -55,7 +55,7 @@ impl defmt::Format for CreateDelegationTokenRequest<'_> {
 
 impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let owner_principal_type = if v >= 3 {
             rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_type")?
         } else {
@@ -167,7 +167,7 @@ impl defmt::Format for CreatableRenewers<'_> {
 
 impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let principal_type = rt::read::str(c, v >= 2, "renewers[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "renewers[].principal_name")?;
         let unknown_tagged_fields = if v >= 2 {

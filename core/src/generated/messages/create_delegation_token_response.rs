@@ -75,7 +75,7 @@ impl defmt::Format for CreateDelegationTokenResponse<'_> {
 
 impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let principal_type = rt::read::str(c, v >= 2, "principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "principal_name")?;

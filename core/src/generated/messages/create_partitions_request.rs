@@ -50,8 +50,7 @@ impl defmt::Format for CreatePartitionsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<CreatePartitionsTopic<'a>>(c, v >= 2, v, "topics")?;
         let r: [u8; 5] = match rt::read::run::<5>(c) {
             Some(r) => r,
@@ -62,7 +61,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
             }
         };
         let timeout_ms = rt::read::i32_at::<5, 0>(&r);
-        let validate_only = rt::read::bool_at::<5, 4>(&r);
+        let validate_only = rt::read::canon_bool(c, rt::read::u8_at::<5, 4>(&r));
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {
@@ -148,7 +147,7 @@ impl defmt::Format for CreatePartitionsTopic<'_> {
 
 impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 2, "topics[].name")?;
         let count = rt::read::i32(c, "topics[].count")?;
         let assignments =
@@ -231,7 +230,7 @@ impl defmt::Format for CreatePartitionsAssignment<'_> {
 
 impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let broker_ids = rt::read::array::<i32>(c, v >= 2, v, "topics[].assignments[].broker_ids")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "topics[].assignments[]._tagged_fields")?

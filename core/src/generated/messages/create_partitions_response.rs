@@ -53,7 +53,7 @@ impl defmt::Format for CreatePartitionsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<CreatePartitionsTopicResult<'a>>(c, v >= 2, v, "results")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -132,7 +132,7 @@ impl defmt::Format for CreatePartitionsTopicResult<'_> {
 
 impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 2, "results[].name")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "results[].error_message")?;

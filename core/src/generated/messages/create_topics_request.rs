@@ -51,8 +51,7 @@ impl defmt::Format for CreateTopicsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<CreatableTopic<'a>>(c, v >= 5, v, "topics")?;
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;
         let validate_only = if v >= 1 {
@@ -152,7 +151,7 @@ impl defmt::Format for CreatableTopic<'_> {
 
 impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 5, "topics[].name")?;
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -253,7 +252,7 @@ impl defmt::Format for CreatableReplicaAssignment<'_> {
 
 impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].assignments[].partition_index")?;
         let broker_ids = rt::read::array::<i32>(c, v >= 5, v, "topics[].assignments[].broker_ids")?;
         let unknown_tagged_fields = if v >= 5 {
@@ -335,7 +334,7 @@ impl defmt::Format for CreatableTopicConfig<'_> {
 
 impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 5, "topics[].configs[].name")?;
         let value = rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?;
         let unknown_tagged_fields = if v >= 5 {

@@ -53,8 +53,7 @@ impl defmt::Format for CreateTopicsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -157,7 +156,7 @@ impl defmt::Format for CreatableTopicResult<'_> {
 
 impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 5, "topics[].name")?;
         let topic_id = if v >= 7 {
             rt::read::uuid(c, "topics[].topic_id")?
@@ -170,16 +169,23 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         } else {
             Some("")
         };
-        let num_partitions = if v >= 5 {
-            rt::read::i32(c, "topics[].num_partitions")?
+        let num_partitions;
+        let replication_factor;
+        if v >= 5 {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].num_partitions")?;
+                    rt::read::i16(c, "topics[].replication_factor")?;
+                    return Err(rt::read::short(c, "topics[].num_partitions"));
+                }
+            };
+            num_partitions = rt::read::i32_at::<6, 0>(&r);
+            replication_factor = rt::read::i16_at::<6, 4>(&r);
         } else {
-            -1_i32
-        };
-        let replication_factor = if v >= 5 {
-            rt::read::i16(c, "topics[].replication_factor")?
-        } else {
-            -1_i16
-        };
+            num_partitions = -1_i32;
+            replication_factor = -1_i16;
+        }
         let configs = if v >= 5 {
             rt::read::opt_array::<CreatableTopicConfigs<'a>>(c, v >= 5, v >= 5, v, "topics[].configs")?
         } else {
@@ -190,13 +196,15 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         if v >= 5 {
             let (n, section) = rt::read::tag_section(c, "topics[]._tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "topics[]._tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         topic_config_error_code_tag = rt::read::i16(c, "topics[].topic_config_error_code")?;
                         rt::read::check_tag_size(c, before, size, tag, "topics[].topic_config_error_code")?;
+                        rt::read::tag_at_default(c, topic_config_error_code_tag == 0_i16);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "topics[]._tagged_fields")?;
@@ -336,7 +344,7 @@ impl defmt::Format for CreatableTopicConfigs<'_> {
 
 impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 5 {
             rt::read::str(c, v >= 5, "topics[].configs[].name")?
         } else {
@@ -347,21 +355,27 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         } else {
             Some("")
         };
-        let read_only = if v >= 5 {
-            rt::read::bool(c, "topics[].configs[].read_only")?
+        let read_only;
+        let config_source;
+        let is_sensitive;
+        if v >= 5 {
+            let r: [u8; 3] = match rt::read::run::<3>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::bool(c, "topics[].configs[].read_only")?;
+                    rt::read::i8(c, "topics[].configs[].config_source")?;
+                    rt::read::bool(c, "topics[].configs[].is_sensitive")?;
+                    return Err(rt::read::short(c, "topics[].configs[].read_only"));
+                }
+            };
+            read_only = rt::read::canon_bool(c, rt::read::u8_at::<3, 0>(&r));
+            config_source = rt::read::i8_at::<3, 1>(&r);
+            is_sensitive = rt::read::canon_bool(c, rt::read::u8_at::<3, 2>(&r));
         } else {
-            false
-        };
-        let config_source = if v >= 5 {
-            rt::read::i8(c, "topics[].configs[].config_source")?
-        } else {
-            -1_i8
-        };
-        let is_sensitive = if v >= 5 {
-            rt::read::bool(c, "topics[].configs[].is_sensitive")?
-        } else {
-            false
-        };
+            read_only = false;
+            config_source = -1_i8;
+            is_sensitive = false;
+        }
         let unknown_tagged_fields = if v >= 5 {
             rt::read::unknown_tags_only(c, "topics[].configs[]._tagged_fields")?
         } else {

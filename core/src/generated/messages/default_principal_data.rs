@@ -50,7 +50,7 @@ impl defmt::Format for DefaultPrincipalData<'_> {
 
 impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r#type = rt::read::str(c, true, "type")?;
         let name = rt::read::str(c, true, "name")?;
         let token_authenticated = rt::read::bool(c, "token_authenticated")?;

@@ -51,7 +51,7 @@ impl defmt::Format for DeleteAclsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let filters = rt::read::array::<DeleteAclsFilter<'a>>(c, v >= 2, v, "filters")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -139,7 +139,7 @@ impl defmt::Format for DeleteAclsFilter<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resource_type_filter = rt::read::i8(c, "filters[].resource_type_filter")?;
         let resource_name_filter = rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
         let pattern_type_filter = if v >= 1 {

@@ -53,8 +53,7 @@ impl defmt::Format for DeleteAclsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let filter_results = rt::read::array::<DeleteAclsFilterResult<'a>>(c, v >= 2, v, "filter_results")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -133,7 +132,7 @@ impl defmt::Format for DeleteAclsFilterResult<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "filter_results[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?;
         let matching_acls =
@@ -235,7 +234,7 @@ impl defmt::Format for DeleteAclsMatchingAcl<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?;
         let resource_type = rt::read::i8(c, "filter_results[].matching_acls[].resource_type")?;

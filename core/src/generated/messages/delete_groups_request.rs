@@ -50,7 +50,7 @@ impl defmt::Format for DeleteGroupsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let groups_names = rt::read::array::<&'a str>(c, v >= 2, v, "groups_names")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

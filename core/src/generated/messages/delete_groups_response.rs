@@ -53,7 +53,7 @@ impl defmt::Format for DeleteGroupsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<DeletableGroupResult<'a>>(c, v >= 2, v, "results")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -135,7 +135,7 @@ impl defmt::Format for DeletableGroupResult<'_> {
 
 impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, v >= 2, "results[].group_id")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let unknown_tagged_fields = if v >= 2 {

@@ -53,8 +53,7 @@ impl defmt::Format for DeleteRecordsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteRecordsRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<DeleteRecordsTopic<'a>>(c, v >= 2, v, "topics")?;
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -136,7 +135,7 @@ impl defmt::Format for DeleteRecordsTopic<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteRecordsTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 2, "topics[].name")?;
         let partitions = rt::read::array::<DeleteRecordsPartition<'a>>(c, v >= 2, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -219,7 +218,7 @@ impl defmt::Format for DeleteRecordsPartition<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteRecordsPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {

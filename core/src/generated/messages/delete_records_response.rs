@@ -52,8 +52,7 @@ impl defmt::Format for DeleteRecordsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let topics = rt::read::array::<DeleteRecordsTopicResult<'a>>(c, v >= 2, v, "topics")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -135,7 +134,7 @@ impl defmt::Format for DeleteRecordsTopicResult<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 2, "topics[].name")?;
         let partitions = rt::read::array::<DeleteRecordsPartitionResult<'a>>(c, v >= 2, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -215,7 +214,7 @@ impl defmt::Format for DeleteRecordsPartitionResult<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {

@@ -54,7 +54,7 @@ impl defmt::Format for DeleteShareGroupOffsetsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<DeleteShareGroupOffsetsRequestTopic<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
@@ -133,7 +133,7 @@ impl defmt::Format for DeleteShareGroupOffsetsRequestTopic<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?

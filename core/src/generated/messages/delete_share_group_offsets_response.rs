@@ -53,7 +53,7 @@ impl defmt::Format for DeleteShareGroupOffsetsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -150,7 +150,7 @@ impl defmt::Format for DeleteShareGroupOffsetsResponseTopic<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "responses[].topic_name")?;
         let r: [u8; 18] = match rt::read::run::<18>(c) {
             Some(r) => r,

@@ -53,8 +53,7 @@ impl defmt::Format for DeleteShareGroupStateRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DeleteShareGroupStateRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<DeleteStateData<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
@@ -137,7 +136,7 @@ impl defmt::Format for DeleteStateData<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteStateData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -215,7 +214,7 @@ impl defmt::Format for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?

@@ -59,7 +59,7 @@ impl defmt::Format for DeleteTopicsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = if v >= 6 {
             rt::read::array::<DeleteTopicState<'a>>(c, v >= 4, v, "topics")?
         } else {
@@ -164,7 +164,7 @@ impl defmt::Format for DeleteTopicState<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 6 {
             rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?
         } else {

@@ -54,7 +54,7 @@ impl defmt::Format for DeleteTopicsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -145,7 +145,7 @@ impl defmt::Format for DeletableTopicResult<'_> {
 
 impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?;
         let topic_id = if v >= 6 {
             rt::read::uuid(c, "responses[].topic_id")?

@@ -64,7 +64,7 @@ impl defmt::Format for DescribeAclsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resource_type_filter = rt::read::i8(c, "resource_type_filter")?;
         let resource_name_filter = rt::read::opt_str(c, v >= 2, true, "resource_name_filter")?;
         let pattern_type_filter = if v >= 1 {

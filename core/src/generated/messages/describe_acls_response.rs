@@ -53,8 +53,7 @@ impl defmt::Format for DescribeAclsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -151,7 +150,7 @@ impl defmt::Format for DescribeAclsResource<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resource_type = rt::read::i8(c, "resources[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 2, "resources[].resource_name")?;
         let pattern_type = if v >= 1 {
@@ -252,7 +251,7 @@ impl defmt::Format for AclDescription<'_> {
 
 impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let principal = rt::read::str(c, v >= 2, "resources[].acls[].principal")?;
         let host = rt::read::str(c, v >= 2, "resources[].acls[].host")?;
         let r: [u8; 2] = match rt::read::run::<2>(c) {

@@ -54,7 +54,7 @@ impl defmt::Format for DescribeClientQuotasRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let components = rt::read::array::<ComponentData<'a>>(c, v >= 1, v, "components")?;
         let strict = rt::read::bool(c, "strict")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -140,7 +140,7 @@ impl defmt::Format for ComponentData<'_> {
 
 impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let entity_type = rt::read::str(c, v >= 1, "components[].entity_type")?;
         let match_type = rt::read::i8(c, "components[].match_type")?;
         let r#match = rt::read::opt_str(c, v >= 1, true, "components[].match")?;

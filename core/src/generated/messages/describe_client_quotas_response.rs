@@ -52,8 +52,7 @@ impl defmt::Format for DescribeClientQuotasResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -150,7 +149,7 @@ impl defmt::Format for EntryData<'_> {
 
 impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let entity = rt::read::array::<EntityData<'a>>(c, v >= 1, v, "entries[].entity")?;
         let values = rt::read::array::<ValueData<'a>>(c, v >= 1, v, "entries[].values")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -233,7 +232,7 @@ impl defmt::Format for EntityData<'_> {
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let entity_type = rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -316,7 +315,7 @@ impl defmt::Format for ValueData<'_> {
 
 impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, v >= 1, "entries[].values[].key")?;
         let value = rt::read::f64(c, "entries[].values[].value")?;
         let unknown_tagged_fields = if v >= 1 {

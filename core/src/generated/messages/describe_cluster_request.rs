@@ -51,7 +51,7 @@ impl defmt::Format for DescribeClusterRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let include_cluster_authorized_operations = rt::read::bool(c, "include_cluster_authorized_operations")?;
         let endpoint_type = if v >= 1 {
             rt::read::i8(c, "endpoint_type")?

@@ -65,7 +65,7 @@ impl defmt::Format for DescribeClusterResponse<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -190,7 +190,7 @@ impl defmt::Format for DescribeClusterBroker<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let broker_id = rt::read::i32(c, "brokers[].broker_id")?;
         let host = rt::read::str(c, true, "brokers[].host")?;
         let port = rt::read::i32(c, "brokers[].port")?;

@@ -52,7 +52,7 @@ impl defmt::Format for DescribeConfigsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resources = rt::read::array::<DescribeConfigsResource<'a>>(c, v >= 4, v, "resources")?;
         let include_synonyms = if v >= 1 {
             rt::read::bool(c, "include_synonyms")?
@@ -158,7 +158,7 @@ impl defmt::Format for DescribeConfigsResource<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resource_type = rt::read::i8(c, "resources[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 4, "resources[].resource_name")?;
         let configuration_keys = rt::read::opt_array::<&'a str>(c, v >= 4, true, v, "resources[].configuration_keys")?;

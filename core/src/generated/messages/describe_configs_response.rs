@@ -53,8 +53,7 @@ impl defmt::Format for DescribeConfigsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let results = rt::read::array::<DescribeConfigsResult<'a>>(c, v >= 4, v, "results")?;
         let unknown_tagged_fields = if v >= 4 {
@@ -138,8 +137,7 @@ impl defmt::Format for DescribeConfigsResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;
         let resource_type = rt::read::i8(c, "results[].resource_type")?;
@@ -247,7 +245,7 @@ impl defmt::Format for DescribeConfigsResourceResult<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 4, "results[].configs[].name")?;
         let value = rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?;
         let read_only = rt::read::bool(c, "results[].configs[].read_only")?;
@@ -403,7 +401,7 @@ impl defmt::Format for DescribeConfigsSynonym<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 1 {
             rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?
         } else {

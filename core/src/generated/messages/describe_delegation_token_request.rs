@@ -51,7 +51,7 @@ impl defmt::Format for DescribeDelegationTokenRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let owners = rt::read::opt_array::<DescribeDelegationTokenOwner<'a>>(c, v >= 2, true, v, "owners")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -124,7 +124,7 @@ impl defmt::Format for DescribeDelegationTokenOwner<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let principal_type = rt::read::str(c, v >= 2, "owners[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "owners[].principal_name")?;
         let unknown_tagged_fields = if v >= 2 {

@@ -50,8 +50,7 @@ impl defmt::Format for DescribeDelegationTokenResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let tokens = rt::read::array::<DescribedDelegationToken<'a>>(c, v >= 2, v, "tokens")?;
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
@@ -154,7 +153,7 @@ impl defmt::Format for DescribedDelegationToken<'_> {
 
 impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let principal_type = rt::read::str(c, v >= 2, "tokens[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "tokens[].principal_name")?;
         let token_requester_principal_type = if v >= 3 {
@@ -307,7 +306,7 @@ impl defmt::Format for DescribedDelegationTokenRenewer<'_> {
 
 impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let principal_type = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?;
         let principal_name = rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?;
         let unknown_tagged_fields = if v >= 2 {

@@ -54,7 +54,7 @@ impl defmt::Format for DescribeGroupsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let groups = rt::read::array::<&'a str>(c, v >= 5, v, "groups")?;
         let include_authorized_operations = if v >= 3 {
             rt::read::bool(c, "include_authorized_operations")?

@@ -52,8 +52,7 @@ impl defmt::Format for DescribeGroupsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -156,7 +155,7 @@ impl defmt::Format for DescribedGroup<'_> {
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "groups[].error_code")?;
         let error_message = if v >= 6 {
             rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?
@@ -290,7 +289,7 @@ impl defmt::Format for DescribedGroupMember<'_> {
 
 impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, v >= 5, "groups[].members[].member_id")?;
         let group_instance_id = if v >= 4 {
             rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?

@@ -51,7 +51,7 @@ impl defmt::Format for DescribeLogDirsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::opt_array::<DescribableLogDirTopic<'a>>(c, v >= 2, true, v, "topics")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -130,7 +130,7 @@ impl defmt::Format for DescribableLogDirTopic<'_> {
 
 impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, v >= 2, "topics[].topic")?;
         let partitions = rt::read::array::<i32>(c, v >= 2, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 2 {

@@ -50,8 +50,7 @@ impl defmt::Format for DescribeLogDirsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let error_code = if v >= 3 { rt::read::i16(c, "error_code")? } else { 0_i16 };
         let results = rt::read::array::<DescribeLogDirsResult<'a>>(c, v >= 2, v, "results")?;
@@ -143,21 +142,27 @@ impl defmt::Format for DescribeLogDirsResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let log_dir = rt::read::str(c, v >= 2, "results[].log_dir")?;
         let topics = rt::read::array::<DescribeLogDirsTopic<'a>>(c, v >= 2, v, "results[].topics")?;
-        let total_bytes = if v >= 4 {
-            rt::read::i64(c, "results[].total_bytes")?
+        let total_bytes;
+        let usable_bytes;
+        if v >= 4 {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "results[].total_bytes")?;
+                    rt::read::i64(c, "results[].usable_bytes")?;
+                    return Err(rt::read::short(c, "results[].total_bytes"));
+                }
+            };
+            total_bytes = rt::read::i64_at::<16, 0>(&r);
+            usable_bytes = rt::read::i64_at::<16, 8>(&r);
         } else {
-            -1_i64
-        };
-        let usable_bytes = if v >= 4 {
-            rt::read::i64(c, "results[].usable_bytes")?
-        } else {
-            -1_i64
-        };
+            total_bytes = -1_i64;
+            usable_bytes = -1_i64;
+        }
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "results[]._tagged_fields")?
         } else {
@@ -254,7 +259,7 @@ impl defmt::Format for DescribeLogDirsTopic<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 2, "results[].topics[].name")?;
         let partitions =
             rt::read::array::<DescribeLogDirsPartition<'a>>(c, v >= 2, v, "results[].topics[].partitions")?;
@@ -338,7 +343,7 @@ impl defmt::Format for DescribeLogDirsPartition<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 21] = match rt::read::run::<21>(c) {
             Some(r) => r,
             None => {
@@ -352,7 +357,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
         let partition_index = rt::read::i32_at::<21, 0>(&r);
         let partition_size = rt::read::i64_at::<21, 4>(&r);
         let offset_lag = rt::read::i64_at::<21, 12>(&r);
-        let is_future_key = rt::read::bool_at::<21, 20>(&r);
+        let is_future_key = rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&r));
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "results[].topics[].partitions[]._tagged_fields")?
         } else {

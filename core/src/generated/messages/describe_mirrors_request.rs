@@ -51,7 +51,7 @@ impl defmt::Format for DescribeMirrorsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let mirror_names = rt::read::opt_array::<&'a str>(c, true, true, v, "mirror_names")?;
         let include_authorized_operations = rt::read::bool(c, "include_authorized_operations")?;
         let unknown_tagged_fields = if true {

@@ -55,8 +55,7 @@ impl defmt::Format for DescribeMirrorsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -152,8 +151,7 @@ impl defmt::Format for DescribedMirror<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "mirrors[].error_code")?;
         let mirror_name = rt::read::str(c, true, "mirrors[].mirror_name")?;
         let authorized_operations = rt::read::i32(c, "mirrors[].authorized_operations")?;
@@ -242,7 +240,7 @@ impl defmt::Format for TopicPartitions<'_> {
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "mirrors[].topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionDetail<'a>>(c, true, v, "mirrors[].topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -331,7 +329,7 @@ impl defmt::Format for PartitionDetail<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 28] = match rt::read::run::<28>(c) {
             Some(r) => r,
             None => {

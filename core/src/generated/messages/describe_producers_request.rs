@@ -50,7 +50,7 @@ impl defmt::Format for DescribeProducersRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeProducersRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicRequest<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -129,7 +129,7 @@ impl defmt::Format for TopicRequest<'_> {
 
 impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partition_indexes = rt::read::array::<i32>(c, true, v, "topics[].partition_indexes")?;
         let unknown_tagged_fields = if true {

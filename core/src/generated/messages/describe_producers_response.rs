@@ -52,8 +52,7 @@ impl defmt::Format for DescribeProducersResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let topics = rt::read::array::<TopicResponse<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
@@ -134,8 +133,7 @@ impl defmt::Format for TopicResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionResponse<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -218,7 +216,7 @@ impl defmt::Format for PartitionResponse<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -332,7 +330,7 @@ impl defmt::Format for ProducerState<'_> {
 
 impl<'a> rt::Struct<'a> for ProducerState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 36] = match rt::read::run::<36>(c) {
             Some(r) => r,
             None => {

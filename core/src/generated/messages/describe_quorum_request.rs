@@ -49,8 +49,7 @@ impl defmt::Format for DescribeQuorumRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeQuorumRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -129,7 +128,7 @@ impl defmt::Format for TopicData<'_> {
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -208,7 +207,7 @@ impl defmt::Format for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?

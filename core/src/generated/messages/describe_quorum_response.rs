@@ -52,8 +52,7 @@ impl defmt::Format for DescribeQuorumResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let error_message = if v >= 2 {
             rt::read::opt_str(c, true, v >= 2, "error_message")?
@@ -161,8 +160,7 @@ impl defmt::Format for TopicData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -245,7 +243,7 @@ impl defmt::Format for Node<'_> {
 
 impl<'a> rt::Struct<'a> for Node<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = if v >= 2 {
             rt::read::i32(c, "nodes[].node_id")?
         } else {
@@ -362,7 +360,7 @@ impl defmt::Format for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -493,7 +491,7 @@ impl defmt::Format for Listener<'_> {
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 2 {
             rt::read::str(c, true, "nodes[].listeners[].name")?
         } else {
@@ -616,7 +614,7 @@ impl defmt::Format for ReplicaState<'_> {
 
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?;
         let replica_directory_id = if v >= 2 {
             rt::read::uuid(c, "topics[].partitions[].current_voters[].replica_directory_id")?
@@ -624,16 +622,26 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             rt::Uuid::nil()
         };
         let log_end_offset = rt::read::i64(c, "topics[].partitions[].current_voters[].log_end_offset")?;
-        let last_fetch_timestamp = if v >= 1 {
-            rt::read::i64(c, "topics[].partitions[].current_voters[].last_fetch_timestamp")?
+        let last_fetch_timestamp;
+        let last_caught_up_timestamp;
+        if v >= 1 {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "topics[].partitions[].current_voters[].last_fetch_timestamp")?;
+                    rt::read::i64(c, "topics[].partitions[].current_voters[].last_caught_up_timestamp")?;
+                    return Err(rt::read::short(
+                        c,
+                        "topics[].partitions[].current_voters[].last_fetch_timestamp",
+                    ));
+                }
+            };
+            last_fetch_timestamp = rt::read::i64_at::<16, 0>(&r);
+            last_caught_up_timestamp = rt::read::i64_at::<16, 8>(&r);
         } else {
-            -1_i64
-        };
-        let last_caught_up_timestamp = if v >= 1 {
-            rt::read::i64(c, "topics[].partitions[].current_voters[].last_caught_up_timestamp")?
-        } else {
-            -1_i64
-        };
+            last_fetch_timestamp = -1_i64;
+            last_caught_up_timestamp = -1_i64;
+        }
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[].current_voters[]._tagged_fields")?
         } else {

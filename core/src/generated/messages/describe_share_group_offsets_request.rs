@@ -49,8 +49,7 @@ impl defmt::Format for DescribeShareGroupOffsetsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let groups = rt::read::array::<DescribeShareGroupOffsetsRequestGroup<'a>>(c, true, v, "groups")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -129,7 +128,7 @@ impl defmt::Format for DescribeShareGroupOffsetsRequestGroup<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "groups[].group_id")?;
         let topics =
             rt::read::opt_array::<DescribeShareGroupOffsetsRequestTopic<'a>>(c, true, true, v, "groups[].topics")?;
@@ -207,7 +206,7 @@ impl defmt::Format for DescribeShareGroupOffsetsRequestTopic<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "groups[].topics[].topic_name")?;
         let partitions = rt::read::array::<i32>(c, true, v, "groups[].topics[].partitions")?;
         let unknown_tagged_fields = if true {

@@ -52,8 +52,7 @@ impl defmt::Format for DescribeShareGroupOffsetsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribeShareGroupOffsetsResponseGroup<'a>>(c, true, v, "groups")?;
         let unknown_tagged_fields = if true {
@@ -134,8 +133,7 @@ impl defmt::Format for DescribeShareGroupOffsetsResponseGroup<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "groups[].group_id")?;
         let topics = rt::read::array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, v, "groups[].topics")?;
         let error_code = rt::read::i16(c, "groups[].error_code")?;
@@ -222,7 +220,7 @@ impl defmt::Format for DescribeShareGroupOffsetsResponseTopic<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "groups[].topics[].topic_name")?;
         let topic_id = rt::read::uuid(c, "groups[].topics[].topic_id")?;
         let partitions = rt::read::array::<DescribeShareGroupOffsetsResponsePartition<'a>>(
@@ -316,7 +314,7 @@ impl defmt::Format for DescribeShareGroupOffsetsResponsePartition<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 18] = match rt::read::run::<18>(c) {
             Some(r) => r,
             None => {

@@ -51,7 +51,7 @@ impl defmt::Format for DescribeTopicPartitionsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::array::<TopicRequest<'a>>(c, true, v, "topics")?;
         let response_partition_limit = rt::read::i32(c, "response_partition_limit")?;
         let cursor = rt::read::opt_struct::<Cursor>(c, true, v, "cursor")?;
@@ -133,7 +133,7 @@ impl defmt::Format for TopicRequest<'_> {
 
 impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[]._tagged_fields")?
@@ -212,7 +212,7 @@ impl defmt::Format for Cursor<'_> {
 
 impl<'a> rt::Struct<'a> for Cursor<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "cursor.topic_name")?;
         let partition_index = rt::read::i32(c, "cursor.partition_index")?;
         let unknown_tagged_fields = if true {

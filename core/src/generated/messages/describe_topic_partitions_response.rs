@@ -49,8 +49,7 @@ impl defmt::Format for DescribeTopicPartitionsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let topics = rt::read::array::<DescribeTopicPartitionsResponseTopic<'a>>(c, true, v, "topics")?;
         let next_cursor = rt::read::opt_struct::<Cursor>(c, true, v, "next_cursor")?;
@@ -142,7 +141,7 @@ impl defmt::Format for DescribeTopicPartitionsResponseTopic<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "topics[].error_code")?;
         let name = rt::read::opt_str(c, true, true, "topics[].name")?;
         let r: [u8; 17] = match rt::read::run::<17>(c) {
@@ -154,7 +153,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
             }
         };
         let topic_id = rt::read::uuid_at::<17, 0>(&r);
-        let is_internal = rt::read::bool_at::<17, 16>(&r);
+        let is_internal = rt::read::canon_bool(c, rt::read::u8_at::<17, 16>(&r));
         let partitions =
             rt::read::array::<DescribeTopicPartitionsResponsePartition<'a>>(c, true, v, "topics[].partitions")?;
         let topic_authorized_operations = rt::read::i32(c, "topics[].topic_authorized_operations")?;
@@ -246,7 +245,7 @@ impl defmt::Format for Cursor<'_> {
 
 impl<'a> rt::Struct<'a> for Cursor<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "next_cursor.topic_name")?;
         let partition_index = rt::read::i32(c, "next_cursor.partition_index")?;
         let unknown_tagged_fields = if true {
@@ -343,7 +342,7 @@ impl defmt::Format for DescribeTopicPartitionsResponsePartition<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {

@@ -50,7 +50,7 @@ impl defmt::Format for DescribeTransactionsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_ids = rt::read::array::<&'a str>(c, true, v, "transactional_ids")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

@@ -46,8 +46,7 @@ impl defmt::Format for DescribeTransactionsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let transaction_states = rt::read::array::<TransactionState<'a>>(c, true, v, "transaction_states")?;
         let unknown_tagged_fields = if true {
@@ -141,7 +140,7 @@ impl defmt::Format for TransactionState<'_> {
 
 impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "transaction_states[].error_code")?;
         let transactional_id = rt::read::str(c, true, "transaction_states[].transactional_id")?;
         let transaction_state = rt::read::str(c, true, "transaction_states[].transaction_state")?;
@@ -259,7 +258,7 @@ impl defmt::Format for TopicData<'_> {
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, true, "transaction_states[].topics[].topic")?;
         let partitions = rt::read::array::<i32>(c, true, v, "transaction_states[].topics[].partitions")?;
         let unknown_tagged_fields = if true {

@@ -50,7 +50,7 @@ impl defmt::Format for DescribeUserScramCredentialsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let users = rt::read::opt_array::<UserName<'a>>(c, true, true, v, "users")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -125,7 +125,7 @@ impl defmt::Format for UserName<'_> {
 
 impl<'a> rt::Struct<'a> for UserName<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "users[].name")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "users[]._tagged_fields")?

@@ -52,8 +52,7 @@ impl defmt::Format for DescribeUserScramCredentialsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -150,7 +149,7 @@ impl defmt::Format for DescribeUserScramCredentialsResult<'_> {
 
 impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let user = rt::read::str(c, true, "results[].user")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "results[].error_message")?;
@@ -240,7 +239,7 @@ impl defmt::Format for CredentialInfo<'_> {
 
 impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 5] = match rt::read::run::<5>(c) {
             Some(r) => r,
             None => {

@@ -51,7 +51,7 @@ impl defmt::Format for ElectLeadersRequest<'_> {
 
 impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let election_type = if v >= 1 {
             rt::read::i8(c, "election_type")?
         } else {
@@ -148,7 +148,7 @@ impl defmt::Format for TopicPartitions<'_> {
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, v >= 2, "topic_partitions[].topic")?;
         let partitions = rt::read::array::<i32>(c, v >= 2, v, "topic_partitions[].partitions")?;
         let unknown_tagged_fields = if v >= 2 {

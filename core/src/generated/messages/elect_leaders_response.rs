@@ -49,8 +49,7 @@ impl defmt::Format for ElectLeadersResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let error_code = if v >= 1 { rt::read::i16(c, "error_code")? } else { 0_i16 };
         let replica_election_results =
@@ -144,7 +143,7 @@ impl defmt::Format for ReplicaElectionResult<'_> {
 
 impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, v >= 2, "replica_election_results[].topic")?;
         let partition_result =
             rt::read::array::<PartitionResult<'a>>(c, v >= 2, v, "replica_election_results[].partition_result")?;
@@ -237,7 +236,7 @@ impl defmt::Format for PartitionResult<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

@@ -57,8 +57,7 @@ impl defmt::Format for EndQuorumEpochRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, v >= 1, true, "cluster_id")?;
         let topics = rt::read::array::<TopicData<'a>>(c, v >= 1, v, "topics")?;
         let leader_endpoints = if v >= 1 {
@@ -152,8 +151,7 @@ impl defmt::Format for TopicData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, v >= 1, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, v >= 1, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -240,7 +238,7 @@ impl defmt::Format for LeaderEndpoint<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v >= 1 {
             rt::read::str(c, v >= 1, "leader_endpoints[].name")?
         } else {
@@ -363,7 +361,7 @@ impl defmt::Format for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -500,17 +498,27 @@ impl defmt::Format for ReplicaInfo<'_> {
 
 impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let candidate_id = if v >= 1 {
-            rt::read::i32(c, "topics[].partitions[].preferred_candidates[].candidate_id")?
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let candidate_id;
+        let candidate_directory_id;
+        if v >= 1 {
+            let r: [u8; 20] = match rt::read::run::<20>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].preferred_candidates[].candidate_id")?;
+                    rt::read::uuid(c, "topics[].partitions[].preferred_candidates[].candidate_directory_id")?;
+                    return Err(rt::read::short(
+                        c,
+                        "topics[].partitions[].preferred_candidates[].candidate_id",
+                    ));
+                }
+            };
+            candidate_id = rt::read::i32_at::<20, 0>(&r);
+            candidate_directory_id = rt::read::uuid_at::<20, 4>(&r);
         } else {
-            0_i32
-        };
-        let candidate_directory_id = if v >= 1 {
-            rt::read::uuid(c, "topics[].partitions[].preferred_candidates[].candidate_directory_id")?
-        } else {
-            rt::Uuid::nil()
-        };
+            candidate_id = 0_i32;
+            candidate_directory_id = rt::Uuid::nil();
+        }
         let unknown_tagged_fields = if v >= 1 {
             rt::read::unknown_tags_only(c, "topics[].partitions[].preferred_candidates[]._tagged_fields")?
         } else {

@@ -49,7 +49,7 @@ impl defmt::Format for EndTxnMarker<'_> {
 
 impl<'a> rt::Struct<'a> for EndTxnMarker<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let coordinator_epoch = rt::read::i32(c, "coordinator_epoch")?;
         Ok(Self {
             coordinator_epoch,

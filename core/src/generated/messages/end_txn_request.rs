@@ -54,7 +54,7 @@ impl defmt::Format for EndTxnRequest<'_> {
 
 impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
         let r: [u8; 11] = match rt::read::run::<11>(c) {
             Some(r) => r,
@@ -67,7 +67,7 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
         };
         let producer_id = rt::read::i64_at::<11, 0>(&r);
         let producer_epoch = rt::read::i16_at::<11, 8>(&r);
-        let committed = rt::read::bool_at::<11, 10>(&r);
+        let committed = rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&r));
         let unknown_tagged_fields = if v >= 3 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

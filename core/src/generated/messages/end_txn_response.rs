@@ -53,7 +53,7 @@ impl defmt::Format for EndTxnResponse<'_> {
 
 impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -64,16 +64,23 @@ impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
         };
         let throttle_time_ms = rt::read::i32_at::<6, 0>(&r);
         let error_code = rt::read::i16_at::<6, 4>(&r);
-        let producer_id = if v >= 5 {
-            rt::read::i64(c, "producer_id")?
+        let producer_id;
+        let producer_epoch;
+        if v >= 5 {
+            let r: [u8; 10] = match rt::read::run::<10>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "producer_id")?;
+                    rt::read::i16(c, "producer_epoch")?;
+                    return Err(rt::read::short(c, "producer_id"));
+                }
+            };
+            producer_id = rt::read::i64_at::<10, 0>(&r);
+            producer_epoch = rt::read::i16_at::<10, 8>(&r);
         } else {
-            -1_i64
-        };
-        let producer_epoch = if v >= 5 {
-            rt::read::i16(c, "producer_epoch")?
-        } else {
-            -1_i16
-        };
+            producer_id = -1_i64;
+            producer_epoch = -1_i16;
+        }
         let unknown_tagged_fields = if v >= 3 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

@@ -51,7 +51,7 @@ impl defmt::Format for EnvelopeRequest<'_> {
 
 impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let request_data = rt::read::bytes(c, true, "request_data")?;
         let request_principal = rt::read::opt_bytes(c, true, true, "request_principal")?;
         let client_host_address = rt::read::bytes(c, true, "client_host_address")?;

@@ -53,7 +53,7 @@ impl defmt::Format for EnvelopeResponse<'_> {
 
 impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let response_data = rt::read::opt_bytes(c, true, true, "response_data")?;
         let error_code = rt::read::i16(c, "error_code")?;
         let unknown_tagged_fields = if true {

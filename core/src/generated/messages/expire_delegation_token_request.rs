@@ -49,7 +49,7 @@ impl defmt::Format for ExpireDelegationTokenRequest<'_> {
 
 impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
         let expiry_time_period_ms = rt::read::i64(c, "expiry_time_period_ms")?;
         let unknown_tagged_fields = if v >= 2 {

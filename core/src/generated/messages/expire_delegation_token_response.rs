@@ -51,7 +51,7 @@ impl defmt::Format for ExpireDelegationTokenResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ExpireDelegationTokenResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {

@@ -78,8 +78,7 @@ impl defmt::Format for FetchRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = if v <= 14 {
             rt::read::i32(c, "replica_id")?
         } else {
@@ -105,12 +104,23 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         } else {
             0_i8
         };
-        let session_id = if v >= 7 { rt::read::i32(c, "session_id")? } else { 0_i32 };
-        let session_epoch = if v >= 7 {
-            rt::read::i32(c, "session_epoch")?
+        let session_id;
+        let session_epoch;
+        if v >= 7 {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "session_id")?;
+                    rt::read::i32(c, "session_epoch")?;
+                    return Err(rt::read::short(c, "session_id"));
+                }
+            };
+            session_id = rt::read::i32_at::<8, 0>(&r);
+            session_epoch = rt::read::i32_at::<8, 4>(&r);
         } else {
-            -1_i32
-        };
+            session_id = 0_i32;
+            session_epoch = -1_i32;
+        }
         let topics = rt::read::array::<FetchTopic<'a>>(c, v >= 12, v, "topics")?;
         let forgotten_topics_data = if v >= 7 {
             rt::read::array::<ForgottenTopic<'a>>(c, v >= 12, v, "forgotten_topics_data")?
@@ -128,17 +138,20 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         cluster_id_tag = rt::read::opt_str(c, true, v >= 12, "cluster_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+                        rt::read::tag_at_default(c, cluster_id_tag == None);
                     }
                     1 if v >= 15 => {
                         replica_state_tag = <ReplicaState as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "replica_state")?;
+                        rt::read::tag_at_default(c, replica_state_tag == ReplicaState::DEFAULT);
                     }
                     1 => return Err(rt::read::tag_not_in_version(c, tag, "replica_state")),
                     _ => {
@@ -316,17 +329,24 @@ impl defmt::Format for ReplicaState<'_> {
 
 impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let replica_id = if v >= 15 {
-            rt::read::i32(c, "replica_state.replica_id")?
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let replica_id;
+        let replica_epoch;
+        if v >= 15 {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "replica_state.replica_id")?;
+                    rt::read::i64(c, "replica_state.replica_epoch")?;
+                    return Err(rt::read::short(c, "replica_state.replica_id"));
+                }
+            };
+            replica_id = rt::read::i32_at::<12, 0>(&r);
+            replica_epoch = rt::read::i64_at::<12, 4>(&r);
         } else {
-            -1_i32
-        };
-        let replica_epoch = if v >= 15 {
-            rt::read::i64(c, "replica_state.replica_epoch")?
-        } else {
-            -1_i64
-        };
+            replica_id = -1_i32;
+            replica_epoch = -1_i64;
+        }
         let unknown_tagged_fields = if v >= 12 {
             rt::read::unknown_tags_only(c, "replica_state._tagged_fields")?
         } else {
@@ -425,7 +445,7 @@ impl defmt::Format for FetchTopic<'_> {
 
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = if v <= 12 {
             rt::read::str(c, v >= 12, "topics[].topic")?
         } else {
@@ -532,7 +552,7 @@ impl defmt::Format for ForgottenTopic<'_> {
 
 impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = if (7..=12).contains(&v) {
             rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?
         } else {
@@ -658,7 +678,7 @@ impl defmt::Format for FetchPartition<'_> {
 
 impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
         let current_leader_epoch = if v >= 9 {
             rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?
@@ -683,13 +703,15 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "topics[].partitions[]._tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 17 => {
                         replica_directory_id_tag = rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].replica_directory_id")?;
+                        rt::read::tag_at_default(c, replica_directory_id_tag == rt::Uuid::nil());
                     }
                     0 => {
                         return Err(rt::read::tag_not_in_version(
@@ -701,6 +723,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                     1 if v >= 18 => {
                         high_watermark_tag = rt::read::i64(c, "topics[].partitions[].high_watermark")?;
                         rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].high_watermark")?;
+                        rt::read::tag_at_default(c, high_watermark_tag == 9223372036854775807_i64);
                     }
                     1 => {
                         return Err(rt::read::tag_not_in_version(

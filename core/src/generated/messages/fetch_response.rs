@@ -56,28 +56,44 @@ impl defmt::Format for FetchResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
             0_i32
         };
-        let error_code = if v >= 7 { rt::read::i16(c, "error_code")? } else { 0_i16 };
-        let session_id = if v >= 7 { rt::read::i32(c, "session_id")? } else { 0_i32 };
+        let error_code;
+        let session_id;
+        if v >= 7 {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i16(c, "error_code")?;
+                    rt::read::i32(c, "session_id")?;
+                    return Err(rt::read::short(c, "error_code"));
+                }
+            };
+            error_code = rt::read::i16_at::<6, 0>(&r);
+            session_id = rt::read::i32_at::<6, 2>(&r);
+        } else {
+            error_code = 0_i16;
+            session_id = 0_i32;
+        }
         let responses = rt::read::array::<FetchableTopicResponse<'a>>(c, v >= 12, v, "responses")?;
         let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
         let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
         if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 16 => {
                         node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
                         rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                        rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
                     }
                     0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
                     _ => {
@@ -208,8 +224,7 @@ impl defmt::Format for FetchableTopicResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = if v <= 12 {
             rt::read::str(c, v >= 12, "responses[].topic")?
         } else {
@@ -320,7 +335,7 @@ impl defmt::Format for NodeEndpoint<'_> {
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = if v >= 16 {
             rt::read::i32(c, "node_endpoints[].node_id")?
         } else {
@@ -476,7 +491,7 @@ impl defmt::Format for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
@@ -523,21 +538,25 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v >= 12 {
             let (n, section) = rt::read::tag_section(c, "responses[].partitions[]._tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "responses[].partitions[]._tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "responses[].partitions[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         diverging_epoch_tag = <EpochEndOffset as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].diverging_epoch")?;
+                        rt::read::tag_at_default(c, diverging_epoch_tag == EpochEndOffset::DEFAULT);
                     }
                     1 => {
                         current_leader_tag = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].current_leader")?;
+                        rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::DEFAULT);
                     }
                     2 => {
                         snapshot_id_tag = <SnapshotId as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].snapshot_id")?;
+                        rt::read::tag_at_default(c, snapshot_id_tag == SnapshotId::DEFAULT);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "responses[].partitions[]._tagged_fields")?;
@@ -731,17 +750,24 @@ impl defmt::Format for EpochEndOffset<'_> {
 
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let epoch = if v >= 12 {
-            rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let epoch;
+        let end_offset;
+        if v >= 12 {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?;
+                    rt::read::i64(c, "responses[].partitions[].diverging_epoch.end_offset")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].diverging_epoch.epoch"));
+                }
+            };
+            epoch = rt::read::i32_at::<12, 0>(&r);
+            end_offset = rt::read::i64_at::<12, 4>(&r);
         } else {
-            -1_i32
-        };
-        let end_offset = if v >= 12 {
-            rt::read::i64(c, "responses[].partitions[].diverging_epoch.end_offset")?
-        } else {
-            -1_i64
-        };
+            epoch = -1_i32;
+            end_offset = -1_i64;
+        }
         let unknown_tagged_fields = if v >= 12 {
             rt::read::unknown_tags_only(c, "responses[].partitions[].diverging_epoch._tagged_fields")?
         } else {
@@ -842,17 +868,24 @@ impl defmt::Format for LeaderIdAndEpoch<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let leader_id = if v >= 12 {
-            rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let leader_id;
+        let leader_epoch;
+        if v >= 12 {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
+                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                }
+            };
+            leader_id = rt::read::i32_at::<8, 0>(&r);
+            leader_epoch = rt::read::i32_at::<8, 4>(&r);
         } else {
-            -1_i32
-        };
-        let leader_epoch = if v >= 12 {
-            rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?
-        } else {
-            -1_i32
-        };
+            leader_id = -1_i32;
+            leader_epoch = -1_i32;
+        }
         let unknown_tagged_fields = if v >= 12 {
             rt::read::unknown_tags_only(c, "responses[].partitions[].current_leader._tagged_fields")?
         } else {
@@ -956,7 +989,7 @@ impl defmt::Format for SnapshotId<'_> {
 
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -1047,17 +1080,27 @@ impl defmt::Format for AbortedTransaction<'_> {
 
 impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let producer_id = if v >= 4 {
-            rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let producer_id;
+        let first_offset;
+        if v >= 4 {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?;
+                    rt::read::i64(c, "responses[].partitions[].aborted_transactions[].first_offset")?;
+                    return Err(rt::read::short(
+                        c,
+                        "responses[].partitions[].aborted_transactions[].producer_id",
+                    ));
+                }
+            };
+            producer_id = rt::read::i64_at::<16, 0>(&r);
+            first_offset = rt::read::i64_at::<16, 8>(&r);
         } else {
-            0_i64
-        };
-        let first_offset = if v >= 4 {
-            rt::read::i64(c, "responses[].partitions[].aborted_transactions[].first_offset")?
-        } else {
-            0_i64
-        };
+            producer_id = 0_i64;
+            first_offset = 0_i64;
+        }
         let unknown_tagged_fields = if v >= 12 {
             rt::read::unknown_tags_only(c, "responses[].partitions[].aborted_transactions[]._tagged_fields")?
         } else {

@@ -53,8 +53,7 @@ impl defmt::Format for FetchSnapshotRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
@@ -71,13 +70,15 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
         if true {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         cluster_id_tag = rt::read::opt_str(c, true, true, "cluster_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+                        rt::read::tag_at_default(c, cluster_id_tag == None);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -180,8 +181,7 @@ impl defmt::Format for TopicSnapshot<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -267,7 +267,7 @@ impl defmt::Format for PartitionSnapshot<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
@@ -285,13 +285,15 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         if true {
             let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "topics[].partitions[]._tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 1 => {
                         replica_directory_id_tag = rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
                         rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].replica_directory_id")?;
+                        rt::read::tag_at_default(c, replica_directory_id_tag == rt::Uuid::nil());
                     }
                     0 => {
                         return Err(rt::read::tag_not_in_version(
@@ -404,7 +406,7 @@ impl defmt::Format for SnapshotId<'_> {
 
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {

@@ -52,8 +52,7 @@ impl defmt::Format for FetchSnapshotResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -70,13 +69,15 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         if true {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 1 => {
                         node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
                         rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                        rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
                     }
                     0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
                     _ => {
@@ -183,8 +184,7 @@ impl defmt::Format for TopicSnapshot<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionSnapshot<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -271,7 +271,7 @@ impl defmt::Format for NodeEndpoint<'_> {
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = if v >= 1 {
             rt::read::i32(c, "node_endpoints[].node_id")?
         } else {
@@ -400,7 +400,7 @@ impl defmt::Format for PartitionSnapshot<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -428,13 +428,15 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         if true {
             let (n, section) = rt::read::tag_section(c, "topics[].partitions[]._tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "topics[].partitions[]._tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         current_leader_tag = <LeaderIdAndEpoch as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].current_leader")?;
+                        rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::DEFAULT);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "topics[].partitions[]._tagged_fields")?;
@@ -550,7 +552,7 @@ impl defmt::Format for SnapshotId<'_> {
 
 impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -641,7 +643,7 @@ impl defmt::Format for LeaderIdAndEpoch<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {

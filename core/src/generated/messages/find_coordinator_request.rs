@@ -51,7 +51,7 @@ impl defmt::Format for FindCoordinatorRequest<'_> {
 
 impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let key = if v <= 3 { rt::read::str(c, v >= 3, "key")? } else { "" };
         let key_type = if v >= 1 { rt::read::i8(c, "key_type")? } else { 0_i8 };
         let coordinator_keys = if v >= 4 {

@@ -62,7 +62,7 @@ impl defmt::Format for FindCoordinatorResponse<'_> {
 
 impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -226,7 +226,7 @@ impl defmt::Format for Coordinator<'_> {
 
 impl<'a> rt::Struct<'a> for Coordinator<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let key = if v >= 4 {
             rt::read::str(c, v >= 3, "coordinators[].key")?
         } else {
@@ -242,16 +242,23 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         } else {
             ""
         };
-        let port = if v >= 4 {
-            rt::read::i32(c, "coordinators[].port")?
+        let port;
+        let error_code;
+        if v >= 4 {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "coordinators[].port")?;
+                    rt::read::i16(c, "coordinators[].error_code")?;
+                    return Err(rt::read::short(c, "coordinators[].port"));
+                }
+            };
+            port = rt::read::i32_at::<6, 0>(&r);
+            error_code = rt::read::i16_at::<6, 4>(&r);
         } else {
-            0_i32
-        };
-        let error_code = if v >= 4 {
-            rt::read::i16(c, "coordinators[].error_code")?
-        } else {
-            0_i16
-        };
+            port = 0_i32;
+            error_code = 0_i16;
+        }
         let error_message = if v >= 4 {
             rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?
         } else {

@@ -68,7 +68,7 @@ impl defmt::Format for GetTelemetrySubscriptionsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 26] = match rt::read::run::<26>(c) {
             Some(r) => r,
             None => {
@@ -95,7 +95,7 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         };
         let push_interval_ms = rt::read::i32_at::<9, 0>(&r);
         let telemetry_max_bytes = rt::read::i32_at::<9, 4>(&r);
-        let delta_temporality = rt::read::bool_at::<9, 8>(&r);
+        let delta_temporality = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
         let requested_metrics = rt::read::array::<&'a str>(c, true, v, "requested_metrics")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

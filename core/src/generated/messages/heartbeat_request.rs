@@ -54,7 +54,7 @@ impl defmt::Format for HeartbeatRequest<'_> {
 
 impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, v >= 4, "group_id")?;
         let generation_id = rt::read::i32(c, "generation_id")?;
         let member_id = rt::read::str(c, v >= 4, "member_id")?;

@@ -53,8 +53,7 @@ impl defmt::Format for IncrementalAlterConfigsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resources = rt::read::array::<AlterConfigsResource<'a>>(c, v >= 1, v, "resources")?;
         let validate_only = rt::read::bool(c, "validate_only")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -133,7 +132,7 @@ impl defmt::Format for AlterConfigsResource<'_> {
 
 impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resource_type = rt::read::i8(c, "resources[].resource_type")?;
         let resource_name = rt::read::str(c, v >= 1, "resources[].resource_name")?;
         let configs = rt::read::array::<AlterableConfig<'a>>(c, v >= 1, v, "resources[].configs")?;
@@ -223,7 +222,7 @@ impl defmt::Format for AlterableConfig<'_> {
 
 impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 1, "resources[].configs[].name")?;
         let config_operation = rt::read::i8(c, "resources[].configs[].config_operation")?;
         let value = rt::read::opt_str(c, v >= 1, true, "resources[].configs[].value")?;

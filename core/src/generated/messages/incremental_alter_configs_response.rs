@@ -53,7 +53,7 @@ impl defmt::Format for IncrementalAlterConfigsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let responses = rt::read::array::<AlterConfigsResourceResponse<'a>>(c, v >= 1, v, "responses")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -135,7 +135,7 @@ impl defmt::Format for AlterConfigsResourceResponse<'_> {
 
 impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "responses[].error_code")?;
         let error_message = rt::read::opt_str(c, v >= 1, true, "responses[].error_message")?;
         let resource_type = rt::read::i8(c, "responses[].resource_type")?;

@@ -59,7 +59,7 @@ impl defmt::Format for InitProducerIdResponse<'_> {
 
 impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {
@@ -74,16 +74,23 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
         let error_code = rt::read::i16_at::<16, 4>(&r);
         let producer_id = rt::read::i64_at::<16, 6>(&r);
         let producer_epoch = rt::read::i16_at::<16, 14>(&r);
-        let ongoing_txn_producer_id = if v >= 6 {
-            rt::read::i64(c, "ongoing_txn_producer_id")?
+        let ongoing_txn_producer_id;
+        let ongoing_txn_producer_epoch;
+        if v >= 6 {
+            let r: [u8; 10] = match rt::read::run::<10>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "ongoing_txn_producer_id")?;
+                    rt::read::i16(c, "ongoing_txn_producer_epoch")?;
+                    return Err(rt::read::short(c, "ongoing_txn_producer_id"));
+                }
+            };
+            ongoing_txn_producer_id = rt::read::i64_at::<10, 0>(&r);
+            ongoing_txn_producer_epoch = rt::read::i16_at::<10, 8>(&r);
         } else {
-            -1_i64
-        };
-        let ongoing_txn_producer_epoch = if v >= 6 {
-            rt::read::i16(c, "ongoing_txn_producer_epoch")?
-        } else {
-            -1_i16
-        };
+            ongoing_txn_producer_id = -1_i64;
+            ongoing_txn_producer_epoch = -1_i16;
+        }
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

@@ -48,8 +48,7 @@ impl defmt::Format for InitializeShareGroupStateResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for InitializeShareGroupStateResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let results = rt::read::array::<InitializeStateResult<'a>>(c, true, v, "results")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -128,7 +127,7 @@ impl defmt::Format for InitializeStateResult<'_> {
 
 impl<'a> rt::Struct<'a> for InitializeStateResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "results[].topic_id")?;
         let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "results[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -214,7 +213,7 @@ impl defmt::Format for PartitionResult<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

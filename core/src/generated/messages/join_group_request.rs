@@ -66,7 +66,7 @@ impl defmt::Format for JoinGroupRequest<'_> {
 
 impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, v >= 6, "group_id")?;
         let session_timeout_ms = rt::read::i32(c, "session_timeout_ms")?;
         let rebalance_timeout_ms = if v >= 1 {
@@ -199,7 +199,7 @@ impl defmt::Format for JoinGroupRequestProtocol<'_> {
 
 impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 6, "protocols[].name")?;
         let metadata = rt::read::bytes(c, v >= 6, "protocols[].metadata")?;
         let unknown_tagged_fields = if v >= 6 {

@@ -68,7 +68,7 @@ impl defmt::Format for JoinGroupResponse<'_> {
 
 impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -209,7 +209,7 @@ impl defmt::Format for JoinGroupResponseMember<'_> {
 
 impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, v >= 6, "members[].member_id")?;
         let group_instance_id = if v >= 5 {
             rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?

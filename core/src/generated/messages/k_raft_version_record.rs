@@ -53,7 +53,7 @@ impl defmt::Format for KRaftVersionRecord<'_> {
 
 impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {

@@ -66,8 +66,7 @@ impl defmt::Format for LeaderAndIsrRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let controller_id = rt::read::i32(c, "controller_id")?;
         let is_k_raft_controller = if v >= 7 {
             rt::read::bool(c, "is_k_raft_controller")?
@@ -254,7 +253,7 @@ impl defmt::Format for LeaderAndIsrPartitionState<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v <= 1 {
             rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?
         } else {
@@ -449,7 +448,7 @@ impl defmt::Format for LeaderAndIsrTopicState<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v >= 2 {
             rt::read::str(c, v >= 4, "topic_states[].topic_name")?
         } else {
@@ -563,7 +562,7 @@ impl defmt::Format for LeaderAndIsrLiveLeader<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let broker_id = rt::read::i32(c, "live_leaders[].broker_id")?;
         let host_name = rt::read::str(c, v >= 4, "live_leaders[].host_name")?;
         let port = rt::read::i32(c, "live_leaders[].port")?;

@@ -50,8 +50,7 @@ impl defmt::Format for LeaderAndIsrResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let partition_errors = if v <= 4 {
             rt::read::array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v, "partition_errors")?
@@ -156,7 +155,7 @@ impl defmt::Format for LeaderAndIsrPartitionError<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v <= 4 {
             rt::read::str(c, v >= 4, "partition_errors[].topic_name")?
         } else {
@@ -257,7 +256,7 @@ impl defmt::Format for LeaderAndIsrTopicError<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = if v >= 5 {
             rt::read::uuid(c, "topics[].topic_id")?
         } else {

@@ -53,7 +53,7 @@ impl defmt::Format for LeaderChangeMessage<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -150,7 +150,7 @@ impl defmt::Format for Voter<'_> {
 
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let voter_id = rt::read::i32(c, "voters[].voter_id")?;
         let voter_directory_id = if v >= 1 {
             rt::read::uuid(c, "voters[].voter_directory_id")?

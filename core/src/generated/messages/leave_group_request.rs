@@ -51,7 +51,7 @@ impl defmt::Format for LeaveGroupRequest<'_> {
 
 impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, v >= 4, "group_id")?;
         let member_id = if v <= 2 {
             rt::read::str(c, v >= 4, "member_id")?
@@ -164,7 +164,7 @@ impl defmt::Format for MemberIdentity<'_> {
 
 impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = if v >= 3 {
             rt::read::str(c, v >= 4, "members[].member_id")?
         } else {

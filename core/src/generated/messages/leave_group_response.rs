@@ -50,7 +50,7 @@ impl defmt::Format for LeaveGroupResponse<'_> {
 
 impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -152,7 +152,7 @@ impl defmt::Format for MemberResponse<'_> {
 
 impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = if v >= 3 {
             rt::read::str(c, v >= 4, "members[].member_id")?
         } else {

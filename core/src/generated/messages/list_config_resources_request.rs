@@ -50,7 +50,7 @@ impl defmt::Format for ListConfigResourcesRequest<'_> {
 
 impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resource_types = if v >= 1 {
             rt::read::array::<i8>(c, true, v, "resource_types")?
         } else {

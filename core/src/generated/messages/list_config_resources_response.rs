@@ -50,7 +50,7 @@ impl defmt::Format for ListConfigResourcesResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -143,7 +143,7 @@ impl defmt::Format for ConfigResource<'_> {
 
 impl<'a> rt::Struct<'a> for ConfigResource<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let resource_name = rt::read::str(c, true, "config_resources[].resource_name")?;
         let resource_type = if v >= 1 {
             rt::read::i8(c, "config_resources[].resource_type")?

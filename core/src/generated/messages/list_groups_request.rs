@@ -54,7 +54,7 @@ impl defmt::Format for ListGroupsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let states_filter = if v >= 4 {
             rt::read::array::<&'a str>(c, v >= 3, v, "states_filter")?
         } else {

@@ -50,7 +50,7 @@ impl defmt::Format for ListGroupsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -144,7 +144,7 @@ impl defmt::Format for ListedGroup<'_> {
 
 impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, v >= 3, "groups[].group_id")?;
         let protocol_type = rt::read::str(c, v >= 3, "groups[].protocol_type")?;
         let group_state = if v >= 4 {

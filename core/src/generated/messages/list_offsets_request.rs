@@ -54,8 +54,7 @@ impl defmt::Format for ListOffsetsRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = rt::read::i32(c, "replica_id")?;
         let isolation_level = if v >= 2 {
             rt::read::i8(c, "isolation_level")?
@@ -164,7 +163,7 @@ impl defmt::Format for ListOffsetsTopic<'_> {
 
 impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 6, "topics[].name")?;
         let partitions = rt::read::array::<ListOffsetsPartition<'a>>(c, v >= 6, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 6 {
@@ -247,7 +246,7 @@ impl defmt::Format for ListOffsetsPartition<'_> {
 
 impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let current_leader_epoch = if v >= 4 {
             rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?

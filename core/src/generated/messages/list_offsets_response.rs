@@ -53,8 +53,7 @@ impl defmt::Format for ListOffsetsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -145,7 +144,7 @@ impl defmt::Format for ListOffsetsTopicResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 6, "topics[].name")?;
         let partitions = rt::read::array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 6 {
@@ -234,7 +233,7 @@ impl defmt::Format for ListOffsetsPartitionResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -250,16 +249,23 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
         } else {
             rt::Array::EMPTY
         };
-        let timestamp = if v >= 1 {
-            rt::read::i64(c, "topics[].partitions[].timestamp")?
+        let timestamp;
+        let offset;
+        if v >= 1 {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i64(c, "topics[].partitions[].timestamp")?;
+                    rt::read::i64(c, "topics[].partitions[].offset")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].timestamp"));
+                }
+            };
+            timestamp = rt::read::i64_at::<16, 0>(&r);
+            offset = rt::read::i64_at::<16, 8>(&r);
         } else {
-            -1_i64
-        };
-        let offset = if v >= 1 {
-            rt::read::i64(c, "topics[].partitions[].offset")?
-        } else {
-            -1_i64
-        };
+            timestamp = -1_i64;
+            offset = -1_i64;
+        }
         let leader_epoch = if v >= 4 {
             rt::read::i32(c, "topics[].partitions[].leader_epoch")?
         } else {

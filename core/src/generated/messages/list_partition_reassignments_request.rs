@@ -54,7 +54,7 @@ impl defmt::Format for ListPartitionReassignmentsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;
         let topics = rt::read::opt_array::<ListPartitionReassignmentsTopics<'a>>(c, true, true, v, "topics")?;
         let unknown_tagged_fields = if true {
@@ -136,7 +136,7 @@ impl defmt::Format for ListPartitionReassignmentsTopics<'_> {
 
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partition_indexes = rt::read::array::<i32>(c, true, v, "topics[].partition_indexes")?;
         let unknown_tagged_fields = if true {

@@ -52,8 +52,7 @@ impl defmt::Format for ListPartitionReassignmentsResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ListPartitionReassignmentsResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -150,7 +149,7 @@ impl defmt::Format for OngoingTopicReassignment<'_> {
 
 impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<OngoingPartitionReassignment<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -233,7 +232,7 @@ impl defmt::Format for OngoingPartitionReassignment<'_> {
 
 impl<'a> rt::Struct<'a> for OngoingPartitionReassignment<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let replicas = rt::read::array::<i32>(c, true, v, "topics[].partitions[].replicas")?;
         let adding_replicas = rt::read::array::<i32>(c, true, v, "topics[].partitions[].adding_replicas")?;

@@ -54,7 +54,7 @@ impl defmt::Format for ListTransactionsRequest<'_> {
 
 impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let state_filters = rt::read::array::<&'a str>(c, true, v, "state_filters")?;
         let producer_id_filters = rt::read::array::<i64>(c, true, v, "producer_id_filters")?;
         let duration_filter = if v >= 1 {

@@ -53,7 +53,7 @@ impl defmt::Format for ListTransactionsResponse<'_> {
 
 impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -147,7 +147,7 @@ impl defmt::Format for TransactionState<'_> {
 
 impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = rt::read::str(c, true, "transaction_states[].transactional_id")?;
         let producer_id = rt::read::i64(c, "transaction_states[].producer_id")?;
         let transaction_state = rt::read::str(c, true, "transaction_states[].transaction_state")?;

@@ -54,7 +54,7 @@ impl defmt::Format for MetadataRequest<'_> {
 
 impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topics = rt::read::opt_array::<MetadataRequestTopic<'a>>(c, v >= 9, v >= 1, v, "topics")?;
         let allow_auto_topic_creation = if v >= 4 {
             rt::read::bool(c, "allow_auto_topic_creation")?
@@ -184,7 +184,7 @@ impl defmt::Format for MetadataRequestTopic<'_> {
 
 impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = if v >= 10 {
             rt::read::uuid(c, "topics[].topic_id")?
         } else {

@@ -61,8 +61,7 @@ impl defmt::Format for MetadataResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 3 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -208,7 +207,7 @@ impl defmt::Format for MetadataResponseBroker<'_> {
 
 impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = rt::read::i32(c, "brokers[].node_id")?;
         let host = rt::read::str(c, v >= 9, "brokers[].host")?;
         let port = rt::read::i32(c, "brokers[].port")?;
@@ -311,7 +310,7 @@ impl defmt::Format for MetadataResponseTopic<'_> {
 
 impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "topics[].error_code")?;
         let name = rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?;
         let topic_id = if v >= 10 {
@@ -445,7 +444,7 @@ impl defmt::Format for MetadataResponsePartition<'_> {
 
 impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 10] = match rt::read::run::<10>(c) {
             Some(r) => r,
             None => {

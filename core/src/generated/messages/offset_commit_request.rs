@@ -61,8 +61,7 @@ impl defmt::Format for OffsetCommitRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, v >= 8, "group_id")?;
         let generation_id_or_member_epoch = if v >= 1 {
             rt::read::i32(c, "generation_id_or_member_epoch")?
@@ -200,7 +199,7 @@ impl defmt::Format for OffsetCommitRequestTopic<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v <= 9 {
             rt::read::str(c, v >= 8, "topics[].name")?
         } else {
@@ -306,7 +305,7 @@ impl defmt::Format for OffsetCommitRequestPartition<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {

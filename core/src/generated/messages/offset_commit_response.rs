@@ -53,8 +53,7 @@ impl defmt::Format for OffsetCommitResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 3 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -149,7 +148,7 @@ impl defmt::Format for OffsetCommitResponseTopic<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v <= 9 {
             rt::read::str(c, v >= 8, "topics[].name")?
         } else {
@@ -246,7 +245,7 @@ impl defmt::Format for OffsetCommitResponsePartition<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

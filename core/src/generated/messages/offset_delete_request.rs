@@ -53,8 +53,7 @@ impl defmt::Format for OffsetDeleteRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, false, "group_id")?;
         let topics = rt::read::array::<OffsetDeleteRequestTopic<'a>>(c, false, v, "topics")?;
         Ok(Self {
@@ -125,7 +124,7 @@ impl defmt::Format for OffsetDeleteRequestTopic<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, false, "topics[].name")?;
         let partitions = rt::read::array::<OffsetDeleteRequestPartition<'a>>(c, false, v, "topics[].partitions")?;
         Ok(Self {
@@ -192,7 +191,7 @@ impl defmt::Format for OffsetDeleteRequestPartition<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         Ok(Self {
             partition_index,

@@ -49,8 +49,7 @@ impl defmt::Format for OffsetDeleteResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -131,7 +130,7 @@ impl defmt::Format for OffsetDeleteResponseTopic<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, false, "topics[].name")?;
         let partitions = rt::read::array::<OffsetDeleteResponsePartition<'a>>(c, false, v, "topics[].partitions")?;
         Ok(Self {
@@ -196,7 +195,7 @@ impl defmt::Format for OffsetDeleteResponsePartition<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

@@ -55,8 +55,7 @@ impl defmt::Format for OffsetFetchRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = if v <= 7 {
             rt::read::str(c, v >= 6, "group_id")?
         } else {
@@ -191,7 +190,7 @@ impl defmt::Format for OffsetFetchRequestTopic<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v <= 7 {
             rt::read::str(c, v >= 6, "topics[].name")?
         } else {
@@ -296,7 +295,7 @@ impl defmt::Format for OffsetFetchRequestGroup<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = if v >= 8 {
             rt::read::str(c, v >= 6, "groups[].group_id")?
         } else {
@@ -422,7 +421,7 @@ impl defmt::Format for OffsetFetchRequestTopics<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if (8..=9).contains(&v) {
             rt::read::str(c, v >= 6, "groups[].topics[].name")?
         } else {

@@ -53,8 +53,7 @@ impl defmt::Format for OffsetFetchResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 3 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -183,7 +182,7 @@ impl defmt::Format for OffsetFetchResponseTopic<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v <= 7 {
             rt::read::str(c, v >= 6, "topics[].name")?
         } else {
@@ -284,8 +283,7 @@ impl defmt::Format for OffsetFetchResponseGroup<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = if v >= 8 {
             rt::read::str(c, v >= 6, "groups[].group_id")?
         } else {
@@ -408,17 +406,24 @@ impl defmt::Format for OffsetFetchResponsePartition<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = if v <= 7 {
-            rt::read::i32(c, "topics[].partitions[].partition_index")?
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let partition_index;
+        let committed_offset;
+        if v <= 7 {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i64(c, "topics[].partitions[].committed_offset")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            };
+            partition_index = rt::read::i32_at::<12, 0>(&r);
+            committed_offset = rt::read::i64_at::<12, 4>(&r);
         } else {
-            0_i32
-        };
-        let committed_offset = if v <= 7 {
-            rt::read::i64(c, "topics[].partitions[].committed_offset")?
-        } else {
-            0_i64
-        };
+            partition_index = 0_i32;
+            committed_offset = 0_i64;
+        }
         let committed_leader_epoch = if (5..=7).contains(&v) {
             rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?
         } else {
@@ -562,7 +567,7 @@ impl defmt::Format for OffsetFetchResponseTopics<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if (8..=9).contains(&v) {
             rt::read::str(c, v >= 6, "groups[].topics[].name")?
         } else {
@@ -679,22 +684,28 @@ impl defmt::Format for OffsetFetchResponsePartitions<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = if v >= 8 {
-            rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let partition_index;
+        let committed_offset;
+        let committed_leader_epoch;
+        if v >= 8 {
+            let r: [u8; 16] = match rt::read::run::<16>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?;
+                    rt::read::i64(c, "groups[].topics[].partitions[].committed_offset")?;
+                    rt::read::i32(c, "groups[].topics[].partitions[].committed_leader_epoch")?;
+                    return Err(rt::read::short(c, "groups[].topics[].partitions[].partition_index"));
+                }
+            };
+            partition_index = rt::read::i32_at::<16, 0>(&r);
+            committed_offset = rt::read::i64_at::<16, 4>(&r);
+            committed_leader_epoch = rt::read::i32_at::<16, 12>(&r);
         } else {
-            0_i32
-        };
-        let committed_offset = if v >= 8 {
-            rt::read::i64(c, "groups[].topics[].partitions[].committed_offset")?
-        } else {
-            0_i64
-        };
-        let committed_leader_epoch = if v >= 8 {
-            rt::read::i32(c, "groups[].topics[].partitions[].committed_leader_epoch")?
-        } else {
-            -1_i32
-        };
+            partition_index = 0_i32;
+            committed_offset = 0_i64;
+            committed_leader_epoch = -1_i32;
+        }
         let metadata = if v >= 8 {
             rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?
         } else {

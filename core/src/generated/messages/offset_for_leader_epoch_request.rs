@@ -54,8 +54,7 @@ impl defmt::Format for OffsetForLeaderEpochRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let replica_id = if v >= 3 {
             rt::read::i32(c, "replica_id")?
         } else {
@@ -146,7 +145,7 @@ impl defmt::Format for OffsetForLeaderTopic<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, v >= 4, "topics[].topic")?;
         let partitions = rt::read::array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 4 {
@@ -226,7 +225,7 @@ impl defmt::Format for OffsetForLeaderPartition<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition = rt::read::i32(c, "topics[].partitions[].partition")?;
         let current_leader_epoch = if v >= 2 {
             rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?

@@ -53,8 +53,7 @@ impl defmt::Format for OffsetForLeaderEpochResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 2 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {
@@ -145,7 +144,7 @@ impl defmt::Format for OffsetForLeaderTopicResult<'_> {
 
 impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, v >= 4, "topics[].topic")?;
         let partitions = rt::read::array::<EpochEndOffset<'a>>(c, v >= 4, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 4 {
@@ -228,7 +227,7 @@ impl defmt::Format for EpochEndOffset<'_> {
 
 impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

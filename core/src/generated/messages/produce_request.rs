@@ -54,8 +54,7 @@ impl defmt::Format for ProduceRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = if v >= 3 {
             rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?
         } else {
@@ -167,7 +166,7 @@ impl defmt::Format for TopicProduceData<'_> {
 
 impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v <= 12 {
             rt::read::str(c, v >= 9, "topic_data[].name")?
         } else {
@@ -270,7 +269,7 @@ impl defmt::Format for PartitionProduceData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let index = rt::read::i32(c, "topic_data[].partition_data[].index")?;
         let records = rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;
         let unknown_tagged_fields = if v >= 9 {

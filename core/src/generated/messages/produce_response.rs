@@ -50,8 +50,7 @@ impl defmt::Format for ProduceResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let responses = rt::read::array::<TopicProduceResponse<'a>>(c, v >= 9, v, "responses")?;
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
@@ -63,13 +62,15 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         if v >= 9 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 10 => {
                         node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
                         rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                        rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
                     }
                     0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
                     _ => {
@@ -176,8 +177,7 @@ impl defmt::Format for TopicProduceResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if v <= 12 {
             rt::read::str(c, v >= 9, "responses[].name")?
         } else {
@@ -289,7 +289,7 @@ impl defmt::Format for NodeEndpoint<'_> {
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = if v >= 10 {
             rt::read::i32(c, "node_endpoints[].node_id")?
         } else {
@@ -436,7 +436,7 @@ impl defmt::Format for PartitionProduceResponse<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 14] = match rt::read::run::<14>(c) {
             Some(r) => r,
             None => {
@@ -479,8 +479,10 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         if v >= 9 {
             let (n, section) = rt::read::tag_section(c, "responses[].partition_responses[]._tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "responses[].partition_responses[]._tagged_fields")?;
+                let (tag, size) =
+                    rt::read::next_tag(c, &mut next_tag, "responses[].partition_responses[]._tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 10 => {
@@ -492,6 +494,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                             tag,
                             "responses[].partition_responses[].current_leader",
                         )?;
+                        rt::read::tag_at_default(c, current_leader_tag == LeaderIdAndEpoch::DEFAULT);
                     }
                     0 => {
                         return Err(rt::read::tag_not_in_version(
@@ -655,7 +658,7 @@ impl defmt::Format for BatchIndexAndErrorMessage<'_> {
 
 impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let batch_index = if v >= 8 {
             rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?
         } else {
@@ -783,17 +786,27 @@ impl defmt::Format for LeaderIdAndEpoch<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let leader_id = if v >= 10 {
-            rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let leader_id;
+        let leader_epoch;
+        if v >= 10 {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?;
+                    rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_epoch")?;
+                    return Err(rt::read::short(
+                        c,
+                        "responses[].partition_responses[].current_leader.leader_id",
+                    ));
+                }
+            };
+            leader_id = rt::read::i32_at::<8, 0>(&r);
+            leader_epoch = rt::read::i32_at::<8, 4>(&r);
         } else {
-            -1_i32
-        };
-        let leader_epoch = if v >= 10 {
-            rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_epoch")?
-        } else {
-            -1_i32
-        };
+            leader_id = -1_i32;
+            leader_epoch = -1_i32;
+        }
         let unknown_tagged_fields = if v >= 9 {
             rt::read::unknown_tags_only(c, "responses[].partition_responses[].current_leader._tagged_fields")?
         } else {

@@ -57,7 +57,7 @@ impl defmt::Format for PushTelemetryRequest<'_> {
 
 impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 22] = match rt::read::run::<22>(c) {
             Some(r) => r,
             None => {
@@ -70,7 +70,7 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
         };
         let client_instance_id = rt::read::uuid_at::<22, 0>(&r);
         let subscription_id = rt::read::i32_at::<22, 16>(&r);
-        let terminating = rt::read::bool_at::<22, 20>(&r);
+        let terminating = rt::read::canon_bool(c, rt::read::u8_at::<22, 20>(&r));
         let compression_type = rt::read::i8_at::<22, 21>(&r);
         let metrics = rt::read::bytes(c, true, "metrics")?;
         let unknown_tagged_fields = if true {

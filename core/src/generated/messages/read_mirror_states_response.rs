@@ -55,8 +55,7 @@ impl defmt::Format for ReadMirrorStatesResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ReadMirrorStatesResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -153,7 +152,7 @@ impl defmt::Format for TopicResult<'_> {
 
 impl<'a> rt::Struct<'a> for TopicResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topics[].name")?;
         let partitions = rt::read::array::<PartitionResult<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -236,7 +235,7 @@ impl defmt::Format for PartitionResult<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 11] = match rt::read::run::<11>(c) {
             Some(r) => r,
             None => {

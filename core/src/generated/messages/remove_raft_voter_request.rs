@@ -51,7 +51,7 @@ impl defmt::Format for RemoveRaftVoterRequest<'_> {
 
 impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,

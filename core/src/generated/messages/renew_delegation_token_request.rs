@@ -55,7 +55,7 @@ impl defmt::Format for RenewDelegationTokenRequest<'_> {
 
 impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let hmac = rt::read::bytes(c, v >= 2, "hmac")?;
         let renew_period_ms = rt::read::i64(c, "renew_period_ms")?;
         let unknown_tagged_fields = if v >= 2 {

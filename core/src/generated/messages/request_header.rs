@@ -54,7 +54,7 @@ impl defmt::Format for RequestHeader<'_> {
 
 impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {

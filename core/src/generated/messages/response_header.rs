@@ -49,7 +49,7 @@ impl defmt::Format for ResponseHeader<'_> {
 
 impl<'a> rt::Struct<'a> for ResponseHeader<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let correlation_id = rt::read::i32(c, "correlation_id")?;
         let unknown_tagged_fields = if v >= 1 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

@@ -50,7 +50,7 @@ impl defmt::Format for SaslAuthenticateRequest<'_> {
 
 impl<'a> rt::Struct<'a> for SaslAuthenticateRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let auth_bytes = rt::read::bytes(c, v >= 2, "auth_bytes")?;
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

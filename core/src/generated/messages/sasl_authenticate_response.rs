@@ -53,7 +53,7 @@ impl defmt::Format for SaslAuthenticateResponse<'_> {
 
 impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let error_message = rt::read::opt_str(c, v >= 2, true, "error_message")?;
         let auth_bytes = rt::read::bytes(c, v >= 2, "auth_bytes")?;

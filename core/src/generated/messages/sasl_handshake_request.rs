@@ -50,7 +50,7 @@ impl defmt::Format for SaslHandshakeRequest<'_> {
 
 impl<'a> rt::Struct<'a> for SaslHandshakeRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let mechanism = rt::read::str(c, false, "mechanism")?;
         Ok(Self {
             mechanism,

@@ -53,7 +53,7 @@ impl defmt::Format for SaslHandshakeResponse<'_> {
 
 impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let mechanisms = rt::read::array::<&'a str>(c, false, v, "mechanisms")?;
         Ok(Self {

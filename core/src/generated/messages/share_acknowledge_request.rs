@@ -54,8 +54,7 @@ impl defmt::Format for ShareAcknowledgeRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::opt_str(c, true, true, "group_id")?;
         let member_id = rt::read::opt_str(c, true, true, "member_id")?;
         let share_session_epoch = rt::read::i32(c, "share_session_epoch")?;
@@ -144,8 +143,7 @@ impl defmt::Format for AcknowledgeTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<AcknowledgePartition<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -221,7 +219,7 @@ impl defmt::Format for AcknowledgePartition<'_> {
 
 impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let acknowledgement_batches =
             rt::read::array::<AcknowledgementBatch<'a>>(c, true, v, "topics[].partitions[].acknowledgement_batches")?;
@@ -311,7 +309,7 @@ impl defmt::Format for AcknowledgementBatch<'_> {
 
 impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {

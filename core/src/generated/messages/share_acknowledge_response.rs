@@ -56,8 +56,7 @@ impl defmt::Format for ShareAcknowledgeResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -157,8 +156,7 @@ impl defmt::Format for ShareAcknowledgeTopicResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "responses[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "responses[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -248,7 +246,7 @@ impl defmt::Format for NodeEndpoint<'_> {
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = rt::read::i32(c, "node_endpoints[].node_id")?;
         let host = rt::read::str(c, true, "node_endpoints[].host")?;
         let port = rt::read::i32(c, "node_endpoints[].port")?;
@@ -337,7 +335,7 @@ impl defmt::Format for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -436,7 +434,7 @@ impl defmt::Format for LeaderIdAndEpoch<'_> {
 
 impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {

@@ -72,8 +72,7 @@ impl defmt::Format for ShareFetchRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::opt_str(c, true, true, "group_id")?;
         let member_id = rt::read::opt_str(c, true, true, "member_id")?;
         let r: [u8; 16] = match rt::read::run::<16>(c) {
@@ -90,12 +89,23 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         let max_wait_ms = rt::read::i32_at::<16, 4>(&r);
         let min_bytes = rt::read::i32_at::<16, 8>(&r);
         let max_bytes = rt::read::i32_at::<16, 12>(&r);
-        let max_records = if v >= 1 {
-            rt::read::i32(c, "max_records")?
+        let max_records;
+        let batch_size;
+        if v >= 1 {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "max_records")?;
+                    rt::read::i32(c, "batch_size")?;
+                    return Err(rt::read::short(c, "max_records"));
+                }
+            };
+            max_records = rt::read::i32_at::<8, 0>(&r);
+            batch_size = rt::read::i32_at::<8, 4>(&r);
         } else {
-            0_i32
-        };
-        let batch_size = if v >= 1 { rt::read::i32(c, "batch_size")? } else { 0_i32 };
+            max_records = 0_i32;
+            batch_size = 0_i32;
+        }
         let topics = rt::read::array::<FetchTopic<'a>>(c, true, v, "topics")?;
         let forgotten_topics_data = rt::read::array::<ForgottenTopic<'a>>(c, true, v, "forgotten_topics_data")?;
         let unknown_tagged_fields = if true {
@@ -211,8 +221,7 @@ impl defmt::Format for FetchTopic<'_> {
 }
 
 impl<'a> rt::Struct<'a> for FetchTopic<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<FetchPartition<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -294,7 +303,7 @@ impl defmt::Format for ForgottenTopic<'_> {
 
 impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "forgotten_topics_data[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -373,7 +382,7 @@ impl defmt::Format for FetchPartition<'_> {
 
 impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let partition_index = rt::read::i32(c, "topics[].partitions[].partition_index")?;
         let partition_max_bytes = if v <= 0 {
             rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?
@@ -478,7 +487,7 @@ impl defmt::Format for AcknowledgementBatch<'_> {
 
 impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 16] = match rt::read::run::<16>(c) {
             Some(r) => r,
             None => {

@@ -53,8 +53,7 @@ impl defmt::Format for ShareGroupDescribeResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
         let unknown_tagged_fields = if true {
@@ -150,8 +149,7 @@ impl defmt::Format for DescribedGroup<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "groups[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
         let group_id = rt::read::str(c, true, "groups[].group_id")?;
@@ -274,8 +272,7 @@ impl defmt::Format for Member<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Member<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
         let rack_id = rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
         let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
@@ -384,7 +381,7 @@ impl defmt::Format for Assignment<'_> {
 
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_partitions =
             rt::read::array::<TopicPartitions<'a>>(c, true, v, "groups[].members[].assignment.topic_partitions")?;
         let unknown_tagged_fields = if true {
@@ -480,7 +477,7 @@ impl defmt::Format for TopicPartitions<'_> {
 
 impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
         let topic_name = rt::read::str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;
         let partitions = rt::read::array::<i32>(

@@ -58,7 +58,7 @@ impl defmt::Format for ShareGroupHeartbeatRequest<'_> {
 
 impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let member_id = rt::read::str(c, true, "member_id")?;
         let member_epoch = rt::read::i32(c, "member_epoch")?;

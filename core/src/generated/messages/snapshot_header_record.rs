@@ -47,7 +47,7 @@ impl defmt::Format for SnapshotHeaderRecord<'_> {
 
 impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 10] = match rt::read::run::<10>(c) {
             Some(r) => r,
             None => {

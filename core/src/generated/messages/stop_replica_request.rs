@@ -66,8 +66,7 @@ impl defmt::Format for StopReplicaRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let controller_id = rt::read::i32(c, "controller_id")?;
         let is_k_raft_controller = if v >= 4 {
             rt::read::bool(c, "is_k_raft_controller")?
@@ -235,7 +234,7 @@ impl defmt::Format for StopReplicaPartitionV0<'_> {
 
 impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v <= 0 {
             rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?
         } else {
@@ -340,7 +339,7 @@ impl defmt::Format for StopReplicaTopicV1<'_> {
 
 impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = if (1..=2).contains(&v) {
             rt::read::str(c, v >= 2, "topics[].name")?
         } else {
@@ -445,7 +444,7 @@ impl defmt::Format for StopReplicaTopicState<'_> {
 
 impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v >= 3 {
             rt::read::str(c, v >= 2, "topic_states[].topic_name")?
         } else {
@@ -547,22 +546,28 @@ impl defmt::Format for StopReplicaPartitionState<'_> {
 
 impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition_index = if v >= 3 {
-            rt::read::i32(c, "topic_states[].partition_states[].partition_index")?
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let partition_index;
+        let leader_epoch;
+        let delete_partition;
+        if v >= 3 {
+            let r: [u8; 9] = match rt::read::run::<9>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "topic_states[].partition_states[].partition_index")?;
+                    rt::read::i32(c, "topic_states[].partition_states[].leader_epoch")?;
+                    rt::read::bool(c, "topic_states[].partition_states[].delete_partition")?;
+                    return Err(rt::read::short(c, "topic_states[].partition_states[].partition_index"));
+                }
+            };
+            partition_index = rt::read::i32_at::<9, 0>(&r);
+            leader_epoch = rt::read::i32_at::<9, 4>(&r);
+            delete_partition = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
         } else {
-            0_i32
-        };
-        let leader_epoch = if v >= 3 {
-            rt::read::i32(c, "topic_states[].partition_states[].leader_epoch")?
-        } else {
-            -1_i32
-        };
-        let delete_partition = if v >= 3 {
-            rt::read::bool(c, "topic_states[].partition_states[].delete_partition")?
-        } else {
-            false
-        };
+            partition_index = 0_i32;
+            leader_epoch = -1_i32;
+            delete_partition = false;
+        }
         let unknown_tagged_fields = if v >= 2 {
             rt::read::unknown_tags_only(c, "topic_states[].partition_states[]._tagged_fields")?
         } else {

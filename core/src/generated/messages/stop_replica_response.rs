@@ -54,7 +54,7 @@ impl defmt::Format for StopReplicaResponse<'_> {
 
 impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let partition_errors = rt::read::array::<StopReplicaPartitionError<'a>>(c, v >= 2, v, "partition_errors")?;
         let unknown_tagged_fields = if v >= 2 {
@@ -133,7 +133,7 @@ impl defmt::Format for StopReplicaPartitionError<'_> {
 
 impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, v >= 2, "partition_errors[].topic_name")?;
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,

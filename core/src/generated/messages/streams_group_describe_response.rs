@@ -52,8 +52,7 @@ impl defmt::Format for StreamsGroupDescribeResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let groups = rt::read::array::<DescribedGroup<'a>>(c, true, v, "groups")?;
         let unknown_tagged_fields = if true {
@@ -149,8 +148,7 @@ impl defmt::Format for DescribedGroup<'_> {
 }
 
 impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "groups[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "groups[].error_message")?;
         let group_id = rt::read::str(c, true, "groups[].group_id")?;
@@ -264,8 +262,7 @@ impl defmt::Format for Topology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Topology<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "groups[].topology.epoch")?;
         let subtopologies =
             rt::read::opt_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
@@ -380,8 +377,7 @@ impl defmt::Format for Member<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Member<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, true, "groups[].members[].member_id")?;
         let member_epoch = rt::read::i32(c, "groups[].members[].member_epoch")?;
         let instance_id = rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
@@ -515,8 +511,7 @@ impl defmt::Format for Subtopology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
         let source_topics = rt::read::array::<&'a str>(c, true, v, "groups[].topology.subtopologies[].source_topics")?;
         let repartition_sink_topics =
@@ -668,7 +663,7 @@ impl defmt::Format for Endpoint<'_> {
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let host = rt::read::str(c, true, "groups[].members[].user_endpoint.host")?;
         let port = rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
         let unknown_tagged_fields = if true {
@@ -752,7 +747,7 @@ impl defmt::Format for KeyValue<'_> {
 
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, true, "groups[].members[].client_tags[].key")?;
         let value = rt::read::str(c, true, "groups[].members[].client_tags[].value")?;
         let unknown_tagged_fields = if true {
@@ -841,7 +836,7 @@ impl defmt::Format for TaskOffset<'_> {
 
 impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "groups[].members[].task_offsets[].subtopology_id")?;
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
@@ -948,7 +943,7 @@ impl defmt::Format for Assignment<'_> {
 
 impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let active_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.active_tasks")?;
         let standby_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.standby_tasks")?;
         let warmup_tasks = rt::read::array::<TaskIds<'a>>(c, true, v, "groups[].members[].assignment.warmup_tasks")?;
@@ -1067,7 +1062,7 @@ impl defmt::Format for TopicInfo<'_> {
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(
             c,
             true,
@@ -1211,7 +1206,7 @@ impl defmt::Format for TaskIds<'_> {
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "groups[].members[].assignment.active_tasks[].partitions")?;
         let unknown_tagged_fields = if true {

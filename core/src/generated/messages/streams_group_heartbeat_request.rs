@@ -93,8 +93,7 @@ impl defmt::Format for StreamsGroupHeartbeatRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let member_id = rt::read::str(c, true, "member_id")?;
         let r: [u8; 8] = match rt::read::run::<8>(c) {
@@ -240,8 +239,7 @@ impl defmt::Format for Topology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Topology<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let epoch = rt::read::i32(c, "topology.epoch")?;
         let subtopologies = rt::read::array::<Subtopology<'a>>(c, true, v, "topology.subtopologies")?;
         let unknown_tagged_fields = if true {
@@ -323,7 +321,7 @@ impl defmt::Format for TaskIds<'_> {
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -406,7 +404,7 @@ impl defmt::Format for Endpoint<'_> {
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let host = rt::read::str(c, true, "user_endpoint.host")?;
         let port = rt::read::u16(c, "user_endpoint.port")?;
         let unknown_tagged_fields = if true {
@@ -488,7 +486,7 @@ impl defmt::Format for KeyValue<'_> {
 
 impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let key = rt::read::str(c, true, "client_tags[].key")?;
         let value = rt::read::str(c, true, "client_tags[].value")?;
         let unknown_tagged_fields = if true {
@@ -575,7 +573,7 @@ impl defmt::Format for TaskOffset<'_> {
 
 impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "task_offsets[].subtopology_id")?;
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
@@ -676,8 +674,7 @@ impl defmt::Format for Subtopology<'_> {
 }
 
 impl<'a> rt::Struct<'a> for Subtopology<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
         let source_topics = rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].source_topics")?;
         let source_topic_regex = rt::read::array::<&'a str>(c, true, v, "topology.subtopologies[].source_topic_regex")?;
@@ -836,7 +833,7 @@ impl defmt::Format for TopicInfo<'_> {
 
 impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
@@ -967,7 +964,7 @@ impl defmt::Format for CopartitionGroup<'_> {
 
 impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let source_topics = rt::read::array::<i16>(
             c,
             true,

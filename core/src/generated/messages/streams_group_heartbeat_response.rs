@@ -82,8 +82,7 @@ impl defmt::Format for StreamsGroupHeartbeatResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -237,7 +236,7 @@ impl defmt::Format for Status<'_> {
 
 impl<'a> rt::Struct<'a> for Status<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let status_code = rt::read::i8(c, "status[].status_code")?;
         let status_detail = rt::read::str(c, true, "status[].status_detail")?;
         let unknown_tagged_fields = if true {
@@ -319,7 +318,7 @@ impl defmt::Format for TaskIds<'_> {
 
 impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let subtopology_id = rt::read::str(c, true, "active_tasks[].subtopology_id")?;
         let partitions = rt::read::array::<i32>(c, true, v, "active_tasks[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -399,7 +398,7 @@ impl defmt::Format for EndpointToPartitions<'_> {
 
 impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let user_endpoint = <Endpoint as rt::Struct>::read(c, v)?;
         let active_partitions =
             rt::read::array::<TopicPartition<'a>>(c, true, v, "partitions_by_user_endpoint[].active_partitions")?;
@@ -510,7 +509,7 @@ impl defmt::Format for Endpoint<'_> {
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let host = rt::read::str(c, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
         let port = rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?;
         let unknown_tagged_fields = if true {
@@ -594,7 +593,7 @@ impl defmt::Format for TopicPartition<'_> {
 
 impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, true, "partitions_by_user_endpoint[].active_partitions[].topic")?;
         let partitions = rt::read::array::<i32>(
             c,

@@ -63,7 +63,7 @@ impl defmt::Format for SyncGroupRequest<'_> {
 
 impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, v >= 4, "group_id")?;
         let generation_id = rt::read::i32(c, "generation_id")?;
         let member_id = rt::read::str(c, v >= 4, "member_id")?;
@@ -192,7 +192,7 @@ impl defmt::Format for SyncGroupRequestAssignment<'_> {
 
 impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let member_id = rt::read::str(c, v >= 4, "assignments[].member_id")?;
         let assignment = rt::read::bytes(c, v >= 4, "assignments[].assignment")?;
         let unknown_tagged_fields = if v >= 4 {

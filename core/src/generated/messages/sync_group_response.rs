@@ -56,7 +56,7 @@ impl defmt::Format for SyncGroupResponse<'_> {
 
 impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = if v >= 1 {
             rt::read::i32(c, "throttle_time_ms")?
         } else {

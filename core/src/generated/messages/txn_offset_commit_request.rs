@@ -65,8 +65,7 @@ impl defmt::Format for TxnOffsetCommitRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let transactional_id = rt::read::str(c, v >= 3, "transactional_id")?;
         let group_id = rt::read::str(c, v >= 3, "group_id")?;
         let r: [u8; 10] = match rt::read::run::<10>(c) {
@@ -212,7 +211,7 @@ impl defmt::Format for TxnOffsetCommitRequestTopic<'_> {
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 3, "topics[].name")?;
         let partitions = rt::read::array::<TxnOffsetCommitRequestPartition<'a>>(c, v >= 3, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 3 {
@@ -295,7 +294,7 @@ impl defmt::Format for TxnOffsetCommitRequestPartition<'_> {
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {

@@ -52,8 +52,7 @@ impl defmt::Format for TxnOffsetCommitResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let throttle_time_ms = rt::read::i32(c, "throttle_time_ms")?;
         let topics = rt::read::array::<TxnOffsetCommitResponseTopic<'a>>(c, v >= 3, v, "topics")?;
         let unknown_tagged_fields = if v >= 3 {
@@ -135,7 +134,7 @@ impl defmt::Format for TxnOffsetCommitResponseTopic<'_> {
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitResponseTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 3, "topics[].name")?;
         let partitions = rt::read::array::<TxnOffsetCommitResponsePartition<'a>>(c, v >= 3, v, "topics[].partitions")?;
         let unknown_tagged_fields = if v >= 3 {
@@ -212,7 +211,7 @@ impl defmt::Format for TxnOffsetCommitResponsePartition<'_> {
 
 impl<'a> rt::Struct<'a> for TxnOffsetCommitResponsePartition<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

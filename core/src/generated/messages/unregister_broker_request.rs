@@ -50,7 +50,7 @@ impl defmt::Format for UnregisterBrokerRequest<'_> {
 
 impl<'a> rt::Struct<'a> for UnregisterBrokerRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let broker_id = rt::read::i32(c, "broker_id")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

@@ -51,7 +51,7 @@ impl defmt::Format for UpdateFeaturesRequest<'_> {
 
 impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let timeout_ms = rt::read::i32(c, "timeout_ms")?;
         let feature_updates = rt::read::array::<FeatureUpdateKey<'a>>(c, true, v, "feature_updates")?;
         let validate_only = if v >= 1 {
@@ -148,7 +148,7 @@ impl defmt::Format for FeatureUpdateKey<'_> {
 
 impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let feature = rt::read::str(c, true, "feature_updates[].feature")?;
         let max_version_level = rt::read::i16(c, "feature_updates[].max_version_level")?;
         let allow_downgrade = if v <= 0 {

@@ -53,7 +53,7 @@ impl defmt::Format for UpdateFeaturesResponse<'_> {
 
 impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -155,7 +155,7 @@ impl defmt::Format for UpdatableFeatureResult<'_> {
 
 impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let feature = rt::read::str(c, true, "results[].feature")?;
         let error_code = rt::read::i16(c, "results[].error_code")?;
         let error_message = rt::read::opt_str(c, true, true, "results[].error_message")?;

@@ -66,8 +66,7 @@ impl defmt::Format for UpdateMetadataRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let controller_id = rt::read::i32(c, "controller_id")?;
         let is_k_raft_controller = if v >= 8 {
             rt::read::bool(c, "is_k_raft_controller")?
@@ -96,13 +95,15 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         if v >= 6 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 8 => {
                         type_tag = rt::read::i8(c, "type")?;
                         rt::read::check_tag_size(c, before, size, tag, "type")?;
+                        rt::read::tag_at_default(c, type_tag == 0_i8);
                     }
                     0 => return Err(rt::read::tag_not_in_version(c, tag, "type")),
                     _ => {
@@ -272,7 +273,7 @@ impl defmt::Format for UpdateMetadataPartitionState<'_> {
 
 impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v <= 4 {
             rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?
         } else {
@@ -413,7 +414,7 @@ impl defmt::Format for UpdateMetadataTopicState<'_> {
 
 impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = if v >= 5 {
             rt::read::str(c, v >= 6, "topic_states[].topic_name")?
         } else {
@@ -533,7 +534,7 @@ impl defmt::Format for UpdateMetadataBroker<'_> {
 
 impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let id = rt::read::i32(c, "live_brokers[].id")?;
         let v0_host = if v <= 0 {
             rt::read::str(c, v >= 6, "live_brokers[].v0_host")?
@@ -659,7 +660,7 @@ impl defmt::Format for UpdateMetadataEndpoint<'_> {
 
 impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let port = if v >= 1 {
             rt::read::i32(c, "live_brokers[].endpoints[].port")?
         } else {

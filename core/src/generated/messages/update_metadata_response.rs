@@ -50,7 +50,7 @@ impl defmt::Format for UpdateMetadataResponse<'_> {
 
 impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let unknown_tagged_fields = if v >= 6 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

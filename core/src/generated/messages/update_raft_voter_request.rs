@@ -60,7 +60,7 @@ impl defmt::Format for UpdateRaftVoterRequest<'_> {
 
 impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
         let r: [u8; 24] = match rt::read::run::<24>(c) {
             Some(r) => r,
@@ -169,7 +169,7 @@ impl defmt::Format for Listener<'_> {
 
 impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "listeners[].name")?;
         let host = rt::read::str(c, true, "listeners[].host")?;
         let port = rt::read::u16(c, "listeners[].port")?;
@@ -249,7 +249,7 @@ impl defmt::Format for KRaftVersionFeature<'_> {
 
 impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {

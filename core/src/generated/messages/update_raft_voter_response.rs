@@ -50,7 +50,7 @@ impl defmt::Format for UpdateRaftVoterResponse<'_> {
 
 impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {
@@ -66,13 +66,15 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
         if true {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         current_leader_tag = <CurrentLeader as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "current_leader")?;
+                        rt::read::tag_at_default(c, current_leader_tag == CurrentLeader::DEFAULT);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -173,7 +175,7 @@ impl defmt::Format for CurrentLeader<'_> {
 
 impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {

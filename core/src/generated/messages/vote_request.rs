@@ -57,8 +57,7 @@ impl defmt::Format for VoteRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for VoteRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = rt::read::opt_str(c, true, true, "cluster_id")?;
         let voter_id = if v >= 1 { rt::read::i32(c, "voter_id")? } else { -1_i32 };
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
@@ -149,7 +148,7 @@ impl defmt::Format for TopicData<'_> {
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -244,7 +243,7 @@ impl defmt::Format for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -257,16 +256,23 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let partition_index = rt::read::i32_at::<12, 0>(&r);
         let replica_epoch = rt::read::i32_at::<12, 4>(&r);
         let replica_id = rt::read::i32_at::<12, 8>(&r);
-        let replica_directory_id = if v >= 1 {
-            rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?
+        let replica_directory_id;
+        let voter_directory_id;
+        if v >= 1 {
+            let r: [u8; 32] = match rt::read::run::<32>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
+                    rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].replica_directory_id"));
+                }
+            };
+            replica_directory_id = rt::read::uuid_at::<32, 0>(&r);
+            voter_directory_id = rt::read::uuid_at::<32, 16>(&r);
         } else {
-            rt::Uuid::nil()
-        };
-        let voter_directory_id = if v >= 1 {
-            rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?
-        } else {
-            rt::Uuid::nil()
-        };
+            replica_directory_id = rt::Uuid::nil();
+            voter_directory_id = rt::Uuid::nil();
+        }
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {

@@ -56,8 +56,7 @@ impl defmt::Format for VoteResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for VoteResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let error_code = rt::read::i16(c, "error_code")?;
         let topics = rt::read::array::<TopicData<'a>>(c, true, v, "topics")?;
         let mut node_endpoints_tag: rt::Array<'a, NodeEndpoint<'a>> = rt::Array::EMPTY;
@@ -65,13 +64,15 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
         if true {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 1 => {
                         node_endpoints_tag = rt::read::array::<NodeEndpoint<'a>>(c, true, v, "node_endpoints")?;
                         rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                        rt::read::tag_at_default(c, node_endpoints_tag.is_empty());
                     }
                     0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
                     _ => {
@@ -177,7 +178,7 @@ impl defmt::Format for TopicData<'_> {
 
 impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topics[].topic_name")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -264,7 +265,7 @@ impl defmt::Format for NodeEndpoint<'_> {
 
 impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let node_id = if v >= 1 {
             rt::read::i32(c, "node_endpoints[].node_id")?
         } else {
@@ -387,7 +388,7 @@ impl defmt::Format for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 15] = match rt::read::run::<15>(c) {
             Some(r) => r,
             None => {
@@ -403,7 +404,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         let error_code = rt::read::i16_at::<15, 4>(&r);
         let leader_id = rt::read::i32_at::<15, 6>(&r);
         let leader_epoch = rt::read::i32_at::<15, 10>(&r);
-        let vote_granted = rt::read::bool_at::<15, 14>(&r);
+        let vote_granted = rt::read::canon_bool(c, rt::read::u8_at::<15, 14>(&r));
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "topics[].partitions[]._tagged_fields")?
         } else {

@@ -52,8 +52,7 @@ impl defmt::Format for VotersRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for VotersRecord<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let version = rt::read::i16(c, "version")?;
         let voters = rt::read::array::<Voter<'a>>(c, true, v, "voters")?;
         let unknown_tagged_fields = if true {
@@ -135,7 +134,7 @@ impl defmt::Format for Voter<'_> {
 
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
@@ -236,7 +235,7 @@ impl defmt::Format for Endpoint<'_> {
 
 impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "voters[].endpoints[].name")?;
         let host = rt::read::str(c, true, "voters[].endpoints[].host")?;
         let port = rt::read::u16(c, "voters[].endpoints[].port")?;
@@ -316,7 +315,7 @@ impl defmt::Format for KRaftVersionFeature<'_> {
 
 impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,
             None => {

@@ -53,8 +53,7 @@ impl defmt::Format for WriteShareGroupStateRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteShareGroupStateRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let group_id = rt::read::str(c, true, "group_id")?;
         let topics = rt::read::array::<WriteStateData<'a>>(c, true, v, "topics")?;
         let unknown_tagged_fields = if true {
@@ -136,8 +135,7 @@ impl defmt::Format for WriteStateData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteStateData<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id = rt::read::uuid(c, "topics[].topic_id")?;
         let partitions = rt::read::array::<PartitionData<'a>>(c, true, v, "topics[].partitions")?;
         let unknown_tagged_fields = if true {
@@ -222,7 +220,7 @@ impl defmt::Format for PartitionData<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
@@ -323,7 +321,7 @@ impl defmt::Format for StateBatch<'_> {
 
 impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 19] = match rt::read::run::<19>(c) {
             Some(r) => r,
             None => {

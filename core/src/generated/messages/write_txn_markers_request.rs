@@ -50,8 +50,7 @@ impl defmt::Format for WriteTxnMarkersRequest<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let markers = rt::read::array::<WritableTxnMarker<'a>>(c, v >= 1, v, "markers")?;
         let unknown_tagged_fields = if v >= 1 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -133,7 +132,7 @@ impl defmt::Format for WritableTxnMarker<'_> {
 
 impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 11] = match rt::read::run::<11>(c) {
             Some(r) => r,
             None => {
@@ -145,7 +144,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         };
         let producer_id = rt::read::i64_at::<11, 0>(&r);
         let producer_epoch = rt::read::i16_at::<11, 8>(&r);
-        let transaction_result = rt::read::bool_at::<11, 10>(&r);
+        let transaction_result = rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&r));
         let topics = rt::read::array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, v, "markers[].topics")?;
         let coordinator_epoch = rt::read::i32(c, "markers[].coordinator_epoch")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -233,7 +232,7 @@ impl defmt::Format for WritableTxnMarkerTopic<'_> {
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 1, "markers[].topics[].name")?;
         let partition_indexes = rt::read::array::<i32>(c, v >= 1, v, "markers[].topics[].partition_indexes")?;
         let unknown_tagged_fields = if v >= 1 {

@@ -49,8 +49,7 @@ impl defmt::Format for WriteTxnMarkersResponse<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let markers = rt::read::array::<WritableTxnMarkerResult<'a>>(c, v >= 1, v, "markers")?;
         let unknown_tagged_fields = if v >= 1 {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
@@ -128,8 +127,7 @@ impl defmt::Format for WritableTxnMarkerResult<'_> {
 }
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let producer_id = rt::read::i64(c, "markers[].producer_id")?;
         let topics = rt::read::array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v, "markers[].topics")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -211,7 +209,7 @@ impl defmt::Format for WritableTxnMarkerTopicResult<'_> {
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, v >= 1, "markers[].topics[].name")?;
         let partitions =
             rt::read::array::<WritableTxnMarkerPartitionResult<'a>>(c, v >= 1, v, "markers[].topics[].partitions")?;
@@ -289,7 +287,7 @@ impl defmt::Format for WritableTxnMarkerPartitionResult<'_> {
 
 impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 6] = match rt::read::run::<6>(c) {
             Some(r) => r,
             None => {

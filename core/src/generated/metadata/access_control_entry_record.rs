@@ -65,7 +65,7 @@ impl defmt::Format for AccessControlEntryRecord<'_> {
 
 impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 17] = match rt::read::run::<17>(c) {
             Some(r) => r,
             None => {

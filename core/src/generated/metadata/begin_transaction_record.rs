@@ -49,19 +49,21 @@ impl defmt::Format for BeginTransactionRecord<'_> {
 
 impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let mut name_tag: Option<&'a str> = None;
         let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;
         if true {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         name_tag = rt::read::opt_str(c, true, true, "name")?;
                         rt::read::check_tag_size(c, before, size, tag, "name")?;
+                        rt::read::tag_at_default(c, name_tag == None);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;

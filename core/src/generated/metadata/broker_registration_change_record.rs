@@ -56,7 +56,7 @@ impl defmt::Format for BrokerRegistrationChangeRecord<'_> {
 
 impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -74,22 +74,26 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
         if true {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         fenced_tag = rt::read::i8(c, "fenced")?;
                         rt::read::check_tag_size(c, before, size, tag, "fenced")?;
+                        rt::read::tag_at_default(c, fenced_tag == 0_i8);
                     }
                     1 if v >= 1 => {
                         in_controlled_shutdown_tag = rt::read::i8(c, "in_controlled_shutdown")?;
                         rt::read::check_tag_size(c, before, size, tag, "in_controlled_shutdown")?;
+                        rt::read::tag_at_default(c, in_controlled_shutdown_tag == 0_i8);
                     }
                     1 => return Err(rt::read::tag_not_in_version(c, tag, "in_controlled_shutdown")),
                     2 if v >= 2 => {
                         log_dirs_tag = rt::read::array::<rt::Uuid>(c, true, v, "log_dirs")?;
                         rt::read::check_tag_size(c, before, size, tag, "log_dirs")?;
+                        rt::read::tag_at_default(c, log_dirs_tag.is_empty());
                     }
                     2 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
                     _ => {

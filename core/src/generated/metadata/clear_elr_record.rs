@@ -49,7 +49,7 @@ impl defmt::Format for ClearElrRecord<'_> {
 
 impl<'a> rt::Struct<'a> for ClearElrRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let topic_name = rt::read::str(c, true, "topic_name")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

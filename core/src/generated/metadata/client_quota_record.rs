@@ -53,7 +53,7 @@ impl defmt::Format for ClientQuotaRecord<'_> {
 
 impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let entity = rt::read::array::<EntityData<'a>>(c, true, v, "entity")?;
         let key = rt::read::str(c, true, "key")?;
         let r: [u8; 9] = match rt::read::run::<9>(c) {
@@ -65,7 +65,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
             }
         };
         let value = rt::read::f64_at::<9, 0>(&r);
-        let remove = rt::read::bool_at::<9, 8>(&r);
+        let remove = rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&r));
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {
@@ -150,7 +150,7 @@ impl defmt::Format for EntityData<'_> {
 
 impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let entity_type = rt::read::str(c, true, "entity[].entity_type")?;
         let entity_name = rt::read::opt_str(c, true, true, "entity[].entity_name")?;
         let unknown_tagged_fields = if true {

@@ -53,7 +53,7 @@ impl defmt::Format for ConfigRecord<'_> {
 
 impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let resource_type = rt::read::i8(c, "resource_type")?;
         let resource_name = rt::read::str(c, true, "resource_name")?;
         let name = rt::read::str(c, true, "name")?;

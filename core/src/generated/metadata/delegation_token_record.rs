@@ -62,7 +62,7 @@ impl defmt::Format for DelegationTokenRecord<'_> {
 
 impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let owner = rt::read::str(c, true, "owner")?;
         let requester = rt::read::str(c, true, "requester")?;
         let renewers = rt::read::array::<&'a str>(c, true, v, "renewers")?;

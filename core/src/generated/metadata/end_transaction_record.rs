@@ -45,7 +45,7 @@ impl defmt::Format for EndTransactionRecord<'_> {
 
 impl<'a> rt::Struct<'a> for EndTransactionRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?
         } else {

@@ -53,7 +53,7 @@ impl defmt::Format for FeatureLevelRecord<'_> {
 
 impl<'a> rt::Struct<'a> for FeatureLevelRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "name")?;
         let feature_level = rt::read::i16(c, "feature_level")?;
         let unknown_tagged_fields = if true {

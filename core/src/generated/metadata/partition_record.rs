@@ -80,7 +80,7 @@ impl defmt::Format for PartitionRecord<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {
@@ -118,23 +118,27 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         if true {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         leader_recovery_state_tag = rt::read::i8(c, "leader_recovery_state")?;
                         rt::read::check_tag_size(c, before, size, tag, "leader_recovery_state")?;
+                        rt::read::tag_at_default(c, leader_recovery_state_tag == 0_i8);
                     }
                     1 if v >= 2 => {
                         eligible_leader_replicas_tag =
                             rt::read::opt_array::<i32>(c, true, v >= 2, v, "eligible_leader_replicas")?;
                         rt::read::check_tag_size(c, before, size, tag, "eligible_leader_replicas")?;
+                        rt::read::tag_at_default(c, eligible_leader_replicas_tag.is_none());
                     }
                     1 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
                     2 if v >= 2 => {
                         last_known_elr_tag = rt::read::opt_array::<i32>(c, true, v >= 2, v, "last_known_elr")?;
                         rt::read::check_tag_size(c, before, size, tag, "last_known_elr")?;
+                        rt::read::tag_at_default(c, last_known_elr_tag.is_none());
                     }
                     2 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
                     _ => {

@@ -50,7 +50,7 @@ impl defmt::Format for ProducerIdsRecord<'_> {
 
 impl<'a> rt::Struct<'a> for ProducerIdsRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,
             None => {

@@ -71,7 +71,7 @@ impl defmt::Format for RegisterBrokerRecord<'_> {
 
 impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let broker_id = rt::read::i32(c, "broker_id")?;
         let is_migrating_zk_broker = if v >= 2 {
             rt::read::bool(c, "is_migrating_zk_broker")?
@@ -102,13 +102,15 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         if true {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 if v >= 3 => {
                         log_dirs_tag = rt::read::array::<rt::Uuid>(c, true, v, "log_dirs")?;
                         rt::read::check_tag_size(c, before, size, tag, "log_dirs")?;
+                        rt::read::tag_at_default(c, log_dirs_tag.is_empty());
                     }
                     0 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
                     _ => {
@@ -246,7 +248,7 @@ impl defmt::Format for BrokerEndpoint<'_> {
 
 impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "end_points[].name")?;
         let host = rt::read::str(c, true, "end_points[].host")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
@@ -340,7 +342,7 @@ impl defmt::Format for BrokerFeature<'_> {
 
 impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "features[].name")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,

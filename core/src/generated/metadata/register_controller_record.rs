@@ -56,7 +56,7 @@ impl defmt::Format for RegisterControllerRecord<'_> {
 
 impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 21] = match rt::read::run::<21>(c) {
             Some(r) => r,
             None => {
@@ -68,7 +68,7 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
         };
         let controller_id = rt::read::i32_at::<21, 0>(&r);
         let incarnation_id = rt::read::uuid_at::<21, 4>(&r);
-        let zk_migration_ready = rt::read::bool_at::<21, 20>(&r);
+        let zk_migration_ready = rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&r));
         let end_points = rt::read::array::<ControllerEndpoint<'a>>(c, true, v, "end_points")?;
         let features = rt::read::array::<ControllerFeature<'a>>(c, true, v, "features")?;
         let unknown_tagged_fields = if true {
@@ -157,7 +157,7 @@ impl defmt::Format for ControllerEndpoint<'_> {
 
 impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "end_points[].name")?;
         let host = rt::read::str(c, true, "end_points[].host")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
@@ -251,7 +251,7 @@ impl defmt::Format for ControllerFeature<'_> {
 
 impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "features[].name")?;
         let r: [u8; 4] = match rt::read::run::<4>(c) {
             Some(r) => r,

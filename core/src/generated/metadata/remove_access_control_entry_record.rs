@@ -49,7 +49,7 @@ impl defmt::Format for RemoveAccessControlEntryRecord<'_> {
 
 impl<'a> rt::Struct<'a> for RemoveAccessControlEntryRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let id = rt::read::uuid(c, "id")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

@@ -53,7 +53,7 @@ impl defmt::Format for TopicRecord<'_> {
 
 impl<'a> rt::Struct<'a> for TopicRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "name")?;
         let topic_id = rt::read::uuid(c, "topic_id")?;
         let unknown_tagged_fields = if true {

@@ -59,7 +59,7 @@ impl defmt::Format for UserScramCredentialRecord<'_> {
 
 impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "name")?;
         let mechanism = rt::read::i8(c, "mechanism")?;
         let salt = rt::read::bytes(c, true, "salt")?;

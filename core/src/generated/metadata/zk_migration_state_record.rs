@@ -49,7 +49,7 @@ impl defmt::Format for ZkMigrationStateRecord<'_> {
 
 impl<'a> rt::Struct<'a> for ZkMigrationStateRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let zk_migration_state = rt::read::i8(c, "zk_migration_state")?;
         let unknown_tagged_fields = if true {
             rt::read::unknown_tags_only(c, "_tagged_fields")?

@@ -62,7 +62,7 @@ impl defmt::Format for QuorumStateData<'_> {
 
 impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let cluster_id = if v <= 0 {
             rt::read::str(c, true, "cluster_id")?
         } else {
@@ -211,7 +211,7 @@ impl defmt::Format for Voter<'_> {
 
 impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let voter_id = if v <= 0 {
             rt::read::i32(c, "current_voters[].voter_id")?
         } else {

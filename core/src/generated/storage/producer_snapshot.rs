@@ -53,7 +53,7 @@ impl defmt::Format for ProducerSnapshot<'_> {
 
 impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let crc = rt::read::u32(c, "crc")?;
         let producer_entries = rt::read::array::<ProducerEntry<'a>>(c, false, v, "producer_entries")?;
         Ok(Self {
@@ -135,7 +135,7 @@ impl defmt::Format for ProducerEntry<'_> {
 
 impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 46] = match rt::read::run::<46>(c) {
             Some(r) => r,
             None => {

@@ -73,8 +73,7 @@ impl defmt::Format for RemoteLogSegmentMetadataRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
         let r: [u8; 36] = match rt::read::run::<36>(c) {
             Some(r) => r,
@@ -102,13 +101,15 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         if true {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
                         rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
+                        rt::read::tag_at_default(c, txn_index_empty_tag == false);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -228,7 +229,7 @@ impl defmt::Format for RemoteLogSegmentIdEntry<'_> {
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
         let unknown_tagged_fields = if true {
@@ -310,7 +311,7 @@ impl defmt::Format for SegmentLeaderEpochEntry<'_> {
 
 impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {
@@ -403,7 +404,7 @@ impl defmt::Format for TopicIdPartitionEntry<'_> {
 
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,

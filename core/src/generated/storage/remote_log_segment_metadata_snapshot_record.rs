@@ -74,7 +74,7 @@ impl defmt::Format for RemoteLogSegmentMetadataSnapshotRecord<'_> {
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 52] = match rt::read::run::<52>(c) {
             Some(r) => r,
             None => {
@@ -103,13 +103,15 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         if true {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         txn_index_empty_tag = rt::read::bool(c, "txn_index_empty")?;
                         rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
+                        rt::read::tag_at_default(c, txn_index_empty_tag == false);
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -228,7 +230,7 @@ impl defmt::Format for SegmentLeaderEpochEntry<'_> {
 
 impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
             None => {

@@ -55,8 +55,7 @@ impl defmt::Format for RemoteLogSegmentMetadataUpdateRecord<'_> {
 }
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let remote_log_segment_id = <RemoteLogSegmentIdEntry as rt::Struct>::read(c, v)?;
         let r: [u8; 12] = match rt::read::run::<12>(c) {
             Some(r) => r,
@@ -156,7 +155,7 @@ impl defmt::Format for RemoteLogSegmentIdEntry<'_> {
 
 impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let id = rt::read::uuid(c, "remote_log_segment_id.id")?;
         let unknown_tagged_fields = if true {
@@ -242,7 +241,7 @@ impl defmt::Format for TopicIdPartitionEntry<'_> {
 
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,

@@ -53,7 +53,7 @@ impl defmt::Format for RemotePartitionDeleteMetadataRecord<'_> {
 
 impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_id_partition = <TopicIdPartitionEntry as rt::Struct>::read(c, v)?;
         let r: [u8; 13] = match rt::read::run::<13>(c) {
             Some(r) => r,
@@ -154,7 +154,7 @@ impl defmt::Format for TopicIdPartitionEntry<'_> {
 
 impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], _v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, _v: i16) -> Result<Self, rt::DecodeError> {
         let name = rt::read::str(c, true, "topic_id_partition.name")?;
         let r: [u8; 20] = match rt::read::run::<20>(c) {
             Some(r) => r,

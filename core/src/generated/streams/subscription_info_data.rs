@@ -70,8 +70,7 @@ impl defmt::Format for SubscriptionInfoData<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let version = rt::read::i32(c, "version")?;
         let latest_supported_version = if v >= 3 {
             rt::read::i32(c, "latest_supported_version")?
@@ -252,17 +251,24 @@ impl defmt::Format for TaskId<'_> {
 
 impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let topic_group_id = if v <= 6 {
-            rt::read::i32(c, "prev_tasks[].topic_group_id")?
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let topic_group_id;
+        let partition;
+        if v <= 6 {
+            let r: [u8; 8] = match rt::read::run::<8>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "prev_tasks[].topic_group_id")?;
+                    rt::read::i32(c, "prev_tasks[].partition")?;
+                    return Err(rt::read::short(c, "prev_tasks[].topic_group_id"));
+                }
+            };
+            topic_group_id = rt::read::i32_at::<8, 0>(&r);
+            partition = rt::read::i32_at::<8, 4>(&r);
         } else {
-            0_i32
-        };
-        let partition = if v <= 6 {
-            rt::read::i32(c, "prev_tasks[].partition")?
-        } else {
-            0_i32
-        };
+            topic_group_id = 0_i32;
+            partition = 0_i32;
+        }
         Ok(Self {
             topic_group_id,
             partition,
@@ -348,22 +354,29 @@ impl defmt::Format for TaskOffsetSum<'_> {
 
 impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic_group_id = if v >= 7 {
             rt::read::i32(c, "task_offset_sums[].topic_group_id")?
         } else {
             0_i32
         };
-        let partition = if v >= 10 {
-            rt::read::i32(c, "task_offset_sums[].partition")?
+        let partition;
+        let offset_sum;
+        if v >= 10 {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "task_offset_sums[].partition")?;
+                    rt::read::i64(c, "task_offset_sums[].offset_sum")?;
+                    return Err(rt::read::short(c, "task_offset_sums[].partition"));
+                }
+            };
+            partition = rt::read::i32_at::<12, 0>(&r);
+            offset_sum = rt::read::i64_at::<12, 4>(&r);
         } else {
-            0_i32
-        };
-        let offset_sum = if v >= 10 {
-            rt::read::i64(c, "task_offset_sums[].offset_sum")?
-        } else {
-            0_i64
-        };
+            partition = 0_i32;
+            offset_sum = 0_i64;
+        }
         let named_topology = if v >= 10 {
             rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?
         } else {
@@ -496,7 +509,7 @@ impl defmt::Format for ClientTag<'_> {
 
 impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let key = if v >= 11 {
             rt::read::bytes(c, false, "client_tags[].key")?
         } else {
@@ -589,17 +602,27 @@ impl defmt::Format for PartitionToOffsetSum<'_> {
 
 impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
-        let partition = if (7..=9).contains(&v) {
-            rt::read::i32(c, "task_offset_sums[].partition_to_offset_sum[].partition")?
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
+        let partition;
+        let offset_sum;
+        if (7..=9).contains(&v) {
+            let r: [u8; 12] = match rt::read::run::<12>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::i32(c, "task_offset_sums[].partition_to_offset_sum[].partition")?;
+                    rt::read::i64(c, "task_offset_sums[].partition_to_offset_sum[].offset_sum")?;
+                    return Err(rt::read::short(
+                        c,
+                        "task_offset_sums[].partition_to_offset_sum[].partition",
+                    ));
+                }
+            };
+            partition = rt::read::i32_at::<12, 0>(&r);
+            offset_sum = rt::read::i64_at::<12, 4>(&r);
         } else {
-            0_i32
-        };
-        let offset_sum = if (7..=9).contains(&v) {
-            rt::read::i64(c, "task_offset_sums[].partition_to_offset_sum[].offset_sum")?
-        } else {
-            0_i64
-        };
+            partition = 0_i32;
+            offset_sum = 0_i64;
+        }
         Ok(Self {
             partition,
             offset_sum,

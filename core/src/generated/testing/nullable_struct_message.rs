@@ -53,7 +53,7 @@ impl defmt::Format for NullableStructMessage<'_> {
 
 impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let nullable_struct = rt::read::opt_struct::<MyStruct>(c, true, v, "nullable_struct")?;
         let nullable_struct2 = rt::read::opt_struct::<MyStruct2>(c, v >= 1, v, "nullable_struct2")?;
         let mut nullable_struct3_tag: Option<MyStruct3<'a>> = None;
@@ -62,19 +62,22 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         if v >= 1 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         nullable_struct3_tag =
                             rt::read::opt_struct_tagged::<MyStruct3>(c, v >= 1, v, "nullable_struct3")?;
                         rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
+                        rt::read::tag_at_default(c, nullable_struct3_tag == None);
                     }
                     1 => {
                         nullable_struct4_tag =
                             rt::read::opt_struct_tagged::<MyStruct4>(c, v >= 1, v, "nullable_struct4")?;
                         rt::read::check_tag_size(c, before, size, tag, "nullable_struct4")?;
+                        rt::read::tag_at_default(c, nullable_struct4_tag == Some(MyStruct4::DEFAULT));
                     }
                     _ => {
                         rt::read::skip_tag(c, size, "_tagged_fields")?;
@@ -198,7 +201,7 @@ impl defmt::Format for MyStruct<'_> {
 
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let my_string = rt::read::str(c, v >= 1, "nullable_struct.my_string")?;
         let my_int = rt::read::i32(c, "nullable_struct.my_int")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -280,7 +283,7 @@ impl defmt::Format for MyStruct2<'_> {
 
 impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let my_string = rt::read::str(c, v >= 1, "nullable_struct2.my_string")?;
         let my_int = rt::read::i32(c, "nullable_struct2.my_int")?;
         let unknown_tagged_fields = if v >= 1 {
@@ -362,7 +365,7 @@ impl defmt::Format for MyStruct3<'_> {
 
 impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let my_string = if v >= 1 {
             rt::read::str(c, v >= 1, "nullable_struct3.my_string")?
         } else {
@@ -467,7 +470,7 @@ impl defmt::Format for MyStruct4<'_> {
 
 impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let my_string = if v >= 1 {
             rt::read::str(c, v >= 1, "nullable_struct4.my_string")?
         } else {

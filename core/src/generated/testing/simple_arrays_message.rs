@@ -53,7 +53,7 @@ impl defmt::Format for SimpleArraysMessage<'_> {
 
 impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let goats = if v >= 1 {
             rt::read::array::<StructArray<'a>>(c, v >= 1, v, "goats")?
         } else {
@@ -147,7 +147,7 @@ impl defmt::Format for StructArray<'_> {
 
 impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let color = if v >= 1 {
             rt::read::i8(c, "goats[].color")?
         } else {

@@ -94,8 +94,7 @@ impl defmt::Format for SimpleExampleMessage<'_> {
 }
 
 impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
-    #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let process_id = if v >= 1 {
             rt::read::uuid(c, "process_id")?
         } else {
@@ -118,16 +117,23 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         };
         let my_common_struct = <TestCommonStruct as rt::Struct>::read(c, v)?;
         let my_other_common_struct = <TestCommonStruct as rt::Struct>::read(c, v)?;
-        let my_uint16 = if v >= 1 {
-            rt::read::u16(c, "my_uint16")?
+        let my_uint16;
+        let my_uint32;
+        if v >= 1 {
+            let r: [u8; 6] = match rt::read::run::<6>(c) {
+                Some(r) => r,
+                None => {
+                    rt::read::u16(c, "my_uint16")?;
+                    rt::read::u32(c, "my_uint32")?;
+                    return Err(rt::read::short(c, "my_uint16"));
+                }
+            };
+            my_uint16 = rt::read::u16_at::<6, 0>(&r);
+            my_uint32 = rt::read::u32_at::<6, 2>(&r);
         } else {
-            33000_u16
-        };
-        let my_uint32 = if v >= 1 {
-            rt::read::u32(c, "my_uint32")?
-        } else {
-            1234567_u32
-        };
+            my_uint16 = 33000_u16;
+            my_uint32 = 1234567_u32;
+        }
         let mut my_tagged_int_array_tag: rt::Array<'a, i32> = rt::Array::EMPTY;
         let mut my_nullable_string_tag: Option<&'a str> = None;
         let mut my_int16_tag: i16 = 123_i16;
@@ -142,51 +148,65 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         if v >= 1 {
             let (n, section) = rt::read::tag_section(c, "_tagged_fields")?;
             let mut unknown = 0u32;
+            let mut next_tag = 0u64;
             for _ in 0..n {
-                let (tag, size) = rt::read::tag_header(c, "_tagged_fields")?;
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
                 let before = c.len();
                 match tag {
                     0 => {
                         my_tagged_int_array_tag = rt::read::array::<i32>(c, true, v, "my_tagged_int_array")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_tagged_int_array")?;
+                        rt::read::tag_at_default(c, my_tagged_int_array_tag.is_empty());
                     }
                     1 => {
                         my_nullable_string_tag = rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
+                        rt::read::tag_at_default(c, my_nullable_string_tag == None);
                     }
                     2 => {
                         my_int16_tag = rt::read::i16(c, "my_int16")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_int16")?;
+                        rt::read::tag_at_default(c, my_int16_tag == 123_i16);
                     }
                     3 => {
                         my_float64_tag = rt::read::f64(c, "my_float64")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_float64")?;
+                        rt::read::tag_at_default(c, my_float64_tag.to_bits() == (12.34_f64).to_bits());
                     }
                     4 => {
                         my_string_tag = rt::read::str(c, true, "my_string")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_string")?;
+                        rt::read::tag_at_default(c, my_string_tag == "");
                     }
                     5 => {
                         my_bytes_tag = rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?;
                         rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
+                        rt::read::tag_at_default(c, my_bytes_tag.as_ref().is_some_and(|b| b.is_empty()));
                     }
                     6 => {
                         tagged_uuid_tag = rt::read::uuid(c, "tagged_uuid")?;
                         rt::read::check_tag_size(c, before, size, tag, "tagged_uuid")?;
+                        rt::read::tag_at_default(
+                            c,
+                            tagged_uuid_tag == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec),
+                        );
                     }
                     7 => {
                         tagged_long_tag = rt::read::i64(c, "tagged_long")?;
                         rt::read::check_tag_size(c, before, size, tag, "tagged_long")?;
+                        rt::read::tag_at_default(c, tagged_long_tag == 914172222550880202_i64);
                     }
                     8 if v >= 2 => {
                         my_tagged_struct_tag = <TaggedStruct as rt::Struct>::read(c, v)?;
                         rt::read::check_tag_size(c, before, size, tag, "my_tagged_struct")?;
+                        rt::read::tag_at_default(c, my_tagged_struct_tag == TaggedStruct::DEFAULT);
                     }
                     8 => return Err(rt::read::tag_not_in_version(c, tag, "my_tagged_struct")),
                     9 if v >= 2 => {
                         tagged_long_flexible_version_subset_tag =
                             rt::read::i64(c, "tagged_long_flexible_version_subset")?;
                         rt::read::check_tag_size(c, before, size, tag, "tagged_long_flexible_version_subset")?;
+                        rt::read::tag_at_default(c, tagged_long_flexible_version_subset_tag == 0_i64);
                     }
                     9 => {
                         return Err(rt::read::tag_not_in_version(
@@ -537,7 +557,7 @@ impl defmt::Format for MyStruct<'_> {
 
 impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let struct_id = if v >= 2 {
             rt::read::i32(c, "my_struct.struct_id")?
         } else {
@@ -638,7 +658,7 @@ impl defmt::Format for TaggedStruct<'_> {
 
 impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let struct_id = if v >= 2 {
             rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?
         } else {
@@ -728,7 +748,7 @@ impl defmt::Format for TestCommonStruct<'_> {
 
 impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let r: [u8; 8] = match rt::read::run::<8>(c) {
             Some(r) => r,
             None => {
@@ -813,7 +833,7 @@ impl defmt::Format for StructArray<'_> {
 
 impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let array_field_id = if v >= 2 {
             rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?
         } else {

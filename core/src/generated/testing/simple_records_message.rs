@@ -53,7 +53,7 @@ impl defmt::Format for SimpleRecordsMessage<'_> {
 
 impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     #[inline]
-    fn read(c: &mut &'a [u8], v: i16) -> Result<Self, rt::DecodeError> {
+    fn read(c: &mut rt::Cursor<'a>, v: i16) -> Result<Self, rt::DecodeError> {
         let topic = rt::read::str(c, v >= 1, "topic")?;
         let record_set = rt::read::opt_bytes(c, v >= 1, true, "record_set")?;
         let unknown_tagged_fields = if v >= 1 {

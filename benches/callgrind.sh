@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Instruction counts per operation, kafka-wire against kafka-protocol, on the same bytes.
+#
+#   benches/callgrind.sh [--cases "CASE ..."] [--out FILE] [--assert FILE]
+#
+# Builds the `ir` driver (release), checks that both implementations decode every selected case
+# to the same content, then runs each operation under `valgrind --tool=callgrind`, counting only
+# the instructions inside the measured loop (`--toggle-collect=kw_bench_measured`, after one
+# untimed warm-up call). Prints a Markdown table: instructions per operation and per input byte
+# for both crates, their ratio, allocations per operation, and each target met or missed.
+# Instruction counts repeat exactly from run to run; times on a shared machine do not.
+#
+# --out FILE     also write the table to FILE
+# --assert FILE  fail when a target recorded as met in FILE (lines "case op max_ir_per_op")
+#                is exceeded; used by .ci/bench.sh
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cases="metadata_response_v13 alter_partition_request_v3 fetch_response_v12 fetch_response_v17 produce_request_v9 broker_registration_request_v4 api_versions_response_v3 partition_change_record_v2 partition_record_v2"
+out=""
+assert=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --cases) cases="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    --assert) assert="$2"; shift 2 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+if ! command -v valgrind >/dev/null 2>&1; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind
+fi
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$here/target}"
+(cd "$here" && cargo build -q --release --locked --bin ir)
+ir="$CARGO_TARGET_DIR/release/ir"
+"$ir" check >&2
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+results="$work/results.tsv"
+: > "$results"
+for c in $cases; do
+  line="$("$ir" list | awk -v c="$c" '$1 == c')"
+  [ -n "$line" ] || { echo "no case $c" >&2; exit 2; }
+  bytes="$(echo "$line" | awk '{print $2}')"
+  ops="$(echo "$line" | awk '{print $3}' | tr ',' ' ')"
+  # A few iterations for small inputs, one for large ones: the counts do not vary.
+  iters=$(( bytes < 4096 ? 20 : (bytes < 100000 ? 3 : 1) ))
+  for op in $ops; do
+    f="$work/cg.$c.$op"
+    info="$(valgrind --tool=callgrind --toggle-collect=kw_bench_measured --callgrind-out-file="$f" \
+      "$ir" "$c" "$op" "$iters" 2>/dev/null)"
+    ir_total="$(awk '/^(summary|totals):/ {print $2; exit}' "$f")"
+    allocs="$(echo "$info" | sed -n 's/.*allocs_per_op=\([0-9.]*\).*/\1/p')"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$c" "$bytes" "$op" "$((ir_total / iters))" "$allocs" >> "$results"
+    echo "  $c $op: $((ir_total / iters)) Ir/op, $allocs allocations/op" >&2
+  done
+done
+
+python3 - "$results" "$out" "$assert" <<'PY'
+import sys
+from collections import defaultdict
+rows, out, assert_file = sys.argv[1], sys.argv[2], sys.argv[3]
+ir = defaultdict(dict); al = defaultdict(dict); size = {}
+order = []
+for line in open(rows):
+    c, b, op, n, a = line.rstrip("\n").split("\t")
+    if c not in size:
+        order.append(c)
+    size[c] = int(b); ir[c][op] = int(n); al[c][op] = float(a or 0)
+
+TARGETS = ("metadata_response_v13", "alter_partition_request_v3")
+# (our op, their op or None, label)
+PAIRS = [
+    ("parse", "kp_decode", "view parse / their decode"),
+    ("parse_touch", "kp_decode", "view parse + touch every field / their decode"),
+    ("owned_decode", "kp_decode", "owned decode / their decode"),
+    ("encode_view", "kp_encode", "encode from a view / their encode"),
+    ("encode_owned", "kp_encode", "encode from an owned value / their encode"),
+    ("encoded_len", None, "encoded_len (from a view)"),
+    ("memcpy", None, "floor: memcpy"),
+    ("read_all", None, "floor: read every byte"),
+]
+
+def target(c, op):
+    """(limit Ir/op, text) for a target on this case and op, or None."""
+    if c not in TARGETS:
+        return None
+    b = size[c]; t = ir[c]
+    if op == "parse":
+        return (2.5 * b, "≤ 2.5 Ir/B (stretch 2.0)")
+    if op == "parse_touch":
+        return (7.5 * b, "≤ 7.5 Ir/B (stretch 6.0)")
+    if op in ("encode_view", "encode_owned") and "kp_encode" in t:
+        return (t["kp_encode"] / 2, "≤ ½ of theirs")
+    if op == "owned_decode" and "kp_decode" in t:
+        return (t["kp_decode"], "≤ theirs (Ir; time in criterion)")
+    if op == "encoded_len" and "parse" in t:
+        return (t["parse"], "≤ view parse")
+    return None
+
+lines = []
+lines.append("| case | bytes | operation | kafka-wire Ir/op | Ir/B | allocs | kafka-protocol Ir/op | Ir/B | allocs | theirs / ours | target | |")
+lines.append("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
+verdicts = []
+for c in order:
+    b = size[c]
+    for ours, theirs, label in PAIRS:
+        if ours not in ir[c]:
+            continue
+        o = ir[c][ours]
+        cells = [c, f"{b:,}", label, f"{o:,}", f"{o / b:.2f}", f"{al[c][ours]:g}"]
+        if theirs and theirs in ir[c]:
+            t = ir[c][theirs]
+            cells += [f"{t:,}", f"{t / b:.2f}", f"{al[c][theirs]:g}", f"{t / o:.1f}×"]
+        else:
+            cells += ["", "", "", ""]
+        tg = target(c, ours)
+        if tg:
+            limit, text = tg
+            ok = o <= limit
+            extra = []
+            if ours == "owned_decode" and theirs in al[c]:
+                aok = al[c][ours] <= al[c][theirs] / 2
+                extra.append(f"allocs {al[c][ours]:g} vs ≤ {al[c][theirs] / 2:g}")
+                ok = ok and aok
+            if ours in ("parse", "parse_touch", "encoded_len", "encode_view") and al[c][ours] != 0:
+                ok = False
+                extra.append("allocates")
+            cells += [text + (" (" + "; ".join(extra) + ")" if extra else ""), "met" if ok else "**missed**"]
+            verdicts.append((c, ours, ok, o, limit))
+        else:
+            cells += ["", ""]
+        lines.append("| " + " | ".join(cells) + " |")
+    if c in TARGETS and "parse" in ir[c] and "kp_decode" in ir[c]:
+        r = ir[c]["kp_decode"] / ir[c]["parse"]
+        lines.append(f"| {c} | | view parse is {r:.1f}× fewer instructions than their decode (the time target, ≥ 10×, is measured by criterion) | | | | | | | | | |")
+table = "\n".join(lines)
+print(table)
+if out:
+    with open(out, "w") as f:
+        f.write(table + "\n")
+
+if assert_file:
+    fails = 0
+    for line in open(assert_file):
+        line = line.split("#")[0].split()
+        if len(line) != 3:
+            continue
+        c, op, mx = line[0], line[1], float(line[2])
+        if c not in ir or op not in ir[c]:
+            continue
+        v = ir[c][op]
+        status = "ok" if v <= mx else "REGRESSED"
+        if v > mx:
+            fails += 1
+        print(f"{status}: {c} {op} {v:,} Ir/op (limit {mx:,.0f})", file=sys.stderr)
+    # The zero-allocation target of the view path holds for every case measured.
+    for c in order:
+        for op in ("parse", "parse_touch", "encoded_len", "encode_view"):
+            if op in al[c] and al[c][op] != 0:
+                fails += 1
+                print(f"REGRESSED: {c} {op} allocates ({al[c][op]:g} per operation)", file=sys.stderr)
+    if fails:
+        print(f"callgrind: {fails} met target(s) regressed", file=sys.stderr)
+        sys.exit(1)
+PY
