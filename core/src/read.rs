@@ -460,8 +460,13 @@ pub(crate) fn opt_array<'a, T: Elem<'a>>(
     }
     let canonical = !c.is_odd();
     c.restore_odd(outer);
-    let used = start.len() - c.len();
-    Ok(Some(Array::wire(&start[..used], n as u32, version, compact, canonical)))
+    // `get` rather than indexing: the cursor only moves forward within `start`, so this is always
+    // `Some`, but the optimiser cannot see that and indexing would leave a panic path behind.
+    let used = start.len().wrapping_sub(c.len());
+    match start.get(..used) {
+        Some(bytes) => Ok(Some(Array::wire(bytes, n as u32, version, compact, canonical))),
+        None => Err(err(at, K::LengthExceedsInput { length: used as i64 }, f)),
+    }
 }
 
 /// An array that is never null.
