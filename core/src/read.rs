@@ -460,13 +460,11 @@ pub(crate) fn opt_array<'a, T: Elem<'a>>(
     }
     let canonical = !c.is_odd();
     c.restore_odd(outer);
-    // `get` rather than indexing: the cursor only moves forward within `start`, so this is always
-    // `Some`, but the optimiser cannot see that and indexing would leave a panic path behind.
+    // Not `&start[..used]`: the cursor only moves forward within `start`, so the split always
+    // succeeds, but the optimiser cannot see that and indexing would leave a panic path behind.
     let used = start.len().wrapping_sub(c.len());
-    match start.get(..used) {
-        Some(bytes) => Ok(Some(Array::wire(bytes, n as u32, version, compact, canonical))),
-        None => Err(err(at, K::LengthExceedsInput { length: used as i64 }, f)),
-    }
+    let (bytes, _) = start.split_at_checked(used).unwrap_or((start, &[]));
+    Ok(Some(Array::wire(bytes, n as u32, version, compact, canonical)))
 }
 
 /// An array that is never null.

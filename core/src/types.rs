@@ -240,6 +240,13 @@ impl<'a, T: Elem<'a>> Iterator for ArrayIter<'a, T> {
                     return None;
                 }
                 *left -= 1;
+                if let Some(w) = T::WIDTH {
+                    // Fixed width (`[]int32`, `[]uuid`, ...): read in place, inlined; one call per
+                    // element out of line cost more than the read itself.
+                    let (head, tail) = rest.split_at_checked(w)?;
+                    *rest = tail;
+                    return T::read_elem(&mut Cursor::new(head), *version, *compact, "").ok();
+                }
                 let mut c = Cursor::new(rest);
                 let r = read_validated::<T>(&mut c, *version, *compact);
                 *rest = c.rest();
