@@ -670,7 +670,92 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     }
     let _ = writeln!(o, "        Ok(Self {{ {init} }})\n    }}\n");
 
+    if !root {
+        emit_skip(o, m, &fs);
+    }
     emit_size_write(o, m, &fs, &tagged, prefix);
+}
+
+/// The `skip` function of a struct that can be an array element: steps over the struct in
+/// bytes that a parse has already validated, building nothing. Iterating a validated array
+/// reads each element again, and finding where an element ends means stepping over its nested
+/// arrays, whose own elements are read when they in turn are iterated. Fixed-width fields
+/// present at the same versions are stepped over together. `None` means the bytes were not
+/// valid after all; the caller turns it into an error.
+fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
+    let valid = m.valid;
+    let mut body = String::new();
+    let mut needs_v = false;
+    // (condition, bytes) of the pending run of fixed-width fields.
+    let mut run: Option<(String, usize)> = None;
+    let flush = |body: &mut String, run: &mut Option<(String, usize)>| {
+        if let Some((c, n)) = run.take() {
+            if c == "true" {
+                let _ = writeln!(body, "        rt::read::skip(c, {n})?;");
+            } else {
+                let _ = writeln!(body, "        if {c} {{ rt::read::skip(c, {n})?; }}");
+            }
+        }
+    };
+    for x in fs {
+        let c = cond(x.f.versions.minus(x.f.tagged), valid);
+        if c == "false" {
+            continue;
+        }
+        needs_v |= c.contains('v');
+        if let Some(w) = fixed_width(&x.f.ty) {
+            match &mut run {
+                Some((rc, n)) if *rc == c => *n += w,
+                _ => {
+                    flush(&mut body, &mut run);
+                    run = Some((c, w));
+                }
+            }
+            continue;
+        }
+        flush(&mut body, &mut run);
+        let f = x.f;
+        let compact = cond(f.flexible.map_or(m.flexible, |o| o.and(m.flexible)), valid);
+        let nullable = cond(f.nullable, valid);
+        let e = match &f.ty {
+            Type::String => format!("rt::read::skip_str(c, {compact})?"),
+            Type::Bytes | Type::Records => format!("rt::read::skip_bytes(c, {compact})?"),
+            Type::Array(e) => {
+                needs_v = true;
+                format!("rt::read::skip_array::<{}>(c, {compact}, v)?", scalar_ty(e))
+            }
+            Type::Struct(n) if x.opt => {
+                needs_v = true;
+                format!("rt::read::skip_opt_struct::<{n}>(c, {nullable}, v)?")
+            }
+            Type::Struct(n) => {
+                needs_v = true;
+                format!("<{n} as rt::Struct>::skip(c, v)?")
+            }
+            _ => unreachable!(),
+        };
+        needs_v |= compact.contains('v') || nullable.contains('v');
+        if c == "true" {
+            let _ = writeln!(body, "        {e};");
+        } else {
+            let _ = writeln!(body, "        if {c} {{ {e}; }}");
+        }
+    }
+    flush(&mut body, &mut run);
+    let flex = cond(m.flexible, valid);
+    if flex != "false" {
+        needs_v |= flex.contains('v');
+        let skip = "rt::read::skip_tags(c)?";
+        if flex == "true" {
+            let _ = writeln!(body, "        {skip};");
+        } else {
+            let _ = writeln!(body, "        if {flex} {{ {skip}; }}");
+        }
+    }
+    let sig_v = if needs_v { "v" } else { "_v" };
+    let _ = writeln!(o, "    fn skip(c: &mut rt::Cursor<'a>, {sig_v}: i16) -> Option<()> {{");
+    o.push_str(&body);
+    o.push_str("        Some(())\n    }\n\n");
 }
 
 /// The `size` and `write` functions (the same text for views and owned values; only the field

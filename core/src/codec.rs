@@ -13,6 +13,12 @@ pub trait Struct<'a>: Copy + Sized {
     /// Reads the struct at `version` from the cursor, validating every byte it covers.
     #[doc(hidden)]
     fn read(c: &mut Cursor<'a>, version: i16) -> Result<Self, DecodeError>;
+    /// Steps over the struct at `version` in bytes that a parse has already validated.
+    #[doc(hidden)]
+    #[inline]
+    fn skip(c: &mut Cursor<'a>, version: i16) -> Option<()> {
+        Self::read(c, version).ok().map(|_| ())
+    }
     /// Exact encoded size at `version`; also checks that the value can be encoded there.
     #[doc(hidden)]
     fn size(&self, version: i16) -> Result<usize, EncodeError>;
@@ -25,6 +31,10 @@ impl<'a, T: Struct<'a>> Elem<'a> for T {
     #[inline]
     fn read_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<Self, DecodeError> {
         T::read(c, version)
+    }
+    #[inline]
+    fn skip_elem(c: &mut Cursor<'a>, version: i16, _: bool) -> Option<()> {
+        T::skip(c, version)
     }
     #[inline]
     fn size_elem(&self, version: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {

@@ -26,13 +26,22 @@ pub(crate) type Cur<'a, 'c> = &'c mut &'a [u8];
 pub struct Cursor<'a> {
     rest: &'a [u8],
     odd: bool,
+    /// The bytes were validated by an earlier parse (an array being iterated): arrays nested
+    /// in what is read are stepped over rather than read element by element.
+    validated: bool,
 }
 
 impl<'a> Cursor<'a> {
     /// A cursor at the start of `bytes`.
     #[inline(always)]
     pub(crate) fn new(bytes: &'a [u8]) -> Self {
-        Cursor { rest: bytes, odd: false }
+        Cursor { rest: bytes, odd: false, validated: false }
+    }
+    /// A cursor over bytes that a parse has validated; `canonical` is what that parse found
+    /// for them, and arrays read from them are canonical only if it was.
+    #[inline(always)]
+    pub(crate) fn validated(bytes: &'a [u8], canonical: bool) -> Self {
+        Cursor { rest: bytes, odd: !canonical, validated: true }
     }
     /// The bytes that remain.
     #[inline(always)]
@@ -455,8 +464,17 @@ pub(crate) fn opt_array<'a, T: Elem<'a>>(
         return Ok(Some(Array::wire(bytes, n as u32, version, compact, T::COPY_WIRE)));
     }
     let outer = c.take_odd();
-    for _ in 0..n {
-        T::read_elem(c, version, compact, f)?;
+    if c.validated {
+        // Validated bytes: find the end only; the elements are read when they are iterated.
+        // Nothing here is checked again, so the array is canonical only if the bytes were.
+        c.restore_odd(outer);
+        if skip_elems::<T>(c, n, version, compact).is_none() {
+            return Err(short(c, f));
+        }
+    } else {
+        for _ in 0..n {
+            T::read_elem(c, version, compact, f)?;
+        }
     }
     let canonical = !c.is_odd();
     c.restore_odd(outer);
@@ -644,4 +662,126 @@ pub(crate) fn raw_tag<'a>(c: Cur<'a, '_>) -> Option<RawTaggedField<'a>> {
     let (tag, size) = tag_header(c, "").ok()?;
     let data = take(c, size as usize, "").ok()?;
     Some(RawTaggedField { tag, data })
+}
+
+// ---- Stepping over validated bytes -------------------------------------------------------------
+// The generated `skip` functions use these to step over an element of an array that a parse has
+// already validated. They check bounds (never panic) but build no errors: `None` means the bytes
+// were not what the caller promised, and `opt_array` reports it as an error there.
+
+/// Steps over `n` elements. Out of line and cold: `opt_array` is inlined into every generated
+/// reader, and the parse itself never takes this path.
+#[cold]
+#[inline(never)]
+fn skip_elems<'a, T: Elem<'a>>(c: &mut Cursor<'a>, n: usize, version: i16, compact: bool) -> Option<()> {
+    for _ in 0..n {
+        T::skip_elem(c, version, compact)?;
+    }
+    Some(())
+}
+
+/// Steps over `n` bytes.
+#[inline(always)]
+pub(crate) fn skip(c: &mut Cursor<'_>, n: usize) -> Option<()> {
+    c.rest = c.rest.get(n..)?;
+    Some(())
+}
+
+/// An unsigned varint; the one-byte case inline.
+#[inline(always)]
+fn skip_uvarint(c: &mut Cursor<'_>) -> Option<u32> {
+    match c.rest.split_first() {
+        Some((&b, t)) if b < 0x80 => {
+            c.rest = t;
+            Some(u32::from(b))
+        }
+        _ => uvarint(&mut c.rest, "").ok(),
+    }
+}
+
+/// Steps over a length-prefixed value (`short`: a classic `int16` prefix); negative is null.
+#[inline(always)]
+fn skip_len(c: &mut Cursor<'_>, compact: bool, short: bool) -> Option<()> {
+    let len = if compact {
+        i64::from((skip_uvarint(c)? as i32).wrapping_sub(1))
+    } else if short {
+        i64::from(i16(c, "").ok()?)
+    } else {
+        i64::from(i32(c, "").ok()?)
+    };
+    if len > 0 {
+        skip(c, usize::try_from(len).ok()?)?;
+    }
+    Some(())
+}
+
+/// Steps over a string, null or not.
+#[inline(always)]
+pub(crate) fn skip_str(c: &mut Cursor<'_>, compact: bool) -> Option<()> {
+    skip_len(c, compact, true)
+}
+
+/// Steps over bytes or records, null or not.
+#[inline(always)]
+pub(crate) fn skip_bytes(c: &mut Cursor<'_>, compact: bool) -> Option<()> {
+    skip_len(c, compact, false)
+}
+
+/// Steps over an array, null or not: fixed-width elements in one step, others one by one.
+#[inline(always)]
+pub(crate) fn skip_array<'a, T: Elem<'a>>(c: &mut Cursor<'a>, compact: bool, version: i16) -> Option<()> {
+    let len = if compact {
+        i64::from((skip_uvarint(c)? as i32).wrapping_sub(1))
+    } else {
+        i64::from(i32(c, "").ok()?)
+    };
+    if len <= 0 {
+        return Some(());
+    }
+    if len > c.len() as i64 {
+        return None;
+    }
+    match T::WIDTH {
+        Some(w) => skip(c, (len as usize).saturating_mul(w)),
+        None => {
+            for _ in 0..len {
+                T::skip_elem(c, version, compact)?;
+            }
+            Some(())
+        }
+    }
+}
+
+/// Steps over a struct that may be null at this version (`nullable`).
+#[inline(always)]
+pub(crate) fn skip_opt_struct<'a, T: crate::codec::Struct<'a>>(
+    c: &mut Cursor<'a>,
+    nullable: bool,
+    version: i16,
+) -> Option<()> {
+    if nullable && i8(c, "").ok()? < 0 {
+        return Some(());
+    }
+    T::skip(c, version)
+}
+
+/// Steps over a tagged-field section, known and unknown fields alike; an empty one inline.
+#[inline(always)]
+pub(crate) fn skip_tags(c: &mut Cursor<'_>) -> Option<()> {
+    if let Some((0, t)) = c.rest.split_first() {
+        c.rest = t;
+        return Some(());
+    }
+    skip_tag_fields(c)
+}
+
+#[inline(never)]
+fn skip_tag_fields(c: &mut Cursor<'_>) -> Option<()> {
+    let n = skip_uvarint(c)? as i32;
+    for _ in 0..n {
+        skip_uvarint(c)?;
+        let size = skip_uvarint(c)?;
+        skip(c, size as usize)?;
+    }
+    Some(())
 }

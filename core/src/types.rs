@@ -25,6 +25,12 @@ pub trait Elem<'a>: Copy + Sized {
     const COPY_WIRE: bool = false;
     #[doc(hidden)]
     fn read_elem(c: &mut Cursor<'a>, version: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError>;
+    /// Steps over one element of bytes that a parse has already validated.
+    #[doc(hidden)]
+    #[inline]
+    fn skip_elem(c: &mut Cursor<'a>, version: i16, compact: bool) -> Option<()> {
+        Self::read_elem(c, version, compact, "").ok().map(|_| ())
+    }
     #[doc(hidden)]
     fn size_elem(&self, version: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError>;
     #[doc(hidden)]
@@ -65,6 +71,10 @@ impl<'a> Elem<'a> for &'a str {
     #[inline]
     fn read_elem(c: &mut Cursor<'a>, _: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError> {
         read::str(c, compact, f)
+    }
+    #[inline]
+    fn skip_elem(c: &mut Cursor<'a>, _: i16, compact: bool) -> Option<()> {
+        read::skip_str(c, compact)
     }
     #[inline]
     fn size_elem(&self, _: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
@@ -144,8 +154,8 @@ impl<'a, T: Elem<'a>> Array<'a, T> {
     /// Iterates the elements.
     pub fn iter(&self) -> ArrayIter<'a, T> {
         match self.repr {
-            Repr::Wire { bytes, len, version, compact, .. } => {
-                ArrayIter { repr: IterRepr::Wire { rest: bytes, left: len, version, compact } }
+            Repr::Wire { bytes, len, version, compact, canonical } => {
+                ArrayIter { repr: IterRepr::Wire { rest: bytes, left: len, version, compact, canonical } }
             }
             Repr::Slice(s) => ArrayIter { repr: IterRepr::Slice(s.iter()) },
         }
@@ -220,7 +230,7 @@ impl<'a, T: Elem<'a>> IntoIterator for &Array<'a, T> {
 
 #[derive(Clone)]
 enum IterRepr<'a, T> {
-    Wire { rest: &'a [u8], left: u32, version: i16, compact: bool },
+    Wire { rest: &'a [u8], left: u32, version: i16, compact: bool, canonical: bool },
     Slice(core::slice::Iter<'a, T>),
 }
 
@@ -235,7 +245,7 @@ impl<'a, T: Elem<'a>> Iterator for ArrayIter<'a, T> {
     #[inline]
     fn next(&mut self) -> Option<T> {
         match &mut self.repr {
-            IterRepr::Wire { rest, left, version, compact } => {
+            IterRepr::Wire { rest, left, version, compact, canonical } => {
                 if *left == 0 {
                     return None;
                 }
@@ -247,7 +257,8 @@ impl<'a, T: Elem<'a>> Iterator for ArrayIter<'a, T> {
                     *rest = tail;
                     return T::read_elem(&mut Cursor::new(head), *version, *compact, "").ok();
                 }
-                let mut c = Cursor::new(rest);
+                // Validated bytes: the element's nested arrays are stepped over, not read again.
+                let mut c = Cursor::validated(rest, *canonical);
                 let r = read_validated::<T>(&mut c, *version, *compact);
                 *rest = c.rest();
                 match r {

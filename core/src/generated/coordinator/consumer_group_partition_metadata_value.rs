@@ -146,6 +146,15 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 16)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 4)?;
+        rt::read::skip_array::<PartitionMetadata<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -229,6 +238,13 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
             racks,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        rt::read::skip_array::<&'a str>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

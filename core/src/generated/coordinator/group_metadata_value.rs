@@ -212,6 +212,25 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 4)?;
+        if v >= 3 {
+            rt::read::skip_str(c, v >= 4)?;
+        }
+        rt::read::skip_str(c, v >= 4)?;
+        rt::read::skip_str(c, v >= 4)?;
+        if v >= 1 {
+            rt::read::skip(c, 4)?;
+        }
+        rt::read::skip(c, 4)?;
+        rt::read::skip_bytes(c, v >= 4)?;
+        rt::read::skip_bytes(c, v >= 4)?;
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;

@@ -200,6 +200,13 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 2)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -280,6 +287,13 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

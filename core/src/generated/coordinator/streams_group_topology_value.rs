@@ -171,6 +171,18 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_array::<&'a str>(c, true, v)?;
+        rt::read::skip_array::<&'a str>(c, true, v)?;
+        rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
+        rt::read::skip_array::<&'a str>(c, true, v)?;
+        rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
+        rt::read::skip_array::<CopartitionGroup<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -310,6 +322,14 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 6)?;
+        rt::read::skip_array::<TopicConfig<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -413,6 +433,14 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             repartition_source_topics,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_array::<i16>(c, true, v)?;
+        rt::read::skip_array::<i16>(c, true, v)?;
+        rt::read::skip_array::<i16>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -537,6 +565,13 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -271,6 +271,22 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 4 {
+            rt::read::skip_str(c, v >= 3)?;
+        }
+        if v >= 4 {
+            rt::read::skip(c, 11)?;
+        }
+        if v >= 4 {
+            rt::read::skip_array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, v)?;
+        }
+        if v >= 3 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -393,6 +409,15 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 3)?;
+        rt::read::skip_array::<i32>(c, v >= 3, v)?;
+        if v >= 3 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

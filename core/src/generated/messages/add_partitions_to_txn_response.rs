@@ -205,6 +205,19 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 4 {
+            rt::read::skip_str(c, v >= 3)?;
+        }
+        if v >= 4 {
+            rt::read::skip_array::<AddPartitionsToTxnTopicResult<'a>>(c, v >= 3, v)?;
+        }
+        if v >= 3 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -317,6 +330,15 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 3)?;
+        rt::read::skip_array::<AddPartitionsToTxnPartitionResult<'a>>(c, v >= 3, v)?;
+        if v >= 3 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -424,6 +446,14 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
             partition_error_code,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 6)?;
+        if v >= 3 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

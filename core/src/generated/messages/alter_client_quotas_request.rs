@@ -150,6 +150,15 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
+        rt::read::skip_array::<OpData<'a>>(c, v >= 1, v)?;
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -231,6 +240,15 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
             entity_name,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 1)?;
+        rt::read::skip_str(c, v >= 1)?;
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -328,6 +346,15 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
             remove,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 1)?;
+        rt::read::skip(c, 9)?;
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -149,6 +149,16 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 1)?;
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip_array::<AlterableConfig<'a>>(c, v >= 2, v)?;
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -231,6 +241,15 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip_str(c, v >= 2)?;
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -154,6 +154,17 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 2)?;
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip(c, 1)?;
+        rt::read::skip_str(c, v >= 2)?;
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 3;

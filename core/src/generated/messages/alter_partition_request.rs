@@ -172,6 +172,18 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 1 {
+            rt::read::skip_str(c, true)?;
+        }
+        if v >= 2 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -297,6 +309,22 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             partition_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 8)?;
+        if v <= 2 {
+            rt::read::skip_array::<i32>(c, true, v)?;
+        }
+        if v >= 3 {
+            rt::read::skip_array::<BrokerState<'a>>(c, true, v)?;
+        }
+        if v >= 1 {
+            rt::read::skip(c, 1)?;
+        }
+        rt::read::skip(c, 4)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -437,6 +465,14 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
             broker_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 3 {
+            rt::read::skip(c, 12)?;
+        }
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -172,6 +172,18 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 1 {
+            rt::read::skip_str(c, true)?;
+        }
+        if v >= 2 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -296,6 +308,17 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             partition_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 14)?;
+        rt::read::skip_array::<i32>(c, true, v)?;
+        if v >= 1 {
+            rt::read::skip(c, 1)?;
+        }
+        rt::read::skip(c, 4)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

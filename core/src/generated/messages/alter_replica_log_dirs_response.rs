@@ -151,6 +151,15 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip_array::<AlterReplicaLogDirPartitionResult<'a>>(c, v >= 2, v)?;
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -234,6 +243,14 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 6)?;
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -287,6 +287,14 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 6)?;
+        if v >= 3 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -385,6 +393,19 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
             max_version,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 3 {
+            rt::read::skip_str(c, v >= 3)?;
+        }
+        if v >= 3 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 3 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -509,6 +530,19 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
             min_version_level,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 3 {
+            rt::read::skip_str(c, v >= 3)?;
+        }
+        if v >= 3 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 3 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

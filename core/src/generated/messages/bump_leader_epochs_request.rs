@@ -146,6 +146,13 @@ impl<'a> rt::Struct<'a> for TopicState<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 16)?;
+        rt::read::skip_array::<LeaderEpochState<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -234,6 +241,12 @@ impl<'a> rt::Struct<'a> for LeaderEpochState<'a> {
             min_leader_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip(c, 8)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -181,6 +181,16 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 1 {
+            rt::read::skip_str(c, false)?;
+        }
+        if v >= 1 {
+            rt::read::skip_array::<i32>(c, false, v)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;

@@ -180,6 +180,17 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 5)?;
+        rt::read::skip(c, 6)?;
+        rt::read::skip_array::<CreatableReplicaAssignment<'a>>(c, v >= 5, v)?;
+        rt::read::skip_array::<CreatableTopicConfig<'a>>(c, v >= 5, v)?;
+        if v >= 5 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -267,6 +278,15 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        rt::read::skip_array::<i32>(c, v >= 5, v)?;
+        if v >= 5 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -347,6 +367,15 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 5)?;
+        rt::read::skip_str(c, v >= 5)?;
+        if v >= 5 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -227,6 +227,27 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 5)?;
+        if v >= 7 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip(c, 2)?;
+        if v >= 1 {
+            rt::read::skip_str(c, v >= 5)?;
+        }
+        if v >= 5 {
+            rt::read::skip(c, 6)?;
+        }
+        if v >= 5 {
+            rt::read::skip_array::<CreatableTopicConfigs<'a>>(c, v >= 5, v)?;
+        }
+        if v >= 5 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -389,6 +410,22 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
             is_sensitive,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 5 {
+            rt::read::skip_str(c, v >= 5)?;
+        }
+        if v >= 5 {
+            rt::read::skip_str(c, v >= 5)?;
+        }
+        if v >= 5 {
+            rt::read::skip(c, 3)?;
+        }
+        if v >= 5 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -150,6 +150,16 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 2)?;
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip_array::<DeleteAclsMatchingAcl<'a>>(c, v >= 2, v)?;
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -273,6 +283,23 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
             permission_type,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 2)?;
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip(c, 1)?;
+        rt::read::skip_str(c, v >= 2)?;
+        if v >= 1 {
+            rt::read::skip(c, 1)?;
+        }
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip(c, 2)?;
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

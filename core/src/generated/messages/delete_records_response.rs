@@ -149,6 +149,15 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip_array::<DeleteRecordsPartitionResult<'a>>(c, v >= 2, v)?;
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -238,6 +247,14 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 14)?;
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

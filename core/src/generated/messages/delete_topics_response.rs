@@ -172,6 +172,21 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 4)?;
+        if v >= 6 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip(c, 2)?;
+        if v >= 5 {
+            rt::read::skip_str(c, v >= 4)?;
+        }
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;

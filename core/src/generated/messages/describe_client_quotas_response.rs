@@ -164,6 +164,15 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
+        rt::read::skip_array::<ValueData<'a>>(c, v >= 1, v)?;
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -247,6 +256,15 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 1)?;
+        rt::read::skip_str(c, v >= 1)?;
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -328,6 +346,15 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 1)?;
+        rt::read::skip(c, 8)?;
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

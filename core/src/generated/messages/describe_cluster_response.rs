@@ -215,6 +215,18 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 4)?;
+        rt::read::skip_str(c, true)?;
+        if v >= 2 {
+            rt::read::skip(c, 1)?;
+        }
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;

@@ -158,6 +158,18 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 2)?;
+        rt::read::skip_str(c, v >= 4)?;
+        rt::read::skip(c, 1)?;
+        rt::read::skip_str(c, v >= 4)?;
+        rt::read::skip_array::<DescribeConfigsResourceResult<'a>>(c, v >= 4, v)?;
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 3;
@@ -294,6 +306,32 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 4)?;
+        rt::read::skip_str(c, v >= 4)?;
+        rt::read::skip(c, 1)?;
+        if v <= 0 {
+            rt::read::skip(c, 1)?;
+        }
+        if v >= 1 {
+            rt::read::skip(c, 1)?;
+        }
+        rt::read::skip(c, 1)?;
+        if v >= 1 {
+            rt::read::skip_array::<DescribeConfigsSynonym<'a>>(c, v >= 4, v)?;
+        }
+        if v >= 3 {
+            rt::read::skip(c, 1)?;
+        }
+        if v >= 3 {
+            rt::read::skip_str(c, v >= 4)?;
+        }
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -428,6 +466,22 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
             source,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 1 {
+            rt::read::skip_str(c, v >= 4)?;
+        }
+        if v >= 1 {
+            rt::read::skip_str(c, v >= 4)?;
+        }
+        if v >= 1 {
+            rt::read::skip(c, 1)?;
+        }
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -201,6 +201,25 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip_str(c, v >= 2)?;
+        if v >= 3 {
+            rt::read::skip_str(c, v >= 2)?;
+        }
+        if v >= 3 {
+            rt::read::skip_str(c, v >= 2)?;
+        }
+        rt::read::skip(c, 24)?;
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip_bytes(c, v >= 2)?;
+        rt::read::skip_array::<DescribedDelegationTokenRenewer<'a>>(c, v >= 2, v)?;
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 24;
@@ -319,6 +338,15 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
             principal_name,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip_str(c, v >= 2)?;
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

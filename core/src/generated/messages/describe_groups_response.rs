@@ -190,6 +190,25 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 2)?;
+        if v >= 6 {
+            rt::read::skip_str(c, v >= 5)?;
+        }
+        rt::read::skip_str(c, v >= 5)?;
+        rt::read::skip_str(c, v >= 5)?;
+        rt::read::skip_str(c, v >= 5)?;
+        rt::read::skip_str(c, v >= 5)?;
+        rt::read::skip_array::<DescribedGroupMember<'a>>(c, v >= 5, v)?;
+        if v >= 3 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 5 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -314,6 +333,21 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
             member_assignment,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 5)?;
+        if v >= 4 {
+            rt::read::skip_str(c, v >= 5)?;
+        }
+        rt::read::skip_str(c, v >= 5)?;
+        rt::read::skip_str(c, v >= 5)?;
+        rt::read::skip_bytes(c, v >= 5)?;
+        rt::read::skip_bytes(c, v >= 5)?;
+        if v >= 5 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

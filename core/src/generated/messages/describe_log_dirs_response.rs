@@ -178,6 +178,19 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 2)?;
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip_array::<DescribeLogDirsTopic<'a>>(c, v >= 2, v)?;
+        if v >= 4 {
+            rt::read::skip(c, 16)?;
+        }
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -275,6 +288,15 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 2)?;
+        rt::read::skip_array::<DescribeLogDirsPartition<'a>>(c, v >= 2, v)?;
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -370,6 +392,14 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
             is_future_key,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 21)?;
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -143,6 +143,13 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -218,6 +225,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             partition_index,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -175,6 +175,13 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -264,6 +271,17 @@ impl<'a> rt::Struct<'a> for Node<'a> {
             listeners,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 2 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 2 {
+            rt::read::skip_array::<Listener<'a>>(c, true, v)?;
+        }
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -408,6 +426,18 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 6)?;
+        if v >= 2 {
+            rt::read::skip_str(c, true)?;
+        }
+        rt::read::skip(c, 16)?;
+        rt::read::skip_array::<ReplicaState<'a>>(c, true, v)?;
+        rt::read::skip_array::<ReplicaState<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 22;
@@ -518,6 +548,20 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
             port,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 2 {
+            rt::read::skip_str(c, true)?;
+        }
+        if v >= 2 {
+            rt::read::skip_str(c, true)?;
+        }
+        if v >= 2 {
+            rt::read::skip(c, 2)?;
+        }
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -655,6 +699,19 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             last_caught_up_timestamp,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        if v >= 2 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip(c, 8)?;
+        if v >= 1 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

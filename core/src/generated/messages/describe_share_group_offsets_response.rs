@@ -152,6 +152,15 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, v)?;
+        rt::read::skip(c, 2)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -240,6 +249,14 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 16)?;
+        rt::read::skip_array::<DescribeShareGroupOffsetsResponsePartition<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -343,6 +360,13 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
             error_message,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip(c, 18)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -146,6 +146,12 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -225,6 +231,13 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
             partition_index,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 4)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -166,6 +166,15 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 1)?;
+        rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -265,6 +274,22 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
             port,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 1 {
+            rt::read::skip_str(c, v >= 1)?;
+        }
+        if v >= 1 {
+            rt::read::skip_str(c, v >= 1)?;
+        }
+        if v >= 1 {
+            rt::read::skip(c, 2)?;
+        }
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -399,6 +424,20 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 12)?;
+        if v <= 0 {
+            rt::read::skip_array::<i32>(c, v >= 1, v)?;
+        }
+        if v >= 1 {
+            rt::read::skip_array::<ReplicaInfo<'a>>(c, v >= 1, v)?;
+        }
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -529,6 +568,16 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
             candidate_directory_id,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 1 {
+            rt::read::skip(c, 20)?;
+        }
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -185,6 +185,15 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 1)?;
+        rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -284,6 +293,22 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             port,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 1 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 1 {
+            rt::read::skip_str(c, v >= 1)?;
+        }
+        if v >= 1 {
+            rt::read::skip(c, 2)?;
+        }
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -404,6 +429,14 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             leader_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 14)?;
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -359,6 +359,16 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 15 {
+            rt::read::skip(c, 12)?;
+        }
+        if v >= 12 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -470,6 +480,20 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 12 {
+            rt::read::skip_str(c, v >= 12)?;
+        }
+        if v >= 13 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip_array::<FetchPartition<'a>>(c, v >= 12, v)?;
+        if v >= 12 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -579,6 +603,22 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if (7..=12).contains(&v) {
+            rt::read::skip_str(c, v >= 12)?;
+        }
+        if v >= 13 {
+            rt::read::skip(c, 16)?;
+        }
+        if v >= 7 {
+            rt::read::skip_array::<i32>(c, v >= 12, v)?;
+        }
+        if v >= 12 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -751,6 +791,25 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
             high_watermark: high_watermark_tag,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        if v >= 9 {
+            rt::read::skip(c, 4)?;
+        }
+        rt::read::skip(c, 8)?;
+        if v >= 12 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 5 {
+            rt::read::skip(c, 8)?;
+        }
+        rt::read::skip(c, 4)?;
+        if v >= 12 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

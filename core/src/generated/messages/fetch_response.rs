@@ -249,6 +249,20 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 12 {
+            rt::read::skip_str(c, v >= 12)?;
+        }
+        if v >= 13 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip_array::<PartitionData<'a>>(c, v >= 12, v)?;
+        if v >= 12 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -368,6 +382,25 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             rack,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 16 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 16 {
+            rt::read::skip_str(c, v >= 12)?;
+        }
+        if v >= 16 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 16 {
+            rt::read::skip_str(c, v >= 12)?;
+        }
+        if v >= 12 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -582,6 +615,27 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 14)?;
+        if v >= 4 {
+            rt::read::skip(c, 8)?;
+        }
+        if v >= 5 {
+            rt::read::skip(c, 8)?;
+        }
+        if v >= 4 {
+            rt::read::skip_array::<AbortedTransaction<'a>>(c, v >= 12, v)?;
+        }
+        if v >= 11 {
+            rt::read::skip(c, 4)?;
+        }
+        rt::read::skip_bytes(c, v >= 12)?;
+        if v >= 12 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 14;
@@ -780,6 +834,16 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 12 {
+            rt::read::skip(c, 12)?;
+        }
+        if v >= 12 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -898,6 +962,16 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 12 {
+            rt::read::skip(c, 8)?;
+        }
+        if v >= 12 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -1012,6 +1086,14 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 12)?;
+        if v >= 12 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -1111,6 +1193,16 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
             first_offset,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 4 {
+            rt::read::skip(c, 16)?;
+        }
+        if v >= 12 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -142,6 +142,13 @@ impl<'a> rt::Struct<'a> for InitializeStateResult<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 16)?;
+        rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -236,6 +243,13 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
             error_message,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip(c, 6)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -318,6 +318,32 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 1 {
+            rt::read::skip_str(c, v >= 4)?;
+        }
+        rt::read::skip(c, 16)?;
+        rt::read::skip_array::<i32>(c, v >= 4, v)?;
+        rt::read::skip(c, 4)?;
+        rt::read::skip_array::<i32>(c, v >= 4, v)?;
+        if v >= 3 {
+            rt::read::skip_array::<i32>(c, v >= 4, v)?;
+        }
+        if v >= 3 {
+            rt::read::skip_array::<i32>(c, v >= 4, v)?;
+        }
+        if v >= 1 {
+            rt::read::skip(c, 1)?;
+        }
+        if v >= 6 {
+            rt::read::skip(c, 1)?;
+        }
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -477,6 +503,22 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 2 {
+            rt::read::skip_str(c, v >= 4)?;
+        }
+        if v >= 5 {
+            rt::read::skip(c, 16)?;
+        }
+        if v >= 2 {
+            rt::read::skip_array::<LeaderAndIsrPartitionState<'a>>(c, v >= 4, v)?;
+        }
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -577,6 +619,16 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
             port,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        rt::read::skip_str(c, v >= 4)?;
+        rt::read::skip(c, 4)?;
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

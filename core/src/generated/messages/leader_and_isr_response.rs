@@ -184,6 +184,17 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 4 {
+            rt::read::skip_str(c, v >= 4)?;
+        }
+        rt::read::skip(c, 6)?;
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -277,6 +288,19 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
             partition_errors,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 5 {
+            rt::read::skip(c, 16)?;
+        }
+        if v >= 5 {
+            rt::read::skip_array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, v)?;
+        }
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -169,6 +169,15 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        if v >= 1 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;

@@ -171,6 +171,21 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 3)?;
+        rt::read::skip_str(c, v >= 3)?;
+        if v >= 4 {
+            rt::read::skip_str(c, v >= 3)?;
+        }
+        if v >= 5 {
+            rt::read::skip_str(c, v >= 3)?;
+        }
+        if v >= 3 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;

@@ -178,6 +178,15 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 6)?;
+        rt::read::skip_array::<ListOffsetsPartition<'a>>(c, v >= 6, v)?;
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -271,6 +280,21 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
             max_num_offsets,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        if v >= 4 {
+            rt::read::skip(c, 4)?;
+        }
+        rt::read::skip(c, 8)?;
+        if v <= 0 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -159,6 +159,15 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 6)?;
+        rt::read::skip_array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v)?;
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -285,6 +294,23 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             leader_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 6)?;
+        if v <= 0 {
+            rt::read::skip_array::<i64>(c, v >= 6, v)?;
+        }
+        if v >= 1 {
+            rt::read::skip(c, 16)?;
+        }
+        if v >= 4 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

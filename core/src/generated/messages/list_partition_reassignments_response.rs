@@ -164,6 +164,13 @@ impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_array::<OngoingPartitionReassignment<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -249,6 +256,15 @@ impl<'a> rt::Struct<'a> for OngoingPartitionReassignment<'a> {
             removing_replicas,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        rt::read::skip_array::<i32>(c, true, v)?;
+        rt::read::skip_array::<i32>(c, true, v)?;
+        rt::read::skip_array::<i32>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -203,6 +203,17 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 10 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip_str(c, v >= 9)?;
+        if v >= 9 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;

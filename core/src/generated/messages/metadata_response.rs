@@ -230,6 +230,19 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        rt::read::skip_str(c, v >= 9)?;
+        rt::read::skip(c, 4)?;
+        if v >= 1 {
+            rt::read::skip_str(c, v >= 9)?;
+        }
+        if v >= 9 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -343,6 +356,25 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
             topic_authorized_operations,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 2)?;
+        rt::read::skip_str(c, v >= 9)?;
+        if v >= 10 {
+            rt::read::skip(c, 16)?;
+        }
+        if v >= 1 {
+            rt::read::skip(c, 1)?;
+        }
+        rt::read::skip_array::<MetadataResponsePartition<'a>>(c, v >= 9, v)?;
+        if v >= 8 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 9 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -484,6 +516,22 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
             offline_replicas,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 10)?;
+        if v >= 7 {
+            rt::read::skip(c, 4)?;
+        }
+        rt::read::skip_array::<i32>(c, v >= 9, v)?;
+        rt::read::skip_array::<i32>(c, v >= 9, v)?;
+        if v >= 5 {
+            rt::read::skip_array::<i32>(c, v >= 9, v)?;
+        }
+        if v >= 9 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -224,6 +224,20 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 9 {
+            rt::read::skip_str(c, v >= 8)?;
+        }
+        if v >= 10 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip_array::<OffsetCommitRequestPartition<'a>>(c, v >= 8, v)?;
+        if v >= 8 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -340,6 +354,21 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
             committed_metadata,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 12)?;
+        if v >= 6 {
+            rt::read::skip(c, 4)?;
+        }
+        if v == 1 {
+            rt::read::skip(c, 8)?;
+        }
+        rt::read::skip_str(c, v >= 8)?;
+        if v >= 8 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

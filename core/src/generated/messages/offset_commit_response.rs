@@ -173,6 +173,20 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 9 {
+            rt::read::skip_str(c, v >= 8)?;
+        }
+        if v >= 10 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip_array::<OffsetCommitResponsePartition<'a>>(c, v >= 8, v)?;
+        if v >= 8 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -266,6 +280,14 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 6)?;
+        if v >= 8 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

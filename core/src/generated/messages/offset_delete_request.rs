@@ -134,6 +134,12 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, false)?;
+        rt::read::skip_array::<OffsetDeleteRequestPartition<'a>>(c, false, v)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -197,6 +203,11 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
             partition_index,
             unknown_tagged_fields: rt::TaggedFields::EMPTY,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

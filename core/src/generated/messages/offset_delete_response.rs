@@ -140,6 +140,12 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, false)?;
+        rt::read::skip_array::<OffsetDeleteResponsePartition<'a>>(c, false, v)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -211,6 +217,11 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
             error_code,
             unknown_tagged_fields: rt::TaggedFields::EMPTY,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip(c, 6)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -213,6 +213,19 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 7 {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v <= 7 {
+            rt::read::skip_array::<i32>(c, v >= 6, v)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -328,6 +341,25 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
             topics,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 8 {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v >= 9 {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v >= 9 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 8 {
+            rt::read::skip_array::<OffsetFetchRequestTopics<'a>>(c, v >= 6, v)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -448,6 +480,22 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
             partition_indexes,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if (8..=9).contains(&v) {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v >= 10 {
+            rt::read::skip(c, 16)?;
+        }
+        if v >= 8 {
+            rt::read::skip_array::<i32>(c, v >= 6, v)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -205,6 +205,19 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 7 {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v <= 7 {
+            rt::read::skip_array::<OffsetFetchResponsePartition<'a>>(c, v >= 6, v)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -310,6 +323,22 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 8 {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v >= 8 {
+            rt::read::skip_array::<OffsetFetchResponseTopics<'a>>(c, v >= 6, v)?;
+        }
+        if v >= 8 {
+            rt::read::skip(c, 2)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -454,6 +483,25 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 7 {
+            rt::read::skip(c, 12)?;
+        }
+        if (5..=7).contains(&v) {
+            rt::read::skip(c, 4)?;
+        }
+        if v <= 7 {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v <= 7 {
+            rt::read::skip(c, 2)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -596,6 +644,22 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if (8..=9).contains(&v) {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v >= 10 {
+            rt::read::skip(c, 16)?;
+        }
+        if v >= 8 {
+            rt::read::skip_array::<OffsetFetchResponsePartitions<'a>>(c, v >= 6, v)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -729,6 +793,22 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 8 {
+            rt::read::skip(c, 16)?;
+        }
+        if v >= 8 {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v >= 8 {
+            rt::read::skip(c, 2)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -160,6 +160,15 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 4)?;
+        rt::read::skip_array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v)?;
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -244,6 +253,18 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
             leader_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        if v >= 2 {
+            rt::read::skip(c, 4)?;
+        }
+        rt::read::skip(c, 4)?;
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -159,6 +159,15 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 4)?;
+        rt::read::skip_array::<EpochEndOffset<'a>>(c, v >= 4, v)?;
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -256,6 +265,18 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
             end_offset,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 6)?;
+        if v >= 1 {
+            rt::read::skip(c, 4)?;
+        }
+        rt::read::skip(c, 8)?;
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

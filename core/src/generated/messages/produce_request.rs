@@ -191,6 +191,20 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 12 {
+            rt::read::skip_str(c, v >= 9)?;
+        }
+        if v >= 13 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip_array::<PartitionProduceData<'a>>(c, v >= 9, v)?;
+        if v >= 9 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -282,6 +296,15 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
             records,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        rt::read::skip_bytes(c, v >= 9)?;
+        if v >= 9 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

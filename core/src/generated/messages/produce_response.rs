@@ -203,6 +203,20 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 12 {
+            rt::read::skip_str(c, v >= 9)?;
+        }
+        if v >= 13 {
+            rt::read::skip(c, 16)?;
+        }
+        rt::read::skip_array::<PartitionProduceResponse<'a>>(c, v >= 9, v)?;
+        if v >= 9 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -322,6 +336,25 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             rack,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 10 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 10 {
+            rt::read::skip_str(c, v >= 9)?;
+        }
+        if v >= 10 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 10 {
+            rt::read::skip_str(c, v >= 9)?;
+        }
+        if v >= 9 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -524,6 +557,26 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 14)?;
+        if v >= 2 {
+            rt::read::skip(c, 8)?;
+        }
+        if v >= 5 {
+            rt::read::skip(c, 8)?;
+        }
+        if v >= 8 {
+            rt::read::skip_array::<BatchIndexAndErrorMessage<'a>>(c, v >= 9, v)?;
+        }
+        if v >= 8 {
+            rt::read::skip_str(c, v >= 9)?;
+        }
+        if v >= 9 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 14;
@@ -686,6 +739,19 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 8 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 8 {
+            rt::read::skip_str(c, v >= 9)?;
+        }
+        if v >= 9 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -817,6 +883,16 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             leader_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 10 {
+            rt::read::skip(c, 8)?;
+        }
+        if v >= 9 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -167,6 +167,13 @@ impl<'a> rt::Struct<'a> for TopicResult<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -262,6 +269,12 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip(c, 11)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

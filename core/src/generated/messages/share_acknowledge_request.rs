@@ -158,6 +158,13 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 16)?;
+        rt::read::skip_array::<AcknowledgePartition<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -233,6 +240,13 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
             acknowledgement_batches,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        rt::read::skip_array::<AcknowledgementBatch<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -340,6 +354,13 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             acknowledge_types,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 16)?;
+        rt::read::skip_array::<i8>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

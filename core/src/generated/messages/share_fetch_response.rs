@@ -189,6 +189,13 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 16)?;
+        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -281,6 +288,15 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             rack,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 4)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -400,6 +416,18 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             acquired_records,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 6)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 2)?;
+        rt::read::skip_str(c, true)?;
+        <LeaderIdAndEpoch as rt::Struct>::skip(c, v)?;
+        rt::read::skip_bytes(c, true)?;
+        rt::read::skip_array::<AcquiredRecords<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -526,6 +554,12 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip(c, 8)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -621,6 +655,12 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
             delivery_count,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip(c, 18)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

@@ -257,6 +257,19 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 0 {
+            rt::read::skip_str(c, v >= 2)?;
+        }
+        if v <= 0 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -362,6 +375,19 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if (1..=2).contains(&v) {
+            rt::read::skip_str(c, v >= 2)?;
+        }
+        if (1..=2).contains(&v) {
+            rt::read::skip_array::<i32>(c, v >= 2, v)?;
+        }
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -465,6 +491,19 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
             partition_states,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 3 {
+            rt::read::skip_str(c, v >= 2)?;
+        }
+        if v >= 3 {
+            rt::read::skip_array::<StopReplicaPartitionState<'a>>(c, v >= 2, v)?;
+        }
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -579,6 +618,16 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
             delete_partition,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 3 {
+            rt::read::skip(c, 9)?;
+        }
+        if v >= 2 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -185,6 +185,19 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 2)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 8)?;
+        rt::read::skip_opt_struct::<Topology>(c, true, v)?;
+        rt::read::skip_array::<Member<'a>>(c, true, v)?;
+        rt::read::skip(c, 4)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 14;
@@ -276,6 +289,13 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
             subtopologies,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        rt::read::skip_array::<Subtopology<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -418,6 +438,26 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 4)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 4)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_opt_struct::<Endpoint>(c, true, v)?;
+        rt::read::skip_array::<KeyValue<'a>>(c, true, v)?;
+        rt::read::skip_array::<TaskOffset<'a>>(c, true, v)?;
+        rt::read::skip_array::<TaskOffset<'a>>(c, true, v)?;
+        <Assignment as rt::Struct>::skip(c, v)?;
+        <Assignment as rt::Struct>::skip(c, v)?;
+        rt::read::skip(c, 1)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 9;
@@ -537,6 +577,16 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             repartition_source_topics,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_array::<&'a str>(c, true, v)?;
+        rt::read::skip_array::<&'a str>(c, true, v)?;
+        rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
+        rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -678,6 +728,13 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 2)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -760,6 +817,13 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -861,6 +925,13 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 12)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -958,6 +1029,14 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             warmup_tasks,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
+        rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
+        rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1110,6 +1189,14 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 6)?;
+        rt::read::skip_array::<KeyValue<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -1219,6 +1306,13 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_array::<i32>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -254,6 +254,13 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        rt::read::skip_array::<Subtopology<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -334,6 +341,13 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_array::<i32>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -419,6 +433,13 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 2)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -499,6 +520,13 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -596,6 +624,13 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             offset,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 12)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -701,6 +736,18 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             copartition_groups,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_array::<&'a str>(c, true, v)?;
+        rt::read::skip_array::<&'a str>(c, true, v)?;
+        rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
+        rt::read::skip_array::<&'a str>(c, true, v)?;
+        rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
+        rt::read::skip_array::<CopartitionGroup<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -871,6 +918,14 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 6)?;
+        rt::read::skip_array::<KeyValue<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -994,6 +1049,14 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             repartition_source_topics,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_array::<i16>(c, true, v)?;
+        rt::read::skip_array::<i16>(c, true, v)?;
+        rt::read::skip_array::<i16>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -251,6 +251,13 @@ impl<'a> rt::Struct<'a> for Status<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip(c, 1)?;
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -331,6 +338,13 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_array::<i32>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -415,6 +429,14 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
             standby_partitions,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        <Endpoint as rt::Struct>::skip(c, v)?;
+        rt::read::skip_array::<TopicPartition<'a>>(c, true, v)?;
+        rt::read::skip_array::<TopicPartition<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -524,6 +546,13 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 2)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -611,6 +640,13 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_array::<i32>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

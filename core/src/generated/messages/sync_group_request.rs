@@ -207,6 +207,15 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 4)?;
+        rt::read::skip_bytes(c, v >= 4)?;
+        if v >= 4 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;

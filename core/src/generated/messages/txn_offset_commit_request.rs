@@ -226,6 +226,15 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 3)?;
+        rt::read::skip_array::<TxnOffsetCommitRequestPartition<'a>>(c, v >= 3, v)?;
+        if v >= 3 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -323,6 +332,18 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
             committed_metadata,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 12)?;
+        if v >= 2 {
+            rt::read::skip(c, 4)?;
+        }
+        rt::read::skip_str(c, v >= 3)?;
+        if v >= 3 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -149,6 +149,15 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponseTopic<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 3)?;
+        rt::read::skip_array::<TxnOffsetCommitResponsePartition<'a>>(c, v >= 3, v)?;
+        if v >= 3 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -232,6 +241,14 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponsePartition<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 6)?;
+        if v >= 3 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -320,6 +320,23 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 4 {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        rt::read::skip(c, 16)?;
+        rt::read::skip_array::<i32>(c, v >= 6, v)?;
+        rt::read::skip(c, 4)?;
+        rt::read::skip_array::<i32>(c, v >= 6, v)?;
+        if v >= 4 {
+            rt::read::skip_array::<i32>(c, v >= 6, v)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -441,6 +458,22 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
             partition_states,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 5 {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v >= 7 {
+            rt::read::skip(c, 16)?;
+        }
+        if v >= 5 {
+            rt::read::skip_array::<UpdateMetadataPartitionState<'a>>(c, v >= 6, v)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -571,6 +604,26 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 4)?;
+        if v <= 0 {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v <= 0 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 1 {
+            rt::read::skip_array::<UpdateMetadataEndpoint<'a>>(c, v >= 6, v)?;
+        }
+        if v >= 2 {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -693,6 +746,25 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
             security_protocol,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 1 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 1 {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v >= 3 {
+            rt::read::skip_str(c, v >= 6)?;
+        }
+        if v >= 1 {
+            rt::read::skip(c, 2)?;
+        }
+        if v >= 6 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

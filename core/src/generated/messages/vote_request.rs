@@ -163,6 +163,13 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -304,6 +311,19 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             pre_vote,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 12)?;
+        if v >= 1 {
+            rt::read::skip(c, 32)?;
+        }
+        rt::read::skip(c, 12)?;
+        if v >= 2 {
+            rt::read::skip(c, 1)?;
+        }
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -162,6 +162,16 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip(c, 11)?;
+        rt::read::skip_array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, v)?;
+        rt::read::skip(c, 4)?;
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 15;
@@ -245,6 +255,15 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
             partition_indexes,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 1)?;
+        rt::read::skip_array::<i32>(c, v >= 1, v)?;
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

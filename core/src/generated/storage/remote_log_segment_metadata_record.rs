@@ -244,6 +244,13 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        <TopicIdPartitionEntry as rt::Struct>::skip(c, v)?;
+        rt::read::skip(c, 16)?;
+        rt::read::skip_tags(c)?;
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -332,6 +339,12 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
             offset,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip(c, 12)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -427,6 +440,13 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
             partition,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
+        rt::read::skip_str(c, true)?;
+        rt::read::skip(c, 20)?;
+        rt::read::skip_tags(c)?;
+        Some(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {

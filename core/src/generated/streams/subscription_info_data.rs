@@ -276,6 +276,13 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v <= 6 {
+            rt::read::skip(c, 8)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -395,6 +402,22 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
             partition_to_offset_sum,
             unknown_tagged_fields: rt::TaggedFields::EMPTY,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 7 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 10 {
+            rt::read::skip(c, 12)?;
+        }
+        if v >= 10 {
+            rt::read::skip_str(c, false)?;
+        }
+        if (7..=9).contains(&v) {
+            rt::read::skip_array::<PartitionToOffsetSum<'a>>(c, false, v)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -527,6 +550,16 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 11 {
+            rt::read::skip_bytes(c, false)?;
+        }
+        if v >= 11 {
+            rt::read::skip_bytes(c, false)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -628,6 +661,13 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
             offset_sum,
             unknown_tagged_fields: rt::TaggedFields::EMPTY,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if (7..=9).contains(&v) {
+            rt::read::skip(c, 12)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -216,6 +216,15 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 1)?;
+        rt::read::skip(c, 4)?;
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -296,6 +305,15 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
             my_int,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        rt::read::skip_str(c, v >= 1)?;
+        rt::read::skip(c, 4)?;
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -386,6 +404,19 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
             my_int,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 1 {
+            rt::read::skip_str(c, v >= 1)?;
+        }
+        if v >= 1 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -491,6 +522,19 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
             my_int,
             unknown_tagged_fields,
         })
+    }
+
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 1 {
+            rt::read::skip_str(c, v >= 1)?;
+        }
+        if v >= 1 {
+            rt::read::skip(c, 4)?;
+        }
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {

@@ -170,6 +170,19 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         })
     }
 
+    fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
+        if v >= 1 {
+            rt::read::skip(c, 1)?;
+        }
+        if v >= 2 {
+            rt::read::skip_str(c, v >= 1)?;
+        }
+        if v >= 1 {
+            rt::read::skip_tags(c)?;
+        }
+        Some(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
