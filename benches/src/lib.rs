@@ -97,6 +97,66 @@ impl Sink for Touch {
     }
 }
 
+/// The cheap sink as a [`kafka_wire::Visitor`]: the sequential visitor's "touch every field".
+impl<'a> kafka_wire::Visitor<'a> for Touch {
+    #[inline(always)]
+    fn bool(&mut self, _: kafka_wire::FieldId, x: bool) {
+        self.int(x.into());
+    }
+    #[inline(always)]
+    fn i8(&mut self, _: kafka_wire::FieldId, x: i8) {
+        self.int(x.into());
+    }
+    #[inline(always)]
+    fn i16(&mut self, _: kafka_wire::FieldId, x: i16) {
+        self.int(x.into());
+    }
+    #[inline(always)]
+    fn u16(&mut self, _: kafka_wire::FieldId, x: u16) {
+        self.int(x.into());
+    }
+    #[inline(always)]
+    fn i32(&mut self, _: kafka_wire::FieldId, x: i32) {
+        self.int(x.into());
+    }
+    #[inline(always)]
+    fn u32(&mut self, _: kafka_wire::FieldId, x: u32) {
+        self.int(x.into());
+    }
+    #[inline(always)]
+    fn i64(&mut self, _: kafka_wire::FieldId, x: i64) {
+        self.int(x);
+    }
+    #[inline(always)]
+    fn f64(&mut self, _: kafka_wire::FieldId, x: f64) {
+        self.int(x.to_bits() as i64);
+    }
+    #[inline(always)]
+    fn uuid(&mut self, _: kafka_wire::FieldId, x: kafka_wire::Uuid) {
+        Sink::uuid(self, *x.as_bytes());
+    }
+    #[inline(always)]
+    fn str(&mut self, _: kafka_wire::FieldId, x: Option<&'a str>) {
+        Sink::str(self, x);
+    }
+    #[inline(always)]
+    fn bytes(&mut self, _: kafka_wire::FieldId, x: Option<&'a [u8]>) {
+        Sink::bytes(self, x);
+    }
+    #[inline(always)]
+    fn records(&mut self, _: kafka_wire::FieldId, x: Option<&'a [u8]>) {
+        Sink::bytes(self, x);
+    }
+    #[inline(always)]
+    fn begin_array(&mut self, _: kafka_wire::FieldId, n: u32) {
+        self.len(Some(n as usize));
+    }
+    #[inline(always)]
+    fn null(&mut self, _: kafka_wire::FieldId) {
+        self.len(None);
+    }
+}
+
 /// The checking sink: an FNV-1a digest of every value, contents included, with type tags so
 /// that different shapes do not collide.
 pub struct Digest(pub u64);
@@ -275,6 +335,7 @@ fn check_case<M: Msg>(bytes: &'static [u8], v: i16) -> Result<(), String> {
     if owned.to_vec(v).map_err(|e| e.to_string())? != bytes {
         return Err("kafka-wire's encoding from the owned value differs from the input".into());
     }
+    M::View::visit(bytes, v, &mut Touch::default()).map_err(|e| format!("kafka-wire visit: {e}"))?;
     let reparsed = M::View::parse(bytes, v).map_err(|e| e.to_string())?;
     let mut again = Digest::default();
     M::walk(&reparsed, &mut again);
@@ -338,6 +399,28 @@ fn ops<M: Msg>(bytes: &'static [u8], v: i16) -> Vec<NamedOp> {
             let m = M::View::parse(black_box(bytes), v).expect("parse");
             let mut t = Touch::default();
             M::walk(&m, &mut t);
+            black_box(t.0)
+        }),
+    );
+    // The sequential visitor: one pass that validates and hands over every field; and the same
+    // after a parse, for consumers that must not see a field of a message that turns out bad.
+    push(
+        "visit",
+        Side::Ours,
+        Box::new(move || {
+            let mut t = Touch::default();
+            M::View::visit(black_box(bytes), v, &mut t).expect("visit");
+            black_box(t.0)
+        }),
+    );
+    push(
+        "parse_visit",
+        Side::Ours,
+        Box::new(move || {
+            let m = M::View::parse(black_box(bytes), v).expect("parse");
+            black_box(&m);
+            let mut t = Touch::default();
+            M::View::visit(black_box(bytes), v, &mut t).expect("visit");
             black_box(t.0)
         }),
     );

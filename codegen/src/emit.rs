@@ -268,14 +268,64 @@ pub fn message_module(m: &Message) -> String {
     }
     o.push_str("\nuse crate::rt;\n");
     let all = structs(m);
+    let bases = id_bases(&all);
     for (i, (name, prefix, fields)) in all.iter().enumerate() {
         let inline = struct_height(fields, &all, 0) <= 1;
         emit_struct(&mut o, m, name, prefix, fields, i == 0, inline);
     }
     emit_message_impl(&mut o, m);
-    emit_schema(&mut o, m, &all);
+    emit_field_ids(&mut o, &all, &bases);
+    emit_schema(&mut o, m, &all, &bases);
     emit_owned(&mut o, m, &all);
     o
+}
+
+/// The first visitor field id of each struct: a struct's fields take consecutive ids, then its
+/// tagged-field section takes one more.
+fn id_bases(all: &[(String, String, Vec<Field>)]) -> Vec<u16> {
+    let mut next = 0usize;
+    all.iter()
+        .map(|(_, _, fields)| {
+            let base = next;
+            next += fields.len() + 1;
+            u16::try_from(base).expect("fewer than 65536 fields in a message")
+        })
+        .collect()
+}
+
+/// The constant name of a field path: `topics[].partitions[].leader_id` is
+/// `TOPICS_PARTITIONS_LEADER_ID`.
+fn path_const(path: &str) -> String {
+    let s: String = path.replace("r#", "").chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' }).collect();
+    s.split('_').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("_")
+}
+
+/// The `fields` module: every visitor field id as a constant, and the paths by id.
+fn emit_field_ids(o: &mut String, all: &[(String, String, Vec<Field>)], bases: &[u16]) {
+    o.push_str("
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+");
+    let mut paths = Vec::new();
+    for ((_, prefix, fields), base) in all.iter().zip(bases) {
+        for f in fields {
+            paths.push(format!("{prefix}{}", snake(&f.name)));
+        }
+        paths.push(format!("{prefix}_tagged_fields"));
+        debug_assert_eq!(paths.len(), *base as usize + fields.len() + 1);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (id, p) in paths.iter().enumerate() {
+        let name = path_const(p);
+        assert!(seen.insert(name.clone()), "two fields named {name}");
+        let _ = writeln!(o, "    /// `{p}`.\n    pub const {name}: crate::FieldId = {id};");
+    }
+    o.push_str("    /// The path of each field, by id.\n    pub const PATHS: &[&str] = &[\n");
+    for p in &paths {
+        let _ = writeln!(o, "        {p:?},");
+    }
+    o.push_str("    ];\n}\n");
 }
 
 /// How many levels of structs lie below a struct: 0 for a leaf (no struct fields, directly or
@@ -351,15 +401,21 @@ pub fn json_name(name: &str) -> String {
     }
 }
 
-fn emit_schema(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)]) {
+fn emit_schema(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)], bases: &[u16]) {
     o.push_str("\n/// The field-level schema of this module's structs, for generic walkers.\npub mod schema {\n    #[allow(unused_imports)]\n    use crate::rt::reflect::{DefaultValue as D, FieldDesc, Kind as K, StructDesc};\n");
-    for (name, _, fields) in all {
-        let _ = writeln!(o, "\n    /// `{name}`.\n    pub static {}: StructDesc = StructDesc {{\n        name: \"{name}\",\n        flexible: {:#x},\n        fields: &[", upper(name), m.flexible.and(m.valid).0);
-        for f in fields {
+    for ((name, _, fields), base) in all.iter().zip(bases) {
+        let _ = writeln!(
+            o,
+            "\n    /// `{name}`.\n    pub static {}: StructDesc = StructDesc {{\n        name: \"{name}\",\n        flexible: {:#x},\n        tags_id: {},\n        fields: &[",
+            upper(name),
+            m.flexible.and(m.valid).0,
+            *base as usize + fields.len()
+        );
+        for (i, f) in fields.iter().enumerate() {
             let compact = f.flexible.map_or(m.flexible, |x| x.and(m.flexible)).and(m.valid);
             let _ = writeln!(
                 o,
-                "            FieldDesc {{ name: \"{}\", json: \"{}\", kind: {}, array: {}, versions: {:#x}, nullable: {:#x}, tagged: {:#x}, tag: {}, compact: {:#x}, ignorable: {}, default: {} }},",
+                "            FieldDesc {{ name: \"{}\", json: \"{}\", kind: {}, array: {}, versions: {:#x}, nullable: {:#x}, tagged: {:#x}, tag: {}, compact: {:#x}, ignorable: {}, default: {}, id: {} }},",
                 f.name,
                 json_name(&f.name),
                 kind_expr(&f.ty),
@@ -370,7 +426,8 @@ fn emit_schema(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)]
                 f.tag.unwrap_or(0),
                 compact.0,
                 f.ignorable,
-                default_desc(f)
+                default_desc(f),
+                *base as usize + i
             );
         }
         o.push_str("        ],\n    };\n");
@@ -673,6 +730,7 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     if !root {
         emit_skip(o, m, &fs);
     }
+    emit_visit(o, m, &fs, &tagged, prefix, inline);
     emit_size_write(o, m, &fs, &tagged, prefix);
 }
 
@@ -756,6 +814,95 @@ fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
     let _ = writeln!(o, "    fn skip(c: &mut rt::Cursor<'a>, {sig_v}: i16) -> Option<()> {{");
     o.push_str(&body);
     o.push_str("        Some(())\n    }\n\n");
+}
+
+/// The `visit_fields` function: reads each field present at the version, with the parse's
+/// checks, and hands it to the visitor under its id (see `core/src/visit.rs`).
+fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str, inline: bool) {
+    let valid = m.valid;
+    // Ids by name: the `fields` constants.
+    let id = |x: &F| format!("fields::{}", path_const(&x.path));
+    let tags_id = format!("fields::{}", path_const(&format!("{prefix}_tagged_fields")));
+    let mut body = String::new();
+    for x in fs {
+        let c = cond(x.f.versions.minus(x.f.tagged), valid);
+        if c == "false" {
+            continue;
+        }
+        let st = visit_stmt(m, x, false, id(x));
+        if c == "true" {
+            let _ = writeln!(body, "        {st}");
+        } else {
+            let _ = writeln!(body, "        if {c} {{ {st} }}");
+        }
+    }
+    let flex = cond(m.flexible, valid);
+    let tf = format!("{prefix}_tagged_fields");
+    if flex != "false" {
+        if tagged.is_empty() {
+            let _ = writeln!(body, "        if {flex} {{ rt::visit::tags_only(c, {tags_id}, vis, \"{tf}\")?; }}");
+        } else {
+            let _ = writeln!(body, "        if {flex} {{");
+            let _ = writeln!(body, "            let n = rt::read::tag_count(c, \"{tf}\")?;\n            let mut next_tag = 0u64;\n            for _ in 0..n {{");
+            let _ = writeln!(body, "                let (tag, size) = rt::read::next_tag(c, &mut next_tag, \"{tf}\")?;\n                let before = c.len();\n                match tag {{");
+            for x in tagged {
+                let t = x.f.tag.unwrap_or(0);
+                let tc = cond(x.f.tagged, valid.and(m.flexible));
+                let guard = if tc == "true" { String::new() } else { format!(" if {tc}") };
+                let st = visit_stmt(m, x, true, id(x));
+                let _ = writeln!(
+                    body,
+                    "                    {t}{guard} => {{\n                        {st}\n                        rt::read::check_tag_size(c, before, size, tag, \"{}\")?;\n                    }}",
+                    x.path
+                );
+                if tc != "true" {
+                    let _ = writeln!(body, "                    {t} => return Err(rt::read::tag_not_in_version(c, tag, \"{}\")),", x.path);
+                }
+            }
+            let _ = writeln!(body, "                    _ => rt::visit::unknown_tag(c, tag, size, {tags_id}, vis, \"{tf}\")?,\n                }}\n            }}\n        }}");
+        }
+    }
+    let attr = if inline { "    #[inline]\n" } else { "" };
+    o.push_str(attr);
+    o.push_str("    #[allow(unused_variables)]\n");
+    let _ = writeln!(o, "    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(c: &mut rt::Cursor<'a>, v: i16, vis: &mut V) -> Result<(), rt::DecodeError> {{");
+    o.push_str(&body);
+    o.push_str("        Ok(())\n    }\n\n");
+}
+
+/// One field's visit: read with the parse's reader, then the visitor call.
+fn visit_stmt(m: &Message, x: &F, tagged: bool, id: String) -> String {
+    let valid = m.valid;
+    let f = x.f;
+    let p = &x.path;
+    let compact = if tagged { "true".to_string() } else { cond(f.flexible.map_or(m.flexible, |o| o.and(m.flexible)), valid) };
+    let nullable = cond(f.nullable, valid);
+    match &f.ty {
+        t if fixed_width(t).is_some() => format!("vis.{0}({id}, rt::read::{0}(c, \"{p}\")?);", prim_fn(t)),
+        Type::String if x.opt => format!("vis.str({id}, rt::read::opt_str(c, {compact}, {nullable}, \"{p}\")?);"),
+        Type::String => format!("vis.str({id}, Some(rt::read::str(c, {compact}, \"{p}\")?));"),
+        Type::Bytes | Type::Records => {
+            let method = if matches!(f.ty, Type::Records) { "records" } else { "bytes" };
+            if x.opt {
+                format!("vis.{method}({id}, rt::read::opt_bytes(c, {compact}, {nullable}, \"{p}\")?);")
+            } else {
+                format!("vis.{method}({id}, Some(rt::read::bytes(c, {compact}, \"{p}\")?));")
+            }
+        }
+        Type::Array(e) => {
+            let nl = if x.opt { nullable.as_str() } else { "false" };
+            format!("rt::visit::array::<{}, V>(c, {compact}, {nl}, v, {id}, vis, \"{p}\")?;", scalar_ty(e))
+        }
+        Type::Struct(n) => {
+            let present = match (x.opt, tagged) {
+                (true, true) => format!("rt::read::tagged_present(c, {nullable}, \"{p}\")?"),
+                (true, false) => format!("rt::read::present(c, {nullable}, \"{p}\")?"),
+                (false, _) => "true".into(),
+            };
+            format!("let present = {present};\n        rt::visit::struct_field::<{n}<'a>, V>(c, present, v, {id}, vis)?;")
+        }
+        _ => unreachable!("every type is covered above"),
+    }
 }
 
 /// The `size` and `write` functions (the same text for views and owned values; only the field
@@ -1064,13 +1211,13 @@ pub fn catalog(msgs: &[Message]) -> String {
     let mut o = header("Apache Kafka 4.1.1 and 3.9.1 schemas and kafka-wire's drafts");
     o.push_str("//! Every message this crate knows, in one table: its facts and a transcoder that parses\n//! strictly at one version and encodes at another, without knowing the type at compile time.\n\n");
     o.push_str("use crate::rt;\n\n");
-    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// The field-level schema.\n    pub schema: &'static rt::reflect::StructDesc,\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: fn(&[u8], i16, &mut [u8], i16) -> Result<usize, rt::CodecError>,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: fn(&[u8], i16, i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>,\n}\n\n");
+    o.push_str("/// One message in the catalog.\n#[derive(Clone, Copy, Debug)]\npub struct Entry {\n    /// The module group (`messages`, `metadata`, …).\n    pub group: &'static str,\n    /// The schema's facts.\n    pub info: rt::MessageInfo,\n    /// The field-level schema.\n    pub schema: &'static rt::reflect::StructDesc,\n    /// Parses at one version and encodes at another; see [`crate::transcode`].\n    pub transcode: fn(&[u8], i16, &mut [u8], i16) -> Result<usize, rt::CodecError>,\n    /// Parses into the owned type at one version and encodes it at another (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub owned_transcode: fn(&[u8], i16, i16) -> Result<alloc::vec::Vec<u8>, rt::CodecError>,\n    /// Visits the message's fields (see [`crate::visit`]) through a visitor object (feature `alloc`).\n    #[cfg(feature = \"alloc\")]\n    pub visit: for<'a> fn(&'a [u8], i16, &mut dyn rt::Visitor<'a>) -> Result<(), rt::DecodeError>,\n}\n\n");
     o.push_str("/// Every message, by group and then name.\npub static ALL: &[Entry] = &[\n");
     for (g, ms) in groups(msgs) {
         for m in ms {
             let _ = writeln!(
                 o,
-                "    Entry {{ group: \"{g}\", info: <super::{g}::{n}<'static> as rt::Message<'static>>::INFO, schema: &super::{g}::{s}::schema::{u}, transcode: |i, f, o, t| rt::transcode::<super::{g}::{n}<'_>>(i, f, o, t), #[cfg(feature = \"alloc\")] owned_transcode: rt::owned_transcode::<super::{g}::{s}::owned::{n}> }},",
+                "    Entry {{ group: \"{g}\", info: <super::{g}::{n}<'static> as rt::Message<'static>>::INFO, schema: &super::{g}::{s}::schema::{u}, transcode: |i, f, o, t| rt::transcode::<super::{g}::{n}<'_>>(i, f, o, t), #[cfg(feature = \"alloc\")] owned_transcode: rt::owned_transcode::<super::{g}::{s}::owned::{n}>, #[cfg(feature = \"alloc\")] visit: |b, v, vis| <super::{g}::{n}<'_> as rt::Message<'_>>::visit(b, v, vis) }},",
                 n = m.name,
                 s = snake(&m.name),
                 u = upper(&m.name)

@@ -84,4 +84,32 @@ fn parse_iterate_and_encode_allocate_nothing() {
     });
     assert_eq!(ok, cases.len(), "every case round-trips");
     assert_eq!(allocs, 0, "allocations during parse/iterate/encode of {} messages", cases.len());
+
+    // The sequential visitor, through the catalog's visitor objects: every message, and every
+    // truncation's error.
+    struct Count(usize);
+    impl<'a> kafka_wire::Visitor<'a> for Count {
+        fn i32(&mut self, _: kafka_wire::FieldId, _: i32) {
+            self.0 += 1;
+        }
+        fn str(&mut self, _: kafka_wire::FieldId, _: Option<&'a str>) {
+            self.0 += 1;
+        }
+        fn begin_struct(&mut self, _: kafka_wire::FieldId) {
+            self.0 += 1;
+        }
+    }
+    let ((ok, events), allocs) = counted(|| {
+        let (mut ok, mut count) = (0usize, Count(0));
+        for (e, v, bytes) in &cases {
+            ok += usize::from((e.visit)(bytes, *v, &mut count).is_ok());
+            if !bytes.is_empty() {
+                ok -= usize::from((e.visit)(&bytes[..bytes.len() - 1], *v, &mut count).is_ok());
+            }
+        }
+        (ok, count.0)
+    });
+    assert_eq!(ok, cases.len(), "every case visits, and no truncation does");
+    assert!(events > 10_000, "{events} events");
+    assert_eq!(allocs, 0, "allocations while visiting {} messages", cases.len());
 }

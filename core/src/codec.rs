@@ -4,6 +4,7 @@
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 use crate::read::Cursor;
 use crate::types::Elem;
+use crate::visit::{FieldId, Visitor};
 use crate::write::{Sink, Writer};
 
 /// A generated struct: the codec's three functions, each covering every version.
@@ -19,6 +20,9 @@ pub trait Struct<'a>: Copy + Sized {
     fn skip(c: &mut Cursor<'a>, version: i16) -> Option<()> {
         Self::read(c, version).ok().map(|_| ())
     }
+    /// Reads the struct's fields at `version` and hands each to `vis` (see [`crate::visit`]).
+    #[doc(hidden)]
+    fn visit_fields<V: Visitor<'a> + ?Sized>(c: &mut Cursor<'a>, version: i16, vis: &mut V) -> Result<(), DecodeError>;
     /// Exact encoded size at `version`; also checks that the value can be encoded there.
     #[doc(hidden)]
     fn size(&self, version: i16) -> Result<usize, EncodeError>;
@@ -35,6 +39,17 @@ impl<'a, T: Struct<'a>> Elem<'a> for T {
     #[inline]
     fn skip_elem(c: &mut Cursor<'a>, version: i16, _: bool) -> Option<()> {
         T::skip(c, version)
+    }
+    #[inline]
+    fn visit_elem<V: Visitor<'a> + ?Sized>(
+        c: &mut Cursor<'a>,
+        version: i16,
+        _: bool,
+        id: FieldId,
+        vis: &mut V,
+        _: &'static str,
+    ) -> Result<(), DecodeError> {
+        crate::visit::struct_field::<T, V>(c, true, version, id, vis)
     }
     #[inline]
     fn size_elem(&self, version: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
@@ -141,6 +156,36 @@ pub trait Message<'a>: Struct<'a> {
             Ok(m) => Ok((m, c.rest())),
             Err(e) => Err(e.finish(bytes.len(), Self::INFO.name, version)),
         }
+    }
+
+    /// Reads `bytes` as this message at `version` in one pass, handing every field to `vis` in
+    /// wire order (see [`crate::visit`]). The checks and errors are [`Message::parse`]'s,
+    /// trailing bytes included; the fields before an error have been visited by then.
+    fn visit<V: Visitor<'a> + ?Sized>(bytes: &'a [u8], version: i16, vis: &mut V) -> Result<(), DecodeError> {
+        if !Self::INFO.is_valid(version) {
+            return Err(DecodeError::new_at(
+                DecodeErrorKind::UnsupportedVersion { version: i32::from(version) },
+                0,
+                Self::INFO.name,
+                version,
+                "",
+            ));
+        }
+        let mut c = Cursor::new(bytes);
+        if let Err(e) = Self::visit_fields(&mut c, version, vis) {
+            return Err(e.finish(bytes.len(), Self::INFO.name, version));
+        }
+        let rest = c.rest();
+        if !rest.is_empty() {
+            return Err(DecodeError::new_at(
+                DecodeErrorKind::TrailingBytes { count: rest.len() },
+                bytes.len() - rest.len(),
+                Self::INFO.name,
+                version,
+                "",
+            ));
+        }
+        Ok(())
     }
 
     /// The exact number of bytes [`Message::encode`] writes at `version`, after checking that

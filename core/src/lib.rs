@@ -60,11 +60,13 @@ pub mod reflect;
 mod read;
 pub mod records;
 mod types;
+pub mod visit;
 mod write;
 
 pub use codec::{parse_mode, transcode, CodecError, Message, MessageInfo, MessageKind, Struct};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError, EncodeErrorKind};
 pub use types::{Array, ArrayIter, Elem, RawTaggedField, TaggedFields, TaggedIter};
+pub use visit::{FieldId, Visitor};
 pub use write::{Sink, Writer};
 #[doc(hidden)]
 pub use read::Cursor;
@@ -87,6 +89,7 @@ mod rt {
     pub(crate) use crate::read::Cursor;
     pub(crate) use crate::reflect;
     pub(crate) use crate::types::{Array, TaggedFields};
+    pub(crate) use crate::visit::{self, Visitor};
     pub(crate) use crate::write;
     pub(crate) use crate::write::{Sink, Writer};
     pub(crate) use uuid::Uuid;

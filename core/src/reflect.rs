@@ -77,6 +77,8 @@ pub struct FieldDesc {
     pub ignorable: bool,
     /// The default.
     pub default: DefaultValue,
+    /// The field's id in [`crate::visit`] events.
+    pub id: u16,
 }
 
 impl FieldDesc {
@@ -107,6 +109,8 @@ pub struct StructDesc {
     pub fields: &'static [FieldDesc],
     /// Flexible versions (with a tagged-field section).
     pub flexible: u64,
+    /// The id of its tagged-field section in [`crate::visit`] events (unknown tagged fields).
+    pub tags_id: u16,
 }
 
 impl StructDesc {

@@ -9,6 +9,7 @@ use core::fmt;
 
 use crate::error::{DecodeError, EncodeError};
 use crate::read::{self, Cursor};
+use crate::visit::{FieldId, Visitor};
 use crate::write::{self, Writer};
 
 /// A type that can be an element of an [`Array`]: the wire primitives, strings, UUIDs and every
@@ -31,6 +32,16 @@ pub trait Elem<'a>: Copy + Sized {
     fn skip_elem(c: &mut Cursor<'a>, version: i16, compact: bool) -> Option<()> {
         Self::read_elem(c, version, compact, "").ok().map(|_| ())
     }
+    /// Reads one element and hands it to a visitor under the array's field id `id`.
+    #[doc(hidden)]
+    fn visit_elem<V: Visitor<'a> + ?Sized>(
+        c: &mut Cursor<'a>,
+        version: i16,
+        compact: bool,
+        id: FieldId,
+        vis: &mut V,
+        f: &'static str,
+    ) -> Result<(), DecodeError>;
     #[doc(hidden)]
     fn size_elem(&self, version: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError>;
     #[doc(hidden)]
@@ -45,6 +56,18 @@ macro_rules! fixed_elem {
             #[inline(always)]
             fn read_elem(c: &mut Cursor<'a>, _: i16, _: bool, f: &'static str) -> Result<Self, DecodeError> {
                 read::$r(c, f)
+            }
+            #[inline(always)]
+            fn visit_elem<V: Visitor<'a> + ?Sized>(
+                c: &mut Cursor<'a>,
+                _: i16,
+                _: bool,
+                id: FieldId,
+                vis: &mut V,
+                f: &'static str,
+            ) -> Result<(), DecodeError> {
+                vis.$r(id, read::$r(c, f)?);
+                Ok(())
             }
             #[inline(always)]
             fn size_elem(&self, _: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
@@ -75,6 +98,18 @@ impl<'a> Elem<'a> for &'a str {
     #[inline]
     fn skip_elem(c: &mut Cursor<'a>, _: i16, compact: bool) -> Option<()> {
         read::skip_str(c, compact)
+    }
+    #[inline]
+    fn visit_elem<V: Visitor<'a> + ?Sized>(
+        c: &mut Cursor<'a>,
+        _: i16,
+        compact: bool,
+        id: FieldId,
+        vis: &mut V,
+        f: &'static str,
+    ) -> Result<(), DecodeError> {
+        vis.str(id, Some(read::str(c, compact, f)?));
+        Ok(())
     }
     #[inline]
     fn size_elem(&self, _: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError> {

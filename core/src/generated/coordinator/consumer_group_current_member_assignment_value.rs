@@ -87,6 +87,43 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+        vis.i32(
+            fields::PREVIOUS_MEMBER_EPOCH,
+            rt::read::i32(c, "previous_member_epoch")?,
+        );
+        vis.i8(fields::STATE, rt::read::i8(c, "state")?);
+        rt::visit::array::<TopicPartitions<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::ASSIGNED_PARTITIONS,
+            vis,
+            "assigned_partitions",
+        )?;
+        rt::visit::array::<TopicPartitions<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::PARTITIONS_PENDING_REVOCATION,
+            vis,
+            "partitions_pending_revocation",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 9;
@@ -190,6 +227,37 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(
+            fields::ASSIGNED_PARTITIONS_TOPIC_ID,
+            rt::read::uuid(c, "assigned_partitions[].topic_id")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::ASSIGNED_PARTITIONS_PARTITIONS,
+            vis,
+            "assigned_partitions[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::ASSIGNED_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "assigned_partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -228,6 +296,41 @@ impl<'a> rt::Message<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `member_epoch`.
+    pub const MEMBER_EPOCH: crate::FieldId = 0;
+    /// `previous_member_epoch`.
+    pub const PREVIOUS_MEMBER_EPOCH: crate::FieldId = 1;
+    /// `state`.
+    pub const STATE: crate::FieldId = 2;
+    /// `assigned_partitions`.
+    pub const ASSIGNED_PARTITIONS: crate::FieldId = 3;
+    /// `partitions_pending_revocation`.
+    pub const PARTITIONS_PENDING_REVOCATION: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// `assigned_partitions[].topic_id`.
+    pub const ASSIGNED_PARTITIONS_TOPIC_ID: crate::FieldId = 6;
+    /// `assigned_partitions[].partitions`.
+    pub const ASSIGNED_PARTITIONS_PARTITIONS: crate::FieldId = 7;
+    /// `assigned_partitions[]._tagged_fields`.
+    pub const ASSIGNED_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 8;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "member_epoch",
+        "previous_member_epoch",
+        "state",
+        "assigned_partitions",
+        "partitions_pending_revocation",
+        "_tagged_fields",
+        "assigned_partitions[].topic_id",
+        "assigned_partitions[].partitions",
+        "assigned_partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -237,6 +340,7 @@ pub mod schema {
     pub static CONSUMER_GROUP_CURRENT_MEMBER_ASSIGNMENT_VALUE: StructDesc = StructDesc {
         name: "ConsumerGroupCurrentMemberAssignmentValue",
         flexible: 0x1,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "MemberEpoch",
@@ -250,6 +354,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "PreviousMemberEpoch",
@@ -263,6 +368,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "State",
@@ -276,6 +382,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "AssignedPartitions",
@@ -289,6 +396,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "PartitionsPendingRevocation",
@@ -302,6 +410,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -310,6 +419,7 @@ pub mod schema {
     pub static TOPIC_PARTITIONS: StructDesc = StructDesc {
         name: "TopicPartitions",
         flexible: 0x1,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -323,6 +433,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Partitions",
@@ -336,6 +447,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };

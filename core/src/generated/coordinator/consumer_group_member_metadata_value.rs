@@ -121,6 +121,59 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
+        vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
+        vis.str(fields::CLIENT_ID, Some(rt::read::str(c, true, "client_id")?));
+        vis.str(fields::CLIENT_HOST, Some(rt::read::str(c, true, "client_host")?));
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SUBSCRIBED_TOPIC_NAMES,
+            vis,
+            "subscribed_topic_names",
+        )?;
+        vis.str(
+            fields::SUBSCRIBED_TOPIC_REGEX,
+            rt::read::opt_str(c, true, true, "subscribed_topic_regex")?,
+        );
+        vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
+        vis.str(
+            fields::SERVER_ASSIGNOR,
+            rt::read::opt_str(c, true, true, "server_assignor")?,
+        );
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        let present = rt::read::tagged_present(c, true, "classic_member_metadata")?;
+                        rt::visit::struct_field::<ClassicMemberMetadata<'a>, V>(
+                            c,
+                            present,
+                            v,
+                            fields::CLASSIC_MEMBER_METADATA,
+                            vis,
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "classic_member_metadata")?;
+                    }
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -235,6 +288,37 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::CLASSIC_MEMBER_METADATA_SESSION_TIMEOUT_MS,
+            rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?,
+        );
+        rt::visit::array::<ClassicProtocol<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS,
+            vis,
+            "classic_member_metadata.supported_protocols",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::CLASSIC_MEMBER_METADATA_TAGGED_FIELDS,
+                vis,
+                "classic_member_metadata._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -334,6 +418,40 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_NAME,
+            Some(rt::read::str(
+                c,
+                true,
+                "classic_member_metadata.supported_protocols[].name",
+            )?),
+        );
+        vis.bytes(
+            fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_METADATA,
+            Some(rt::read::bytes(
+                c,
+                true,
+                "classic_member_metadata.supported_protocols[].metadata",
+            )?),
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_TAGGED_FIELDS,
+                vis,
+                "classic_member_metadata.supported_protocols[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -383,6 +501,62 @@ impl<'a> rt::Message<'a> for ConsumerGroupMemberMetadataValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_GROUP_MEMBER_METADATA_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `instance_id`.
+    pub const INSTANCE_ID: crate::FieldId = 0;
+    /// `rack_id`.
+    pub const RACK_ID: crate::FieldId = 1;
+    /// `client_id`.
+    pub const CLIENT_ID: crate::FieldId = 2;
+    /// `client_host`.
+    pub const CLIENT_HOST: crate::FieldId = 3;
+    /// `subscribed_topic_names`.
+    pub const SUBSCRIBED_TOPIC_NAMES: crate::FieldId = 4;
+    /// `subscribed_topic_regex`.
+    pub const SUBSCRIBED_TOPIC_REGEX: crate::FieldId = 5;
+    /// `rebalance_timeout_ms`.
+    pub const REBALANCE_TIMEOUT_MS: crate::FieldId = 6;
+    /// `server_assignor`.
+    pub const SERVER_ASSIGNOR: crate::FieldId = 7;
+    /// `classic_member_metadata`.
+    pub const CLASSIC_MEMBER_METADATA: crate::FieldId = 8;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 9;
+    /// `classic_member_metadata.session_timeout_ms`.
+    pub const CLASSIC_MEMBER_METADATA_SESSION_TIMEOUT_MS: crate::FieldId = 10;
+    /// `classic_member_metadata.supported_protocols`.
+    pub const CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS: crate::FieldId = 11;
+    /// `classic_member_metadata._tagged_fields`.
+    pub const CLASSIC_MEMBER_METADATA_TAGGED_FIELDS: crate::FieldId = 12;
+    /// `classic_member_metadata.supported_protocols[].name`.
+    pub const CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_NAME: crate::FieldId = 13;
+    /// `classic_member_metadata.supported_protocols[].metadata`.
+    pub const CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_METADATA: crate::FieldId = 14;
+    /// `classic_member_metadata.supported_protocols[]._tagged_fields`.
+    pub const CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_TAGGED_FIELDS: crate::FieldId = 15;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "instance_id",
+        "rack_id",
+        "client_id",
+        "client_host",
+        "subscribed_topic_names",
+        "subscribed_topic_regex",
+        "rebalance_timeout_ms",
+        "server_assignor",
+        "classic_member_metadata",
+        "_tagged_fields",
+        "classic_member_metadata.session_timeout_ms",
+        "classic_member_metadata.supported_protocols",
+        "classic_member_metadata._tagged_fields",
+        "classic_member_metadata.supported_protocols[].name",
+        "classic_member_metadata.supported_protocols[].metadata",
+        "classic_member_metadata.supported_protocols[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -392,6 +566,7 @@ pub mod schema {
     pub static CONSUMER_GROUP_MEMBER_METADATA_VALUE: StructDesc = StructDesc {
         name: "ConsumerGroupMemberMetadataValue",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "InstanceId",
@@ -405,6 +580,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "RackId",
@@ -418,6 +594,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ClientId",
@@ -431,6 +608,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "ClientHost",
@@ -444,6 +622,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "SubscribedTopicNames",
@@ -457,6 +636,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "SubscribedTopicRegex",
@@ -470,6 +650,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "RebalanceTimeoutMs",
@@ -483,6 +664,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 6,
             },
             FieldDesc {
                 name: "ServerAssignor",
@@ -496,6 +678,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "ClassicMemberMetadata",
@@ -509,6 +692,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };
@@ -517,6 +701,7 @@ pub mod schema {
     pub static CLASSIC_MEMBER_METADATA: StructDesc = StructDesc {
         name: "ClassicMemberMetadata",
         flexible: 0x1,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "SessionTimeoutMs",
@@ -530,6 +715,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "SupportedProtocols",
@@ -543,6 +729,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };
@@ -551,6 +738,7 @@ pub mod schema {
     pub static CLASSIC_PROTOCOL: StructDesc = StructDesc {
         name: "ClassicProtocol",
         flexible: 0x1,
+        tags_id: 15,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -564,6 +752,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "Metadata",
@@ -577,6 +766,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
         ],
     };

@@ -85,6 +85,32 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        vis.i64(fields::METADATA_HASH, rt::read::i64(c, "metadata_hash")?);
+                        rt::read::check_tag_size(c, before, size, tag, "metadata_hash")?;
+                    }
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -138,6 +164,19 @@ impl<'a> rt::Message<'a> for ConsumerGroupMetadataValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_GROUP_METADATA_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `epoch`.
+    pub const EPOCH: crate::FieldId = 0;
+    /// `metadata_hash`.
+    pub const METADATA_HASH: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["epoch", "metadata_hash", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -147,6 +186,7 @@ pub mod schema {
     pub static CONSUMER_GROUP_METADATA_VALUE: StructDesc = StructDesc {
         name: "ConsumerGroupMetadataValue",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Epoch",
@@ -160,6 +200,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "MetadataHash",
@@ -173,6 +214,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(0),
+                id: 1,
             },
         ],
     };

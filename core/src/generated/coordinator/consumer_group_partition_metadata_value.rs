@@ -61,6 +61,19 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<TopicMetadata<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -155,6 +168,37 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        vis.str(
+            fields::TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, true, "topics[].topic_name")?),
+        );
+        vis.i32(
+            fields::TOPICS_NUM_PARTITIONS,
+            rt::read::i32(c, "topics[].num_partitions")?,
+        );
+        rt::visit::array::<PartitionMetadata<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITION_METADATA,
+            vis,
+            "topics[].partition_metadata",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -247,6 +291,37 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITION_METADATA_PARTITION,
+            rt::read::i32(c, "topics[].partition_metadata[].partition")?,
+        );
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITION_METADATA_RACKS,
+            vis,
+            "topics[].partition_metadata[].racks",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITION_METADATA_TAGGED_FIELDS,
+                vis,
+                "topics[].partition_metadata[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -287,6 +362,44 @@ impl<'a> rt::Message<'a> for ConsumerGroupPartitionMetadataValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_GROUP_PARTITION_METADATA_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 2;
+    /// `topics[].topic_name`.
+    pub const TOPICS_TOPIC_NAME: crate::FieldId = 3;
+    /// `topics[].num_partitions`.
+    pub const TOPICS_NUM_PARTITIONS: crate::FieldId = 4;
+    /// `topics[].partition_metadata`.
+    pub const TOPICS_PARTITION_METADATA: crate::FieldId = 5;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `topics[].partition_metadata[].partition`.
+    pub const TOPICS_PARTITION_METADATA_PARTITION: crate::FieldId = 7;
+    /// `topics[].partition_metadata[].racks`.
+    pub const TOPICS_PARTITION_METADATA_RACKS: crate::FieldId = 8;
+    /// `topics[].partition_metadata[]._tagged_fields`.
+    pub const TOPICS_PARTITION_METADATA_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "topics",
+        "_tagged_fields",
+        "topics[].topic_id",
+        "topics[].topic_name",
+        "topics[].num_partitions",
+        "topics[].partition_metadata",
+        "topics[]._tagged_fields",
+        "topics[].partition_metadata[].partition",
+        "topics[].partition_metadata[].racks",
+        "topics[].partition_metadata[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -296,6 +409,7 @@ pub mod schema {
     pub static CONSUMER_GROUP_PARTITION_METADATA_VALUE: StructDesc = StructDesc {
         name: "ConsumerGroupPartitionMetadataValue",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Topics",
             json: "topics",
@@ -308,6 +422,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -315,6 +430,7 @@ pub mod schema {
     pub static TOPIC_METADATA: StructDesc = StructDesc {
         name: "TopicMetadata",
         flexible: 0x1,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -328,6 +444,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "TopicName",
@@ -341,6 +458,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "NumPartitions",
@@ -354,6 +472,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "PartitionMetadata",
@@ -367,6 +486,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -375,6 +495,7 @@ pub mod schema {
     pub static PARTITION_METADATA: StructDesc = StructDesc {
         name: "PartitionMetadata",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "Partition",
@@ -388,6 +509,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Racks",
@@ -401,6 +523,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };

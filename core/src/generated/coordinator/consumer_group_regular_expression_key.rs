@@ -57,6 +57,21 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionKey<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
+        vis.str(
+            fields::REGULAR_EXPRESSION,
+            Some(rt::read::str(c, false, "regular_expression")?),
+        );
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -89,6 +104,19 @@ impl<'a> rt::Message<'a> for ConsumerGroupRegularExpressionKey<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_GROUP_REGULAR_EXPRESSION_KEY;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `regular_expression`.
+    pub const REGULAR_EXPRESSION: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["group_id", "regular_expression", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -98,6 +126,7 @@ pub mod schema {
     pub static CONSUMER_GROUP_REGULAR_EXPRESSION_KEY: StructDesc = StructDesc {
         name: "ConsumerGroupRegularExpressionKey",
         flexible: 0x0,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -111,6 +140,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "RegularExpression",
@@ -124,6 +154,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

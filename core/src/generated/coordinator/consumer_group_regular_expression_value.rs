@@ -75,6 +75,22 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<&'a str, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        vis.i64(fields::VERSION, rt::read::i64(c, "version")?);
+        vis.i64(fields::TIMESTAMP, rt::read::i64(c, "timestamp")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -114,6 +130,21 @@ impl<'a> rt::Message<'a> for ConsumerGroupRegularExpressionValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_GROUP_REGULAR_EXPRESSION_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 0;
+    /// `version`.
+    pub const VERSION: crate::FieldId = 1;
+    /// `timestamp`.
+    pub const TIMESTAMP: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["topics", "version", "timestamp", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -123,6 +154,7 @@ pub mod schema {
     pub static CONSUMER_GROUP_REGULAR_EXPRESSION_VALUE: StructDesc = StructDesc {
         name: "ConsumerGroupRegularExpressionValue",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "Topics",
@@ -136,6 +168,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Version",
@@ -149,6 +182,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Timestamp",
@@ -162,6 +196,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };

@@ -62,6 +62,28 @@ impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<TopicPartition<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPIC_PARTITIONS,
+            vis,
+            "topic_partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -150,6 +172,37 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(
+            fields::TOPIC_PARTITIONS_TOPIC_ID,
+            rt::read::uuid(c, "topic_partitions[].topic_id")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPIC_PARTITIONS_PARTITIONS,
+            vis,
+            "topic_partitions[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPIC_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topic_partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -188,6 +241,29 @@ impl<'a> rt::Message<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topic_partitions`.
+    pub const TOPIC_PARTITIONS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `topic_partitions[].topic_id`.
+    pub const TOPIC_PARTITIONS_TOPIC_ID: crate::FieldId = 2;
+    /// `topic_partitions[].partitions`.
+    pub const TOPIC_PARTITIONS_PARTITIONS: crate::FieldId = 3;
+    /// `topic_partitions[]._tagged_fields`.
+    pub const TOPIC_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 4;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "topic_partitions",
+        "_tagged_fields",
+        "topic_partitions[].topic_id",
+        "topic_partitions[].partitions",
+        "topic_partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -197,6 +273,7 @@ pub mod schema {
     pub static CONSUMER_GROUP_TARGET_ASSIGNMENT_MEMBER_VALUE: StructDesc = StructDesc {
         name: "ConsumerGroupTargetAssignmentMemberValue",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "TopicPartitions",
             json: "topicPartitions",
@@ -209,6 +286,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -216,6 +294,7 @@ pub mod schema {
     pub static TOPIC_PARTITION: StructDesc = StructDesc {
         name: "TopicPartition",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -229,6 +308,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Partitions",
@@ -242,6 +322,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };

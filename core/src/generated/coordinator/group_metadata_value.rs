@@ -86,6 +86,30 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::PROTOCOL_TYPE, Some(rt::read::str(c, v >= 4, "protocol_type")?));
+        vis.i32(fields::GENERATION, rt::read::i32(c, "generation")?);
+        vis.str(fields::PROTOCOL, rt::read::opt_str(c, v >= 4, true, "protocol")?);
+        vis.str(fields::LEADER, rt::read::opt_str(c, v >= 4, true, "leader")?);
+        if v >= 2 {
+            vis.i64(
+                fields::CURRENT_STATE_TIMESTAMP,
+                rt::read::i64(c, "current_state_timestamp")?,
+            );
+        }
+        rt::visit::array::<MemberMetadata<'a>, V>(c, v >= 4, false, v, fields::MEMBERS, vis, "members")?;
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -231,6 +255,55 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::MEMBERS_MEMBER_ID,
+            Some(rt::read::str(c, v >= 4, "members[].member_id")?),
+        );
+        if v >= 3 {
+            vis.str(
+                fields::MEMBERS_GROUP_INSTANCE_ID,
+                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?,
+            );
+        }
+        vis.str(
+            fields::MEMBERS_CLIENT_ID,
+            Some(rt::read::str(c, v >= 4, "members[].client_id")?),
+        );
+        vis.str(
+            fields::MEMBERS_CLIENT_HOST,
+            Some(rt::read::str(c, v >= 4, "members[].client_host")?),
+        );
+        if v >= 1 {
+            vis.i32(
+                fields::MEMBERS_REBALANCE_TIMEOUT,
+                rt::read::i32(c, "members[].rebalance_timeout")?,
+            );
+        }
+        vis.i32(
+            fields::MEMBERS_SESSION_TIMEOUT,
+            rt::read::i32(c, "members[].session_timeout")?,
+        );
+        vis.bytes(
+            fields::MEMBERS_SUBSCRIPTION,
+            Some(rt::read::bytes(c, v >= 4, "members[].subscription")?),
+        );
+        vis.bytes(
+            fields::MEMBERS_ASSIGNMENT,
+            Some(rt::read::bytes(c, v >= 4, "members[].assignment")?),
+        );
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -289,6 +362,62 @@ impl<'a> rt::Message<'a> for GroupMetadataValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::GROUP_METADATA_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `protocol_type`.
+    pub const PROTOCOL_TYPE: crate::FieldId = 0;
+    /// `generation`.
+    pub const GENERATION: crate::FieldId = 1;
+    /// `protocol`.
+    pub const PROTOCOL: crate::FieldId = 2;
+    /// `leader`.
+    pub const LEADER: crate::FieldId = 3;
+    /// `current_state_timestamp`.
+    pub const CURRENT_STATE_TIMESTAMP: crate::FieldId = 4;
+    /// `members`.
+    pub const MEMBERS: crate::FieldId = 5;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 6;
+    /// `members[].member_id`.
+    pub const MEMBERS_MEMBER_ID: crate::FieldId = 7;
+    /// `members[].group_instance_id`.
+    pub const MEMBERS_GROUP_INSTANCE_ID: crate::FieldId = 8;
+    /// `members[].client_id`.
+    pub const MEMBERS_CLIENT_ID: crate::FieldId = 9;
+    /// `members[].client_host`.
+    pub const MEMBERS_CLIENT_HOST: crate::FieldId = 10;
+    /// `members[].rebalance_timeout`.
+    pub const MEMBERS_REBALANCE_TIMEOUT: crate::FieldId = 11;
+    /// `members[].session_timeout`.
+    pub const MEMBERS_SESSION_TIMEOUT: crate::FieldId = 12;
+    /// `members[].subscription`.
+    pub const MEMBERS_SUBSCRIPTION: crate::FieldId = 13;
+    /// `members[].assignment`.
+    pub const MEMBERS_ASSIGNMENT: crate::FieldId = 14;
+    /// `members[]._tagged_fields`.
+    pub const MEMBERS_TAGGED_FIELDS: crate::FieldId = 15;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "protocol_type",
+        "generation",
+        "protocol",
+        "leader",
+        "current_state_timestamp",
+        "members",
+        "_tagged_fields",
+        "members[].member_id",
+        "members[].group_instance_id",
+        "members[].client_id",
+        "members[].client_host",
+        "members[].rebalance_timeout",
+        "members[].session_timeout",
+        "members[].subscription",
+        "members[].assignment",
+        "members[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -298,6 +427,7 @@ pub mod schema {
     pub static GROUP_METADATA_VALUE: StructDesc = StructDesc {
         name: "GroupMetadataValue",
         flexible: 0x10,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "protocolType",
@@ -311,6 +441,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "generation",
@@ -324,6 +455,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "protocol",
@@ -337,6 +469,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "leader",
@@ -350,6 +483,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "currentStateTimestamp",
@@ -363,6 +497,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 4,
             },
             FieldDesc {
                 name: "members",
@@ -376,6 +511,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -384,6 +520,7 @@ pub mod schema {
     pub static MEMBER_METADATA: StructDesc = StructDesc {
         name: "MemberMetadata",
         flexible: 0x10,
+        tags_id: 15,
         fields: &[
             FieldDesc {
                 name: "memberId",
@@ -397,6 +534,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "groupInstanceId",
@@ -410,6 +548,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Null,
+                id: 8,
             },
             FieldDesc {
                 name: "clientId",
@@ -423,6 +562,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "clientHost",
@@ -436,6 +576,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "rebalanceTimeout",
@@ -449,6 +590,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 11,
             },
             FieldDesc {
                 name: "sessionTimeout",
@@ -462,6 +604,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "subscription",
@@ -475,6 +618,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "assignment",
@@ -488,6 +632,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
         ],
     };

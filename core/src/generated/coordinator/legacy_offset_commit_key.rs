@@ -62,6 +62,19 @@ impl<'a> rt::Struct<'a> for LegacyOffsetCommitKey<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP, Some(rt::read::str(c, false, "group")?));
+        vis.str(fields::TOPIC, Some(rt::read::str(c, false, "topic")?));
+        vis.i32(fields::PARTITION, rt::read::i32(c, "partition")?);
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -95,6 +108,21 @@ impl<'a> rt::Message<'a> for LegacyOffsetCommitKey<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LEGACY_OFFSET_COMMIT_KEY;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group`.
+    pub const GROUP: crate::FieldId = 0;
+    /// `topic`.
+    pub const TOPIC: crate::FieldId = 1;
+    /// `partition`.
+    pub const PARTITION: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["group", "topic", "partition", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -104,6 +132,7 @@ pub mod schema {
     pub static LEGACY_OFFSET_COMMIT_KEY: StructDesc = StructDesc {
         name: "LegacyOffsetCommitKey",
         flexible: 0x0,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "group",
@@ -117,6 +146,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "topic",
@@ -130,6 +160,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "partition",
@@ -143,6 +174,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };

@@ -62,6 +62,19 @@ impl<'a> rt::Struct<'a> for LegacyOffsetCommitValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(fields::OFFSET, rt::read::i64(c, "offset")?);
+        vis.str(fields::METADATA, Some(rt::read::str(c, false, "metadata")?));
+        vis.i64(fields::COMMIT_TIMESTAMP, rt::read::i64(c, "commit_timestamp")?);
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -94,6 +107,21 @@ impl<'a> rt::Message<'a> for LegacyOffsetCommitValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LEGACY_OFFSET_COMMIT_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `offset`.
+    pub const OFFSET: crate::FieldId = 0;
+    /// `metadata`.
+    pub const METADATA: crate::FieldId = 1;
+    /// `commit_timestamp`.
+    pub const COMMIT_TIMESTAMP: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["offset", "metadata", "commit_timestamp", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -103,6 +131,7 @@ pub mod schema {
     pub static LEGACY_OFFSET_COMMIT_VALUE: StructDesc = StructDesc {
         name: "LegacyOffsetCommitValue",
         flexible: 0x0,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "offset",
@@ -116,6 +145,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "metadata",
@@ -129,6 +159,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "commitTimestamp",
@@ -142,6 +173,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };

@@ -107,6 +107,40 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(fields::OFFSET, rt::read::i64(c, "offset")?);
+        if v >= 3 {
+            vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
+        }
+        vis.str(fields::METADATA, Some(rt::read::str(c, v >= 4, "metadata")?));
+        vis.i64(fields::COMMIT_TIMESTAMP, rt::read::i64(c, "commit_timestamp")?);
+        if v == 1 {
+            vis.i64(fields::EXPIRE_TIMESTAMP, rt::read::i64(c, "expire_timestamp")?);
+        }
+        if v >= 4 {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
+                        rt::read::check_tag_size(c, before, size, tag, "topic_id")?;
+                    }
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -175,6 +209,35 @@ impl<'a> rt::Message<'a> for OffsetCommitValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_COMMIT_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `offset`.
+    pub const OFFSET: crate::FieldId = 0;
+    /// `leader_epoch`.
+    pub const LEADER_EPOCH: crate::FieldId = 1;
+    /// `metadata`.
+    pub const METADATA: crate::FieldId = 2;
+    /// `commit_timestamp`.
+    pub const COMMIT_TIMESTAMP: crate::FieldId = 3;
+    /// `expire_timestamp`.
+    pub const EXPIRE_TIMESTAMP: crate::FieldId = 4;
+    /// `topic_id`.
+    pub const TOPIC_ID: crate::FieldId = 5;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 6;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "offset",
+        "leader_epoch",
+        "metadata",
+        "commit_timestamp",
+        "expire_timestamp",
+        "topic_id",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -184,6 +247,7 @@ pub mod schema {
     pub static OFFSET_COMMIT_VALUE: StructDesc = StructDesc {
         name: "OffsetCommitValue",
         flexible: 0x10,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "offset",
@@ -197,6 +261,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "leaderEpoch",
@@ -210,6 +275,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 1,
             },
             FieldDesc {
                 name: "metadata",
@@ -223,6 +289,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "commitTimestamp",
@@ -236,6 +303,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "expireTimestamp",
@@ -249,6 +317,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 4,
             },
             FieldDesc {
                 name: "topicId",
@@ -262,6 +331,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };

@@ -81,6 +81,34 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+        vis.i32(
+            fields::PREVIOUS_MEMBER_EPOCH,
+            rt::read::i32(c, "previous_member_epoch")?,
+        );
+        vis.i8(fields::STATE, rt::read::i8(c, "state")?);
+        rt::visit::array::<TopicPartitions<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::ASSIGNED_PARTITIONS,
+            vis,
+            "assigned_partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 9;
@@ -172,6 +200,37 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(
+            fields::ASSIGNED_PARTITIONS_TOPIC_ID,
+            rt::read::uuid(c, "assigned_partitions[].topic_id")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::ASSIGNED_PARTITIONS_PARTITIONS,
+            vis,
+            "assigned_partitions[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::ASSIGNED_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "assigned_partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -210,6 +269,38 @@ impl<'a> rt::Message<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `member_epoch`.
+    pub const MEMBER_EPOCH: crate::FieldId = 0;
+    /// `previous_member_epoch`.
+    pub const PREVIOUS_MEMBER_EPOCH: crate::FieldId = 1;
+    /// `state`.
+    pub const STATE: crate::FieldId = 2;
+    /// `assigned_partitions`.
+    pub const ASSIGNED_PARTITIONS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `assigned_partitions[].topic_id`.
+    pub const ASSIGNED_PARTITIONS_TOPIC_ID: crate::FieldId = 5;
+    /// `assigned_partitions[].partitions`.
+    pub const ASSIGNED_PARTITIONS_PARTITIONS: crate::FieldId = 6;
+    /// `assigned_partitions[]._tagged_fields`.
+    pub const ASSIGNED_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "member_epoch",
+        "previous_member_epoch",
+        "state",
+        "assigned_partitions",
+        "_tagged_fields",
+        "assigned_partitions[].topic_id",
+        "assigned_partitions[].partitions",
+        "assigned_partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -219,6 +310,7 @@ pub mod schema {
     pub static SHARE_GROUP_CURRENT_MEMBER_ASSIGNMENT_VALUE: StructDesc = StructDesc {
         name: "ShareGroupCurrentMemberAssignmentValue",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "MemberEpoch",
@@ -232,6 +324,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "PreviousMemberEpoch",
@@ -245,6 +338,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "State",
@@ -258,6 +352,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "AssignedPartitions",
@@ -271,6 +366,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -279,6 +375,7 @@ pub mod schema {
     pub static TOPIC_PARTITIONS: StructDesc = StructDesc {
         name: "TopicPartitions",
         flexible: 0x1,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -292,6 +389,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -305,6 +403,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };

@@ -72,6 +72,31 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
+        vis.str(fields::CLIENT_ID, Some(rt::read::str(c, true, "client_id")?));
+        vis.str(fields::CLIENT_HOST, Some(rt::read::str(c, true, "client_host")?));
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SUBSCRIBED_TOPIC_NAMES,
+            vis,
+            "subscribed_topic_names",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -115,6 +140,29 @@ impl<'a> rt::Message<'a> for ShareGroupMemberMetadataValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_GROUP_MEMBER_METADATA_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `rack_id`.
+    pub const RACK_ID: crate::FieldId = 0;
+    /// `client_id`.
+    pub const CLIENT_ID: crate::FieldId = 1;
+    /// `client_host`.
+    pub const CLIENT_HOST: crate::FieldId = 2;
+    /// `subscribed_topic_names`.
+    pub const SUBSCRIBED_TOPIC_NAMES: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "rack_id",
+        "client_id",
+        "client_host",
+        "subscribed_topic_names",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -124,6 +172,7 @@ pub mod schema {
     pub static SHARE_GROUP_MEMBER_METADATA_VALUE: StructDesc = StructDesc {
         name: "ShareGroupMemberMetadataValue",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "RackId",
@@ -137,6 +186,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ClientId",
@@ -150,6 +200,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ClientHost",
@@ -163,6 +214,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "SubscribedTopicNames",
@@ -176,6 +228,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };

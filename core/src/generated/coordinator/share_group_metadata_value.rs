@@ -76,6 +76,21 @@ impl<'a> rt::Struct<'a> for ShareGroupMetadataValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
+        vis.i64(fields::METADATA_HASH, rt::read::i64(c, "metadata_hash")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -113,6 +128,19 @@ impl<'a> rt::Message<'a> for ShareGroupMetadataValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_GROUP_METADATA_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `epoch`.
+    pub const EPOCH: crate::FieldId = 0;
+    /// `metadata_hash`.
+    pub const METADATA_HASH: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["epoch", "metadata_hash", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -122,6 +150,7 @@ pub mod schema {
     pub static SHARE_GROUP_METADATA_VALUE: StructDesc = StructDesc {
         name: "ShareGroupMetadataValue",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Epoch",
@@ -135,6 +164,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "MetadataHash",
@@ -148,6 +178,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

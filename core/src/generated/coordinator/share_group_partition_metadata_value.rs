@@ -63,6 +63,29 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<TopicPartitionsInfo<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::INITIALIZED_TOPICS,
+            vis,
+            "initialized_topics",
+        )?;
+        rt::visit::array::<TopicInfo<'a>, V>(c, true, false, v, fields::DELETING_TOPICS, vis, "deleting_topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -160,6 +183,41 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(
+            fields::INITIALIZED_TOPICS_TOPIC_ID,
+            rt::read::uuid(c, "initialized_topics[].topic_id")?,
+        );
+        vis.str(
+            fields::INITIALIZED_TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, true, "initialized_topics[].topic_name")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::INITIALIZED_TOPICS_PARTITIONS,
+            vis,
+            "initialized_topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::INITIALIZED_TOPICS_TAGGED_FIELDS,
+                vis,
+                "initialized_topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -251,6 +309,32 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(
+            fields::DELETING_TOPICS_TOPIC_ID,
+            rt::read::uuid(c, "deleting_topics[].topic_id")?,
+        );
+        vis.str(
+            fields::DELETING_TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, true, "deleting_topics[].topic_name")?),
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::DELETING_TOPICS_TAGGED_FIELDS,
+                vis,
+                "deleting_topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -289,6 +373,44 @@ impl<'a> rt::Message<'a> for ShareGroupPartitionMetadataValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_GROUP_PARTITION_METADATA_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `initialized_topics`.
+    pub const INITIALIZED_TOPICS: crate::FieldId = 0;
+    /// `deleting_topics`.
+    pub const DELETING_TOPICS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `initialized_topics[].topic_id`.
+    pub const INITIALIZED_TOPICS_TOPIC_ID: crate::FieldId = 3;
+    /// `initialized_topics[].topic_name`.
+    pub const INITIALIZED_TOPICS_TOPIC_NAME: crate::FieldId = 4;
+    /// `initialized_topics[].partitions`.
+    pub const INITIALIZED_TOPICS_PARTITIONS: crate::FieldId = 5;
+    /// `initialized_topics[]._tagged_fields`.
+    pub const INITIALIZED_TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `deleting_topics[].topic_id`.
+    pub const DELETING_TOPICS_TOPIC_ID: crate::FieldId = 7;
+    /// `deleting_topics[].topic_name`.
+    pub const DELETING_TOPICS_TOPIC_NAME: crate::FieldId = 8;
+    /// `deleting_topics[]._tagged_fields`.
+    pub const DELETING_TOPICS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "initialized_topics",
+        "deleting_topics",
+        "_tagged_fields",
+        "initialized_topics[].topic_id",
+        "initialized_topics[].topic_name",
+        "initialized_topics[].partitions",
+        "initialized_topics[]._tagged_fields",
+        "deleting_topics[].topic_id",
+        "deleting_topics[].topic_name",
+        "deleting_topics[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -298,6 +420,7 @@ pub mod schema {
     pub static SHARE_GROUP_PARTITION_METADATA_VALUE: StructDesc = StructDesc {
         name: "ShareGroupPartitionMetadataValue",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "InitializedTopics",
@@ -311,6 +434,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "DeletingTopics",
@@ -324,6 +448,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -332,6 +457,7 @@ pub mod schema {
     pub static TOPIC_PARTITIONS_INFO: StructDesc = StructDesc {
         name: "TopicPartitionsInfo",
         flexible: 0x1,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -345,6 +471,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "TopicName",
@@ -358,6 +485,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Partitions",
@@ -371,6 +499,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -379,6 +508,7 @@ pub mod schema {
     pub static TOPIC_INFO: StructDesc = StructDesc {
         name: "TopicInfo",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -392,6 +522,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "TopicName",
@@ -405,6 +536,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };

@@ -67,6 +67,38 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<TopicPartitionsInfo<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::INITIALIZING_TOPICS,
+            vis,
+            "initializing_topics",
+        )?;
+        rt::visit::array::<TopicPartitionsInfo<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::INITIALIZED_TOPICS,
+            vis,
+            "initialized_topics",
+        )?;
+        rt::visit::array::<TopicInfo<'a>, V>(c, true, false, v, fields::DELETING_TOPICS, vis, "deleting_topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -166,6 +198,41 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(
+            fields::INITIALIZING_TOPICS_TOPIC_ID,
+            rt::read::uuid(c, "initializing_topics[].topic_id")?,
+        );
+        vis.str(
+            fields::INITIALIZING_TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, true, "initializing_topics[].topic_name")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::INITIALIZING_TOPICS_PARTITIONS,
+            vis,
+            "initializing_topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::INITIALIZING_TOPICS_TAGGED_FIELDS,
+                vis,
+                "initializing_topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -257,6 +324,32 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(
+            fields::DELETING_TOPICS_TOPIC_ID,
+            rt::read::uuid(c, "deleting_topics[].topic_id")?,
+        );
+        vis.str(
+            fields::DELETING_TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, true, "deleting_topics[].topic_name")?),
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::DELETING_TOPICS_TAGGED_FIELDS,
+                vis,
+                "deleting_topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -295,6 +388,47 @@ impl<'a> rt::Message<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_GROUP_STATE_PARTITION_METADATA_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `initializing_topics`.
+    pub const INITIALIZING_TOPICS: crate::FieldId = 0;
+    /// `initialized_topics`.
+    pub const INITIALIZED_TOPICS: crate::FieldId = 1;
+    /// `deleting_topics`.
+    pub const DELETING_TOPICS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `initializing_topics[].topic_id`.
+    pub const INITIALIZING_TOPICS_TOPIC_ID: crate::FieldId = 4;
+    /// `initializing_topics[].topic_name`.
+    pub const INITIALIZING_TOPICS_TOPIC_NAME: crate::FieldId = 5;
+    /// `initializing_topics[].partitions`.
+    pub const INITIALIZING_TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `initializing_topics[]._tagged_fields`.
+    pub const INITIALIZING_TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `deleting_topics[].topic_id`.
+    pub const DELETING_TOPICS_TOPIC_ID: crate::FieldId = 8;
+    /// `deleting_topics[].topic_name`.
+    pub const DELETING_TOPICS_TOPIC_NAME: crate::FieldId = 9;
+    /// `deleting_topics[]._tagged_fields`.
+    pub const DELETING_TOPICS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "initializing_topics",
+        "initialized_topics",
+        "deleting_topics",
+        "_tagged_fields",
+        "initializing_topics[].topic_id",
+        "initializing_topics[].topic_name",
+        "initializing_topics[].partitions",
+        "initializing_topics[]._tagged_fields",
+        "deleting_topics[].topic_id",
+        "deleting_topics[].topic_name",
+        "deleting_topics[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -304,6 +438,7 @@ pub mod schema {
     pub static SHARE_GROUP_STATE_PARTITION_METADATA_VALUE: StructDesc = StructDesc {
         name: "ShareGroupStatePartitionMetadataValue",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "InitializingTopics",
@@ -317,6 +452,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "InitializedTopics",
@@ -330,6 +466,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "DeletingTopics",
@@ -343,6 +480,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -351,6 +489,7 @@ pub mod schema {
     pub static TOPIC_PARTITIONS_INFO: StructDesc = StructDesc {
         name: "TopicPartitionsInfo",
         flexible: 0x1,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -364,6 +503,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "TopicName",
@@ -377,6 +517,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -390,6 +531,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -398,6 +540,7 @@ pub mod schema {
     pub static TOPIC_INFO: StructDesc = StructDesc {
         name: "TopicInfo",
         flexible: 0x1,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -411,6 +554,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "TopicName",
@@ -424,6 +568,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };

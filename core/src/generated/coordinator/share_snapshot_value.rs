@@ -99,6 +99,26 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::SNAPSHOT_EPOCH, rt::read::i32(c, "snapshot_epoch")?);
+        vis.i32(fields::STATE_EPOCH, rt::read::i32(c, "state_epoch")?);
+        vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
+        vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
+        vis.i64(fields::CREATE_TIMESTAMP, rt::read::i64(c, "create_timestamp")?);
+        vis.i64(fields::WRITE_TIMESTAMP, rt::read::i64(c, "write_timestamp")?);
+        rt::visit::array::<StateBatch<'a>, V>(c, true, false, v, fields::STATE_BATCHES, vis, "state_batches")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 36;
@@ -206,6 +226,40 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(
+            fields::STATE_BATCHES_FIRST_OFFSET,
+            rt::read::i64(c, "state_batches[].first_offset")?,
+        );
+        vis.i64(
+            fields::STATE_BATCHES_LAST_OFFSET,
+            rt::read::i64(c, "state_batches[].last_offset")?,
+        );
+        vis.i8(
+            fields::STATE_BATCHES_DELIVERY_STATE,
+            rt::read::i8(c, "state_batches[].delivery_state")?,
+        );
+        vis.i16(
+            fields::STATE_BATCHES_DELIVERY_COUNT,
+            rt::read::i16(c, "state_batches[].delivery_count")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::STATE_BATCHES_TAGGED_FIELDS,
+                vis,
+                "state_batches[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 19;
@@ -245,6 +299,53 @@ impl<'a> rt::Message<'a> for ShareSnapshotValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_SNAPSHOT_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `snapshot_epoch`.
+    pub const SNAPSHOT_EPOCH: crate::FieldId = 0;
+    /// `state_epoch`.
+    pub const STATE_EPOCH: crate::FieldId = 1;
+    /// `leader_epoch`.
+    pub const LEADER_EPOCH: crate::FieldId = 2;
+    /// `start_offset`.
+    pub const START_OFFSET: crate::FieldId = 3;
+    /// `create_timestamp`.
+    pub const CREATE_TIMESTAMP: crate::FieldId = 4;
+    /// `write_timestamp`.
+    pub const WRITE_TIMESTAMP: crate::FieldId = 5;
+    /// `state_batches`.
+    pub const STATE_BATCHES: crate::FieldId = 6;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 7;
+    /// `state_batches[].first_offset`.
+    pub const STATE_BATCHES_FIRST_OFFSET: crate::FieldId = 8;
+    /// `state_batches[].last_offset`.
+    pub const STATE_BATCHES_LAST_OFFSET: crate::FieldId = 9;
+    /// `state_batches[].delivery_state`.
+    pub const STATE_BATCHES_DELIVERY_STATE: crate::FieldId = 10;
+    /// `state_batches[].delivery_count`.
+    pub const STATE_BATCHES_DELIVERY_COUNT: crate::FieldId = 11;
+    /// `state_batches[]._tagged_fields`.
+    pub const STATE_BATCHES_TAGGED_FIELDS: crate::FieldId = 12;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "snapshot_epoch",
+        "state_epoch",
+        "leader_epoch",
+        "start_offset",
+        "create_timestamp",
+        "write_timestamp",
+        "state_batches",
+        "_tagged_fields",
+        "state_batches[].first_offset",
+        "state_batches[].last_offset",
+        "state_batches[].delivery_state",
+        "state_batches[].delivery_count",
+        "state_batches[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -254,6 +355,7 @@ pub mod schema {
     pub static SHARE_SNAPSHOT_VALUE: StructDesc = StructDesc {
         name: "ShareSnapshotValue",
         flexible: 0x1,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "SnapshotEpoch",
@@ -267,6 +369,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "StateEpoch",
@@ -280,6 +383,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -293,6 +397,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "StartOffset",
@@ -306,6 +411,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "CreateTimestamp",
@@ -319,6 +425,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "WriteTimestamp",
@@ -332,6 +439,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "StateBatches",
@@ -345,6 +453,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -353,6 +462,7 @@ pub mod schema {
     pub static STATE_BATCH: StructDesc = StructDesc {
         name: "StateBatch",
         flexible: 0x1,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "FirstOffset",
@@ -366,6 +476,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "LastOffset",
@@ -379,6 +490,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "DeliveryState",
@@ -392,6 +504,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "DeliveryCount",
@@ -405,6 +518,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };

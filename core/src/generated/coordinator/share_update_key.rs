@@ -77,6 +77,19 @@ impl<'a> rt::Struct<'a> for ShareUpdateKey<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
+        vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
+        vis.i32(fields::PARTITION, rt::read::i32(c, "partition")?);
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -109,6 +122,21 @@ impl<'a> rt::Message<'a> for ShareUpdateKey<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_UPDATE_KEY;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `topic_id`.
+    pub const TOPIC_ID: crate::FieldId = 1;
+    /// `partition`.
+    pub const PARTITION: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["group_id", "topic_id", "partition", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -118,6 +146,7 @@ pub mod schema {
     pub static SHARE_UPDATE_KEY: StructDesc = StructDesc {
         name: "ShareUpdateKey",
         flexible: 0x0,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -131,6 +160,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "TopicId",
@@ -144,6 +174,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Partition",
@@ -157,6 +188,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };

@@ -81,6 +81,23 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::SNAPSHOT_EPOCH, rt::read::i32(c, "snapshot_epoch")?);
+        vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
+        vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
+        rt::visit::array::<StateBatch<'a>, V>(c, true, false, v, fields::STATE_BATCHES, vis, "state_batches")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -185,6 +202,40 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(
+            fields::STATE_BATCHES_FIRST_OFFSET,
+            rt::read::i64(c, "state_batches[].first_offset")?,
+        );
+        vis.i64(
+            fields::STATE_BATCHES_LAST_OFFSET,
+            rt::read::i64(c, "state_batches[].last_offset")?,
+        );
+        vis.i8(
+            fields::STATE_BATCHES_DELIVERY_STATE,
+            rt::read::i8(c, "state_batches[].delivery_state")?,
+        );
+        vis.i16(
+            fields::STATE_BATCHES_DELIVERY_COUNT,
+            rt::read::i16(c, "state_batches[].delivery_count")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::STATE_BATCHES_TAGGED_FIELDS,
+                vis,
+                "state_batches[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 19;
@@ -224,6 +275,44 @@ impl<'a> rt::Message<'a> for ShareUpdateValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_UPDATE_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `snapshot_epoch`.
+    pub const SNAPSHOT_EPOCH: crate::FieldId = 0;
+    /// `leader_epoch`.
+    pub const LEADER_EPOCH: crate::FieldId = 1;
+    /// `start_offset`.
+    pub const START_OFFSET: crate::FieldId = 2;
+    /// `state_batches`.
+    pub const STATE_BATCHES: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `state_batches[].first_offset`.
+    pub const STATE_BATCHES_FIRST_OFFSET: crate::FieldId = 5;
+    /// `state_batches[].last_offset`.
+    pub const STATE_BATCHES_LAST_OFFSET: crate::FieldId = 6;
+    /// `state_batches[].delivery_state`.
+    pub const STATE_BATCHES_DELIVERY_STATE: crate::FieldId = 7;
+    /// `state_batches[].delivery_count`.
+    pub const STATE_BATCHES_DELIVERY_COUNT: crate::FieldId = 8;
+    /// `state_batches[]._tagged_fields`.
+    pub const STATE_BATCHES_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "snapshot_epoch",
+        "leader_epoch",
+        "start_offset",
+        "state_batches",
+        "_tagged_fields",
+        "state_batches[].first_offset",
+        "state_batches[].last_offset",
+        "state_batches[].delivery_state",
+        "state_batches[].delivery_count",
+        "state_batches[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -233,6 +322,7 @@ pub mod schema {
     pub static SHARE_UPDATE_VALUE: StructDesc = StructDesc {
         name: "ShareUpdateValue",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "SnapshotEpoch",
@@ -246,6 +336,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -259,6 +350,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "StartOffset",
@@ -272,6 +364,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "StateBatches",
@@ -285,6 +378,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -293,6 +387,7 @@ pub mod schema {
     pub static STATE_BATCH: StructDesc = StructDesc {
         name: "StateBatch",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "FirstOffset",
@@ -306,6 +401,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "LastOffset",
@@ -319,6 +415,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "DeliveryState",
@@ -332,6 +429,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "DeliveryCount",
@@ -345,6 +443,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };

@@ -109,6 +109,55 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+        vis.i32(
+            fields::PREVIOUS_MEMBER_EPOCH,
+            rt::read::i32(c, "previous_member_epoch")?,
+        );
+        vis.i8(fields::STATE, rt::read::i8(c, "state")?);
+        rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
+        rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::STANDBY_TASKS, vis, "standby_tasks")?;
+        rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::WARMUP_TASKS, vis, "warmup_tasks")?;
+        rt::visit::array::<TaskIds<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::ACTIVE_TASKS_PENDING_REVOCATION,
+            vis,
+            "active_tasks_pending_revocation",
+        )?;
+        rt::visit::array::<TaskIds<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::STANDBY_TASKS_PENDING_REVOCATION,
+            vis,
+            "standby_tasks_pending_revocation",
+        )?;
+        rt::visit::array::<TaskIds<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::WARMUP_TASKS_PENDING_REVOCATION,
+            vis,
+            "warmup_tasks_pending_revocation",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 9;
@@ -240,6 +289,37 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
+            Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::ACTIVE_TASKS_PARTITIONS,
+            vis,
+            "active_tasks[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::ACTIVE_TASKS_TAGGED_FIELDS,
+                vis,
+                "active_tasks[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -279,6 +359,53 @@ impl<'a> rt::Message<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `member_epoch`.
+    pub const MEMBER_EPOCH: crate::FieldId = 0;
+    /// `previous_member_epoch`.
+    pub const PREVIOUS_MEMBER_EPOCH: crate::FieldId = 1;
+    /// `state`.
+    pub const STATE: crate::FieldId = 2;
+    /// `active_tasks`.
+    pub const ACTIVE_TASKS: crate::FieldId = 3;
+    /// `standby_tasks`.
+    pub const STANDBY_TASKS: crate::FieldId = 4;
+    /// `warmup_tasks`.
+    pub const WARMUP_TASKS: crate::FieldId = 5;
+    /// `active_tasks_pending_revocation`.
+    pub const ACTIVE_TASKS_PENDING_REVOCATION: crate::FieldId = 6;
+    /// `standby_tasks_pending_revocation`.
+    pub const STANDBY_TASKS_PENDING_REVOCATION: crate::FieldId = 7;
+    /// `warmup_tasks_pending_revocation`.
+    pub const WARMUP_TASKS_PENDING_REVOCATION: crate::FieldId = 8;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 9;
+    /// `active_tasks[].subtopology_id`.
+    pub const ACTIVE_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 10;
+    /// `active_tasks[].partitions`.
+    pub const ACTIVE_TASKS_PARTITIONS: crate::FieldId = 11;
+    /// `active_tasks[]._tagged_fields`.
+    pub const ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "member_epoch",
+        "previous_member_epoch",
+        "state",
+        "active_tasks",
+        "standby_tasks",
+        "warmup_tasks",
+        "active_tasks_pending_revocation",
+        "standby_tasks_pending_revocation",
+        "warmup_tasks_pending_revocation",
+        "_tagged_fields",
+        "active_tasks[].subtopology_id",
+        "active_tasks[].partitions",
+        "active_tasks[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -288,6 +415,7 @@ pub mod schema {
     pub static STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT_VALUE: StructDesc = StructDesc {
         name: "StreamsGroupCurrentMemberAssignmentValue",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "MemberEpoch",
@@ -301,6 +429,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "PreviousMemberEpoch",
@@ -314,6 +443,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "State",
@@ -327,6 +457,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "ActiveTasks",
@@ -340,6 +471,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "StandbyTasks",
@@ -353,6 +485,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "WarmupTasks",
@@ -366,6 +499,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ActiveTasksPendingRevocation",
@@ -379,6 +513,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "StandbyTasksPendingRevocation",
@@ -392,6 +527,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "WarmupTasksPendingRevocation",
@@ -405,6 +541,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };
@@ -413,6 +550,7 @@ pub mod schema {
     pub static TASK_IDS: StructDesc = StructDesc {
         name: "TaskIds",
         flexible: 0x1,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "SubtopologyId",
@@ -426,6 +564,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Partitions",
@@ -439,6 +578,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };

@@ -105,6 +105,29 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
+        vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
+        vis.str(fields::CLIENT_ID, Some(rt::read::str(c, true, "client_id")?));
+        vis.str(fields::CLIENT_HOST, Some(rt::read::str(c, true, "client_host")?));
+        vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
+        vis.i32(fields::TOPOLOGY_EPOCH, rt::read::i32(c, "topology_epoch")?);
+        vis.str(fields::PROCESS_ID, Some(rt::read::str(c, true, "process_id")?));
+        let present = rt::read::present(c, true, "user_endpoint")?;
+        rt::visit::struct_field::<Endpoint<'a>, V>(c, present, v, fields::USER_ENDPOINT, vis)?;
+        rt::visit::array::<KeyValue<'a>, V>(c, true, false, v, fields::CLIENT_TAGS, vis, "client_tags")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -207,6 +230,29 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::USER_ENDPOINT_HOST,
+            Some(rt::read::str(c, true, "user_endpoint.host")?),
+        );
+        vis.u16(fields::USER_ENDPOINT_PORT, rt::read::u16(c, "user_endpoint.port")?);
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::USER_ENDPOINT_TAGGED_FIELDS,
+                vis,
+                "user_endpoint._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -296,6 +342,32 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::CLIENT_TAGS_KEY,
+            Some(rt::read::str(c, true, "client_tags[].key")?),
+        );
+        vis.str(
+            fields::CLIENT_TAGS_VALUE,
+            Some(rt::read::str(c, true, "client_tags[].value")?),
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::CLIENT_TAGS_TAGGED_FIELDS,
+                vis,
+                "client_tags[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -335,6 +407,62 @@ impl<'a> rt::Message<'a> for StreamsGroupMemberMetadataValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::STREAMS_GROUP_MEMBER_METADATA_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `instance_id`.
+    pub const INSTANCE_ID: crate::FieldId = 0;
+    /// `rack_id`.
+    pub const RACK_ID: crate::FieldId = 1;
+    /// `client_id`.
+    pub const CLIENT_ID: crate::FieldId = 2;
+    /// `client_host`.
+    pub const CLIENT_HOST: crate::FieldId = 3;
+    /// `rebalance_timeout_ms`.
+    pub const REBALANCE_TIMEOUT_MS: crate::FieldId = 4;
+    /// `topology_epoch`.
+    pub const TOPOLOGY_EPOCH: crate::FieldId = 5;
+    /// `process_id`.
+    pub const PROCESS_ID: crate::FieldId = 6;
+    /// `user_endpoint`.
+    pub const USER_ENDPOINT: crate::FieldId = 7;
+    /// `client_tags`.
+    pub const CLIENT_TAGS: crate::FieldId = 8;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 9;
+    /// `user_endpoint.host`.
+    pub const USER_ENDPOINT_HOST: crate::FieldId = 10;
+    /// `user_endpoint.port`.
+    pub const USER_ENDPOINT_PORT: crate::FieldId = 11;
+    /// `user_endpoint._tagged_fields`.
+    pub const USER_ENDPOINT_TAGGED_FIELDS: crate::FieldId = 12;
+    /// `client_tags[].key`.
+    pub const CLIENT_TAGS_KEY: crate::FieldId = 13;
+    /// `client_tags[].value`.
+    pub const CLIENT_TAGS_VALUE: crate::FieldId = 14;
+    /// `client_tags[]._tagged_fields`.
+    pub const CLIENT_TAGS_TAGGED_FIELDS: crate::FieldId = 15;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "instance_id",
+        "rack_id",
+        "client_id",
+        "client_host",
+        "rebalance_timeout_ms",
+        "topology_epoch",
+        "process_id",
+        "user_endpoint",
+        "client_tags",
+        "_tagged_fields",
+        "user_endpoint.host",
+        "user_endpoint.port",
+        "user_endpoint._tagged_fields",
+        "client_tags[].key",
+        "client_tags[].value",
+        "client_tags[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -344,6 +472,7 @@ pub mod schema {
     pub static STREAMS_GROUP_MEMBER_METADATA_VALUE: StructDesc = StructDesc {
         name: "StreamsGroupMemberMetadataValue",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "InstanceId",
@@ -357,6 +486,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "RackId",
@@ -370,6 +500,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ClientId",
@@ -383,6 +514,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "ClientHost",
@@ -396,6 +528,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "RebalanceTimeoutMs",
@@ -409,6 +542,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 4,
             },
             FieldDesc {
                 name: "TopologyEpoch",
@@ -422,6 +556,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ProcessId",
@@ -435,6 +570,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "UserEndpoint",
@@ -448,6 +584,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 7,
             },
             FieldDesc {
                 name: "ClientTags",
@@ -461,6 +598,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };
@@ -469,6 +607,7 @@ pub mod schema {
     pub static ENDPOINT: StructDesc = StructDesc {
         name: "Endpoint",
         flexible: 0x1,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "Host",
@@ -482,6 +621,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Port",
@@ -495,6 +635,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };
@@ -503,6 +644,7 @@ pub mod schema {
     pub static KEY_VALUE: StructDesc = StructDesc {
         name: "KeyValue",
         flexible: 0x1,
+        tags_id: 15,
         fields: &[
             FieldDesc {
                 name: "Key",
@@ -516,6 +658,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "Value",
@@ -529,6 +672,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
         ],
     };

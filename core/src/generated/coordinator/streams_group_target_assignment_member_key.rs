@@ -57,6 +57,18 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberKey<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
+        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, false, "member_id")?));
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -89,6 +101,19 @@ impl<'a> rt::Message<'a> for StreamsGroupTargetAssignmentMemberKey<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER_KEY;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["group_id", "member_id", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -98,6 +123,7 @@ pub mod schema {
     pub static STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER_KEY: StructDesc = StructDesc {
         name: "StreamsGroupTargetAssignmentMemberKey",
         flexible: 0x0,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -111,6 +137,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "MemberId",
@@ -124,6 +151,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

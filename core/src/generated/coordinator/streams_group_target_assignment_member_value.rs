@@ -67,6 +67,22 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
+        rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::STANDBY_TASKS, vis, "standby_tasks")?;
+        rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::WARMUP_TASKS, vis, "warmup_tasks")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -159,6 +175,37 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
+            Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::ACTIVE_TASKS_PARTITIONS,
+            vis,
+            "active_tasks[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::ACTIVE_TASKS_TAGGED_FIELDS,
+                vis,
+                "active_tasks[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -198,6 +245,35 @@ impl<'a> rt::Message<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `active_tasks`.
+    pub const ACTIVE_TASKS: crate::FieldId = 0;
+    /// `standby_tasks`.
+    pub const STANDBY_TASKS: crate::FieldId = 1;
+    /// `warmup_tasks`.
+    pub const WARMUP_TASKS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `active_tasks[].subtopology_id`.
+    pub const ACTIVE_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 4;
+    /// `active_tasks[].partitions`.
+    pub const ACTIVE_TASKS_PARTITIONS: crate::FieldId = 5;
+    /// `active_tasks[]._tagged_fields`.
+    pub const ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "active_tasks",
+        "standby_tasks",
+        "warmup_tasks",
+        "_tagged_fields",
+        "active_tasks[].subtopology_id",
+        "active_tasks[].partitions",
+        "active_tasks[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -207,6 +283,7 @@ pub mod schema {
     pub static STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER_VALUE: StructDesc = StructDesc {
         name: "StreamsGroupTargetAssignmentMemberValue",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ActiveTasks",
@@ -220,6 +297,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "StandbyTasks",
@@ -233,6 +311,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "WarmupTasks",
@@ -246,6 +325,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -254,6 +334,7 @@ pub mod schema {
     pub static TASK_IDS: StructDesc = StructDesc {
         name: "TaskIds",
         flexible: 0x1,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "SubtopologyId",
@@ -267,6 +348,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Partitions",
@@ -280,6 +362,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };

@@ -62,6 +62,20 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMetadataValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::ASSIGNMENT_EPOCH, rt::read::i32(c, "assignment_epoch")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -98,6 +112,17 @@ impl<'a> rt::Message<'a> for StreamsGroupTargetAssignmentMetadataValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::STREAMS_GROUP_TARGET_ASSIGNMENT_METADATA_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `assignment_epoch`.
+    pub const ASSIGNMENT_EPOCH: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["assignment_epoch", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -107,6 +132,7 @@ pub mod schema {
     pub static STREAMS_GROUP_TARGET_ASSIGNMENT_METADATA_VALUE: StructDesc = StructDesc {
         name: "StreamsGroupTargetAssignmentMetadataValue",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "AssignmentEpoch",
             json: "assignmentEpoch",
@@ -119,6 +145,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 }

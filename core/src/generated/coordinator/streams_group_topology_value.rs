@@ -67,6 +67,20 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
+        rt::visit::array::<Subtopology<'a>, V>(c, true, false, v, fields::SUBTOPOLOGIES, vis, "subtopologies")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -181,6 +195,81 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         rt::read::skip_array::<CopartitionGroup<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::SUBTOPOLOGIES_SUBTOPOLOGY_ID,
+            Some(rt::read::str(c, true, "subtopologies[].subtopology_id")?),
+        );
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SUBTOPOLOGIES_SOURCE_TOPICS,
+            vis,
+            "subtopologies[].source_topics",
+        )?;
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SUBTOPOLOGIES_SOURCE_TOPIC_REGEX,
+            vis,
+            "subtopologies[].source_topic_regex",
+        )?;
+        rt::visit::array::<TopicInfo<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS,
+            vis,
+            "subtopologies[].state_changelog_topics",
+        )?;
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SUBTOPOLOGIES_REPARTITION_SINK_TOPICS,
+            vis,
+            "subtopologies[].repartition_sink_topics",
+        )?;
+        rt::visit::array::<TopicInfo<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS,
+            vis,
+            "subtopologies[].repartition_source_topics",
+        )?;
+        rt::visit::array::<CopartitionGroup<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SUBTOPOLOGIES_COPARTITION_GROUPS,
+            vis,
+            "subtopologies[].copartition_groups",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::SUBTOPOLOGIES_TAGGED_FIELDS,
+                vis,
+                "subtopologies[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -330,6 +419,45 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
+            Some(rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?),
+        );
+        vis.i32(
+            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS,
+            rt::read::i32(c, "subtopologies[].state_changelog_topics[].partitions")?,
+        );
+        vis.i16(
+            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR,
+            rt::read::i16(c, "subtopologies[].state_changelog_topics[].replication_factor")?,
+        );
+        rt::visit::array::<TopicConfig<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS,
+            vis,
+            "subtopologies[].state_changelog_topics[].topic_configs",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
+                vis,
+                "subtopologies[].state_changelog_topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -441,6 +569,51 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         rt::read::skip_array::<i16>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<i16, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPICS,
+            vis,
+            "subtopologies[].copartition_groups[].source_topics",
+        )?;
+        rt::visit::array::<i16, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPIC_REGEX,
+            vis,
+            "subtopologies[].copartition_groups[].source_topic_regex",
+        )?;
+        rt::visit::array::<i16, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SUBTOPOLOGIES_COPARTITION_GROUPS_REPARTITION_SOURCE_TOPICS,
+            vis,
+            "subtopologies[].copartition_groups[].repartition_source_topics",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS,
+                vis,
+                "subtopologies[].copartition_groups[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -574,6 +747,40 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_KEY,
+            Some(rt::read::str(
+                c,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].key",
+            )?),
+        );
+        vis.str(
+            fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_VALUE,
+            Some(rt::read::str(
+                c,
+                true,
+                "subtopologies[].state_changelog_topics[].topic_configs[].value",
+            )?),
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS,
+                vis,
+                "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -631,6 +838,83 @@ impl<'a> rt::Message<'a> for StreamsGroupTopologyValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::STREAMS_GROUP_TOPOLOGY_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `epoch`.
+    pub const EPOCH: crate::FieldId = 0;
+    /// `subtopologies`.
+    pub const SUBTOPOLOGIES: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `subtopologies[].subtopology_id`.
+    pub const SUBTOPOLOGIES_SUBTOPOLOGY_ID: crate::FieldId = 3;
+    /// `subtopologies[].source_topics`.
+    pub const SUBTOPOLOGIES_SOURCE_TOPICS: crate::FieldId = 4;
+    /// `subtopologies[].source_topic_regex`.
+    pub const SUBTOPOLOGIES_SOURCE_TOPIC_REGEX: crate::FieldId = 5;
+    /// `subtopologies[].state_changelog_topics`.
+    pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS: crate::FieldId = 6;
+    /// `subtopologies[].repartition_sink_topics`.
+    pub const SUBTOPOLOGIES_REPARTITION_SINK_TOPICS: crate::FieldId = 7;
+    /// `subtopologies[].repartition_source_topics`.
+    pub const SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS: crate::FieldId = 8;
+    /// `subtopologies[].copartition_groups`.
+    pub const SUBTOPOLOGIES_COPARTITION_GROUPS: crate::FieldId = 9;
+    /// `subtopologies[]._tagged_fields`.
+    pub const SUBTOPOLOGIES_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `subtopologies[].state_changelog_topics[].name`.
+    pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME: crate::FieldId = 11;
+    /// `subtopologies[].state_changelog_topics[].partitions`.
+    pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS: crate::FieldId = 12;
+    /// `subtopologies[].state_changelog_topics[].replication_factor`.
+    pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR: crate::FieldId = 13;
+    /// `subtopologies[].state_changelog_topics[].topic_configs`.
+    pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS: crate::FieldId = 14;
+    /// `subtopologies[].state_changelog_topics[]._tagged_fields`.
+    pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS: crate::FieldId = 15;
+    /// `subtopologies[].copartition_groups[].source_topics`.
+    pub const SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPICS: crate::FieldId = 16;
+    /// `subtopologies[].copartition_groups[].source_topic_regex`.
+    pub const SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPIC_REGEX: crate::FieldId = 17;
+    /// `subtopologies[].copartition_groups[].repartition_source_topics`.
+    pub const SUBTOPOLOGIES_COPARTITION_GROUPS_REPARTITION_SOURCE_TOPICS: crate::FieldId = 18;
+    /// `subtopologies[].copartition_groups[]._tagged_fields`.
+    pub const SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS: crate::FieldId = 19;
+    /// `subtopologies[].state_changelog_topics[].topic_configs[].key`.
+    pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_KEY: crate::FieldId = 20;
+    /// `subtopologies[].state_changelog_topics[].topic_configs[].value`.
+    pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_VALUE: crate::FieldId = 21;
+    /// `subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields`.
+    pub const SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_TAGGED_FIELDS: crate::FieldId = 22;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "epoch",
+        "subtopologies",
+        "_tagged_fields",
+        "subtopologies[].subtopology_id",
+        "subtopologies[].source_topics",
+        "subtopologies[].source_topic_regex",
+        "subtopologies[].state_changelog_topics",
+        "subtopologies[].repartition_sink_topics",
+        "subtopologies[].repartition_source_topics",
+        "subtopologies[].copartition_groups",
+        "subtopologies[]._tagged_fields",
+        "subtopologies[].state_changelog_topics[].name",
+        "subtopologies[].state_changelog_topics[].partitions",
+        "subtopologies[].state_changelog_topics[].replication_factor",
+        "subtopologies[].state_changelog_topics[].topic_configs",
+        "subtopologies[].state_changelog_topics[]._tagged_fields",
+        "subtopologies[].copartition_groups[].source_topics",
+        "subtopologies[].copartition_groups[].source_topic_regex",
+        "subtopologies[].copartition_groups[].repartition_source_topics",
+        "subtopologies[].copartition_groups[]._tagged_fields",
+        "subtopologies[].state_changelog_topics[].topic_configs[].key",
+        "subtopologies[].state_changelog_topics[].topic_configs[].value",
+        "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -640,6 +924,7 @@ pub mod schema {
     pub static STREAMS_GROUP_TOPOLOGY_VALUE: StructDesc = StructDesc {
         name: "StreamsGroupTopologyValue",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Epoch",
@@ -653,6 +938,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Subtopologies",
@@ -666,6 +952,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -674,6 +961,7 @@ pub mod schema {
     pub static SUBTOPOLOGY: StructDesc = StructDesc {
         name: "Subtopology",
         flexible: 0x1,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "SubtopologyId",
@@ -687,6 +975,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "SourceTopics",
@@ -700,6 +989,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "SourceTopicRegex",
@@ -713,6 +1003,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "StateChangelogTopics",
@@ -726,6 +1017,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "RepartitionSinkTopics",
@@ -739,6 +1031,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "RepartitionSourceTopics",
@@ -752,6 +1045,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "CopartitionGroups",
@@ -765,6 +1059,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -773,6 +1068,7 @@ pub mod schema {
     pub static TOPIC_INFO: StructDesc = StructDesc {
         name: "TopicInfo",
         flexible: 0x1,
+        tags_id: 15,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -786,6 +1082,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Partitions",
@@ -799,6 +1096,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "ReplicationFactor",
@@ -812,6 +1110,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "TopicConfigs",
@@ -825,6 +1124,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
         ],
     };
@@ -833,6 +1133,7 @@ pub mod schema {
     pub static COPARTITION_GROUP: StructDesc = StructDesc {
         name: "CopartitionGroup",
         flexible: 0x1,
+        tags_id: 19,
         fields: &[
             FieldDesc {
                 name: "SourceTopics",
@@ -846,6 +1147,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "SourceTopicRegex",
@@ -859,6 +1161,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "RepartitionSourceTopics",
@@ -872,6 +1175,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
         ],
     };
@@ -880,6 +1184,7 @@ pub mod schema {
     pub static TOPIC_CONFIG: StructDesc = StructDesc {
         name: "TopicConfig",
         flexible: 0x1,
+        tags_id: 22,
         fields: &[
             FieldDesc {
                 name: "key",
@@ -893,6 +1198,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
             FieldDesc {
                 name: "value",
@@ -906,6 +1212,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 21,
             },
         ],
     };

@@ -57,6 +57,20 @@ impl<'a> rt::Struct<'a> for TransactionLogKey<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TRANSACTIONAL_ID,
+            Some(rt::read::str(c, false, "transactional_id")?),
+        );
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -87,6 +101,17 @@ impl<'a> rt::Message<'a> for TransactionLogKey<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::TRANSACTION_LOG_KEY;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `transactional_id`.
+    pub const TRANSACTIONAL_ID: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["transactional_id", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -96,6 +121,7 @@ pub mod schema {
     pub static TRANSACTION_LOG_KEY: StructDesc = StructDesc {
         name: "TransactionLogKey",
         flexible: 0x0,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "TransactionalId",
             json: "transactionalId",
@@ -108,6 +134,7 @@ pub mod schema {
             compact: 0x0,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 }

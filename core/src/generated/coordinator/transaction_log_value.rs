@@ -156,6 +156,70 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
+        vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
+        vis.i32(
+            fields::TRANSACTION_TIMEOUT_MS,
+            rt::read::i32(c, "transaction_timeout_ms")?,
+        );
+        vis.i8(fields::TRANSACTION_STATUS, rt::read::i8(c, "transaction_status")?);
+        rt::visit::array::<PartitionsSchema<'a>, V>(
+            c,
+            v >= 1,
+            true,
+            v,
+            fields::TRANSACTION_PARTITIONS,
+            vis,
+            "transaction_partitions",
+        )?;
+        vis.i64(
+            fields::TRANSACTION_LAST_UPDATE_TIMESTAMP_MS,
+            rt::read::i64(c, "transaction_last_update_timestamp_ms")?,
+        );
+        vis.i64(
+            fields::TRANSACTION_START_TIMESTAMP_MS,
+            rt::read::i64(c, "transaction_start_timestamp_ms")?,
+        );
+        if v >= 1 {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        vis.i64(fields::PREVIOUS_PRODUCER_ID, rt::read::i64(c, "previous_producer_id")?);
+                        rt::read::check_tag_size(c, before, size, tag, "previous_producer_id")?;
+                    }
+                    1 => {
+                        vis.i64(fields::NEXT_PRODUCER_ID, rt::read::i64(c, "next_producer_id")?);
+                        rt::read::check_tag_size(c, before, size, tag, "next_producer_id")?;
+                    }
+                    2 => {
+                        vis.i16(
+                            fields::CLIENT_TRANSACTION_VERSION,
+                            rt::read::i16(c, "client_transaction_version")?,
+                        );
+                        rt::read::check_tag_size(c, before, size, tag, "client_transaction_version")?;
+                    }
+                    3 => {
+                        vis.i16(fields::NEXT_PRODUCER_EPOCH, rt::read::i16(c, "next_producer_epoch")?);
+                        rt::read::check_tag_size(c, before, size, tag, "next_producer_epoch")?;
+                    }
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 31;
@@ -326,6 +390,37 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TRANSACTION_PARTITIONS_TOPIC,
+            Some(rt::read::str(c, v >= 1, "transaction_partitions[].topic")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 1,
+            false,
+            v,
+            fields::TRANSACTION_PARTITIONS_PARTITION_IDS,
+            vis,
+            "transaction_partitions[].partition_ids",
+        )?;
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::TRANSACTION_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "transaction_partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -367,6 +462,59 @@ impl<'a> rt::Message<'a> for TransactionLogValue<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::TRANSACTION_LOG_VALUE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `producer_id`.
+    pub const PRODUCER_ID: crate::FieldId = 0;
+    /// `previous_producer_id`.
+    pub const PREVIOUS_PRODUCER_ID: crate::FieldId = 1;
+    /// `next_producer_id`.
+    pub const NEXT_PRODUCER_ID: crate::FieldId = 2;
+    /// `producer_epoch`.
+    pub const PRODUCER_EPOCH: crate::FieldId = 3;
+    /// `next_producer_epoch`.
+    pub const NEXT_PRODUCER_EPOCH: crate::FieldId = 4;
+    /// `transaction_timeout_ms`.
+    pub const TRANSACTION_TIMEOUT_MS: crate::FieldId = 5;
+    /// `transaction_status`.
+    pub const TRANSACTION_STATUS: crate::FieldId = 6;
+    /// `transaction_partitions`.
+    pub const TRANSACTION_PARTITIONS: crate::FieldId = 7;
+    /// `transaction_last_update_timestamp_ms`.
+    pub const TRANSACTION_LAST_UPDATE_TIMESTAMP_MS: crate::FieldId = 8;
+    /// `transaction_start_timestamp_ms`.
+    pub const TRANSACTION_START_TIMESTAMP_MS: crate::FieldId = 9;
+    /// `client_transaction_version`.
+    pub const CLIENT_TRANSACTION_VERSION: crate::FieldId = 10;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 11;
+    /// `transaction_partitions[].topic`.
+    pub const TRANSACTION_PARTITIONS_TOPIC: crate::FieldId = 12;
+    /// `transaction_partitions[].partition_ids`.
+    pub const TRANSACTION_PARTITIONS_PARTITION_IDS: crate::FieldId = 13;
+    /// `transaction_partitions[]._tagged_fields`.
+    pub const TRANSACTION_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "producer_id",
+        "previous_producer_id",
+        "next_producer_id",
+        "producer_epoch",
+        "next_producer_epoch",
+        "transaction_timeout_ms",
+        "transaction_status",
+        "transaction_partitions",
+        "transaction_last_update_timestamp_ms",
+        "transaction_start_timestamp_ms",
+        "client_transaction_version",
+        "_tagged_fields",
+        "transaction_partitions[].topic",
+        "transaction_partitions[].partition_ids",
+        "transaction_partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -376,6 +524,7 @@ pub mod schema {
     pub static TRANSACTION_LOG_VALUE: StructDesc = StructDesc {
         name: "TransactionLogValue",
         flexible: 0x2,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "ProducerId",
@@ -389,6 +538,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "PreviousProducerId",
@@ -402,6 +552,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 1,
             },
             FieldDesc {
                 name: "NextProducerId",
@@ -415,6 +566,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 2,
             },
             FieldDesc {
                 name: "ProducerEpoch",
@@ -428,6 +580,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "NextProducerEpoch",
@@ -441,6 +594,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 4,
             },
             FieldDesc {
                 name: "TransactionTimeoutMs",
@@ -454,6 +608,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "TransactionStatus",
@@ -467,6 +622,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "TransactionPartitions",
@@ -480,6 +636,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "TransactionLastUpdateTimestampMs",
@@ -493,6 +650,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "TransactionStartTimestampMs",
@@ -506,6 +664,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "ClientTransactionVersion",
@@ -519,6 +678,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Int(0),
+                id: 10,
             },
         ],
     };
@@ -527,6 +687,7 @@ pub mod schema {
     pub static PARTITIONS_SCHEMA: StructDesc = StructDesc {
         name: "PartitionsSchema",
         flexible: 0x2,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -540,6 +701,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "PartitionIds",
@@ -553,6 +715,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };

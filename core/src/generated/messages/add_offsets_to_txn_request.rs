@@ -81,6 +81,26 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TRANSACTIONAL_ID,
+            Some(rt::read::str(c, v >= 3, "transactional_id")?),
+        );
+        vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
+        vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 3, "group_id")?));
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 10;
@@ -122,6 +142,29 @@ impl<'a> rt::Message<'a> for AddOffsetsToTxnRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ADD_OFFSETS_TO_TXN_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `transactional_id`.
+    pub const TRANSACTIONAL_ID: crate::FieldId = 0;
+    /// `producer_id`.
+    pub const PRODUCER_ID: crate::FieldId = 1;
+    /// `producer_epoch`.
+    pub const PRODUCER_EPOCH: crate::FieldId = 2;
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "transactional_id",
+        "producer_id",
+        "producer_epoch",
+        "group_id",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -131,6 +174,7 @@ pub mod schema {
     pub static ADD_OFFSETS_TO_TXN_REQUEST: StructDesc = StructDesc {
         name: "AddOffsetsToTxnRequest",
         flexible: 0x18,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "TransactionalId",
@@ -144,6 +188,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ProducerId",
@@ -157,6 +202,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ProducerEpoch",
@@ -170,6 +216,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "GroupId",
@@ -183,6 +230,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };

@@ -104,6 +104,58 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 4 {
+            rt::visit::array::<AddPartitionsToTxnTransaction<'a>, V>(
+                c,
+                v >= 3,
+                false,
+                v,
+                fields::TRANSACTIONS,
+                vis,
+                "transactions",
+            )?;
+        }
+        if v <= 3 {
+            vis.str(
+                fields::V3_AND_BELOW_TRANSACTIONAL_ID,
+                Some(rt::read::str(c, v >= 3, "v3_and_below_transactional_id")?),
+            );
+        }
+        if v <= 3 {
+            vis.i64(
+                fields::V3_AND_BELOW_PRODUCER_ID,
+                rt::read::i64(c, "v3_and_below_producer_id")?,
+            );
+        }
+        if v <= 3 {
+            vis.i16(
+                fields::V3_AND_BELOW_PRODUCER_EPOCH,
+                rt::read::i16(c, "v3_and_below_producer_epoch")?,
+            );
+        }
+        if v <= 3 {
+            rt::visit::array::<AddPartitionsToTxnTopic<'a>, V>(
+                c,
+                v >= 3,
+                false,
+                v,
+                fields::V3_AND_BELOW_TOPICS,
+                vis,
+                "v3_and_below_topics",
+            )?;
+        }
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -287,6 +339,59 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 4 {
+            vis.str(
+                fields::TRANSACTIONS_TRANSACTIONAL_ID,
+                Some(rt::read::str(c, v >= 3, "transactions[].transactional_id")?),
+            );
+        }
+        if v >= 4 {
+            vis.i64(
+                fields::TRANSACTIONS_PRODUCER_ID,
+                rt::read::i64(c, "transactions[].producer_id")?,
+            );
+        }
+        if v >= 4 {
+            vis.i16(
+                fields::TRANSACTIONS_PRODUCER_EPOCH,
+                rt::read::i16(c, "transactions[].producer_epoch")?,
+            );
+        }
+        if v >= 4 {
+            vis.bool(
+                fields::TRANSACTIONS_VERIFY_ONLY,
+                rt::read::bool(c, "transactions[].verify_only")?,
+            );
+        }
+        if v >= 4 {
+            rt::visit::array::<AddPartitionsToTxnTopic<'a>, V>(
+                c,
+                v >= 3,
+                false,
+                v,
+                fields::TRANSACTIONS_TOPICS,
+                vis,
+                "transactions[].topics",
+            )?;
+        }
+        if v >= 3 {
+            rt::visit::tags_only(
+                c,
+                fields::TRANSACTIONS_TAGGED_FIELDS,
+                vis,
+                "transactions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -420,6 +525,37 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::V3_AND_BELOW_TOPICS_NAME,
+            Some(rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 3,
+            false,
+            v,
+            fields::V3_AND_BELOW_TOPICS_PARTITIONS,
+            vis,
+            "v3_and_below_topics[].partitions",
+        )?;
+        if v >= 3 {
+            rt::visit::tags_only(
+                c,
+                fields::V3_AND_BELOW_TOPICS_TAGGED_FIELDS,
+                vis,
+                "v3_and_below_topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -459,6 +595,59 @@ impl<'a> rt::Message<'a> for AddPartitionsToTxnRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ADD_PARTITIONS_TO_TXN_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `transactions`.
+    pub const TRANSACTIONS: crate::FieldId = 0;
+    /// `v3_and_below_transactional_id`.
+    pub const V3_AND_BELOW_TRANSACTIONAL_ID: crate::FieldId = 1;
+    /// `v3_and_below_producer_id`.
+    pub const V3_AND_BELOW_PRODUCER_ID: crate::FieldId = 2;
+    /// `v3_and_below_producer_epoch`.
+    pub const V3_AND_BELOW_PRODUCER_EPOCH: crate::FieldId = 3;
+    /// `v3_and_below_topics`.
+    pub const V3_AND_BELOW_TOPICS: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// `transactions[].transactional_id`.
+    pub const TRANSACTIONS_TRANSACTIONAL_ID: crate::FieldId = 6;
+    /// `transactions[].producer_id`.
+    pub const TRANSACTIONS_PRODUCER_ID: crate::FieldId = 7;
+    /// `transactions[].producer_epoch`.
+    pub const TRANSACTIONS_PRODUCER_EPOCH: crate::FieldId = 8;
+    /// `transactions[].verify_only`.
+    pub const TRANSACTIONS_VERIFY_ONLY: crate::FieldId = 9;
+    /// `transactions[].topics`.
+    pub const TRANSACTIONS_TOPICS: crate::FieldId = 10;
+    /// `transactions[]._tagged_fields`.
+    pub const TRANSACTIONS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `v3_and_below_topics[].name`.
+    pub const V3_AND_BELOW_TOPICS_NAME: crate::FieldId = 12;
+    /// `v3_and_below_topics[].partitions`.
+    pub const V3_AND_BELOW_TOPICS_PARTITIONS: crate::FieldId = 13;
+    /// `v3_and_below_topics[]._tagged_fields`.
+    pub const V3_AND_BELOW_TOPICS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "transactions",
+        "v3_and_below_transactional_id",
+        "v3_and_below_producer_id",
+        "v3_and_below_producer_epoch",
+        "v3_and_below_topics",
+        "_tagged_fields",
+        "transactions[].transactional_id",
+        "transactions[].producer_id",
+        "transactions[].producer_epoch",
+        "transactions[].verify_only",
+        "transactions[].topics",
+        "transactions[]._tagged_fields",
+        "v3_and_below_topics[].name",
+        "v3_and_below_topics[].partitions",
+        "v3_and_below_topics[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -468,6 +657,7 @@ pub mod schema {
     pub static ADD_PARTITIONS_TO_TXN_REQUEST: StructDesc = StructDesc {
         name: "AddPartitionsToTxnRequest",
         flexible: 0x38,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "Transactions",
@@ -481,6 +671,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "V3AndBelowTransactionalId",
@@ -494,6 +685,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "V3AndBelowProducerId",
@@ -507,6 +699,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "V3AndBelowProducerEpoch",
@@ -520,6 +713,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "V3AndBelowTopics",
@@ -533,6 +727,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -541,6 +736,7 @@ pub mod schema {
     pub static ADD_PARTITIONS_TO_TXN_TRANSACTION: StructDesc = StructDesc {
         name: "AddPartitionsToTxnTransaction",
         flexible: 0x38,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "TransactionalId",
@@ -554,6 +750,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "ProducerId",
@@ -567,6 +764,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "ProducerEpoch",
@@ -580,6 +778,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "VerifyOnly",
@@ -593,6 +792,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 9,
             },
             FieldDesc {
                 name: "Topics",
@@ -606,6 +806,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -614,6 +815,7 @@ pub mod schema {
     pub static ADD_PARTITIONS_TO_TXN_TOPIC: StructDesc = StructDesc {
         name: "AddPartitionsToTxnTopic",
         flexible: 0x38,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -627,6 +829,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "Partitions",
@@ -640,6 +843,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };

@@ -79,6 +79,44 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        if v >= 4 {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        }
+        if v >= 4 {
+            rt::visit::array::<AddPartitionsToTxnResult<'a>, V>(
+                c,
+                v >= 3,
+                false,
+                v,
+                fields::RESULTS_BY_TRANSACTION,
+                vis,
+                "results_by_transaction",
+            )?;
+        }
+        if v <= 3 {
+            rt::visit::array::<AddPartitionsToTxnTopicResult<'a>, V>(
+                c,
+                v >= 3,
+                false,
+                v,
+                fields::RESULTS_BY_TOPIC_V3_AND_BELOW,
+                vis,
+                "results_by_topic_v3_and_below",
+            )?;
+        }
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -218,6 +256,40 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
         Some(())
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 4 {
+            vis.str(
+                fields::RESULTS_BY_TRANSACTION_TRANSACTIONAL_ID,
+                Some(rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?),
+            );
+        }
+        if v >= 4 {
+            rt::visit::array::<AddPartitionsToTxnTopicResult<'a>, V>(
+                c,
+                v >= 3,
+                false,
+                v,
+                fields::RESULTS_BY_TRANSACTION_TOPIC_RESULTS,
+                vis,
+                "results_by_transaction[].topic_results",
+            )?;
+        }
+        if v >= 3 {
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_BY_TRANSACTION_TAGGED_FIELDS,
+                vis,
+                "results_by_transaction[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -339,6 +411,37 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RESULTS_BY_TOPIC_V3_AND_BELOW_NAME,
+            Some(rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?),
+        );
+        rt::visit::array::<AddPartitionsToTxnPartitionResult<'a>, V>(
+            c,
+            v >= 3,
+            false,
+            v,
+            fields::RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION,
+            vis,
+            "results_by_topic_v3_and_below[].results_by_partition",
+        )?;
+        if v >= 3 {
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_BY_TOPIC_V3_AND_BELOW_TAGGED_FIELDS,
+                vis,
+                "results_by_topic_v3_and_below[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -456,6 +559,38 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_PARTITION_INDEX,
+            rt::read::i32(
+                c,
+                "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
+            )?,
+        );
+        vis.i16(
+            fields::RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_PARTITION_ERROR_CODE,
+            rt::read::i16(
+                c,
+                "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
+            )?,
+        );
+        if v >= 3 {
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_TAGGED_FIELDS,
+                vis,
+                "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -501,6 +636,56 @@ impl<'a> rt::Message<'a> for AddPartitionsToTxnResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ADD_PARTITIONS_TO_TXN_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `results_by_transaction`.
+    pub const RESULTS_BY_TRANSACTION: crate::FieldId = 2;
+    /// `results_by_topic_v3_and_below`.
+    pub const RESULTS_BY_TOPIC_V3_AND_BELOW: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `results_by_transaction[].transactional_id`.
+    pub const RESULTS_BY_TRANSACTION_TRANSACTIONAL_ID: crate::FieldId = 5;
+    /// `results_by_transaction[].topic_results`.
+    pub const RESULTS_BY_TRANSACTION_TOPIC_RESULTS: crate::FieldId = 6;
+    /// `results_by_transaction[]._tagged_fields`.
+    pub const RESULTS_BY_TRANSACTION_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `results_by_topic_v3_and_below[].name`.
+    pub const RESULTS_BY_TOPIC_V3_AND_BELOW_NAME: crate::FieldId = 8;
+    /// `results_by_topic_v3_and_below[].results_by_partition`.
+    pub const RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION: crate::FieldId = 9;
+    /// `results_by_topic_v3_and_below[]._tagged_fields`.
+    pub const RESULTS_BY_TOPIC_V3_AND_BELOW_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `results_by_topic_v3_and_below[].results_by_partition[].partition_index`.
+    pub const RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_PARTITION_INDEX: crate::FieldId = 11;
+    /// `results_by_topic_v3_and_below[].results_by_partition[].partition_error_code`.
+    pub const RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_PARTITION_ERROR_CODE: crate::FieldId = 12;
+    /// `results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields`.
+    pub const RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_TAGGED_FIELDS: crate::FieldId = 13;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "results_by_transaction",
+        "results_by_topic_v3_and_below",
+        "_tagged_fields",
+        "results_by_transaction[].transactional_id",
+        "results_by_transaction[].topic_results",
+        "results_by_transaction[]._tagged_fields",
+        "results_by_topic_v3_and_below[].name",
+        "results_by_topic_v3_and_below[].results_by_partition",
+        "results_by_topic_v3_and_below[]._tagged_fields",
+        "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
+        "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
+        "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -510,6 +695,7 @@ pub mod schema {
     pub static ADD_PARTITIONS_TO_TXN_RESPONSE: StructDesc = StructDesc {
         name: "AddPartitionsToTxnResponse",
         flexible: 0x38,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -523,6 +709,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -536,6 +723,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: true,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ResultsByTransaction",
@@ -549,6 +737,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "ResultsByTopicV3AndBelow",
@@ -562,6 +751,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -570,6 +760,7 @@ pub mod schema {
     pub static ADD_PARTITIONS_TO_TXN_RESULT: StructDesc = StructDesc {
         name: "AddPartitionsToTxnResult",
         flexible: 0x38,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "TransactionalId",
@@ -583,6 +774,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "TopicResults",
@@ -596,6 +788,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -604,6 +797,7 @@ pub mod schema {
     pub static ADD_PARTITIONS_TO_TXN_TOPIC_RESULT: StructDesc = StructDesc {
         name: "AddPartitionsToTxnTopicResult",
         flexible: 0x38,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -617,6 +811,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "ResultsByPartition",
@@ -630,6 +825,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -638,6 +834,7 @@ pub mod schema {
     pub static ADD_PARTITIONS_TO_TXN_PARTITION_RESULT: StructDesc = StructDesc {
         name: "AddPartitionsToTxnPartitionResult",
         flexible: 0x38,
+        tags_id: 13,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -651,6 +848,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "PartitionErrorCode",
@@ -664,6 +862,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
         ],
     };

@@ -87,6 +87,24 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
+        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+        vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
+        vis.uuid(fields::VOTER_DIRECTORY_ID, rt::read::uuid(c, "voter_directory_id")?);
+        rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::LISTENERS, vis, "listeners")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 24;
@@ -187,6 +205,28 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::LISTENERS_NAME,
+            Some(rt::read::str(c, true, "listeners[].name")?),
+        );
+        vis.str(
+            fields::LISTENERS_HOST,
+            Some(rt::read::str(c, true, "listeners[].host")?),
+        );
+        vis.u16(fields::LISTENERS_PORT, rt::read::u16(c, "listeners[].port")?);
+        if true {
+            rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -227,6 +267,44 @@ impl<'a> rt::Message<'a> for AddRaftVoterRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ADD_RAFT_VOTER_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `cluster_id`.
+    pub const CLUSTER_ID: crate::FieldId = 0;
+    /// `timeout_ms`.
+    pub const TIMEOUT_MS: crate::FieldId = 1;
+    /// `voter_id`.
+    pub const VOTER_ID: crate::FieldId = 2;
+    /// `voter_directory_id`.
+    pub const VOTER_DIRECTORY_ID: crate::FieldId = 3;
+    /// `listeners`.
+    pub const LISTENERS: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// `listeners[].name`.
+    pub const LISTENERS_NAME: crate::FieldId = 6;
+    /// `listeners[].host`.
+    pub const LISTENERS_HOST: crate::FieldId = 7;
+    /// `listeners[].port`.
+    pub const LISTENERS_PORT: crate::FieldId = 8;
+    /// `listeners[]._tagged_fields`.
+    pub const LISTENERS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "cluster_id",
+        "timeout_ms",
+        "voter_id",
+        "voter_directory_id",
+        "listeners",
+        "_tagged_fields",
+        "listeners[].name",
+        "listeners[].host",
+        "listeners[].port",
+        "listeners[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -236,6 +314,7 @@ pub mod schema {
     pub static ADD_RAFT_VOTER_REQUEST: StructDesc = StructDesc {
         name: "AddRaftVoterRequest",
         flexible: 0x1,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "ClusterId",
@@ -249,6 +328,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "TimeoutMs",
@@ -262,6 +342,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "VoterId",
@@ -275,6 +356,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "VoterDirectoryId",
@@ -288,6 +370,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Listeners",
@@ -301,6 +384,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -309,6 +393,7 @@ pub mod schema {
     pub static LISTENER: StructDesc = StructDesc {
         name: "Listener",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -322,6 +407,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Host",
@@ -335,6 +421,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Port",
@@ -348,6 +435,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };

@@ -82,6 +82,23 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.i64(fields::PRODUCER_ID_START, rt::read::i64(c, "producer_id_start")?);
+        vis.i32(fields::PRODUCER_ID_LEN, rt::read::i32(c, "producer_id_len")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 18;
@@ -121,6 +138,29 @@ impl<'a> rt::Message<'a> for AllocateProducerIdsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALLOCATE_PRODUCER_IDS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `producer_id_start`.
+    pub const PRODUCER_ID_START: crate::FieldId = 2;
+    /// `producer_id_len`.
+    pub const PRODUCER_ID_LEN: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "producer_id_start",
+        "producer_id_len",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -130,6 +170,7 @@ pub mod schema {
     pub static ALLOCATE_PRODUCER_IDS_RESPONSE: StructDesc = StructDesc {
         name: "AllocateProducerIdsResponse",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -143,6 +184,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -156,6 +198,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ProducerIdStart",
@@ -169,6 +212,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "ProducerIdLen",
@@ -182,6 +226,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };

@@ -68,6 +68,20 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<EntryData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES, vis, "entries")?;
+        vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -157,6 +171,21 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<EntityData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_ENTITY, vis, "entries[].entity")?;
+        rt::visit::array::<OpData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_OPS, vis, "entries[].ops")?;
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::ENTRIES_TAGGED_FIELDS, vis, "entries[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -249,6 +278,32 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::ENTRIES_ENTITY_ENTITY_TYPE,
+            Some(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?),
+        );
+        vis.str(
+            fields::ENTRIES_ENTITY_ENTITY_NAME,
+            rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?,
+        );
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::ENTRIES_ENTITY_TAGGED_FIELDS,
+                vis,
+                "entries[].entity[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -357,6 +412,30 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::ENTRIES_OPS_KEY,
+            Some(rt::read::str(c, v >= 1, "entries[].ops[].key")?),
+        );
+        vis.f64(fields::ENTRIES_OPS_VALUE, rt::read::f64(c, "entries[].ops[].value")?);
+        vis.bool(fields::ENTRIES_OPS_REMOVE, rt::read::bool(c, "entries[].ops[].remove")?);
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::ENTRIES_OPS_TAGGED_FIELDS,
+                vis,
+                "entries[].ops[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 9;
@@ -396,6 +475,53 @@ impl<'a> rt::Message<'a> for AlterClientQuotasRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_CLIENT_QUOTAS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `entries`.
+    pub const ENTRIES: crate::FieldId = 0;
+    /// `validate_only`.
+    pub const VALIDATE_ONLY: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `entries[].entity`.
+    pub const ENTRIES_ENTITY: crate::FieldId = 3;
+    /// `entries[].ops`.
+    pub const ENTRIES_OPS: crate::FieldId = 4;
+    /// `entries[]._tagged_fields`.
+    pub const ENTRIES_TAGGED_FIELDS: crate::FieldId = 5;
+    /// `entries[].entity[].entity_type`.
+    pub const ENTRIES_ENTITY_ENTITY_TYPE: crate::FieldId = 6;
+    /// `entries[].entity[].entity_name`.
+    pub const ENTRIES_ENTITY_ENTITY_NAME: crate::FieldId = 7;
+    /// `entries[].entity[]._tagged_fields`.
+    pub const ENTRIES_ENTITY_TAGGED_FIELDS: crate::FieldId = 8;
+    /// `entries[].ops[].key`.
+    pub const ENTRIES_OPS_KEY: crate::FieldId = 9;
+    /// `entries[].ops[].value`.
+    pub const ENTRIES_OPS_VALUE: crate::FieldId = 10;
+    /// `entries[].ops[].remove`.
+    pub const ENTRIES_OPS_REMOVE: crate::FieldId = 11;
+    /// `entries[].ops[]._tagged_fields`.
+    pub const ENTRIES_OPS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "entries",
+        "validate_only",
+        "_tagged_fields",
+        "entries[].entity",
+        "entries[].ops",
+        "entries[]._tagged_fields",
+        "entries[].entity[].entity_type",
+        "entries[].entity[].entity_name",
+        "entries[].entity[]._tagged_fields",
+        "entries[].ops[].key",
+        "entries[].ops[].value",
+        "entries[].ops[].remove",
+        "entries[].ops[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -405,6 +531,7 @@ pub mod schema {
     pub static ALTER_CLIENT_QUOTAS_REQUEST: StructDesc = StructDesc {
         name: "AlterClientQuotasRequest",
         flexible: 0x2,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Entries",
@@ -418,6 +545,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ValidateOnly",
@@ -431,6 +559,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -439,6 +568,7 @@ pub mod schema {
     pub static ENTRY_DATA: StructDesc = StructDesc {
         name: "EntryData",
         flexible: 0x2,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "Entity",
@@ -452,6 +582,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Ops",
@@ -465,6 +596,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -473,6 +605,7 @@ pub mod schema {
     pub static ENTITY_DATA: StructDesc = StructDesc {
         name: "EntityData",
         flexible: 0x2,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "EntityType",
@@ -486,6 +619,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "EntityName",
@@ -499,6 +633,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };
@@ -507,6 +642,7 @@ pub mod schema {
     pub static OP_DATA: StructDesc = StructDesc {
         name: "OpData",
         flexible: 0x2,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "Key",
@@ -520,6 +656,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Value",
@@ -533,6 +670,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Remove",
@@ -546,6 +684,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };

@@ -67,6 +67,20 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<EntryData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES, vis, "entries")?;
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -165,6 +179,25 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ENTRIES_ERROR_CODE, rt::read::i16(c, "entries[].error_code")?);
+        vis.str(
+            fields::ENTRIES_ERROR_MESSAGE,
+            rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?,
+        );
+        rt::visit::array::<EntityData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_ENTITY, vis, "entries[].entity")?;
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::ENTRIES_TAGGED_FIELDS, vis, "entries[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -258,6 +291,32 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::ENTRIES_ENTITY_ENTITY_TYPE,
+            Some(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?),
+        );
+        vis.str(
+            fields::ENTRIES_ENTITY_ENTITY_NAME,
+            rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?,
+        );
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::ENTRIES_ENTITY_TAGGED_FIELDS,
+                vis,
+                "entries[].entity[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -297,6 +356,44 @@ impl<'a> rt::Message<'a> for AlterClientQuotasResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_CLIENT_QUOTAS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `entries`.
+    pub const ENTRIES: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `entries[].error_code`.
+    pub const ENTRIES_ERROR_CODE: crate::FieldId = 3;
+    /// `entries[].error_message`.
+    pub const ENTRIES_ERROR_MESSAGE: crate::FieldId = 4;
+    /// `entries[].entity`.
+    pub const ENTRIES_ENTITY: crate::FieldId = 5;
+    /// `entries[]._tagged_fields`.
+    pub const ENTRIES_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `entries[].entity[].entity_type`.
+    pub const ENTRIES_ENTITY_ENTITY_TYPE: crate::FieldId = 7;
+    /// `entries[].entity[].entity_name`.
+    pub const ENTRIES_ENTITY_ENTITY_NAME: crate::FieldId = 8;
+    /// `entries[].entity[]._tagged_fields`.
+    pub const ENTRIES_ENTITY_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "entries",
+        "_tagged_fields",
+        "entries[].error_code",
+        "entries[].error_message",
+        "entries[].entity",
+        "entries[]._tagged_fields",
+        "entries[].entity[].entity_type",
+        "entries[].entity[].entity_name",
+        "entries[].entity[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -306,6 +403,7 @@ pub mod schema {
     pub static ALTER_CLIENT_QUOTAS_RESPONSE: StructDesc = StructDesc {
         name: "AlterClientQuotasResponse",
         flexible: 0x2,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -319,6 +417,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Entries",
@@ -332,6 +431,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -340,6 +440,7 @@ pub mod schema {
     pub static ENTRY_DATA: StructDesc = StructDesc {
         name: "EntryData",
         flexible: 0x2,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -353,6 +454,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -366,6 +468,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Entity",
@@ -379,6 +482,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -387,6 +491,7 @@ pub mod schema {
     pub static ENTITY_DATA: StructDesc = StructDesc {
         name: "EntityData",
         flexible: 0x2,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "EntityType",
@@ -400,6 +505,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "EntityName",
@@ -413,6 +519,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };

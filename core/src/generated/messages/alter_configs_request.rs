@@ -68,6 +68,20 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<AlterConfigsResource<'a>, V>(c, v >= 2, false, v, fields::RESOURCES, vis, "resources")?;
+        vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -157,6 +171,36 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i8(
+            fields::RESOURCES_RESOURCE_TYPE,
+            rt::read::i8(c, "resources[].resource_type")?,
+        );
+        vis.str(
+            fields::RESOURCES_RESOURCE_NAME,
+            Some(rt::read::str(c, v >= 2, "resources[].resource_name")?),
+        );
+        rt::visit::array::<AlterableConfig<'a>, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::RESOURCES_CONFIGS,
+            vis,
+            "resources[].configs",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::RESOURCES_TAGGED_FIELDS, vis, "resources[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -252,6 +296,32 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RESOURCES_CONFIGS_NAME,
+            Some(rt::read::str(c, v >= 2, "resources[].configs[].name")?),
+        );
+        vis.str(
+            fields::RESOURCES_CONFIGS_VALUE,
+            rt::read::opt_str(c, v >= 2, true, "resources[].configs[].value")?,
+        );
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::RESOURCES_CONFIGS_TAGGED_FIELDS,
+                vis,
+                "resources[].configs[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -291,6 +361,44 @@ impl<'a> rt::Message<'a> for AlterConfigsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_CONFIGS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `resources`.
+    pub const RESOURCES: crate::FieldId = 0;
+    /// `validate_only`.
+    pub const VALIDATE_ONLY: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `resources[].resource_type`.
+    pub const RESOURCES_RESOURCE_TYPE: crate::FieldId = 3;
+    /// `resources[].resource_name`.
+    pub const RESOURCES_RESOURCE_NAME: crate::FieldId = 4;
+    /// `resources[].configs`.
+    pub const RESOURCES_CONFIGS: crate::FieldId = 5;
+    /// `resources[]._tagged_fields`.
+    pub const RESOURCES_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `resources[].configs[].name`.
+    pub const RESOURCES_CONFIGS_NAME: crate::FieldId = 7;
+    /// `resources[].configs[].value`.
+    pub const RESOURCES_CONFIGS_VALUE: crate::FieldId = 8;
+    /// `resources[].configs[]._tagged_fields`.
+    pub const RESOURCES_CONFIGS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "resources",
+        "validate_only",
+        "_tagged_fields",
+        "resources[].resource_type",
+        "resources[].resource_name",
+        "resources[].configs",
+        "resources[]._tagged_fields",
+        "resources[].configs[].name",
+        "resources[].configs[].value",
+        "resources[].configs[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -300,6 +408,7 @@ pub mod schema {
     pub static ALTER_CONFIGS_REQUEST: StructDesc = StructDesc {
         name: "AlterConfigsRequest",
         flexible: 0x4,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Resources",
@@ -313,6 +422,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ValidateOnly",
@@ -326,6 +436,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -334,6 +445,7 @@ pub mod schema {
     pub static ALTER_CONFIGS_RESOURCE: StructDesc = StructDesc {
         name: "AlterConfigsResource",
         flexible: 0x4,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "ResourceType",
@@ -347,6 +459,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ResourceName",
@@ -360,6 +473,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Configs",
@@ -373,6 +487,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -381,6 +496,7 @@ pub mod schema {
     pub static ALTERABLE_CONFIG: StructDesc = StructDesc {
         name: "AlterableConfig",
         flexible: 0x4,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -394,6 +510,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Value",
@@ -407,6 +524,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };

@@ -68,6 +68,29 @@ impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<AlterConfigsResourceResponse<'a>, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::RESPONSES,
+            vis,
+            "responses",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -165,6 +188,35 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(
+            fields::RESPONSES_ERROR_CODE,
+            rt::read::i16(c, "responses[].error_code")?,
+        );
+        vis.str(
+            fields::RESPONSES_ERROR_MESSAGE,
+            rt::read::opt_str(c, v >= 2, true, "responses[].error_message")?,
+        );
+        vis.i8(
+            fields::RESPONSES_RESOURCE_TYPE,
+            rt::read::i8(c, "responses[].resource_type")?,
+        );
+        vis.str(
+            fields::RESPONSES_RESOURCE_NAME,
+            Some(rt::read::str(c, v >= 2, "responses[].resource_name")?),
+        );
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 3;
@@ -206,6 +258,38 @@ impl<'a> rt::Message<'a> for AlterConfigsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_CONFIGS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `responses`.
+    pub const RESPONSES: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `responses[].error_code`.
+    pub const RESPONSES_ERROR_CODE: crate::FieldId = 3;
+    /// `responses[].error_message`.
+    pub const RESPONSES_ERROR_MESSAGE: crate::FieldId = 4;
+    /// `responses[].resource_type`.
+    pub const RESPONSES_RESOURCE_TYPE: crate::FieldId = 5;
+    /// `responses[].resource_name`.
+    pub const RESPONSES_RESOURCE_NAME: crate::FieldId = 6;
+    /// `responses[]._tagged_fields`.
+    pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "responses",
+        "_tagged_fields",
+        "responses[].error_code",
+        "responses[].error_message",
+        "responses[].resource_type",
+        "responses[].resource_name",
+        "responses[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -215,6 +299,7 @@ pub mod schema {
     pub static ALTER_CONFIGS_RESPONSE: StructDesc = StructDesc {
         name: "AlterConfigsResponse",
         flexible: 0x4,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -228,6 +313,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Responses",
@@ -241,6 +327,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -249,6 +336,7 @@ pub mod schema {
     pub static ALTER_CONFIGS_RESOURCE_RESPONSE: StructDesc = StructDesc {
         name: "AlterConfigsResourceResponse",
         flexible: 0x4,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -262,6 +350,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -275,6 +364,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ResourceType",
@@ -288,6 +378,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ResourceName",
@@ -301,6 +392,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };

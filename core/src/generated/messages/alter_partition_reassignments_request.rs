@@ -71,6 +71,26 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+        if v >= 1 {
+            vis.bool(
+                fields::ALLOW_REPLICATION_FACTOR_CHANGE,
+                rt::read::bool(c, "allow_replication_factor_change")?,
+            );
+        }
+        rt::visit::array::<ReassignableTopic<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -169,6 +189,29 @@ impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
+        rt::visit::array::<ReassignablePartition<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -259,6 +302,37 @@ impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            true,
+            v,
+            fields::TOPICS_PARTITIONS_REPLICAS,
+            vis,
+            "topics[].partitions[].replicas",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -297,6 +371,44 @@ impl<'a> rt::Message<'a> for AlterPartitionReassignmentsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_PARTITION_REASSIGNMENTS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `timeout_ms`.
+    pub const TIMEOUT_MS: crate::FieldId = 0;
+    /// `allow_replication_factor_change`.
+    pub const ALLOW_REPLICATION_FACTOR_CHANGE: crate::FieldId = 1;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 4;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 5;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 7;
+    /// `topics[].partitions[].replicas`.
+    pub const TOPICS_PARTITIONS_REPLICAS: crate::FieldId = 8;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "timeout_ms",
+        "allow_replication_factor_change",
+        "topics",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].replicas",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -306,6 +418,7 @@ pub mod schema {
     pub static ALTER_PARTITION_REASSIGNMENTS_REQUEST: StructDesc = StructDesc {
         name: "AlterPartitionReassignmentsRequest",
         flexible: 0x3,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "TimeoutMs",
@@ -319,6 +432,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Int(60000),
+                id: 0,
             },
             FieldDesc {
                 name: "AllowReplicationFactorChange",
@@ -332,6 +446,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Bool(true),
+                id: 1,
             },
             FieldDesc {
                 name: "Topics",
@@ -345,6 +460,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -353,6 +469,7 @@ pub mod schema {
     pub static REASSIGNABLE_TOPIC: StructDesc = StructDesc {
         name: "ReassignableTopic",
         flexible: 0x3,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -366,6 +483,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Partitions",
@@ -379,6 +497,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -387,6 +506,7 @@ pub mod schema {
     pub static REASSIGNABLE_PARTITION: StructDesc = StructDesc {
         name: "ReassignablePartition",
         flexible: 0x3,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -400,6 +520,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Replicas",
@@ -413,6 +534,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 8,
             },
         ],
     };

@@ -80,6 +80,31 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        if v >= 1 {
+            vis.bool(
+                fields::ALLOW_REPLICATION_FACTOR_CHANGE,
+                rt::read::bool(c, "allow_replication_factor_change")?,
+            );
+        }
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "error_message")?,
+        );
+        rt::visit::array::<ReassignableTopicResponse<'a>, V>(c, true, false, v, fields::RESPONSES, vis, "responses")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -176,6 +201,32 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
         rt::read::skip_array::<ReassignablePartitionResponse<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RESPONSES_NAME,
+            Some(rt::read::str(c, true, "responses[].name")?),
+        );
+        rt::visit::array::<ReassignablePartitionResponse<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESPONSES_PARTITIONS,
+            vis,
+            "responses[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -275,6 +326,36 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "responses[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::RESPONSES_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "responses[].partitions[].error_code")?,
+        );
+        vis.str(
+            fields::RESPONSES_PARTITIONS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -316,6 +397,53 @@ impl<'a> rt::Message<'a> for AlterPartitionReassignmentsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_PARTITION_REASSIGNMENTS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `allow_replication_factor_change`.
+    pub const ALLOW_REPLICATION_FACTOR_CHANGE: crate::FieldId = 1;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 2;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 3;
+    /// `responses`.
+    pub const RESPONSES: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// `responses[].name`.
+    pub const RESPONSES_NAME: crate::FieldId = 6;
+    /// `responses[].partitions`.
+    pub const RESPONSES_PARTITIONS: crate::FieldId = 7;
+    /// `responses[]._tagged_fields`.
+    pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 8;
+    /// `responses[].partitions[].partition_index`.
+    pub const RESPONSES_PARTITIONS_PARTITION_INDEX: crate::FieldId = 9;
+    /// `responses[].partitions[].error_code`.
+    pub const RESPONSES_PARTITIONS_ERROR_CODE: crate::FieldId = 10;
+    /// `responses[].partitions[].error_message`.
+    pub const RESPONSES_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 11;
+    /// `responses[].partitions[]._tagged_fields`.
+    pub const RESPONSES_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "allow_replication_factor_change",
+        "error_code",
+        "error_message",
+        "responses",
+        "_tagged_fields",
+        "responses[].name",
+        "responses[].partitions",
+        "responses[]._tagged_fields",
+        "responses[].partitions[].partition_index",
+        "responses[].partitions[].error_code",
+        "responses[].partitions[].error_message",
+        "responses[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -325,6 +453,7 @@ pub mod schema {
     pub static ALTER_PARTITION_REASSIGNMENTS_RESPONSE: StructDesc = StructDesc {
         name: "AlterPartitionReassignmentsResponse",
         flexible: 0x3,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -338,6 +467,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "AllowReplicationFactorChange",
@@ -351,6 +481,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: true,
                 default: D::Bool(true),
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -364,6 +495,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -377,6 +509,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Responses",
@@ -390,6 +523,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -398,6 +532,7 @@ pub mod schema {
     pub static REASSIGNABLE_TOPIC_RESPONSE: StructDesc = StructDesc {
         name: "ReassignableTopicResponse",
         flexible: 0x3,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -411,6 +546,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Partitions",
@@ -424,6 +560,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };
@@ -432,6 +569,7 @@ pub mod schema {
     pub static REASSIGNABLE_PARTITION_RESPONSE: StructDesc = StructDesc {
         name: "ReassignablePartitionResponse",
         flexible: 0x3,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -445,6 +583,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -458,6 +597,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -471,6 +611,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };

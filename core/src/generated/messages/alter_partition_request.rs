@@ -76,6 +76,21 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+        vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+        rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -182,6 +197,36 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 1 {
+            vis.str(
+                fields::TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, true, "topics[].topic_name")?),
+            );
+        }
+        if v >= 2 {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        }
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -325,6 +370,64 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         rt::read::skip(c, 4)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+        );
+        if v <= 2 {
+            rt::visit::array::<i32, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_NEW_ISR,
+                vis,
+                "topics[].partitions[].new_isr",
+            )?;
+        }
+        if v >= 3 {
+            rt::visit::array::<BrokerState<'a>, V>(
+                c,
+                true,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS,
+                vis,
+                "topics[].partitions[].new_isr_with_epochs",
+            )?;
+        }
+        if v >= 1 {
+            vis.i8(
+                fields::TOPICS_PARTITIONS_LEADER_RECOVERY_STATE,
+                rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?,
+            );
+        }
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].partition_epoch")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -475,6 +578,36 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_BROKER_ID,
+                rt::read::i32(c, "topics[].partitions[].new_isr_with_epochs[].broker_id")?,
+            );
+        }
+        if v >= 3 {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_BROKER_EPOCH,
+                rt::read::i64(c, "topics[].partitions[].new_isr_with_epochs[].broker_epoch")?,
+            );
+        }
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -537,6 +670,68 @@ impl<'a> rt::Message<'a> for AlterPartitionRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_PARTITION_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `broker_id`.
+    pub const BROKER_ID: crate::FieldId = 0;
+    /// `broker_epoch`.
+    pub const BROKER_EPOCH: crate::FieldId = 1;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topics[].topic_name`.
+    pub const TOPICS_TOPIC_NAME: crate::FieldId = 4;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 5;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 8;
+    /// `topics[].partitions[].leader_epoch`.
+    pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 9;
+    /// `topics[].partitions[].new_isr`.
+    pub const TOPICS_PARTITIONS_NEW_ISR: crate::FieldId = 10;
+    /// `topics[].partitions[].new_isr_with_epochs`.
+    pub const TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS: crate::FieldId = 11;
+    /// `topics[].partitions[].leader_recovery_state`.
+    pub const TOPICS_PARTITIONS_LEADER_RECOVERY_STATE: crate::FieldId = 12;
+    /// `topics[].partitions[].partition_epoch`.
+    pub const TOPICS_PARTITIONS_PARTITION_EPOCH: crate::FieldId = 13;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// `topics[].partitions[].new_isr_with_epochs[].broker_id`.
+    pub const TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_BROKER_ID: crate::FieldId = 15;
+    /// `topics[].partitions[].new_isr_with_epochs[].broker_epoch`.
+    pub const TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_BROKER_EPOCH: crate::FieldId = 16;
+    /// `topics[].partitions[].new_isr_with_epochs[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_NEW_ISR_WITH_EPOCHS_TAGGED_FIELDS: crate::FieldId = 17;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "broker_id",
+        "broker_epoch",
+        "topics",
+        "_tagged_fields",
+        "topics[].topic_name",
+        "topics[].topic_id",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].leader_epoch",
+        "topics[].partitions[].new_isr",
+        "topics[].partitions[].new_isr_with_epochs",
+        "topics[].partitions[].leader_recovery_state",
+        "topics[].partitions[].partition_epoch",
+        "topics[].partitions[]._tagged_fields",
+        "topics[].partitions[].new_isr_with_epochs[].broker_id",
+        "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
+        "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -546,6 +741,7 @@ pub mod schema {
     pub static ALTER_PARTITION_REQUEST: StructDesc = StructDesc {
         name: "AlterPartitionRequest",
         flexible: 0xf,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "BrokerId",
@@ -559,6 +755,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "BrokerEpoch",
@@ -572,6 +769,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 1,
             },
             FieldDesc {
                 name: "Topics",
@@ -585,6 +783,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -593,6 +792,7 @@ pub mod schema {
     pub static TOPIC_DATA: StructDesc = StructDesc {
         name: "TopicData",
         flexible: 0xf,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -606,6 +806,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: true,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "TopicId",
@@ -619,6 +820,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: true,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -632,6 +834,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -640,6 +843,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0xf,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -653,6 +857,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -666,6 +871,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "NewIsr",
@@ -679,6 +885,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "NewIsrWithEpochs",
@@ -692,6 +899,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "LeaderRecoveryState",
@@ -705,6 +913,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Int(0),
+                id: 12,
             },
             FieldDesc {
                 name: "PartitionEpoch",
@@ -718,6 +927,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };
@@ -726,6 +936,7 @@ pub mod schema {
     pub static BROKER_STATE: StructDesc = StructDesc {
         name: "BrokerState",
         flexible: 0xf,
+        tags_id: 17,
         fields: &[
             FieldDesc {
                 name: "BrokerId",
@@ -739,6 +950,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "BrokerEpoch",
@@ -752,6 +964,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 16,
             },
         ],
     };

@@ -75,6 +75,21 @@ impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -182,6 +197,37 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 1 {
+            vis.str(
+                fields::TOPICS_TOPIC_NAME,
+                Some(rt::read::str(c, true, "topics[].topic_name")?),
+            );
+        }
+        if v >= 2 {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        }
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -321,6 +367,59 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "topics[].partitions[].error_code")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_ID,
+            rt::read::i32(c, "topics[].partitions[].leader_id")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_ISR,
+            vis,
+            "topics[].partitions[].isr",
+        )?;
+        if v >= 1 {
+            vis.i8(
+                fields::TOPICS_PARTITIONS_LEADER_RECOVERY_STATE,
+                rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?,
+            );
+        }
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].partition_epoch")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 18;
@@ -372,6 +471,62 @@ impl<'a> rt::Message<'a> for AlterPartitionResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_PARTITION_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topics[].topic_name`.
+    pub const TOPICS_TOPIC_NAME: crate::FieldId = 4;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 5;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 8;
+    /// `topics[].partitions[].error_code`.
+    pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 9;
+    /// `topics[].partitions[].leader_id`.
+    pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 10;
+    /// `topics[].partitions[].leader_epoch`.
+    pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 11;
+    /// `topics[].partitions[].isr`.
+    pub const TOPICS_PARTITIONS_ISR: crate::FieldId = 12;
+    /// `topics[].partitions[].leader_recovery_state`.
+    pub const TOPICS_PARTITIONS_LEADER_RECOVERY_STATE: crate::FieldId = 13;
+    /// `topics[].partitions[].partition_epoch`.
+    pub const TOPICS_PARTITIONS_PARTITION_EPOCH: crate::FieldId = 14;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 15;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "topics",
+        "_tagged_fields",
+        "topics[].topic_name",
+        "topics[].topic_id",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].error_code",
+        "topics[].partitions[].leader_id",
+        "topics[].partitions[].leader_epoch",
+        "topics[].partitions[].isr",
+        "topics[].partitions[].leader_recovery_state",
+        "topics[].partitions[].partition_epoch",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -381,6 +536,7 @@ pub mod schema {
     pub static ALTER_PARTITION_RESPONSE: StructDesc = StructDesc {
         name: "AlterPartitionResponse",
         flexible: 0xf,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -394,6 +550,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -407,6 +564,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Topics",
@@ -420,6 +578,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -428,6 +587,7 @@ pub mod schema {
     pub static TOPIC_DATA: StructDesc = StructDesc {
         name: "TopicData",
         flexible: 0xf,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -441,6 +601,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: true,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "TopicId",
@@ -454,6 +615,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: true,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -467,6 +629,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -475,6 +638,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0xf,
+        tags_id: 15,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -488,6 +652,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -501,6 +666,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "LeaderId",
@@ -514,6 +680,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -527,6 +694,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Isr",
@@ -540,6 +708,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "LeaderRecoveryState",
@@ -553,6 +722,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: true,
                 default: D::Int(0),
+                id: 13,
             },
             FieldDesc {
                 name: "PartitionEpoch",
@@ -566,6 +736,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
         ],
     };

@@ -63,6 +63,19 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<AlterReplicaLogDir<'a>, V>(c, v >= 2, false, v, fields::DIRS, vis, "dirs")?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -151,6 +164,29 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::DIRS_PATH, Some(rt::read::str(c, v >= 2, "dirs[].path")?));
+        rt::visit::array::<AlterReplicaLogDirTopic<'a>, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::DIRS_TOPICS,
+            vis,
+            "dirs[].topics",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::DIRS_TAGGED_FIELDS, vis, "dirs[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -245,6 +281,37 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::DIRS_TOPICS_NAME,
+            Some(rt::read::str(c, v >= 2, "dirs[].topics[].name")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::DIRS_TOPICS_PARTITIONS,
+            vis,
+            "dirs[].topics[].partitions",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::DIRS_TOPICS_TAGGED_FIELDS,
+                vis,
+                "dirs[].topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -284,6 +351,38 @@ impl<'a> rt::Message<'a> for AlterReplicaLogDirsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_REPLICA_LOG_DIRS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `dirs`.
+    pub const DIRS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `dirs[].path`.
+    pub const DIRS_PATH: crate::FieldId = 2;
+    /// `dirs[].topics`.
+    pub const DIRS_TOPICS: crate::FieldId = 3;
+    /// `dirs[]._tagged_fields`.
+    pub const DIRS_TAGGED_FIELDS: crate::FieldId = 4;
+    /// `dirs[].topics[].name`.
+    pub const DIRS_TOPICS_NAME: crate::FieldId = 5;
+    /// `dirs[].topics[].partitions`.
+    pub const DIRS_TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `dirs[].topics[]._tagged_fields`.
+    pub const DIRS_TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "dirs",
+        "_tagged_fields",
+        "dirs[].path",
+        "dirs[].topics",
+        "dirs[]._tagged_fields",
+        "dirs[].topics[].name",
+        "dirs[].topics[].partitions",
+        "dirs[].topics[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -293,6 +392,7 @@ pub mod schema {
     pub static ALTER_REPLICA_LOG_DIRS_REQUEST: StructDesc = StructDesc {
         name: "AlterReplicaLogDirsRequest",
         flexible: 0x4,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Dirs",
             json: "dirs",
@@ -305,6 +405,7 @@ pub mod schema {
             compact: 0x4,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -312,6 +413,7 @@ pub mod schema {
     pub static ALTER_REPLICA_LOG_DIR: StructDesc = StructDesc {
         name: "AlterReplicaLogDir",
         flexible: 0x4,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "Path",
@@ -325,6 +427,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Topics",
@@ -338,6 +441,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -346,6 +450,7 @@ pub mod schema {
     pub static ALTER_REPLICA_LOG_DIR_TOPIC: StructDesc = StructDesc {
         name: "AlterReplicaLogDirTopic",
         flexible: 0x4,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -359,6 +464,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -372,6 +478,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };

@@ -68,6 +68,20 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<AlterReplicaLogDirTopicResult<'a>, V>(c, v >= 2, false, v, fields::RESULTS, vis, "results")?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -158,6 +172,32 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RESULTS_TOPIC_NAME,
+            Some(rt::read::str(c, v >= 2, "results[].topic_name")?),
+        );
+        rt::visit::array::<AlterReplicaLogDirPartitionResult<'a>, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::RESULTS_PARTITIONS,
+            vis,
+            "results[].partitions",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -253,6 +293,32 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESULTS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "results[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::RESULTS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "results[].partitions[].error_code")?,
+        );
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "results[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -290,6 +356,41 @@ impl<'a> rt::Message<'a> for AlterReplicaLogDirsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_REPLICA_LOG_DIRS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `results`.
+    pub const RESULTS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `results[].topic_name`.
+    pub const RESULTS_TOPIC_NAME: crate::FieldId = 3;
+    /// `results[].partitions`.
+    pub const RESULTS_PARTITIONS: crate::FieldId = 4;
+    /// `results[]._tagged_fields`.
+    pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// `results[].partitions[].partition_index`.
+    pub const RESULTS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 6;
+    /// `results[].partitions[].error_code`.
+    pub const RESULTS_PARTITIONS_ERROR_CODE: crate::FieldId = 7;
+    /// `results[].partitions[]._tagged_fields`.
+    pub const RESULTS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 8;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "results",
+        "_tagged_fields",
+        "results[].topic_name",
+        "results[].partitions",
+        "results[]._tagged_fields",
+        "results[].partitions[].partition_index",
+        "results[].partitions[].error_code",
+        "results[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -299,6 +400,7 @@ pub mod schema {
     pub static ALTER_REPLICA_LOG_DIRS_RESPONSE: StructDesc = StructDesc {
         name: "AlterReplicaLogDirsResponse",
         flexible: 0x4,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -312,6 +414,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Results",
@@ -325,6 +428,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -333,6 +437,7 @@ pub mod schema {
     pub static ALTER_REPLICA_LOG_DIR_TOPIC_RESULT: StructDesc = StructDesc {
         name: "AlterReplicaLogDirTopicResult",
         flexible: 0x4,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -346,6 +451,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Partitions",
@@ -359,6 +465,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -367,6 +474,7 @@ pub mod schema {
     pub static ALTER_REPLICA_LOG_DIR_PARTITION_RESULT: StructDesc = StructDesc {
         name: "AlterReplicaLogDirPartitionResult",
         flexible: 0x4,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -380,6 +488,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -393,6 +502,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };

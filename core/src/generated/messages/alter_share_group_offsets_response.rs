@@ -79,6 +79,33 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "error_message")?,
+        );
+        rt::visit::array::<AlterShareGroupOffsetsResponseTopic<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESPONSES,
+            vis,
+            "responses",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -170,6 +197,33 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
         rt::read::skip_array::<AlterShareGroupOffsetsResponsePartition<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RESPONSES_TOPIC_NAME,
+            Some(rt::read::str(c, true, "responses[].topic_name")?),
+        );
+        vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
+        rt::visit::array::<AlterShareGroupOffsetsResponsePartition<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESPONSES_PARTITIONS,
+            vis,
+            "responses[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -270,6 +324,36 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "responses[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::RESPONSES_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "responses[].partitions[].error_code")?,
+        );
+        vis.str(
+            fields::RESPONSES_PARTITIONS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -311,6 +395,53 @@ impl<'a> rt::Message<'a> for AlterShareGroupOffsetsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_SHARE_GROUP_OFFSETS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `responses`.
+    pub const RESPONSES: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `responses[].topic_name`.
+    pub const RESPONSES_TOPIC_NAME: crate::FieldId = 5;
+    /// `responses[].topic_id`.
+    pub const RESPONSES_TOPIC_ID: crate::FieldId = 6;
+    /// `responses[].partitions`.
+    pub const RESPONSES_PARTITIONS: crate::FieldId = 7;
+    /// `responses[]._tagged_fields`.
+    pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 8;
+    /// `responses[].partitions[].partition_index`.
+    pub const RESPONSES_PARTITIONS_PARTITION_INDEX: crate::FieldId = 9;
+    /// `responses[].partitions[].error_code`.
+    pub const RESPONSES_PARTITIONS_ERROR_CODE: crate::FieldId = 10;
+    /// `responses[].partitions[].error_message`.
+    pub const RESPONSES_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 11;
+    /// `responses[].partitions[]._tagged_fields`.
+    pub const RESPONSES_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "responses",
+        "_tagged_fields",
+        "responses[].topic_name",
+        "responses[].topic_id",
+        "responses[].partitions",
+        "responses[]._tagged_fields",
+        "responses[].partitions[].partition_index",
+        "responses[].partitions[].error_code",
+        "responses[].partitions[].error_message",
+        "responses[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -320,6 +451,7 @@ pub mod schema {
     pub static ALTER_SHARE_GROUP_OFFSETS_RESPONSE: StructDesc = StructDesc {
         name: "AlterShareGroupOffsetsResponse",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -333,6 +465,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -346,6 +479,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -359,6 +493,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 2,
             },
             FieldDesc {
                 name: "Responses",
@@ -372,6 +507,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -380,6 +516,7 @@ pub mod schema {
     pub static ALTER_SHARE_GROUP_OFFSETS_RESPONSE_TOPIC: StructDesc = StructDesc {
         name: "AlterShareGroupOffsetsResponseTopic",
         flexible: 0x1,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -393,6 +530,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "TopicId",
@@ -406,6 +544,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Partitions",
@@ -419,6 +558,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };
@@ -427,6 +567,7 @@ pub mod schema {
     pub static ALTER_SHARE_GROUP_OFFSETS_RESPONSE_PARTITION: StructDesc = StructDesc {
         name: "AlterShareGroupOffsetsResponsePartition",
         flexible: 0x1,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -440,6 +581,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -453,6 +595,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -466,6 +609,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 11,
             },
         ],
     };

@@ -69,6 +69,21 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<ScramCredentialDeletion<'a>, V>(c, true, false, v, fields::DELETIONS, vis, "deletions")?;
+        rt::visit::array::<ScramCredentialUpsertion<'a>, V>(c, true, false, v, fields::UPSERTIONS, vis, "upsertions")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -157,6 +172,24 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
         rt::read::skip(c, 1)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::DELETIONS_NAME,
+            Some(rt::read::str(c, true, "deletions[].name")?),
+        );
+        vis.i8(fields::DELETIONS_MECHANISM, rt::read::i8(c, "deletions[].mechanism")?);
+        if true {
+            rt::visit::tags_only(c, fields::DELETIONS_TAGGED_FIELDS, vis, "deletions[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -267,6 +300,36 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::UPSERTIONS_NAME,
+            Some(rt::read::str(c, true, "upsertions[].name")?),
+        );
+        vis.i8(fields::UPSERTIONS_MECHANISM, rt::read::i8(c, "upsertions[].mechanism")?);
+        vis.i32(
+            fields::UPSERTIONS_ITERATIONS,
+            rt::read::i32(c, "upsertions[].iterations")?,
+        );
+        vis.bytes(
+            fields::UPSERTIONS_SALT,
+            Some(rt::read::bytes(c, true, "upsertions[].salt")?),
+        );
+        vis.bytes(
+            fields::UPSERTIONS_SALTED_PASSWORD,
+            Some(rt::read::bytes(c, true, "upsertions[].salted_password")?),
+        );
+        if true {
+            rt::visit::tags_only(c, fields::UPSERTIONS_TAGGED_FIELDS, vis, "upsertions[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 5;
@@ -310,6 +373,50 @@ impl<'a> rt::Message<'a> for AlterUserScramCredentialsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_USER_SCRAM_CREDENTIALS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `deletions`.
+    pub const DELETIONS: crate::FieldId = 0;
+    /// `upsertions`.
+    pub const UPSERTIONS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `deletions[].name`.
+    pub const DELETIONS_NAME: crate::FieldId = 3;
+    /// `deletions[].mechanism`.
+    pub const DELETIONS_MECHANISM: crate::FieldId = 4;
+    /// `deletions[]._tagged_fields`.
+    pub const DELETIONS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// `upsertions[].name`.
+    pub const UPSERTIONS_NAME: crate::FieldId = 6;
+    /// `upsertions[].mechanism`.
+    pub const UPSERTIONS_MECHANISM: crate::FieldId = 7;
+    /// `upsertions[].iterations`.
+    pub const UPSERTIONS_ITERATIONS: crate::FieldId = 8;
+    /// `upsertions[].salt`.
+    pub const UPSERTIONS_SALT: crate::FieldId = 9;
+    /// `upsertions[].salted_password`.
+    pub const UPSERTIONS_SALTED_PASSWORD: crate::FieldId = 10;
+    /// `upsertions[]._tagged_fields`.
+    pub const UPSERTIONS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "deletions",
+        "upsertions",
+        "_tagged_fields",
+        "deletions[].name",
+        "deletions[].mechanism",
+        "deletions[]._tagged_fields",
+        "upsertions[].name",
+        "upsertions[].mechanism",
+        "upsertions[].iterations",
+        "upsertions[].salt",
+        "upsertions[].salted_password",
+        "upsertions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -319,6 +426,7 @@ pub mod schema {
     pub static ALTER_USER_SCRAM_CREDENTIALS_REQUEST: StructDesc = StructDesc {
         name: "AlterUserScramCredentialsRequest",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Deletions",
@@ -332,6 +440,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Upsertions",
@@ -345,6 +454,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -353,6 +463,7 @@ pub mod schema {
     pub static SCRAM_CREDENTIAL_DELETION: StructDesc = StructDesc {
         name: "ScramCredentialDeletion",
         flexible: 0x1,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -366,6 +477,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Mechanism",
@@ -379,6 +491,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -387,6 +500,7 @@ pub mod schema {
     pub static SCRAM_CREDENTIAL_UPSERTION: StructDesc = StructDesc {
         name: "ScramCredentialUpsertion",
         flexible: 0x1,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -400,6 +514,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Mechanism",
@@ -413,6 +528,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Iterations",
@@ -426,6 +542,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Salt",
@@ -439,6 +556,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "SaltedPassword",
@@ -452,6 +570,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };

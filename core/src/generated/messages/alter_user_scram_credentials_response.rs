@@ -68,6 +68,21 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<AlterUserScramCredentialsResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -157,6 +172,25 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::RESULTS_USER, Some(rt::read::str(c, true, "results[].user")?));
+        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+        vis.str(
+            fields::RESULTS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "results[].error_message")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -197,6 +231,35 @@ impl<'a> rt::Message<'a> for AlterUserScramCredentialsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ALTER_USER_SCRAM_CREDENTIALS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `results`.
+    pub const RESULTS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `results[].user`.
+    pub const RESULTS_USER: crate::FieldId = 3;
+    /// `results[].error_code`.
+    pub const RESULTS_ERROR_CODE: crate::FieldId = 4;
+    /// `results[].error_message`.
+    pub const RESULTS_ERROR_MESSAGE: crate::FieldId = 5;
+    /// `results[]._tagged_fields`.
+    pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "results",
+        "_tagged_fields",
+        "results[].user",
+        "results[].error_code",
+        "results[].error_message",
+        "results[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -206,6 +269,7 @@ pub mod schema {
     pub static ALTER_USER_SCRAM_CREDENTIALS_RESPONSE: StructDesc = StructDesc {
         name: "AlterUserScramCredentialsResponse",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -219,6 +283,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Results",
@@ -232,6 +297,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -240,6 +306,7 @@ pub mod schema {
     pub static ALTER_USER_SCRAM_CREDENTIALS_RESULT: StructDesc = StructDesc {
         name: "AlterUserScramCredentialsResult",
         flexible: 0x1,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "User",
@@ -253,6 +320,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -266,6 +334,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -279,6 +348,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };

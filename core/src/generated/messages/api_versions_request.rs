@@ -71,6 +71,31 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.str(
+                fields::CLIENT_SOFTWARE_NAME,
+                Some(rt::read::str(c, v >= 3, "client_software_name")?),
+            );
+        }
+        if v >= 3 {
+            vis.str(
+                fields::CLIENT_SOFTWARE_VERSION,
+                Some(rt::read::str(c, v >= 3, "client_software_version")?),
+            );
+        }
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -118,6 +143,19 @@ impl<'a> rt::Message<'a> for ApiVersionsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::API_VERSIONS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `client_software_name`.
+    pub const CLIENT_SOFTWARE_NAME: crate::FieldId = 0;
+    /// `client_software_version`.
+    pub const CLIENT_SOFTWARE_VERSION: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["client_software_name", "client_software_version", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -127,6 +165,7 @@ pub mod schema {
     pub static API_VERSIONS_REQUEST: StructDesc = StructDesc {
         name: "ApiVersionsRequest",
         flexible: 0x18,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ClientSoftwareName",
@@ -140,6 +179,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ClientSoftwareVersion",
@@ -153,6 +193,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: true,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

@@ -125,6 +125,67 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        rt::visit::array::<ApiVersion<'a>, V>(c, v >= 3, false, v, fields::API_KEYS, vis, "api_keys")?;
+        if v >= 1 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        if v >= 3 {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        rt::visit::array::<SupportedFeatureKey<'a>, V>(
+                            c,
+                            true,
+                            false,
+                            v,
+                            fields::SUPPORTED_FEATURES,
+                            vis,
+                            "supported_features",
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "supported_features")?;
+                    }
+                    1 => {
+                        vis.i64(
+                            fields::FINALIZED_FEATURES_EPOCH,
+                            rt::read::i64(c, "finalized_features_epoch")?,
+                        );
+                        rt::read::check_tag_size(c, before, size, tag, "finalized_features_epoch")?;
+                    }
+                    2 => {
+                        rt::visit::array::<FinalizedFeatureKey<'a>, V>(
+                            c,
+                            true,
+                            false,
+                            v,
+                            fields::FINALIZED_FEATURES,
+                            vis,
+                            "finalized_features",
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "finalized_features")?;
+                    }
+                    3 => {
+                        vis.bool(fields::ZK_MIGRATION_READY, rt::read::bool(c, "zk_migration_ready")?);
+                        rt::read::check_tag_size(c, before, size, tag, "zk_migration_ready")?;
+                    }
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -295,6 +356,28 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::API_KEYS_API_KEY, rt::read::i16(c, "api_keys[].api_key")?);
+        vis.i16(
+            fields::API_KEYS_MIN_VERSION,
+            rt::read::i16(c, "api_keys[].min_version")?,
+        );
+        vis.i16(
+            fields::API_KEYS_MAX_VERSION,
+            rt::read::i16(c, "api_keys[].max_version")?,
+        );
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::API_KEYS_TAGGED_FIELDS, vis, "api_keys[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -406,6 +489,42 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.str(
+                fields::SUPPORTED_FEATURES_NAME,
+                Some(rt::read::str(c, v >= 3, "supported_features[].name")?),
+            );
+        }
+        if v >= 3 {
+            vis.i16(
+                fields::SUPPORTED_FEATURES_MIN_VERSION,
+                rt::read::i16(c, "supported_features[].min_version")?,
+            );
+        }
+        if v >= 3 {
+            vis.i16(
+                fields::SUPPORTED_FEATURES_MAX_VERSION,
+                rt::read::i16(c, "supported_features[].max_version")?,
+            );
+        }
+        if v >= 3 {
+            rt::visit::tags_only(
+                c,
+                fields::SUPPORTED_FEATURES_TAGGED_FIELDS,
+                vis,
+                "supported_features[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -545,6 +664,42 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.str(
+                fields::FINALIZED_FEATURES_NAME,
+                Some(rt::read::str(c, v >= 3, "finalized_features[].name")?),
+            );
+        }
+        if v >= 3 {
+            vis.i16(
+                fields::FINALIZED_FEATURES_MAX_VERSION_LEVEL,
+                rt::read::i16(c, "finalized_features[].max_version_level")?,
+            );
+        }
+        if v >= 3 {
+            vis.i16(
+                fields::FINALIZED_FEATURES_MIN_VERSION_LEVEL,
+                rt::read::i16(c, "finalized_features[].min_version_level")?,
+            );
+        }
+        if v >= 3 {
+            rt::visit::tags_only(
+                c,
+                fields::FINALIZED_FEATURES_TAGGED_FIELDS,
+                vis,
+                "finalized_features[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -607,6 +762,74 @@ impl<'a> rt::Message<'a> for ApiVersionsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::API_VERSIONS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `api_keys`.
+    pub const API_KEYS: crate::FieldId = 1;
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 2;
+    /// `supported_features`.
+    pub const SUPPORTED_FEATURES: crate::FieldId = 3;
+    /// `finalized_features_epoch`.
+    pub const FINALIZED_FEATURES_EPOCH: crate::FieldId = 4;
+    /// `finalized_features`.
+    pub const FINALIZED_FEATURES: crate::FieldId = 5;
+    /// `zk_migration_ready`.
+    pub const ZK_MIGRATION_READY: crate::FieldId = 6;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 7;
+    /// `api_keys[].api_key`.
+    pub const API_KEYS_API_KEY: crate::FieldId = 8;
+    /// `api_keys[].min_version`.
+    pub const API_KEYS_MIN_VERSION: crate::FieldId = 9;
+    /// `api_keys[].max_version`.
+    pub const API_KEYS_MAX_VERSION: crate::FieldId = 10;
+    /// `api_keys[]._tagged_fields`.
+    pub const API_KEYS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `supported_features[].name`.
+    pub const SUPPORTED_FEATURES_NAME: crate::FieldId = 12;
+    /// `supported_features[].min_version`.
+    pub const SUPPORTED_FEATURES_MIN_VERSION: crate::FieldId = 13;
+    /// `supported_features[].max_version`.
+    pub const SUPPORTED_FEATURES_MAX_VERSION: crate::FieldId = 14;
+    /// `supported_features[]._tagged_fields`.
+    pub const SUPPORTED_FEATURES_TAGGED_FIELDS: crate::FieldId = 15;
+    /// `finalized_features[].name`.
+    pub const FINALIZED_FEATURES_NAME: crate::FieldId = 16;
+    /// `finalized_features[].max_version_level`.
+    pub const FINALIZED_FEATURES_MAX_VERSION_LEVEL: crate::FieldId = 17;
+    /// `finalized_features[].min_version_level`.
+    pub const FINALIZED_FEATURES_MIN_VERSION_LEVEL: crate::FieldId = 18;
+    /// `finalized_features[]._tagged_fields`.
+    pub const FINALIZED_FEATURES_TAGGED_FIELDS: crate::FieldId = 19;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "error_code",
+        "api_keys",
+        "throttle_time_ms",
+        "supported_features",
+        "finalized_features_epoch",
+        "finalized_features",
+        "zk_migration_ready",
+        "_tagged_fields",
+        "api_keys[].api_key",
+        "api_keys[].min_version",
+        "api_keys[].max_version",
+        "api_keys[]._tagged_fields",
+        "supported_features[].name",
+        "supported_features[].min_version",
+        "supported_features[].max_version",
+        "supported_features[]._tagged_fields",
+        "finalized_features[].name",
+        "finalized_features[].max_version_level",
+        "finalized_features[].min_version_level",
+        "finalized_features[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -616,6 +839,7 @@ pub mod schema {
     pub static API_VERSIONS_RESPONSE: StructDesc = StructDesc {
         name: "ApiVersionsResponse",
         flexible: 0x18,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -629,6 +853,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ApiKeys",
@@ -642,6 +867,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -655,6 +881,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: true,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "SupportedFeatures",
@@ -668,6 +895,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: true,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "FinalizedFeaturesEpoch",
@@ -681,6 +909,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 4,
             },
             FieldDesc {
                 name: "FinalizedFeatures",
@@ -694,6 +923,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: true,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ZkMigrationReady",
@@ -707,6 +937,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: true,
                 default: D::Bool(false),
+                id: 6,
             },
         ],
     };
@@ -715,6 +946,7 @@ pub mod schema {
     pub static API_VERSION: StructDesc = StructDesc {
         name: "ApiVersion",
         flexible: 0x18,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "ApiKey",
@@ -728,6 +960,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "MinVersion",
@@ -741,6 +974,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "MaxVersion",
@@ -754,6 +988,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -762,6 +997,7 @@ pub mod schema {
     pub static SUPPORTED_FEATURE_KEY: StructDesc = StructDesc {
         name: "SupportedFeatureKey",
         flexible: 0x18,
+        tags_id: 15,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -775,6 +1011,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "MinVersion",
@@ -788,6 +1025,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "MaxVersion",
@@ -801,6 +1039,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
         ],
     };
@@ -809,6 +1048,7 @@ pub mod schema {
     pub static FINALIZED_FEATURE_KEY: StructDesc = StructDesc {
         name: "FinalizedFeatureKey",
         flexible: 0x18,
+        tags_id: 19,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -822,6 +1062,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "MaxVersionLevel",
@@ -835,6 +1076,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "MinVersionLevel",
@@ -848,6 +1090,7 @@ pub mod schema {
                 compact: 0x18,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
         ],
     };

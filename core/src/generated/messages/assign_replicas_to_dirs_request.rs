@@ -75,6 +75,21 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+        vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+        rt::visit::array::<DirectoryData<'a>, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -162,6 +177,33 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         rt::read::skip_array::<TopicData<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::DIRECTORIES_ID, rt::read::uuid(c, "directories[].id")?);
+        rt::visit::array::<TopicData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::DIRECTORIES_TOPICS,
+            vis,
+            "directories[].topics",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::DIRECTORIES_TAGGED_FIELDS,
+                vis,
+                "directories[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -253,6 +295,37 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(
+            fields::DIRECTORIES_TOPICS_TOPIC_ID,
+            rt::read::uuid(c, "directories[].topics[].topic_id")?,
+        );
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::DIRECTORIES_TOPICS_PARTITIONS,
+            vis,
+            "directories[].topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::DIRECTORIES_TOPICS_TAGGED_FIELDS,
+                vis,
+                "directories[].topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -335,6 +408,28 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::DIRECTORIES_TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "directories[].topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -376,6 +471,50 @@ impl<'a> rt::Message<'a> for AssignReplicasToDirsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ASSIGN_REPLICAS_TO_DIRS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `broker_id`.
+    pub const BROKER_ID: crate::FieldId = 0;
+    /// `broker_epoch`.
+    pub const BROKER_EPOCH: crate::FieldId = 1;
+    /// `directories`.
+    pub const DIRECTORIES: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `directories[].id`.
+    pub const DIRECTORIES_ID: crate::FieldId = 4;
+    /// `directories[].topics`.
+    pub const DIRECTORIES_TOPICS: crate::FieldId = 5;
+    /// `directories[]._tagged_fields`.
+    pub const DIRECTORIES_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `directories[].topics[].topic_id`.
+    pub const DIRECTORIES_TOPICS_TOPIC_ID: crate::FieldId = 7;
+    /// `directories[].topics[].partitions`.
+    pub const DIRECTORIES_TOPICS_PARTITIONS: crate::FieldId = 8;
+    /// `directories[].topics[]._tagged_fields`.
+    pub const DIRECTORIES_TOPICS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// `directories[].topics[].partitions[].partition_index`.
+    pub const DIRECTORIES_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 10;
+    /// `directories[].topics[].partitions[]._tagged_fields`.
+    pub const DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "broker_id",
+        "broker_epoch",
+        "directories",
+        "_tagged_fields",
+        "directories[].id",
+        "directories[].topics",
+        "directories[]._tagged_fields",
+        "directories[].topics[].topic_id",
+        "directories[].topics[].partitions",
+        "directories[].topics[]._tagged_fields",
+        "directories[].topics[].partitions[].partition_index",
+        "directories[].topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -385,6 +524,7 @@ pub mod schema {
     pub static ASSIGN_REPLICAS_TO_DIRS_REQUEST: StructDesc = StructDesc {
         name: "AssignReplicasToDirsRequest",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "BrokerId",
@@ -398,6 +538,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "BrokerEpoch",
@@ -411,6 +552,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 1,
             },
             FieldDesc {
                 name: "Directories",
@@ -424,6 +566,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -432,6 +575,7 @@ pub mod schema {
     pub static DIRECTORY_DATA: StructDesc = StructDesc {
         name: "DirectoryData",
         flexible: 0x1,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "Id",
@@ -445,6 +589,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Topics",
@@ -458,6 +603,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -466,6 +612,7 @@ pub mod schema {
     pub static TOPIC_DATA: StructDesc = StructDesc {
         name: "TopicData",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -479,6 +626,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Partitions",
@@ -492,6 +640,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };
@@ -500,6 +649,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0x1,
+        tags_id: 11,
         fields: &[FieldDesc {
             name: "PartitionIndex",
             json: "partitionIndex",
@@ -512,6 +662,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 10,
         }],
     };
 }

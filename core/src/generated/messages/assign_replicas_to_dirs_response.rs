@@ -74,6 +74,21 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        rt::visit::array::<DirectoryData<'a>, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -163,6 +178,33 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         Some(())
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::DIRECTORIES_ID, rt::read::uuid(c, "directories[].id")?);
+        rt::visit::array::<TopicData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::DIRECTORIES_TOPICS,
+            vis,
+            "directories[].topics",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::DIRECTORIES_TAGGED_FIELDS,
+                vis,
+                "directories[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -250,6 +292,37 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(
+            fields::DIRECTORIES_TOPICS_TOPIC_ID,
+            rt::read::uuid(c, "directories[].topics[].topic_id")?,
+        );
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::DIRECTORIES_TOPICS_PARTITIONS,
+            vis,
+            "directories[].topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::DIRECTORIES_TOPICS_TAGGED_FIELDS,
+                vis,
+                "directories[].topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -351,6 +424,32 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::DIRECTORIES_TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::DIRECTORIES_TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "directories[].topics[].partitions[].error_code")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "directories[].topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -393,6 +492,53 @@ impl<'a> rt::Message<'a> for AssignReplicasToDirsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ASSIGN_REPLICAS_TO_DIRS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `directories`.
+    pub const DIRECTORIES: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `directories[].id`.
+    pub const DIRECTORIES_ID: crate::FieldId = 4;
+    /// `directories[].topics`.
+    pub const DIRECTORIES_TOPICS: crate::FieldId = 5;
+    /// `directories[]._tagged_fields`.
+    pub const DIRECTORIES_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `directories[].topics[].topic_id`.
+    pub const DIRECTORIES_TOPICS_TOPIC_ID: crate::FieldId = 7;
+    /// `directories[].topics[].partitions`.
+    pub const DIRECTORIES_TOPICS_PARTITIONS: crate::FieldId = 8;
+    /// `directories[].topics[]._tagged_fields`.
+    pub const DIRECTORIES_TOPICS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// `directories[].topics[].partitions[].partition_index`.
+    pub const DIRECTORIES_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 10;
+    /// `directories[].topics[].partitions[].error_code`.
+    pub const DIRECTORIES_TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 11;
+    /// `directories[].topics[].partitions[]._tagged_fields`.
+    pub const DIRECTORIES_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "directories",
+        "_tagged_fields",
+        "directories[].id",
+        "directories[].topics",
+        "directories[]._tagged_fields",
+        "directories[].topics[].topic_id",
+        "directories[].topics[].partitions",
+        "directories[].topics[]._tagged_fields",
+        "directories[].topics[].partitions[].partition_index",
+        "directories[].topics[].partitions[].error_code",
+        "directories[].topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -402,6 +548,7 @@ pub mod schema {
     pub static ASSIGN_REPLICAS_TO_DIRS_RESPONSE: StructDesc = StructDesc {
         name: "AssignReplicasToDirsResponse",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -415,6 +562,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -428,6 +576,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Directories",
@@ -441,6 +590,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -449,6 +599,7 @@ pub mod schema {
     pub static DIRECTORY_DATA: StructDesc = StructDesc {
         name: "DirectoryData",
         flexible: 0x1,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "Id",
@@ -462,6 +613,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Topics",
@@ -475,6 +627,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -483,6 +636,7 @@ pub mod schema {
     pub static TOPIC_DATA: StructDesc = StructDesc {
         name: "TopicData",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -496,6 +650,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Partitions",
@@ -509,6 +664,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };
@@ -517,6 +673,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0x1,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -530,6 +687,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -543,6 +701,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };

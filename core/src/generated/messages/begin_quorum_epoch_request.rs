@@ -76,6 +76,34 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 1, true, "cluster_id")?);
+        if v >= 1 {
+            vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
+        }
+        rt::visit::array::<TopicData<'a>, V>(c, v >= 1, false, v, fields::TOPICS, vis, "topics")?;
+        if v >= 1 {
+            rt::visit::array::<LeaderEndpoint<'a>, V>(
+                c,
+                v >= 1,
+                false,
+                v,
+                fields::LEADER_ENDPOINTS,
+                vis,
+                "leader_endpoints",
+            )?;
+        }
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -178,6 +206,32 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, v >= 1, "topics[].topic_name")?),
+        );
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            v >= 1,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -295,6 +349,42 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.str(
+                fields::LEADER_ENDPOINTS_NAME,
+                Some(rt::read::str(c, v >= 1, "leader_endpoints[].name")?),
+            );
+        }
+        if v >= 1 {
+            vis.str(
+                fields::LEADER_ENDPOINTS_HOST,
+                Some(rt::read::str(c, v >= 1, "leader_endpoints[].host")?),
+            );
+        }
+        if v >= 1 {
+            vis.u16(
+                fields::LEADER_ENDPOINTS_PORT,
+                rt::read::u16(c, "leader_endpoints[].port")?,
+            );
+        }
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::LEADER_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "leader_endpoints[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -431,6 +521,42 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        if v >= 1 {
+            vis.uuid(
+                fields::TOPICS_PARTITIONS_VOTER_DIRECTORY_ID,
+                rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?,
+            );
+        }
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_ID,
+            rt::read::i32(c, "topics[].partitions[].leader_id")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+        );
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -475,6 +601,65 @@ impl<'a> rt::Message<'a> for BeginQuorumEpochRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::BEGIN_QUORUM_EPOCH_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `cluster_id`.
+    pub const CLUSTER_ID: crate::FieldId = 0;
+    /// `voter_id`.
+    pub const VOTER_ID: crate::FieldId = 1;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 2;
+    /// `leader_endpoints`.
+    pub const LEADER_ENDPOINTS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `topics[].topic_name`.
+    pub const TOPICS_TOPIC_NAME: crate::FieldId = 5;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `leader_endpoints[].name`.
+    pub const LEADER_ENDPOINTS_NAME: crate::FieldId = 8;
+    /// `leader_endpoints[].host`.
+    pub const LEADER_ENDPOINTS_HOST: crate::FieldId = 9;
+    /// `leader_endpoints[].port`.
+    pub const LEADER_ENDPOINTS_PORT: crate::FieldId = 10;
+    /// `leader_endpoints[]._tagged_fields`.
+    pub const LEADER_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 12;
+    /// `topics[].partitions[].voter_directory_id`.
+    pub const TOPICS_PARTITIONS_VOTER_DIRECTORY_ID: crate::FieldId = 13;
+    /// `topics[].partitions[].leader_id`.
+    pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 14;
+    /// `topics[].partitions[].leader_epoch`.
+    pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 15;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 16;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "cluster_id",
+        "voter_id",
+        "topics",
+        "leader_endpoints",
+        "_tagged_fields",
+        "topics[].topic_name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "leader_endpoints[].name",
+        "leader_endpoints[].host",
+        "leader_endpoints[].port",
+        "leader_endpoints[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].voter_directory_id",
+        "topics[].partitions[].leader_id",
+        "topics[].partitions[].leader_epoch",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -484,6 +669,7 @@ pub mod schema {
     pub static BEGIN_QUORUM_EPOCH_REQUEST: StructDesc = StructDesc {
         name: "BeginQuorumEpochRequest",
         flexible: 0x2,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ClusterId",
@@ -497,6 +683,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Null,
+                id: 0,
             },
             FieldDesc {
                 name: "VoterId",
@@ -510,6 +697,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 1,
             },
             FieldDesc {
                 name: "Topics",
@@ -523,6 +711,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "LeaderEndpoints",
@@ -536,6 +725,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: true,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -544,6 +734,7 @@ pub mod schema {
     pub static TOPIC_DATA: StructDesc = StructDesc {
         name: "TopicData",
         flexible: 0x2,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -557,6 +748,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -570,6 +762,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -578,6 +771,7 @@ pub mod schema {
     pub static LEADER_ENDPOINT: StructDesc = StructDesc {
         name: "LeaderEndpoint",
         flexible: 0x2,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -591,6 +785,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Host",
@@ -604,6 +799,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Port",
@@ -617,6 +813,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -625,6 +822,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0x2,
+        tags_id: 16,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -638,6 +836,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "VoterDirectoryId",
@@ -651,6 +850,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: true,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "LeaderId",
@@ -664,6 +864,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -677,6 +878,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
         ],
     };

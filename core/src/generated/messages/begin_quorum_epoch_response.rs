@@ -83,6 +83,40 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        rt::visit::array::<TopicData<'a>, V>(c, v >= 1, false, v, fields::TOPICS, vis, "topics")?;
+        if v >= 1 {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        rt::visit::array::<NodeEndpoint<'a>, V>(
+                            c,
+                            true,
+                            false,
+                            v,
+                            fields::NODE_ENDPOINTS,
+                            vis,
+                            "node_endpoints",
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                    }
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -192,6 +226,32 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, v >= 1, "topics[].topic_name")?),
+        );
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            v >= 1,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -309,6 +369,39 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i32(
+                fields::NODE_ENDPOINTS_NODE_ID,
+                rt::read::i32(c, "node_endpoints[].node_id")?,
+            );
+        }
+        if v >= 1 {
+            vis.str(
+                fields::NODE_ENDPOINTS_HOST,
+                Some(rt::read::str(c, v >= 1, "node_endpoints[].host")?),
+            );
+        }
+        if v >= 1 {
+            vis.u16(fields::NODE_ENDPOINTS_PORT, rt::read::u16(c, "node_endpoints[].port")?);
+        }
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "node_endpoints[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -439,6 +532,40 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "topics[].partitions[].error_code")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_ID,
+            rt::read::i32(c, "topics[].partitions[].leader_id")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+        );
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 14;
@@ -478,6 +605,62 @@ impl<'a> rt::Message<'a> for BeginQuorumEpochResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::BEGIN_QUORUM_EPOCH_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `node_endpoints`.
+    pub const NODE_ENDPOINTS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topics[].topic_name`.
+    pub const TOPICS_TOPIC_NAME: crate::FieldId = 4;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 5;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `node_endpoints[].node_id`.
+    pub const NODE_ENDPOINTS_NODE_ID: crate::FieldId = 7;
+    /// `node_endpoints[].host`.
+    pub const NODE_ENDPOINTS_HOST: crate::FieldId = 8;
+    /// `node_endpoints[].port`.
+    pub const NODE_ENDPOINTS_PORT: crate::FieldId = 9;
+    /// `node_endpoints[]._tagged_fields`.
+    pub const NODE_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 11;
+    /// `topics[].partitions[].error_code`.
+    pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 12;
+    /// `topics[].partitions[].leader_id`.
+    pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 13;
+    /// `topics[].partitions[].leader_epoch`.
+    pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 14;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 15;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "error_code",
+        "topics",
+        "node_endpoints",
+        "_tagged_fields",
+        "topics[].topic_name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "node_endpoints[].node_id",
+        "node_endpoints[].host",
+        "node_endpoints[].port",
+        "node_endpoints[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].error_code",
+        "topics[].partitions[].leader_id",
+        "topics[].partitions[].leader_epoch",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -487,6 +670,7 @@ pub mod schema {
     pub static BEGIN_QUORUM_EPOCH_RESPONSE: StructDesc = StructDesc {
         name: "BeginQuorumEpochResponse",
         flexible: 0x2,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -500,6 +684,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -513,6 +698,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "NodeEndpoints",
@@ -526,6 +712,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -534,6 +721,7 @@ pub mod schema {
     pub static TOPIC_DATA: StructDesc = StructDesc {
         name: "TopicData",
         flexible: 0x2,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -547,6 +735,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Partitions",
@@ -560,6 +749,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -568,6 +758,7 @@ pub mod schema {
     pub static NODE_ENDPOINT: StructDesc = StructDesc {
         name: "NodeEndpoint",
         flexible: 0x2,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "NodeId",
@@ -581,6 +772,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Host",
@@ -594,6 +786,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Port",
@@ -607,6 +800,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -615,6 +809,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0x2,
+        tags_id: 15,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -628,6 +823,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -641,6 +837,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "LeaderId",
@@ -654,6 +851,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -667,6 +865,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
         ],
     };

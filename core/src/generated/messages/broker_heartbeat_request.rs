@@ -112,6 +112,48 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+        vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+        vis.i64(
+            fields::CURRENT_METADATA_OFFSET,
+            rt::read::i64(c, "current_metadata_offset")?,
+        );
+        vis.bool(fields::WANT_FENCE, rt::read::bool(c, "want_fence")?);
+        vis.bool(fields::WANT_SHUT_DOWN, rt::read::bool(c, "want_shut_down")?);
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 if v >= 1 => {
+                        rt::visit::array::<rt::Uuid, V>(
+                            c,
+                            true,
+                            false,
+                            v,
+                            fields::OFFLINE_LOG_DIRS,
+                            vis,
+                            "offline_log_dirs",
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "offline_log_dirs")?;
+                    }
+                    0 => return Err(rt::read::tag_not_in_version(c, tag, "offline_log_dirs")),
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 22;
@@ -172,6 +214,35 @@ impl<'a> rt::Message<'a> for BrokerHeartbeatRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::BROKER_HEARTBEAT_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `broker_id`.
+    pub const BROKER_ID: crate::FieldId = 0;
+    /// `broker_epoch`.
+    pub const BROKER_EPOCH: crate::FieldId = 1;
+    /// `current_metadata_offset`.
+    pub const CURRENT_METADATA_OFFSET: crate::FieldId = 2;
+    /// `want_fence`.
+    pub const WANT_FENCE: crate::FieldId = 3;
+    /// `want_shut_down`.
+    pub const WANT_SHUT_DOWN: crate::FieldId = 4;
+    /// `offline_log_dirs`.
+    pub const OFFLINE_LOG_DIRS: crate::FieldId = 5;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 6;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "broker_id",
+        "broker_epoch",
+        "current_metadata_offset",
+        "want_fence",
+        "want_shut_down",
+        "offline_log_dirs",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -181,6 +252,7 @@ pub mod schema {
     pub static BROKER_HEARTBEAT_REQUEST: StructDesc = StructDesc {
         name: "BrokerHeartbeatRequest",
         flexible: 0x3,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "BrokerId",
@@ -194,6 +266,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "BrokerEpoch",
@@ -207,6 +280,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 1,
             },
             FieldDesc {
                 name: "CurrentMetadataOffset",
@@ -220,6 +294,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "WantFence",
@@ -233,6 +308,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "WantShutDown",
@@ -246,6 +322,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "OfflineLogDirs",
@@ -259,6 +336,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };

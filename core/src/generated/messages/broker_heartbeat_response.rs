@@ -88,6 +88,24 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.bool(fields::IS_CAUGHT_UP, rt::read::bool(c, "is_caught_up")?);
+        vis.bool(fields::IS_FENCED, rt::read::bool(c, "is_fenced")?);
+        vis.bool(fields::SHOULD_SHUT_DOWN, rt::read::bool(c, "should_shut_down")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 9;
@@ -128,6 +146,32 @@ impl<'a> rt::Message<'a> for BrokerHeartbeatResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::BROKER_HEARTBEAT_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `is_caught_up`.
+    pub const IS_CAUGHT_UP: crate::FieldId = 2;
+    /// `is_fenced`.
+    pub const IS_FENCED: crate::FieldId = 3;
+    /// `should_shut_down`.
+    pub const SHOULD_SHUT_DOWN: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "is_caught_up",
+        "is_fenced",
+        "should_shut_down",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -137,6 +181,7 @@ pub mod schema {
     pub static BROKER_HEARTBEAT_RESPONSE: StructDesc = StructDesc {
         name: "BrokerHeartbeatResponse",
         flexible: 0x3,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -150,6 +195,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -163,6 +209,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "IsCaughtUp",
@@ -176,6 +223,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 2,
             },
             FieldDesc {
                 name: "IsFenced",
@@ -189,6 +237,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Bool(true),
+                id: 3,
             },
             FieldDesc {
                 name: "ShouldShutDown",
@@ -202,6 +251,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };

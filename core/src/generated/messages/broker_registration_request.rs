@@ -110,6 +110,40 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+        vis.str(fields::CLUSTER_ID, Some(rt::read::str(c, true, "cluster_id")?));
+        vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
+        rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::LISTENERS, vis, "listeners")?;
+        rt::visit::array::<Feature<'a>, V>(c, true, false, v, fields::FEATURES, vis, "features")?;
+        vis.str(fields::RACK, rt::read::opt_str(c, true, true, "rack")?);
+        if v >= 1 {
+            vis.bool(
+                fields::IS_MIGRATING_ZK_BROKER,
+                rt::read::bool(c, "is_migrating_zk_broker")?,
+            );
+        }
+        if v >= 2 {
+            rt::visit::array::<rt::Uuid, V>(c, true, false, v, fields::LOG_DIRS, vis, "log_dirs")?;
+        }
+        if v >= 3 {
+            vis.i64(
+                fields::PREVIOUS_BROKER_EPOCH,
+                rt::read::i64(c, "previous_broker_epoch")?,
+            );
+        }
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -240,6 +274,32 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::LISTENERS_NAME,
+            Some(rt::read::str(c, true, "listeners[].name")?),
+        );
+        vis.str(
+            fields::LISTENERS_HOST,
+            Some(rt::read::str(c, true, "listeners[].host")?),
+        );
+        vis.u16(fields::LISTENERS_PORT, rt::read::u16(c, "listeners[].port")?);
+        vis.i16(
+            fields::LISTENERS_SECURITY_PROTOCOL,
+            rt::read::i16(c, "listeners[].security_protocol")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -339,6 +399,28 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
+        vis.i16(
+            fields::FEATURES_MIN_SUPPORTED_VERSION,
+            rt::read::i16(c, "features[].min_supported_version")?,
+        );
+        vis.i16(
+            fields::FEATURES_MAX_SUPPORTED_VERSION,
+            rt::read::i16(c, "features[].max_supported_version")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -378,6 +460,71 @@ impl<'a> rt::Message<'a> for BrokerRegistrationRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::BROKER_REGISTRATION_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `broker_id`.
+    pub const BROKER_ID: crate::FieldId = 0;
+    /// `cluster_id`.
+    pub const CLUSTER_ID: crate::FieldId = 1;
+    /// `incarnation_id`.
+    pub const INCARNATION_ID: crate::FieldId = 2;
+    /// `listeners`.
+    pub const LISTENERS: crate::FieldId = 3;
+    /// `features`.
+    pub const FEATURES: crate::FieldId = 4;
+    /// `rack`.
+    pub const RACK: crate::FieldId = 5;
+    /// `is_migrating_zk_broker`.
+    pub const IS_MIGRATING_ZK_BROKER: crate::FieldId = 6;
+    /// `log_dirs`.
+    pub const LOG_DIRS: crate::FieldId = 7;
+    /// `previous_broker_epoch`.
+    pub const PREVIOUS_BROKER_EPOCH: crate::FieldId = 8;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 9;
+    /// `listeners[].name`.
+    pub const LISTENERS_NAME: crate::FieldId = 10;
+    /// `listeners[].host`.
+    pub const LISTENERS_HOST: crate::FieldId = 11;
+    /// `listeners[].port`.
+    pub const LISTENERS_PORT: crate::FieldId = 12;
+    /// `listeners[].security_protocol`.
+    pub const LISTENERS_SECURITY_PROTOCOL: crate::FieldId = 13;
+    /// `listeners[]._tagged_fields`.
+    pub const LISTENERS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// `features[].name`.
+    pub const FEATURES_NAME: crate::FieldId = 15;
+    /// `features[].min_supported_version`.
+    pub const FEATURES_MIN_SUPPORTED_VERSION: crate::FieldId = 16;
+    /// `features[].max_supported_version`.
+    pub const FEATURES_MAX_SUPPORTED_VERSION: crate::FieldId = 17;
+    /// `features[]._tagged_fields`.
+    pub const FEATURES_TAGGED_FIELDS: crate::FieldId = 18;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "broker_id",
+        "cluster_id",
+        "incarnation_id",
+        "listeners",
+        "features",
+        "rack",
+        "is_migrating_zk_broker",
+        "log_dirs",
+        "previous_broker_epoch",
+        "_tagged_fields",
+        "listeners[].name",
+        "listeners[].host",
+        "listeners[].port",
+        "listeners[].security_protocol",
+        "listeners[]._tagged_fields",
+        "features[].name",
+        "features[].min_supported_version",
+        "features[].max_supported_version",
+        "features[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -387,6 +534,7 @@ pub mod schema {
     pub static BROKER_REGISTRATION_REQUEST: StructDesc = StructDesc {
         name: "BrokerRegistrationRequest",
         flexible: 0x1f,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "BrokerId",
@@ -400,6 +548,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ClusterId",
@@ -413,6 +562,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "IncarnationId",
@@ -426,6 +576,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Listeners",
@@ -439,6 +590,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Features",
@@ -452,6 +604,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Rack",
@@ -465,6 +618,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "IsMigratingZkBroker",
@@ -478,6 +632,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 6,
             },
             FieldDesc {
                 name: "LogDirs",
@@ -491,6 +646,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: true,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "PreviousBrokerEpoch",
@@ -504,6 +660,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 8,
             },
         ],
     };
@@ -512,6 +669,7 @@ pub mod schema {
     pub static LISTENER: StructDesc = StructDesc {
         name: "Listener",
         flexible: 0x1f,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -525,6 +683,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Host",
@@ -538,6 +697,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Port",
@@ -551,6 +711,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "SecurityProtocol",
@@ -564,6 +725,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };
@@ -572,6 +734,7 @@ pub mod schema {
     pub static FEATURE: StructDesc = StructDesc {
         name: "Feature",
         flexible: 0x1f,
+        tags_id: 18,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -585,6 +748,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "MinSupportedVersion",
@@ -598,6 +762,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "MaxSupportedVersion",
@@ -611,6 +776,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
         ],
     };

@@ -76,6 +76,22 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 14;
@@ -114,6 +130,21 @@ impl<'a> rt::Message<'a> for BrokerRegistrationResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::BROKER_REGISTRATION_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `broker_epoch`.
+    pub const BROKER_EPOCH: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["throttle_time_ms", "error_code", "broker_epoch", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -123,6 +154,7 @@ pub mod schema {
     pub static BROKER_REGISTRATION_RESPONSE: StructDesc = StructDesc {
         name: "BrokerRegistrationResponse",
         flexible: 0x1f,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -136,6 +168,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -149,6 +182,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "BrokerEpoch",
@@ -162,6 +196,7 @@ pub mod schema {
                 compact: 0x1f,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 2,
             },
         ],
     };

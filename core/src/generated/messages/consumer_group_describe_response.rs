@@ -67,6 +67,20 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -196,6 +210,45 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         rt::read::skip(c, 4)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
+        vis.str(
+            fields::GROUPS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "groups[].error_message")?,
+        );
+        vis.str(
+            fields::GROUPS_GROUP_ID,
+            Some(rt::read::str(c, true, "groups[].group_id")?),
+        );
+        vis.str(
+            fields::GROUPS_GROUP_STATE,
+            Some(rt::read::str(c, true, "groups[].group_state")?),
+        );
+        vis.i32(fields::GROUPS_GROUP_EPOCH, rt::read::i32(c, "groups[].group_epoch")?);
+        vis.i32(
+            fields::GROUPS_ASSIGNMENT_EPOCH,
+            rt::read::i32(c, "groups[].assignment_epoch")?,
+        );
+        vis.str(
+            fields::GROUPS_ASSIGNOR_NAME,
+            Some(rt::read::str(c, true, "groups[].assignor_name")?),
+        );
+        rt::visit::array::<Member<'a>, V>(c, true, false, v, fields::GROUPS_MEMBERS, vis, "groups[].members")?;
+        vis.i32(
+            fields::GROUPS_AUTHORIZED_OPERATIONS,
+            rt::read::i32(c, "groups[].authorized_operations")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -352,6 +405,70 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         Some(())
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_MEMBERS_MEMBER_ID,
+            Some(rt::read::str(c, true, "groups[].members[].member_id")?),
+        );
+        vis.str(
+            fields::GROUPS_MEMBERS_INSTANCE_ID,
+            rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?,
+        );
+        vis.str(
+            fields::GROUPS_MEMBERS_RACK_ID,
+            rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?,
+        );
+        vis.i32(
+            fields::GROUPS_MEMBERS_MEMBER_EPOCH,
+            rt::read::i32(c, "groups[].members[].member_epoch")?,
+        );
+        vis.str(
+            fields::GROUPS_MEMBERS_CLIENT_ID,
+            Some(rt::read::str(c, true, "groups[].members[].client_id")?),
+        );
+        vis.str(
+            fields::GROUPS_MEMBERS_CLIENT_HOST,
+            Some(rt::read::str(c, true, "groups[].members[].client_host")?),
+        );
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_MEMBERS_SUBSCRIBED_TOPIC_NAMES,
+            vis,
+            "groups[].members[].subscribed_topic_names",
+        )?;
+        vis.str(
+            fields::GROUPS_MEMBERS_SUBSCRIBED_TOPIC_REGEX,
+            rt::read::opt_str(c, true, true, "groups[].members[].subscribed_topic_regex")?,
+        );
+        let present = true;
+        rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_ASSIGNMENT, vis)?;
+        let present = true;
+        rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_TARGET_ASSIGNMENT, vis)?;
+        if v >= 1 {
+            vis.i8(
+                fields::GROUPS_MEMBERS_MEMBER_TYPE,
+                rt::read::i8(c, "groups[].members[].member_type")?,
+            );
+        }
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_TAGGED_FIELDS,
+                vis,
+                "groups[].members[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -476,6 +593,33 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<TopicPartitions<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS,
+            vis,
+            "groups[].members[].assignment.topic_partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].assignment._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -588,6 +732,45 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(
+            fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID,
+            rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?,
+        );
+        vis.str(
+            fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_NAME,
+            Some(rt::read::str(
+                c,
+                true,
+                "groups[].members[].assignment.topic_partitions[].topic_name",
+            )?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_PARTITIONS,
+            vis,
+            "groups[].members[].assignment.topic_partitions[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].assignment.topic_partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -651,6 +834,107 @@ impl<'a> rt::Message<'a> for ConsumerGroupDescribeResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_GROUP_DESCRIBE_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `groups`.
+    pub const GROUPS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `groups[].error_code`.
+    pub const GROUPS_ERROR_CODE: crate::FieldId = 3;
+    /// `groups[].error_message`.
+    pub const GROUPS_ERROR_MESSAGE: crate::FieldId = 4;
+    /// `groups[].group_id`.
+    pub const GROUPS_GROUP_ID: crate::FieldId = 5;
+    /// `groups[].group_state`.
+    pub const GROUPS_GROUP_STATE: crate::FieldId = 6;
+    /// `groups[].group_epoch`.
+    pub const GROUPS_GROUP_EPOCH: crate::FieldId = 7;
+    /// `groups[].assignment_epoch`.
+    pub const GROUPS_ASSIGNMENT_EPOCH: crate::FieldId = 8;
+    /// `groups[].assignor_name`.
+    pub const GROUPS_ASSIGNOR_NAME: crate::FieldId = 9;
+    /// `groups[].members`.
+    pub const GROUPS_MEMBERS: crate::FieldId = 10;
+    /// `groups[].authorized_operations`.
+    pub const GROUPS_AUTHORIZED_OPERATIONS: crate::FieldId = 11;
+    /// `groups[]._tagged_fields`.
+    pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// `groups[].members[].member_id`.
+    pub const GROUPS_MEMBERS_MEMBER_ID: crate::FieldId = 13;
+    /// `groups[].members[].instance_id`.
+    pub const GROUPS_MEMBERS_INSTANCE_ID: crate::FieldId = 14;
+    /// `groups[].members[].rack_id`.
+    pub const GROUPS_MEMBERS_RACK_ID: crate::FieldId = 15;
+    /// `groups[].members[].member_epoch`.
+    pub const GROUPS_MEMBERS_MEMBER_EPOCH: crate::FieldId = 16;
+    /// `groups[].members[].client_id`.
+    pub const GROUPS_MEMBERS_CLIENT_ID: crate::FieldId = 17;
+    /// `groups[].members[].client_host`.
+    pub const GROUPS_MEMBERS_CLIENT_HOST: crate::FieldId = 18;
+    /// `groups[].members[].subscribed_topic_names`.
+    pub const GROUPS_MEMBERS_SUBSCRIBED_TOPIC_NAMES: crate::FieldId = 19;
+    /// `groups[].members[].subscribed_topic_regex`.
+    pub const GROUPS_MEMBERS_SUBSCRIBED_TOPIC_REGEX: crate::FieldId = 20;
+    /// `groups[].members[].assignment`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT: crate::FieldId = 21;
+    /// `groups[].members[].target_assignment`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT: crate::FieldId = 22;
+    /// `groups[].members[].member_type`.
+    pub const GROUPS_MEMBERS_MEMBER_TYPE: crate::FieldId = 23;
+    /// `groups[].members[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_TAGGED_FIELDS: crate::FieldId = 24;
+    /// `groups[].members[].assignment.topic_partitions`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS: crate::FieldId = 25;
+    /// `groups[].members[].assignment._tagged_fields`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS: crate::FieldId = 26;
+    /// `groups[].members[].assignment.topic_partitions[].topic_id`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID: crate::FieldId = 27;
+    /// `groups[].members[].assignment.topic_partitions[].topic_name`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_NAME: crate::FieldId = 28;
+    /// `groups[].members[].assignment.topic_partitions[].partitions`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_PARTITIONS: crate::FieldId = 29;
+    /// `groups[].members[].assignment.topic_partitions[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 30;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "groups",
+        "_tagged_fields",
+        "groups[].error_code",
+        "groups[].error_message",
+        "groups[].group_id",
+        "groups[].group_state",
+        "groups[].group_epoch",
+        "groups[].assignment_epoch",
+        "groups[].assignor_name",
+        "groups[].members",
+        "groups[].authorized_operations",
+        "groups[]._tagged_fields",
+        "groups[].members[].member_id",
+        "groups[].members[].instance_id",
+        "groups[].members[].rack_id",
+        "groups[].members[].member_epoch",
+        "groups[].members[].client_id",
+        "groups[].members[].client_host",
+        "groups[].members[].subscribed_topic_names",
+        "groups[].members[].subscribed_topic_regex",
+        "groups[].members[].assignment",
+        "groups[].members[].target_assignment",
+        "groups[].members[].member_type",
+        "groups[].members[]._tagged_fields",
+        "groups[].members[].assignment.topic_partitions",
+        "groups[].members[].assignment._tagged_fields",
+        "groups[].members[].assignment.topic_partitions[].topic_id",
+        "groups[].members[].assignment.topic_partitions[].topic_name",
+        "groups[].members[].assignment.topic_partitions[].partitions",
+        "groups[].members[].assignment.topic_partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -660,6 +944,7 @@ pub mod schema {
     pub static CONSUMER_GROUP_DESCRIBE_RESPONSE: StructDesc = StructDesc {
         name: "ConsumerGroupDescribeResponse",
         flexible: 0x3,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -673,6 +958,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Groups",
@@ -686,6 +972,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -694,6 +981,7 @@ pub mod schema {
     pub static DESCRIBED_GROUP: StructDesc = StructDesc {
         name: "DescribedGroup",
         flexible: 0x3,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -707,6 +995,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -720,6 +1009,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 4,
             },
             FieldDesc {
                 name: "GroupId",
@@ -733,6 +1023,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "GroupState",
@@ -746,6 +1037,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "GroupEpoch",
@@ -759,6 +1051,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "AssignmentEpoch",
@@ -772,6 +1065,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "AssignorName",
@@ -785,6 +1079,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Members",
@@ -798,6 +1093,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "AuthorizedOperations",
@@ -811,6 +1107,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Int(-2147483648),
+                id: 11,
             },
         ],
     };
@@ -819,6 +1116,7 @@ pub mod schema {
     pub static MEMBER: StructDesc = StructDesc {
         name: "Member",
         flexible: 0x3,
+        tags_id: 24,
         fields: &[
             FieldDesc {
                 name: "MemberId",
@@ -832,6 +1130,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "InstanceId",
@@ -845,6 +1144,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 14,
             },
             FieldDesc {
                 name: "RackId",
@@ -858,6 +1158,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 15,
             },
             FieldDesc {
                 name: "MemberEpoch",
@@ -871,6 +1172,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "ClientId",
@@ -884,6 +1186,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "ClientHost",
@@ -897,6 +1200,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
             FieldDesc {
                 name: "SubscribedTopicNames",
@@ -910,6 +1214,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 19,
             },
             FieldDesc {
                 name: "SubscribedTopicRegex",
@@ -923,6 +1228,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 20,
             },
             FieldDesc {
                 name: "Assignment",
@@ -936,6 +1242,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 21,
             },
             FieldDesc {
                 name: "TargetAssignment",
@@ -949,6 +1256,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 22,
             },
             FieldDesc {
                 name: "MemberType",
@@ -962,6 +1270,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 23,
             },
         ],
     };
@@ -970,6 +1279,7 @@ pub mod schema {
     pub static ASSIGNMENT: StructDesc = StructDesc {
         name: "Assignment",
         flexible: 0x3,
+        tags_id: 26,
         fields: &[FieldDesc {
             name: "TopicPartitions",
             json: "topicPartitions",
@@ -982,6 +1292,7 @@ pub mod schema {
             compact: 0x3,
             ignorable: false,
             default: D::Zero,
+            id: 25,
         }],
     };
 
@@ -989,6 +1300,7 @@ pub mod schema {
     pub static TOPIC_PARTITIONS: StructDesc = StructDesc {
         name: "TopicPartitions",
         flexible: 0x3,
+        tags_id: 30,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -1002,6 +1314,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 27,
             },
             FieldDesc {
                 name: "TopicName",
@@ -1015,6 +1328,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 28,
             },
             FieldDesc {
                 name: "Partitions",
@@ -1028,6 +1342,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 29,
             },
         ],
     };

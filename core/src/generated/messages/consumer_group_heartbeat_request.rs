@@ -107,6 +107,53 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
+        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
+        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+        vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
+        vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
+        vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            true,
+            v,
+            fields::SUBSCRIBED_TOPIC_NAMES,
+            vis,
+            "subscribed_topic_names",
+        )?;
+        if v >= 1 {
+            vis.str(
+                fields::SUBSCRIBED_TOPIC_REGEX,
+                rt::read::opt_str(c, true, v >= 1, "subscribed_topic_regex")?,
+            );
+        }
+        vis.str(
+            fields::SERVER_ASSIGNOR,
+            rt::read::opt_str(c, true, true, "server_assignor")?,
+        );
+        rt::visit::array::<TopicPartitions<'a>, V>(
+            c,
+            true,
+            true,
+            v,
+            fields::TOPIC_PARTITIONS,
+            vis,
+            "topic_partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -218,6 +265,37 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(
+            fields::TOPIC_PARTITIONS_TOPIC_ID,
+            rt::read::uuid(c, "topic_partitions[].topic_id")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPIC_PARTITIONS_PARTITIONS,
+            vis,
+            "topic_partitions[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPIC_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topic_partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -256,6 +334,56 @@ impl<'a> rt::Message<'a> for ConsumerGroupHeartbeatRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_GROUP_HEARTBEAT_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 1;
+    /// `member_epoch`.
+    pub const MEMBER_EPOCH: crate::FieldId = 2;
+    /// `instance_id`.
+    pub const INSTANCE_ID: crate::FieldId = 3;
+    /// `rack_id`.
+    pub const RACK_ID: crate::FieldId = 4;
+    /// `rebalance_timeout_ms`.
+    pub const REBALANCE_TIMEOUT_MS: crate::FieldId = 5;
+    /// `subscribed_topic_names`.
+    pub const SUBSCRIBED_TOPIC_NAMES: crate::FieldId = 6;
+    /// `subscribed_topic_regex`.
+    pub const SUBSCRIBED_TOPIC_REGEX: crate::FieldId = 7;
+    /// `server_assignor`.
+    pub const SERVER_ASSIGNOR: crate::FieldId = 8;
+    /// `topic_partitions`.
+    pub const TOPIC_PARTITIONS: crate::FieldId = 9;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 10;
+    /// `topic_partitions[].topic_id`.
+    pub const TOPIC_PARTITIONS_TOPIC_ID: crate::FieldId = 11;
+    /// `topic_partitions[].partitions`.
+    pub const TOPIC_PARTITIONS_PARTITIONS: crate::FieldId = 12;
+    /// `topic_partitions[]._tagged_fields`.
+    pub const TOPIC_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 13;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "member_id",
+        "member_epoch",
+        "instance_id",
+        "rack_id",
+        "rebalance_timeout_ms",
+        "subscribed_topic_names",
+        "subscribed_topic_regex",
+        "server_assignor",
+        "topic_partitions",
+        "_tagged_fields",
+        "topic_partitions[].topic_id",
+        "topic_partitions[].partitions",
+        "topic_partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -265,6 +393,7 @@ pub mod schema {
     pub static CONSUMER_GROUP_HEARTBEAT_REQUEST: StructDesc = StructDesc {
         name: "ConsumerGroupHeartbeatRequest",
         flexible: 0x3,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -278,6 +407,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "MemberId",
@@ -291,6 +421,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "MemberEpoch",
@@ -304,6 +435,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "InstanceId",
@@ -317,6 +449,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 3,
             },
             FieldDesc {
                 name: "RackId",
@@ -330,6 +463,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 4,
             },
             FieldDesc {
                 name: "RebalanceTimeoutMs",
@@ -343,6 +477,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 5,
             },
             FieldDesc {
                 name: "SubscribedTopicNames",
@@ -356,6 +491,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 6,
             },
             FieldDesc {
                 name: "SubscribedTopicRegex",
@@ -369,6 +505,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 7,
             },
             FieldDesc {
                 name: "ServerAssignor",
@@ -382,6 +519,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 8,
             },
             FieldDesc {
                 name: "TopicPartitions",
@@ -395,6 +533,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 9,
             },
         ],
     };
@@ -403,6 +542,7 @@ pub mod schema {
     pub static TOPIC_PARTITIONS: StructDesc = StructDesc {
         name: "TopicPartitions",
         flexible: 0x3,
+        tags_id: 13,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -416,6 +556,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Partitions",
@@ -429,6 +570,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
         ],
     };

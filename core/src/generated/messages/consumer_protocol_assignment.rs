@@ -63,6 +63,26 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<TopicPartition<'a>, V>(
+            c,
+            false,
+            false,
+            v,
+            fields::ASSIGNED_PARTITIONS,
+            vis,
+            "assigned_partitions",
+        )?;
+        vis.bytes(fields::USER_DATA, rt::read::opt_bytes(c, false, true, "user_data")?);
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -140,6 +160,29 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::ASSIGNED_PARTITIONS_TOPIC,
+            Some(rt::read::str(c, false, "assigned_partitions[].topic")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            false,
+            false,
+            v,
+            fields::ASSIGNED_PARTITIONS_PARTITIONS,
+            vis,
+            "assigned_partitions[].partitions",
+        )?;
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -172,6 +215,32 @@ impl<'a> rt::Message<'a> for ConsumerProtocolAssignment<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_PROTOCOL_ASSIGNMENT;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `assigned_partitions`.
+    pub const ASSIGNED_PARTITIONS: crate::FieldId = 0;
+    /// `user_data`.
+    pub const USER_DATA: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `assigned_partitions[].topic`.
+    pub const ASSIGNED_PARTITIONS_TOPIC: crate::FieldId = 3;
+    /// `assigned_partitions[].partitions`.
+    pub const ASSIGNED_PARTITIONS_PARTITIONS: crate::FieldId = 4;
+    /// `assigned_partitions[]._tagged_fields`.
+    pub const ASSIGNED_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "assigned_partitions",
+        "user_data",
+        "_tagged_fields",
+        "assigned_partitions[].topic",
+        "assigned_partitions[].partitions",
+        "assigned_partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -181,6 +250,7 @@ pub mod schema {
     pub static CONSUMER_PROTOCOL_ASSIGNMENT: StructDesc = StructDesc {
         name: "ConsumerProtocolAssignment",
         flexible: 0x0,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "AssignedPartitions",
@@ -194,6 +264,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "UserData",
@@ -207,6 +278,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Null,
+                id: 1,
             },
         ],
     };
@@ -215,6 +287,7 @@ pub mod schema {
     pub static TOPIC_PARTITION: StructDesc = StructDesc {
         name: "TopicPartition",
         flexible: 0x0,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -228,6 +301,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Partitions",
@@ -241,6 +315,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };

@@ -84,6 +84,35 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<&'a str, V>(c, false, false, v, fields::TOPICS, vis, "topics")?;
+        vis.bytes(fields::USER_DATA, rt::read::opt_bytes(c, false, true, "user_data")?);
+        if v >= 1 {
+            rt::visit::array::<TopicPartition<'a>, V>(
+                c,
+                false,
+                false,
+                v,
+                fields::OWNED_PARTITIONS,
+                vis,
+                "owned_partitions",
+            )?;
+        }
+        if v >= 2 {
+            vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
+        }
+        if v >= 3 {
+            vis.str(fields::RACK_ID, rt::read::opt_str(c, false, v >= 3, "rack_id")?);
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -191,6 +220,33 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.str(
+                fields::OWNED_PARTITIONS_TOPIC,
+                Some(rt::read::str(c, false, "owned_partitions[].topic")?),
+            );
+        }
+        if v >= 1 {
+            rt::visit::array::<i32, V>(
+                c,
+                false,
+                false,
+                v,
+                fields::OWNED_PARTITIONS_PARTITIONS,
+                vis,
+                "owned_partitions[].partitions",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -237,6 +293,41 @@ impl<'a> rt::Message<'a> for ConsumerProtocolSubscription<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONSUMER_PROTOCOL_SUBSCRIPTION;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 0;
+    /// `user_data`.
+    pub const USER_DATA: crate::FieldId = 1;
+    /// `owned_partitions`.
+    pub const OWNED_PARTITIONS: crate::FieldId = 2;
+    /// `generation_id`.
+    pub const GENERATION_ID: crate::FieldId = 3;
+    /// `rack_id`.
+    pub const RACK_ID: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// `owned_partitions[].topic`.
+    pub const OWNED_PARTITIONS_TOPIC: crate::FieldId = 6;
+    /// `owned_partitions[].partitions`.
+    pub const OWNED_PARTITIONS_PARTITIONS: crate::FieldId = 7;
+    /// `owned_partitions[]._tagged_fields`.
+    pub const OWNED_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 8;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "topics",
+        "user_data",
+        "owned_partitions",
+        "generation_id",
+        "rack_id",
+        "_tagged_fields",
+        "owned_partitions[].topic",
+        "owned_partitions[].partitions",
+        "owned_partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -246,6 +337,7 @@ pub mod schema {
     pub static CONSUMER_PROTOCOL_SUBSCRIPTION: StructDesc = StructDesc {
         name: "ConsumerProtocolSubscription",
         flexible: 0x0,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "Topics",
@@ -259,6 +351,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "UserData",
@@ -272,6 +365,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Null,
+                id: 1,
             },
             FieldDesc {
                 name: "OwnedPartitions",
@@ -285,6 +379,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: true,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "GenerationId",
@@ -298,6 +393,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 3,
             },
             FieldDesc {
                 name: "RackId",
@@ -311,6 +407,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: true,
                 default: D::Null,
+                id: 4,
             },
         ],
     };
@@ -319,6 +416,7 @@ pub mod schema {
     pub static TOPIC_PARTITION: StructDesc = StructDesc {
         name: "TopicPartition",
         flexible: 0x0,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -332,6 +430,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Partitions",
@@ -345,6 +444,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };

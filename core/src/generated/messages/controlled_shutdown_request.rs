@@ -74,6 +74,23 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+        if v >= 2 {
+            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+        }
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -116,6 +133,19 @@ impl<'a> rt::Message<'a> for ControlledShutdownRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONTROLLED_SHUTDOWN_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `broker_id`.
+    pub const BROKER_ID: crate::FieldId = 0;
+    /// `broker_epoch`.
+    pub const BROKER_EPOCH: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["broker_id", "broker_epoch", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -125,6 +155,7 @@ pub mod schema {
     pub static CONTROLLED_SHUTDOWN_REQUEST: StructDesc = StructDesc {
         name: "ControlledShutdownRequest",
         flexible: 0x8,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "BrokerId",
@@ -138,6 +169,7 @@ pub mod schema {
                 compact: 0x8,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "BrokerEpoch",
@@ -151,6 +183,7 @@ pub mod schema {
                 compact: 0x8,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 1,
             },
         ],
     };

@@ -69,6 +69,29 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        rt::visit::array::<RemainingPartition<'a>, V>(
+            c,
+            v >= 3,
+            false,
+            v,
+            fields::REMAINING_PARTITIONS,
+            vis,
+            "remaining_partitions",
+        )?;
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -160,6 +183,32 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::REMAINING_PARTITIONS_TOPIC_NAME,
+            Some(rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?),
+        );
+        vis.i32(
+            fields::REMAINING_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "remaining_partitions[].partition_index")?,
+        );
+        if v >= 3 {
+            rt::visit::tags_only(
+                c,
+                fields::REMAINING_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "remaining_partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -198,6 +247,32 @@ impl<'a> rt::Message<'a> for ControlledShutdownResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONTROLLED_SHUTDOWN_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `remaining_partitions`.
+    pub const REMAINING_PARTITIONS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `remaining_partitions[].topic_name`.
+    pub const REMAINING_PARTITIONS_TOPIC_NAME: crate::FieldId = 3;
+    /// `remaining_partitions[].partition_index`.
+    pub const REMAINING_PARTITIONS_PARTITION_INDEX: crate::FieldId = 4;
+    /// `remaining_partitions[]._tagged_fields`.
+    pub const REMAINING_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "error_code",
+        "remaining_partitions",
+        "_tagged_fields",
+        "remaining_partitions[].topic_name",
+        "remaining_partitions[].partition_index",
+        "remaining_partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -207,6 +282,7 @@ pub mod schema {
     pub static CONTROLLED_SHUTDOWN_RESPONSE: StructDesc = StructDesc {
         name: "ControlledShutdownResponse",
         flexible: 0x8,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -220,6 +296,7 @@ pub mod schema {
                 compact: 0x8,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "RemainingPartitions",
@@ -233,6 +310,7 @@ pub mod schema {
                 compact: 0x8,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -241,6 +319,7 @@ pub mod schema {
     pub static REMAINING_PARTITION: StructDesc = StructDesc {
         name: "RemainingPartition",
         flexible: 0x8,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -254,6 +333,7 @@ pub mod schema {
                 compact: 0x8,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "PartitionIndex",
@@ -267,6 +347,7 @@ pub mod schema {
                 compact: 0x8,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };

@@ -87,6 +87,24 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+        vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
+        vis.bool(fields::ZK_MIGRATION_READY, rt::read::bool(c, "zk_migration_ready")?);
+        rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::LISTENERS, vis, "listeners")?;
+        rt::visit::array::<Feature<'a>, V>(c, true, false, v, fields::FEATURES, vis, "features")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 21;
@@ -193,6 +211,32 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::LISTENERS_NAME,
+            Some(rt::read::str(c, true, "listeners[].name")?),
+        );
+        vis.str(
+            fields::LISTENERS_HOST,
+            Some(rt::read::str(c, true, "listeners[].host")?),
+        );
+        vis.u16(fields::LISTENERS_PORT, rt::read::u16(c, "listeners[].port")?);
+        vis.i16(
+            fields::LISTENERS_SECURITY_PROTOCOL,
+            rt::read::i16(c, "listeners[].security_protocol")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -292,6 +336,28 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
+        vis.i16(
+            fields::FEATURES_MIN_SUPPORTED_VERSION,
+            rt::read::i16(c, "features[].min_supported_version")?,
+        );
+        vis.i16(
+            fields::FEATURES_MAX_SUPPORTED_VERSION,
+            rt::read::i16(c, "features[].max_supported_version")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -331,6 +397,59 @@ impl<'a> rt::Message<'a> for ControllerRegistrationRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONTROLLER_REGISTRATION_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `controller_id`.
+    pub const CONTROLLER_ID: crate::FieldId = 0;
+    /// `incarnation_id`.
+    pub const INCARNATION_ID: crate::FieldId = 1;
+    /// `zk_migration_ready`.
+    pub const ZK_MIGRATION_READY: crate::FieldId = 2;
+    /// `listeners`.
+    pub const LISTENERS: crate::FieldId = 3;
+    /// `features`.
+    pub const FEATURES: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// `listeners[].name`.
+    pub const LISTENERS_NAME: crate::FieldId = 6;
+    /// `listeners[].host`.
+    pub const LISTENERS_HOST: crate::FieldId = 7;
+    /// `listeners[].port`.
+    pub const LISTENERS_PORT: crate::FieldId = 8;
+    /// `listeners[].security_protocol`.
+    pub const LISTENERS_SECURITY_PROTOCOL: crate::FieldId = 9;
+    /// `listeners[]._tagged_fields`.
+    pub const LISTENERS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `features[].name`.
+    pub const FEATURES_NAME: crate::FieldId = 11;
+    /// `features[].min_supported_version`.
+    pub const FEATURES_MIN_SUPPORTED_VERSION: crate::FieldId = 12;
+    /// `features[].max_supported_version`.
+    pub const FEATURES_MAX_SUPPORTED_VERSION: crate::FieldId = 13;
+    /// `features[]._tagged_fields`.
+    pub const FEATURES_TAGGED_FIELDS: crate::FieldId = 14;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "controller_id",
+        "incarnation_id",
+        "zk_migration_ready",
+        "listeners",
+        "features",
+        "_tagged_fields",
+        "listeners[].name",
+        "listeners[].host",
+        "listeners[].port",
+        "listeners[].security_protocol",
+        "listeners[]._tagged_fields",
+        "features[].name",
+        "features[].min_supported_version",
+        "features[].max_supported_version",
+        "features[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -340,6 +459,7 @@ pub mod schema {
     pub static CONTROLLER_REGISTRATION_REQUEST: StructDesc = StructDesc {
         name: "ControllerRegistrationRequest",
         flexible: 0x1,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "ControllerId",
@@ -353,6 +473,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "IncarnationId",
@@ -366,6 +487,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ZkMigrationReady",
@@ -379,6 +501,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Listeners",
@@ -392,6 +515,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Features",
@@ -405,6 +529,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -413,6 +538,7 @@ pub mod schema {
     pub static LISTENER: StructDesc = StructDesc {
         name: "Listener",
         flexible: 0x1,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -426,6 +552,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Host",
@@ -439,6 +566,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Port",
@@ -452,6 +580,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "SecurityProtocol",
@@ -465,6 +594,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -473,6 +603,7 @@ pub mod schema {
     pub static FEATURE: StructDesc = StructDesc {
         name: "Feature",
         flexible: 0x1,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -486,6 +617,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "MinSupportedVersion",
@@ -499,6 +631,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "MaxSupportedVersion",
@@ -512,6 +645,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };

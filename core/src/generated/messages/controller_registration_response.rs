@@ -75,6 +75,25 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "error_message")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -114,6 +133,21 @@ impl<'a> rt::Message<'a> for ControllerRegistrationResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONTROLLER_REGISTRATION_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["throttle_time_ms", "error_code", "error_message", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -123,6 +157,7 @@ pub mod schema {
     pub static CONTROLLER_REGISTRATION_RESPONSE: StructDesc = StructDesc {
         name: "ControllerRegistrationResponse",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -136,6 +171,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -149,6 +185,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -162,6 +199,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };

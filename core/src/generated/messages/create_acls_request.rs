@@ -64,6 +64,20 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<AclCreation<'a>, V>(c, v >= 2, false, v, fields::CREATIONS, vis, "creations")?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -191,6 +205,46 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i8(
+            fields::CREATIONS_RESOURCE_TYPE,
+            rt::read::i8(c, "creations[].resource_type")?,
+        );
+        vis.str(
+            fields::CREATIONS_RESOURCE_NAME,
+            Some(rt::read::str(c, v >= 2, "creations[].resource_name")?),
+        );
+        if v >= 1 {
+            vis.i8(
+                fields::CREATIONS_RESOURCE_PATTERN_TYPE,
+                rt::read::i8(c, "creations[].resource_pattern_type")?,
+            );
+        }
+        vis.str(
+            fields::CREATIONS_PRINCIPAL,
+            Some(rt::read::str(c, v >= 2, "creations[].principal")?),
+        );
+        vis.str(
+            fields::CREATIONS_HOST,
+            Some(rt::read::str(c, v >= 2, "creations[].host")?),
+        );
+        vis.i8(fields::CREATIONS_OPERATION, rt::read::i8(c, "creations[].operation")?);
+        vis.i8(
+            fields::CREATIONS_PERMISSION_TYPE,
+            rt::read::i8(c, "creations[].permission_type")?,
+        );
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::CREATIONS_TAGGED_FIELDS, vis, "creations[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 3;
@@ -244,6 +298,44 @@ impl<'a> rt::Message<'a> for CreateAclsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CREATE_ACLS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `creations`.
+    pub const CREATIONS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `creations[].resource_type`.
+    pub const CREATIONS_RESOURCE_TYPE: crate::FieldId = 2;
+    /// `creations[].resource_name`.
+    pub const CREATIONS_RESOURCE_NAME: crate::FieldId = 3;
+    /// `creations[].resource_pattern_type`.
+    pub const CREATIONS_RESOURCE_PATTERN_TYPE: crate::FieldId = 4;
+    /// `creations[].principal`.
+    pub const CREATIONS_PRINCIPAL: crate::FieldId = 5;
+    /// `creations[].host`.
+    pub const CREATIONS_HOST: crate::FieldId = 6;
+    /// `creations[].operation`.
+    pub const CREATIONS_OPERATION: crate::FieldId = 7;
+    /// `creations[].permission_type`.
+    pub const CREATIONS_PERMISSION_TYPE: crate::FieldId = 8;
+    /// `creations[]._tagged_fields`.
+    pub const CREATIONS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "creations",
+        "_tagged_fields",
+        "creations[].resource_type",
+        "creations[].resource_name",
+        "creations[].resource_pattern_type",
+        "creations[].principal",
+        "creations[].host",
+        "creations[].operation",
+        "creations[].permission_type",
+        "creations[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -253,6 +345,7 @@ pub mod schema {
     pub static CREATE_ACLS_REQUEST: StructDesc = StructDesc {
         name: "CreateAclsRequest",
         flexible: 0xc,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Creations",
             json: "creations",
@@ -265,6 +358,7 @@ pub mod schema {
             compact: 0xc,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -272,6 +366,7 @@ pub mod schema {
     pub static ACL_CREATION: StructDesc = StructDesc {
         name: "AclCreation",
         flexible: 0xc,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "ResourceType",
@@ -285,6 +380,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "ResourceName",
@@ -298,6 +394,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ResourcePatternType",
@@ -311,6 +408,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Int(3),
+                id: 4,
             },
             FieldDesc {
                 name: "Principal",
@@ -324,6 +422,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Host",
@@ -337,6 +436,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Operation",
@@ -350,6 +450,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "PermissionType",
@@ -363,6 +464,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };

@@ -82,6 +82,33 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.str(
+                fields::OWNER_PRINCIPAL_TYPE,
+                rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_type")?,
+            );
+        }
+        if v >= 3 {
+            vis.str(
+                fields::OWNER_PRINCIPAL_NAME,
+                rt::read::opt_str(c, v >= 2, v >= 3, "owner_principal_name")?,
+            );
+        }
+        rt::visit::array::<CreatableRenewers<'a>, V>(c, v >= 2, false, v, fields::RENEWERS, vis, "renewers")?;
+        vis.i64(fields::MAX_LIFETIME_MS, rt::read::i64(c, "max_lifetime_ms")?);
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -191,6 +218,27 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RENEWERS_PRINCIPAL_TYPE,
+            Some(rt::read::str(c, v >= 2, "renewers[].principal_type")?),
+        );
+        vis.str(
+            fields::RENEWERS_PRINCIPAL_NAME,
+            Some(rt::read::str(c, v >= 2, "renewers[].principal_name")?),
+        );
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::RENEWERS_TAGGED_FIELDS, vis, "renewers[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -230,6 +278,38 @@ impl<'a> rt::Message<'a> for CreateDelegationTokenRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CREATE_DELEGATION_TOKEN_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `owner_principal_type`.
+    pub const OWNER_PRINCIPAL_TYPE: crate::FieldId = 0;
+    /// `owner_principal_name`.
+    pub const OWNER_PRINCIPAL_NAME: crate::FieldId = 1;
+    /// `renewers`.
+    pub const RENEWERS: crate::FieldId = 2;
+    /// `max_lifetime_ms`.
+    pub const MAX_LIFETIME_MS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `renewers[].principal_type`.
+    pub const RENEWERS_PRINCIPAL_TYPE: crate::FieldId = 5;
+    /// `renewers[].principal_name`.
+    pub const RENEWERS_PRINCIPAL_NAME: crate::FieldId = 6;
+    /// `renewers[]._tagged_fields`.
+    pub const RENEWERS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "owner_principal_type",
+        "owner_principal_name",
+        "renewers",
+        "max_lifetime_ms",
+        "_tagged_fields",
+        "renewers[].principal_type",
+        "renewers[].principal_name",
+        "renewers[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -239,6 +319,7 @@ pub mod schema {
     pub static CREATE_DELEGATION_TOKEN_REQUEST: StructDesc = StructDesc {
         name: "CreateDelegationTokenRequest",
         flexible: 0xc,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "OwnerPrincipalType",
@@ -252,6 +333,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "OwnerPrincipalName",
@@ -265,6 +347,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Renewers",
@@ -278,6 +361,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "MaxLifetimeMs",
@@ -291,6 +375,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -299,6 +384,7 @@ pub mod schema {
     pub static CREATABLE_RENEWERS: StructDesc = StructDesc {
         name: "CreatableRenewers",
         flexible: 0xc,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "PrincipalType",
@@ -312,6 +398,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "PrincipalName",
@@ -325,6 +412,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };

@@ -125,6 +125,46 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::PRINCIPAL_TYPE,
+            Some(rt::read::str(c, v >= 2, "principal_type")?),
+        );
+        vis.str(
+            fields::PRINCIPAL_NAME,
+            Some(rt::read::str(c, v >= 2, "principal_name")?),
+        );
+        if v >= 3 {
+            vis.str(
+                fields::TOKEN_REQUESTER_PRINCIPAL_TYPE,
+                Some(rt::read::str(c, v >= 2, "token_requester_principal_type")?),
+            );
+        }
+        if v >= 3 {
+            vis.str(
+                fields::TOKEN_REQUESTER_PRINCIPAL_NAME,
+                Some(rt::read::str(c, v >= 2, "token_requester_principal_name")?),
+            );
+        }
+        vis.i64(fields::ISSUE_TIMESTAMP_MS, rt::read::i64(c, "issue_timestamp_ms")?);
+        vis.i64(fields::EXPIRY_TIMESTAMP_MS, rt::read::i64(c, "expiry_timestamp_ms")?);
+        vis.i64(fields::MAX_TIMESTAMP_MS, rt::read::i64(c, "max_timestamp_ms")?);
+        vis.str(fields::TOKEN_ID, Some(rt::read::str(c, v >= 2, "token_id")?));
+        vis.bytes(fields::HMAC, Some(rt::read::bytes(c, v >= 2, "hmac")?));
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 30;
@@ -207,6 +247,50 @@ impl<'a> rt::Message<'a> for CreateDelegationTokenResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CREATE_DELEGATION_TOKEN_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `principal_type`.
+    pub const PRINCIPAL_TYPE: crate::FieldId = 1;
+    /// `principal_name`.
+    pub const PRINCIPAL_NAME: crate::FieldId = 2;
+    /// `token_requester_principal_type`.
+    pub const TOKEN_REQUESTER_PRINCIPAL_TYPE: crate::FieldId = 3;
+    /// `token_requester_principal_name`.
+    pub const TOKEN_REQUESTER_PRINCIPAL_NAME: crate::FieldId = 4;
+    /// `issue_timestamp_ms`.
+    pub const ISSUE_TIMESTAMP_MS: crate::FieldId = 5;
+    /// `expiry_timestamp_ms`.
+    pub const EXPIRY_TIMESTAMP_MS: crate::FieldId = 6;
+    /// `max_timestamp_ms`.
+    pub const MAX_TIMESTAMP_MS: crate::FieldId = 7;
+    /// `token_id`.
+    pub const TOKEN_ID: crate::FieldId = 8;
+    /// `hmac`.
+    pub const HMAC: crate::FieldId = 9;
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 10;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 11;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "error_code",
+        "principal_type",
+        "principal_name",
+        "token_requester_principal_type",
+        "token_requester_principal_name",
+        "issue_timestamp_ms",
+        "expiry_timestamp_ms",
+        "max_timestamp_ms",
+        "token_id",
+        "hmac",
+        "throttle_time_ms",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -216,6 +300,7 @@ pub mod schema {
     pub static CREATE_DELEGATION_TOKEN_RESPONSE: StructDesc = StructDesc {
         name: "CreateDelegationTokenResponse",
         flexible: 0xc,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -229,6 +314,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "PrincipalType",
@@ -242,6 +328,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "PrincipalName",
@@ -255,6 +342,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "TokenRequesterPrincipalType",
@@ -268,6 +356,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "TokenRequesterPrincipalName",
@@ -281,6 +370,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "IssueTimestampMs",
@@ -294,6 +384,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ExpiryTimestampMs",
@@ -307,6 +398,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "MaxTimestampMs",
@@ -320,6 +412,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "TokenId",
@@ -333,6 +426,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Hmac",
@@ -346,6 +440,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -359,6 +454,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };

@@ -75,6 +75,21 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<CreatePartitionsTopic<'a>, V>(c, v >= 2, false, v, fields::TOPICS, vis, "topics")?;
+        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+        vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 5;
@@ -175,6 +190,30 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
+        vis.i32(fields::TOPICS_COUNT, rt::read::i32(c, "topics[].count")?);
+        rt::visit::array::<CreatePartitionsAssignment<'a>, V>(
+            c,
+            v >= 2,
+            true,
+            v,
+            fields::TOPICS_ASSIGNMENTS,
+            vis,
+            "topics[].assignments",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -261,6 +300,33 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::TOPICS_ASSIGNMENTS_BROKER_IDS,
+            vis,
+            "topics[].assignments[].broker_ids",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_ASSIGNMENTS_TAGGED_FIELDS,
+                vis,
+                "topics[].assignments[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -298,6 +364,44 @@ impl<'a> rt::Message<'a> for CreatePartitionsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CREATE_PARTITIONS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 0;
+    /// `timeout_ms`.
+    pub const TIMEOUT_MS: crate::FieldId = 1;
+    /// `validate_only`.
+    pub const VALIDATE_ONLY: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 4;
+    /// `topics[].count`.
+    pub const TOPICS_COUNT: crate::FieldId = 5;
+    /// `topics[].assignments`.
+    pub const TOPICS_ASSIGNMENTS: crate::FieldId = 6;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `topics[].assignments[].broker_ids`.
+    pub const TOPICS_ASSIGNMENTS_BROKER_IDS: crate::FieldId = 8;
+    /// `topics[].assignments[]._tagged_fields`.
+    pub const TOPICS_ASSIGNMENTS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "topics",
+        "timeout_ms",
+        "validate_only",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].count",
+        "topics[].assignments",
+        "topics[]._tagged_fields",
+        "topics[].assignments[].broker_ids",
+        "topics[].assignments[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -307,6 +411,7 @@ pub mod schema {
     pub static CREATE_PARTITIONS_REQUEST: StructDesc = StructDesc {
         name: "CreatePartitionsRequest",
         flexible: 0xc,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "Topics",
@@ -320,6 +425,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "TimeoutMs",
@@ -333,6 +439,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ValidateOnly",
@@ -346,6 +453,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -354,6 +462,7 @@ pub mod schema {
     pub static CREATE_PARTITIONS_TOPIC: StructDesc = StructDesc {
         name: "CreatePartitionsTopic",
         flexible: 0xc,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -367,6 +476,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Count",
@@ -380,6 +490,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Assignments",
@@ -393,6 +504,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -401,6 +513,7 @@ pub mod schema {
     pub static CREATE_PARTITIONS_ASSIGNMENT: StructDesc = StructDesc {
         name: "CreatePartitionsAssignment",
         flexible: 0xc,
+        tags_id: 9,
         fields: &[FieldDesc {
             name: "BrokerIds",
             json: "brokerIds",
@@ -413,6 +526,7 @@ pub mod schema {
             compact: 0xc,
             ignorable: false,
             default: D::Zero,
+            id: 8,
         }],
     };
 }

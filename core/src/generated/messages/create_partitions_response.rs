@@ -68,6 +68,21 @@ impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<CreatePartitionsTopicResult<'a>, V>(c, v >= 2, false, v, fields::RESULTS, vis, "results")?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -159,6 +174,25 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::RESULTS_NAME, Some(rt::read::str(c, v >= 2, "results[].name")?));
+        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+        vis.str(
+            fields::RESULTS_ERROR_MESSAGE,
+            rt::read::opt_str(c, v >= 2, true, "results[].error_message")?,
+        );
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -199,6 +233,35 @@ impl<'a> rt::Message<'a> for CreatePartitionsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CREATE_PARTITIONS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `results`.
+    pub const RESULTS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `results[].name`.
+    pub const RESULTS_NAME: crate::FieldId = 3;
+    /// `results[].error_code`.
+    pub const RESULTS_ERROR_CODE: crate::FieldId = 4;
+    /// `results[].error_message`.
+    pub const RESULTS_ERROR_MESSAGE: crate::FieldId = 5;
+    /// `results[]._tagged_fields`.
+    pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "results",
+        "_tagged_fields",
+        "results[].name",
+        "results[].error_code",
+        "results[].error_message",
+        "results[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -208,6 +271,7 @@ pub mod schema {
     pub static CREATE_PARTITIONS_RESPONSE: StructDesc = StructDesc {
         name: "CreatePartitionsResponse",
         flexible: 0xc,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -221,6 +285,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Results",
@@ -234,6 +299,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -242,6 +308,7 @@ pub mod schema {
     pub static CREATE_PARTITIONS_TOPIC_RESULT: StructDesc = StructDesc {
         name: "CreatePartitionsTopicResult",
         flexible: 0xc,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -255,6 +322,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -268,6 +336,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -281,6 +350,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Null,
+                id: 5,
             },
         ],
     };

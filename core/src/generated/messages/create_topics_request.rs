@@ -72,6 +72,23 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<CreatableTopic<'a>, V>(c, v >= 5, false, v, fields::TOPICS, vis, "topics")?;
+        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+        if v >= 1 {
+            vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
+        }
+        if v >= 5 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -191,6 +208,46 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 5, "topics[].name")?));
+        vis.i32(
+            fields::TOPICS_NUM_PARTITIONS,
+            rt::read::i32(c, "topics[].num_partitions")?,
+        );
+        vis.i16(
+            fields::TOPICS_REPLICATION_FACTOR,
+            rt::read::i16(c, "topics[].replication_factor")?,
+        );
+        rt::visit::array::<CreatableReplicaAssignment<'a>, V>(
+            c,
+            v >= 5,
+            false,
+            v,
+            fields::TOPICS_ASSIGNMENTS,
+            vis,
+            "topics[].assignments",
+        )?;
+        rt::visit::array::<CreatableTopicConfig<'a>, V>(
+            c,
+            v >= 5,
+            false,
+            v,
+            fields::TOPICS_CONFIGS,
+            vis,
+            "topics[].configs",
+        )?;
+        if v >= 5 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -287,6 +344,37 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_ASSIGNMENTS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].assignments[].partition_index")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 5,
+            false,
+            v,
+            fields::TOPICS_ASSIGNMENTS_BROKER_IDS,
+            vis,
+            "topics[].assignments[].broker_ids",
+        )?;
+        if v >= 5 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_ASSIGNMENTS_TAGGED_FIELDS,
+                vis,
+                "topics[].assignments[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -378,6 +466,32 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TOPICS_CONFIGS_NAME,
+            Some(rt::read::str(c, v >= 5, "topics[].configs[].name")?),
+        );
+        vis.str(
+            fields::TOPICS_CONFIGS_VALUE,
+            rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?,
+        );
+        if v >= 5 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_CONFIGS_TAGGED_FIELDS,
+                vis,
+                "topics[].configs[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -417,6 +531,62 @@ impl<'a> rt::Message<'a> for CreateTopicsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CREATE_TOPICS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 0;
+    /// `timeout_ms`.
+    pub const TIMEOUT_MS: crate::FieldId = 1;
+    /// `validate_only`.
+    pub const VALIDATE_ONLY: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 4;
+    /// `topics[].num_partitions`.
+    pub const TOPICS_NUM_PARTITIONS: crate::FieldId = 5;
+    /// `topics[].replication_factor`.
+    pub const TOPICS_REPLICATION_FACTOR: crate::FieldId = 6;
+    /// `topics[].assignments`.
+    pub const TOPICS_ASSIGNMENTS: crate::FieldId = 7;
+    /// `topics[].configs`.
+    pub const TOPICS_CONFIGS: crate::FieldId = 8;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// `topics[].assignments[].partition_index`.
+    pub const TOPICS_ASSIGNMENTS_PARTITION_INDEX: crate::FieldId = 10;
+    /// `topics[].assignments[].broker_ids`.
+    pub const TOPICS_ASSIGNMENTS_BROKER_IDS: crate::FieldId = 11;
+    /// `topics[].assignments[]._tagged_fields`.
+    pub const TOPICS_ASSIGNMENTS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// `topics[].configs[].name`.
+    pub const TOPICS_CONFIGS_NAME: crate::FieldId = 13;
+    /// `topics[].configs[].value`.
+    pub const TOPICS_CONFIGS_VALUE: crate::FieldId = 14;
+    /// `topics[].configs[]._tagged_fields`.
+    pub const TOPICS_CONFIGS_TAGGED_FIELDS: crate::FieldId = 15;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "topics",
+        "timeout_ms",
+        "validate_only",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].num_partitions",
+        "topics[].replication_factor",
+        "topics[].assignments",
+        "topics[].configs",
+        "topics[]._tagged_fields",
+        "topics[].assignments[].partition_index",
+        "topics[].assignments[].broker_ids",
+        "topics[].assignments[]._tagged_fields",
+        "topics[].configs[].name",
+        "topics[].configs[].value",
+        "topics[].configs[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -426,6 +596,7 @@ pub mod schema {
     pub static CREATE_TOPICS_REQUEST: StructDesc = StructDesc {
         name: "CreateTopicsRequest",
         flexible: 0xe0,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "Topics",
@@ -439,6 +610,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "timeoutMs",
@@ -452,6 +624,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Int(60000),
+                id: 1,
             },
             FieldDesc {
                 name: "validateOnly",
@@ -465,6 +638,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 2,
             },
         ],
     };
@@ -473,6 +647,7 @@ pub mod schema {
     pub static CREATABLE_TOPIC: StructDesc = StructDesc {
         name: "CreatableTopic",
         flexible: 0xe0,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -486,6 +661,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "NumPartitions",
@@ -499,6 +675,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ReplicationFactor",
@@ -512,6 +689,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Assignments",
@@ -525,6 +703,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Configs",
@@ -538,6 +717,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };
@@ -546,6 +726,7 @@ pub mod schema {
     pub static CREATABLE_REPLICA_ASSIGNMENT: StructDesc = StructDesc {
         name: "CreatableReplicaAssignment",
         flexible: 0xe0,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -559,6 +740,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "BrokerIds",
@@ -572,6 +754,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };
@@ -580,6 +763,7 @@ pub mod schema {
     pub static CREATABLE_TOPIC_CONFIG: StructDesc = StructDesc {
         name: "CreatableTopicConfig",
         flexible: 0xe0,
+        tags_id: 15,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -593,6 +777,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "Value",
@@ -606,6 +791,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
         ],
     };

@@ -72,6 +72,22 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 2 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        rt::visit::array::<CreatableTopicResult<'a>, V>(c, v >= 5, false, v, fields::TOPICS, vis, "topics")?;
+        if v >= 5 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -246,6 +262,75 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 5, "topics[].name")?));
+        if v >= 7 {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        }
+        vis.i16(fields::TOPICS_ERROR_CODE, rt::read::i16(c, "topics[].error_code")?);
+        if v >= 1 {
+            vis.str(
+                fields::TOPICS_ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 5, v >= 1, "topics[].error_message")?,
+            );
+        }
+        if v >= 5 {
+            vis.i32(
+                fields::TOPICS_NUM_PARTITIONS,
+                rt::read::i32(c, "topics[].num_partitions")?,
+            );
+        }
+        if v >= 5 {
+            vis.i16(
+                fields::TOPICS_REPLICATION_FACTOR,
+                rt::read::i16(c, "topics[].replication_factor")?,
+            );
+        }
+        if v >= 5 {
+            rt::visit::array::<CreatableTopicConfigs<'a>, V>(
+                c,
+                v >= 5,
+                v >= 5,
+                v,
+                fields::TOPICS_CONFIGS,
+                vis,
+                "topics[].configs",
+            )?;
+        }
+        if v >= 5 {
+            let n = rt::read::tag_count(c, "topics[]._tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[]._tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        vis.i16(
+                            fields::TOPICS_TOPIC_CONFIG_ERROR_CODE,
+                            rt::read::i16(c, "topics[].topic_config_error_code")?,
+                        );
+                        rt::read::check_tag_size(c, before, size, tag, "topics[].topic_config_error_code")?;
+                    }
+                    _ => rt::visit::unknown_tag(
+                        c,
+                        tag,
+                        size,
+                        fields::TOPICS_TAGGED_FIELDS,
+                        vis,
+                        "topics[]._tagged_fields",
+                    )?,
+                }
+            }
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -428,6 +513,54 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 5 {
+            vis.str(
+                fields::TOPICS_CONFIGS_NAME,
+                Some(rt::read::str(c, v >= 5, "topics[].configs[].name")?),
+            );
+        }
+        if v >= 5 {
+            vis.str(
+                fields::TOPICS_CONFIGS_VALUE,
+                rt::read::opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?,
+            );
+        }
+        if v >= 5 {
+            vis.bool(
+                fields::TOPICS_CONFIGS_READ_ONLY,
+                rt::read::bool(c, "topics[].configs[].read_only")?,
+            );
+        }
+        if v >= 5 {
+            vis.i8(
+                fields::TOPICS_CONFIGS_CONFIG_SOURCE,
+                rt::read::i8(c, "topics[].configs[].config_source")?,
+            );
+        }
+        if v >= 5 {
+            vis.bool(
+                fields::TOPICS_CONFIGS_IS_SENSITIVE,
+                rt::read::bool(c, "topics[].configs[].is_sensitive")?,
+            );
+        }
+        if v >= 5 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_CONFIGS_TAGGED_FIELDS,
+                vis,
+                "topics[].configs[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -505,6 +638,68 @@ impl<'a> rt::Message<'a> for CreateTopicsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CREATE_TOPICS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 3;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 4;
+    /// `topics[].error_code`.
+    pub const TOPICS_ERROR_CODE: crate::FieldId = 5;
+    /// `topics[].error_message`.
+    pub const TOPICS_ERROR_MESSAGE: crate::FieldId = 6;
+    /// `topics[].topic_config_error_code`.
+    pub const TOPICS_TOPIC_CONFIG_ERROR_CODE: crate::FieldId = 7;
+    /// `topics[].num_partitions`.
+    pub const TOPICS_NUM_PARTITIONS: crate::FieldId = 8;
+    /// `topics[].replication_factor`.
+    pub const TOPICS_REPLICATION_FACTOR: crate::FieldId = 9;
+    /// `topics[].configs`.
+    pub const TOPICS_CONFIGS: crate::FieldId = 10;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `topics[].configs[].name`.
+    pub const TOPICS_CONFIGS_NAME: crate::FieldId = 12;
+    /// `topics[].configs[].value`.
+    pub const TOPICS_CONFIGS_VALUE: crate::FieldId = 13;
+    /// `topics[].configs[].read_only`.
+    pub const TOPICS_CONFIGS_READ_ONLY: crate::FieldId = 14;
+    /// `topics[].configs[].config_source`.
+    pub const TOPICS_CONFIGS_CONFIG_SOURCE: crate::FieldId = 15;
+    /// `topics[].configs[].is_sensitive`.
+    pub const TOPICS_CONFIGS_IS_SENSITIVE: crate::FieldId = 16;
+    /// `topics[].configs[]._tagged_fields`.
+    pub const TOPICS_CONFIGS_TAGGED_FIELDS: crate::FieldId = 17;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "topics",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].topic_id",
+        "topics[].error_code",
+        "topics[].error_message",
+        "topics[].topic_config_error_code",
+        "topics[].num_partitions",
+        "topics[].replication_factor",
+        "topics[].configs",
+        "topics[]._tagged_fields",
+        "topics[].configs[].name",
+        "topics[].configs[].value",
+        "topics[].configs[].read_only",
+        "topics[].configs[].config_source",
+        "topics[].configs[].is_sensitive",
+        "topics[].configs[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -514,6 +709,7 @@ pub mod schema {
     pub static CREATE_TOPICS_RESPONSE: StructDesc = StructDesc {
         name: "CreateTopicsResponse",
         flexible: 0xe0,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -527,6 +723,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -540,6 +737,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -548,6 +746,7 @@ pub mod schema {
     pub static CREATABLE_TOPIC_RESULT: StructDesc = StructDesc {
         name: "CreatableTopicResult",
         flexible: 0xe0,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -561,6 +760,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "TopicId",
@@ -574,6 +774,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: true,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -587,6 +788,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -600,6 +802,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: true,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "TopicConfigErrorCode",
@@ -613,6 +816,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: true,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "NumPartitions",
@@ -626,6 +830,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 8,
             },
             FieldDesc {
                 name: "ReplicationFactor",
@@ -639,6 +844,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 9,
             },
             FieldDesc {
                 name: "Configs",
@@ -652,6 +858,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: true,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -660,6 +867,7 @@ pub mod schema {
     pub static CREATABLE_TOPIC_CONFIGS: StructDesc = StructDesc {
         name: "CreatableTopicConfigs",
         flexible: 0xe0,
+        tags_id: 17,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -673,6 +881,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "Value",
@@ -686,6 +895,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "ReadOnly",
@@ -699,6 +909,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "ConfigSource",
@@ -712,6 +923,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 15,
             },
             FieldDesc {
                 name: "IsSensitive",
@@ -725,6 +937,7 @@ pub mod schema {
                 compact: 0xe0,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
         ],
     };

@@ -67,6 +67,22 @@ impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TYPE, Some(rt::read::str(c, true, "type")?));
+        vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
+        vis.bool(fields::TOKEN_AUTHENTICATED, rt::read::bool(c, "token_authenticated")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -107,6 +123,21 @@ impl<'a> rt::Message<'a> for DefaultPrincipalData<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DEFAULT_PRINCIPAL_DATA;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `type`.
+    pub const TYPE: crate::FieldId = 0;
+    /// `name`.
+    pub const NAME: crate::FieldId = 1;
+    /// `token_authenticated`.
+    pub const TOKEN_AUTHENTICATED: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["type", "name", "token_authenticated", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -116,6 +147,7 @@ pub mod schema {
     pub static DEFAULT_PRINCIPAL_DATA: StructDesc = StructDesc {
         name: "DefaultPrincipalData",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "Type",
@@ -129,6 +161,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Name",
@@ -142,6 +175,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "TokenAuthenticated",
@@ -155,6 +189,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };

@@ -64,6 +64,20 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<DeleteAclsFilter<'a>, V>(c, v >= 2, false, v, fields::FILTERS, vis, "filters")?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -191,6 +205,46 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i8(
+            fields::FILTERS_RESOURCE_TYPE_FILTER,
+            rt::read::i8(c, "filters[].resource_type_filter")?,
+        );
+        vis.str(
+            fields::FILTERS_RESOURCE_NAME_FILTER,
+            rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?,
+        );
+        if v >= 1 {
+            vis.i8(
+                fields::FILTERS_PATTERN_TYPE_FILTER,
+                rt::read::i8(c, "filters[].pattern_type_filter")?,
+            );
+        }
+        vis.str(
+            fields::FILTERS_PRINCIPAL_FILTER,
+            rt::read::opt_str(c, v >= 2, true, "filters[].principal_filter")?,
+        );
+        vis.str(
+            fields::FILTERS_HOST_FILTER,
+            rt::read::opt_str(c, v >= 2, true, "filters[].host_filter")?,
+        );
+        vis.i8(fields::FILTERS_OPERATION, rt::read::i8(c, "filters[].operation")?);
+        vis.i8(
+            fields::FILTERS_PERMISSION_TYPE,
+            rt::read::i8(c, "filters[].permission_type")?,
+        );
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::FILTERS_TAGGED_FIELDS, vis, "filters[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 3;
@@ -249,6 +303,44 @@ impl<'a> rt::Message<'a> for DeleteAclsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_ACLS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `filters`.
+    pub const FILTERS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `filters[].resource_type_filter`.
+    pub const FILTERS_RESOURCE_TYPE_FILTER: crate::FieldId = 2;
+    /// `filters[].resource_name_filter`.
+    pub const FILTERS_RESOURCE_NAME_FILTER: crate::FieldId = 3;
+    /// `filters[].pattern_type_filter`.
+    pub const FILTERS_PATTERN_TYPE_FILTER: crate::FieldId = 4;
+    /// `filters[].principal_filter`.
+    pub const FILTERS_PRINCIPAL_FILTER: crate::FieldId = 5;
+    /// `filters[].host_filter`.
+    pub const FILTERS_HOST_FILTER: crate::FieldId = 6;
+    /// `filters[].operation`.
+    pub const FILTERS_OPERATION: crate::FieldId = 7;
+    /// `filters[].permission_type`.
+    pub const FILTERS_PERMISSION_TYPE: crate::FieldId = 8;
+    /// `filters[]._tagged_fields`.
+    pub const FILTERS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "filters",
+        "_tagged_fields",
+        "filters[].resource_type_filter",
+        "filters[].resource_name_filter",
+        "filters[].pattern_type_filter",
+        "filters[].principal_filter",
+        "filters[].host_filter",
+        "filters[].operation",
+        "filters[].permission_type",
+        "filters[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -258,6 +350,7 @@ pub mod schema {
     pub static DELETE_ACLS_REQUEST: StructDesc = StructDesc {
         name: "DeleteAclsRequest",
         flexible: 0xc,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Filters",
             json: "filters",
@@ -270,6 +363,7 @@ pub mod schema {
             compact: 0xc,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -277,6 +371,7 @@ pub mod schema {
     pub static DELETE_ACLS_FILTER: StructDesc = StructDesc {
         name: "DeleteAclsFilter",
         flexible: 0xc,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "ResourceTypeFilter",
@@ -290,6 +385,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "ResourceNameFilter",
@@ -303,6 +399,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "PatternTypeFilter",
@@ -316,6 +413,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Int(3),
+                id: 4,
             },
             FieldDesc {
                 name: "PrincipalFilter",
@@ -329,6 +427,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "HostFilter",
@@ -342,6 +441,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Operation",
@@ -355,6 +455,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "PermissionType",
@@ -368,6 +469,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };

@@ -68,6 +68,28 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<DeleteAclsFilterResult<'a>, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::FILTER_RESULTS,
+            vis,
+            "filter_results",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -158,6 +180,41 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(
+            fields::FILTER_RESULTS_ERROR_CODE,
+            rt::read::i16(c, "filter_results[].error_code")?,
+        );
+        vis.str(
+            fields::FILTER_RESULTS_ERROR_MESSAGE,
+            rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?,
+        );
+        rt::visit::array::<DeleteAclsMatchingAcl<'a>, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::FILTER_RESULTS_MATCHING_ACLS,
+            vis,
+            "filter_results[].matching_acls",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::FILTER_RESULTS_TAGGED_FIELDS,
+                vis,
+                "filter_results[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -302,6 +359,66 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(
+            fields::FILTER_RESULTS_MATCHING_ACLS_ERROR_CODE,
+            rt::read::i16(c, "filter_results[].matching_acls[].error_code")?,
+        );
+        vis.str(
+            fields::FILTER_RESULTS_MATCHING_ACLS_ERROR_MESSAGE,
+            rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?,
+        );
+        vis.i8(
+            fields::FILTER_RESULTS_MATCHING_ACLS_RESOURCE_TYPE,
+            rt::read::i8(c, "filter_results[].matching_acls[].resource_type")?,
+        );
+        vis.str(
+            fields::FILTER_RESULTS_MATCHING_ACLS_RESOURCE_NAME,
+            Some(rt::read::str(
+                c,
+                v >= 2,
+                "filter_results[].matching_acls[].resource_name",
+            )?),
+        );
+        if v >= 1 {
+            vis.i8(
+                fields::FILTER_RESULTS_MATCHING_ACLS_PATTERN_TYPE,
+                rt::read::i8(c, "filter_results[].matching_acls[].pattern_type")?,
+            );
+        }
+        vis.str(
+            fields::FILTER_RESULTS_MATCHING_ACLS_PRINCIPAL,
+            Some(rt::read::str(c, v >= 2, "filter_results[].matching_acls[].principal")?),
+        );
+        vis.str(
+            fields::FILTER_RESULTS_MATCHING_ACLS_HOST,
+            Some(rt::read::str(c, v >= 2, "filter_results[].matching_acls[].host")?),
+        );
+        vis.i8(
+            fields::FILTER_RESULTS_MATCHING_ACLS_OPERATION,
+            rt::read::i8(c, "filter_results[].matching_acls[].operation")?,
+        );
+        vis.i8(
+            fields::FILTER_RESULTS_MATCHING_ACLS_PERMISSION_TYPE,
+            rt::read::i8(c, "filter_results[].matching_acls[].permission_type")?,
+        );
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::FILTER_RESULTS_MATCHING_ACLS_TAGGED_FIELDS,
+                vis,
+                "filter_results[].matching_acls[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 5;
@@ -379,6 +496,65 @@ impl<'a> rt::Message<'a> for DeleteAclsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_ACLS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `filter_results`.
+    pub const FILTER_RESULTS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `filter_results[].error_code`.
+    pub const FILTER_RESULTS_ERROR_CODE: crate::FieldId = 3;
+    /// `filter_results[].error_message`.
+    pub const FILTER_RESULTS_ERROR_MESSAGE: crate::FieldId = 4;
+    /// `filter_results[].matching_acls`.
+    pub const FILTER_RESULTS_MATCHING_ACLS: crate::FieldId = 5;
+    /// `filter_results[]._tagged_fields`.
+    pub const FILTER_RESULTS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `filter_results[].matching_acls[].error_code`.
+    pub const FILTER_RESULTS_MATCHING_ACLS_ERROR_CODE: crate::FieldId = 7;
+    /// `filter_results[].matching_acls[].error_message`.
+    pub const FILTER_RESULTS_MATCHING_ACLS_ERROR_MESSAGE: crate::FieldId = 8;
+    /// `filter_results[].matching_acls[].resource_type`.
+    pub const FILTER_RESULTS_MATCHING_ACLS_RESOURCE_TYPE: crate::FieldId = 9;
+    /// `filter_results[].matching_acls[].resource_name`.
+    pub const FILTER_RESULTS_MATCHING_ACLS_RESOURCE_NAME: crate::FieldId = 10;
+    /// `filter_results[].matching_acls[].pattern_type`.
+    pub const FILTER_RESULTS_MATCHING_ACLS_PATTERN_TYPE: crate::FieldId = 11;
+    /// `filter_results[].matching_acls[].principal`.
+    pub const FILTER_RESULTS_MATCHING_ACLS_PRINCIPAL: crate::FieldId = 12;
+    /// `filter_results[].matching_acls[].host`.
+    pub const FILTER_RESULTS_MATCHING_ACLS_HOST: crate::FieldId = 13;
+    /// `filter_results[].matching_acls[].operation`.
+    pub const FILTER_RESULTS_MATCHING_ACLS_OPERATION: crate::FieldId = 14;
+    /// `filter_results[].matching_acls[].permission_type`.
+    pub const FILTER_RESULTS_MATCHING_ACLS_PERMISSION_TYPE: crate::FieldId = 15;
+    /// `filter_results[].matching_acls[]._tagged_fields`.
+    pub const FILTER_RESULTS_MATCHING_ACLS_TAGGED_FIELDS: crate::FieldId = 16;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "filter_results",
+        "_tagged_fields",
+        "filter_results[].error_code",
+        "filter_results[].error_message",
+        "filter_results[].matching_acls",
+        "filter_results[]._tagged_fields",
+        "filter_results[].matching_acls[].error_code",
+        "filter_results[].matching_acls[].error_message",
+        "filter_results[].matching_acls[].resource_type",
+        "filter_results[].matching_acls[].resource_name",
+        "filter_results[].matching_acls[].pattern_type",
+        "filter_results[].matching_acls[].principal",
+        "filter_results[].matching_acls[].host",
+        "filter_results[].matching_acls[].operation",
+        "filter_results[].matching_acls[].permission_type",
+        "filter_results[].matching_acls[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -388,6 +564,7 @@ pub mod schema {
     pub static DELETE_ACLS_RESPONSE: StructDesc = StructDesc {
         name: "DeleteAclsResponse",
         flexible: 0xc,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -401,6 +578,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "FilterResults",
@@ -414,6 +592,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -422,6 +601,7 @@ pub mod schema {
     pub static DELETE_ACLS_FILTER_RESULT: StructDesc = StructDesc {
         name: "DeleteAclsFilterResult",
         flexible: 0xc,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -435,6 +615,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -448,6 +629,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "MatchingAcls",
@@ -461,6 +643,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -469,6 +652,7 @@ pub mod schema {
     pub static DELETE_ACLS_MATCHING_ACL: StructDesc = StructDesc {
         name: "DeleteAclsMatchingAcl",
         flexible: 0xc,
+        tags_id: 16,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -482,6 +666,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -495,6 +680,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "ResourceType",
@@ -508,6 +694,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "ResourceName",
@@ -521,6 +708,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "PatternType",
@@ -534,6 +722,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Int(3),
+                id: 11,
             },
             FieldDesc {
                 name: "Principal",
@@ -547,6 +736,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "Host",
@@ -560,6 +750,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "Operation",
@@ -573,6 +764,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "PermissionType",
@@ -586,6 +778,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
         ],
     };

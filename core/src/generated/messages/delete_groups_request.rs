@@ -63,6 +63,20 @@ impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<&'a str, V>(c, v >= 2, false, v, fields::GROUPS_NAMES, vis, "groups_names")?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -100,6 +114,17 @@ impl<'a> rt::Message<'a> for DeleteGroupsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_GROUPS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `groups_names`.
+    pub const GROUPS_NAMES: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["groups_names", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -109,6 +134,7 @@ pub mod schema {
     pub static DELETE_GROUPS_REQUEST: StructDesc = StructDesc {
         name: "DeleteGroupsRequest",
         flexible: 0x4,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "GroupsNames",
             json: "groupsNames",
@@ -121,6 +147,7 @@ pub mod schema {
             compact: 0x4,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 }

@@ -68,6 +68,21 @@ impl<'a> rt::Struct<'a> for DeleteGroupsResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<DeletableGroupResult<'a>, V>(c, v >= 2, false, v, fields::RESULTS, vis, "results")?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -159,6 +174,24 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RESULTS_GROUP_ID,
+            Some(rt::read::str(c, v >= 2, "results[].group_id")?),
+        );
+        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -197,6 +230,32 @@ impl<'a> rt::Message<'a> for DeleteGroupsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_GROUPS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `results`.
+    pub const RESULTS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `results[].group_id`.
+    pub const RESULTS_GROUP_ID: crate::FieldId = 3;
+    /// `results[].error_code`.
+    pub const RESULTS_ERROR_CODE: crate::FieldId = 4;
+    /// `results[]._tagged_fields`.
+    pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "results",
+        "_tagged_fields",
+        "results[].group_id",
+        "results[].error_code",
+        "results[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -206,6 +265,7 @@ pub mod schema {
     pub static DELETE_GROUPS_RESPONSE: StructDesc = StructDesc {
         name: "DeleteGroupsResponse",
         flexible: 0x4,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -219,6 +279,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Results",
@@ -232,6 +293,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -240,6 +302,7 @@ pub mod schema {
     pub static DELETABLE_GROUP_RESULT: StructDesc = StructDesc {
         name: "DeletableGroupResult",
         flexible: 0x4,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -253,6 +316,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -266,6 +330,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };

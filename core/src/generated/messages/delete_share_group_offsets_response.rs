@@ -80,6 +80,34 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "error_message")?,
+        );
+        rt::visit::array::<DeleteShareGroupOffsetsResponseTopic<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESPONSES,
+            vis,
+            "responses",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -185,6 +213,32 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RESPONSES_TOPIC_NAME,
+            Some(rt::read::str(c, true, "responses[].topic_name")?),
+        );
+        vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
+        vis.i16(
+            fields::RESPONSES_ERROR_CODE,
+            rt::read::i16(c, "responses[].error_code")?,
+        );
+        vis.str(
+            fields::RESPONSES_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "responses[].error_message")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 18;
@@ -226,6 +280,44 @@ impl<'a> rt::Message<'a> for DeleteShareGroupOffsetsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_SHARE_GROUP_OFFSETS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `responses`.
+    pub const RESPONSES: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `responses[].topic_name`.
+    pub const RESPONSES_TOPIC_NAME: crate::FieldId = 5;
+    /// `responses[].topic_id`.
+    pub const RESPONSES_TOPIC_ID: crate::FieldId = 6;
+    /// `responses[].error_code`.
+    pub const RESPONSES_ERROR_CODE: crate::FieldId = 7;
+    /// `responses[].error_message`.
+    pub const RESPONSES_ERROR_MESSAGE: crate::FieldId = 8;
+    /// `responses[]._tagged_fields`.
+    pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "responses",
+        "_tagged_fields",
+        "responses[].topic_name",
+        "responses[].topic_id",
+        "responses[].error_code",
+        "responses[].error_message",
+        "responses[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -235,6 +327,7 @@ pub mod schema {
     pub static DELETE_SHARE_GROUP_OFFSETS_RESPONSE: StructDesc = StructDesc {
         name: "DeleteShareGroupOffsetsResponse",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -248,6 +341,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -261,6 +355,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -274,6 +369,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 2,
             },
             FieldDesc {
                 name: "Responses",
@@ -287,6 +383,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -295,6 +392,7 @@ pub mod schema {
     pub static DELETE_SHARE_GROUP_OFFSETS_RESPONSE_TOPIC: StructDesc = StructDesc {
         name: "DeleteShareGroupOffsetsResponseTopic",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -308,6 +406,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "TopicId",
@@ -321,6 +420,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -334,6 +434,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -347,6 +448,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 8,
             },
         ],
     };

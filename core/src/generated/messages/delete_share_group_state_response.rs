@@ -61,6 +61,19 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupStateResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<DeleteStateResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -147,6 +160,29 @@ impl<'a> rt::Struct<'a> for DeleteStateResult<'a> {
         rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
+        rt::visit::array::<PartitionResult<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESULTS_PARTITIONS,
+            vis,
+            "results[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -252,6 +288,36 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESULTS_PARTITIONS_PARTITION,
+            rt::read::i32(c, "results[].partitions[].partition")?,
+        );
+        vis.i16(
+            fields::RESULTS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "results[].partitions[].error_code")?,
+        );
+        vis.str(
+            fields::RESULTS_PARTITIONS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "results[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -291,6 +357,41 @@ impl<'a> rt::Message<'a> for DeleteShareGroupStateResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_SHARE_GROUP_STATE_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `results`.
+    pub const RESULTS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `results[].topic_id`.
+    pub const RESULTS_TOPIC_ID: crate::FieldId = 2;
+    /// `results[].partitions`.
+    pub const RESULTS_PARTITIONS: crate::FieldId = 3;
+    /// `results[]._tagged_fields`.
+    pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 4;
+    /// `results[].partitions[].partition`.
+    pub const RESULTS_PARTITIONS_PARTITION: crate::FieldId = 5;
+    /// `results[].partitions[].error_code`.
+    pub const RESULTS_PARTITIONS_ERROR_CODE: crate::FieldId = 6;
+    /// `results[].partitions[].error_message`.
+    pub const RESULTS_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 7;
+    /// `results[].partitions[]._tagged_fields`.
+    pub const RESULTS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 8;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "results",
+        "_tagged_fields",
+        "results[].topic_id",
+        "results[].partitions",
+        "results[]._tagged_fields",
+        "results[].partitions[].partition",
+        "results[].partitions[].error_code",
+        "results[].partitions[].error_message",
+        "results[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -300,6 +401,7 @@ pub mod schema {
     pub static DELETE_SHARE_GROUP_STATE_RESPONSE: StructDesc = StructDesc {
         name: "DeleteShareGroupStateResponse",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Results",
             json: "results",
@@ -312,6 +414,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -319,6 +422,7 @@ pub mod schema {
     pub static DELETE_STATE_RESULT: StructDesc = StructDesc {
         name: "DeleteStateResult",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -332,6 +436,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Partitions",
@@ -345,6 +450,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -353,6 +459,7 @@ pub mod schema {
     pub static PARTITION_RESULT: StructDesc = StructDesc {
         name: "PartitionResult",
         flexible: 0x1,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "Partition",
@@ -366,6 +473,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -379,6 +487,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -392,6 +501,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 7,
             },
         ],
     };

@@ -84,6 +84,26 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 6 {
+            rt::visit::array::<DeleteTopicState<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
+        }
+        if v <= 5 {
+            rt::visit::array::<&'a str, V>(c, v >= 4, false, v, fields::TOPIC_NAMES, vis, "topic_names")?;
+        }
+        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -200,6 +220,28 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 6 {
+            vis.str(
+                fields::TOPICS_NAME,
+                rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?,
+            );
+        }
+        if v >= 6 {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        }
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -253,6 +295,35 @@ impl<'a> rt::Message<'a> for DeleteTopicsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_TOPICS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 0;
+    /// `topic_names`.
+    pub const TOPIC_NAMES: crate::FieldId = 1;
+    /// `timeout_ms`.
+    pub const TIMEOUT_MS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 4;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 5;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "topics",
+        "topic_names",
+        "timeout_ms",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].topic_id",
+        "topics[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -262,6 +333,7 @@ pub mod schema {
     pub static DELETE_TOPICS_REQUEST: StructDesc = StructDesc {
         name: "DeleteTopicsRequest",
         flexible: 0x70,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "Topics",
@@ -275,6 +347,7 @@ pub mod schema {
                 compact: 0x70,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "TopicNames",
@@ -288,6 +361,7 @@ pub mod schema {
                 compact: 0x70,
                 ignorable: true,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "TimeoutMs",
@@ -301,6 +375,7 @@ pub mod schema {
                 compact: 0x70,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -309,6 +384,7 @@ pub mod schema {
     pub static DELETE_TOPIC_STATE: StructDesc = StructDesc {
         name: "DeleteTopicState",
         flexible: 0x70,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -322,6 +398,7 @@ pub mod schema {
                 compact: 0x70,
                 ignorable: false,
                 default: D::Null,
+                id: 4,
             },
             FieldDesc {
                 name: "TopicId",
@@ -335,6 +412,7 @@ pub mod schema {
                 compact: 0x70,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };

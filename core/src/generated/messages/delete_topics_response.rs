@@ -73,6 +73,23 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        rt::visit::array::<DeletableTopicResult<'a>, V>(c, v >= 4, false, v, fields::RESPONSES, vis, "responses")?;
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -187,6 +204,36 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RESPONSES_NAME,
+            rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?,
+        );
+        if v >= 6 {
+            vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
+        }
+        vis.i16(
+            fields::RESPONSES_ERROR_CODE,
+            rt::read::i16(c, "responses[].error_code")?,
+        );
+        if v >= 5 {
+            vis.str(
+                fields::RESPONSES_ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 4, v >= 5, "responses[].error_message")?,
+            );
+        }
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -237,6 +284,38 @@ impl<'a> rt::Message<'a> for DeleteTopicsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELETE_TOPICS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `responses`.
+    pub const RESPONSES: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `responses[].name`.
+    pub const RESPONSES_NAME: crate::FieldId = 3;
+    /// `responses[].topic_id`.
+    pub const RESPONSES_TOPIC_ID: crate::FieldId = 4;
+    /// `responses[].error_code`.
+    pub const RESPONSES_ERROR_CODE: crate::FieldId = 5;
+    /// `responses[].error_message`.
+    pub const RESPONSES_ERROR_MESSAGE: crate::FieldId = 6;
+    /// `responses[]._tagged_fields`.
+    pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "responses",
+        "_tagged_fields",
+        "responses[].name",
+        "responses[].topic_id",
+        "responses[].error_code",
+        "responses[].error_message",
+        "responses[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -246,6 +325,7 @@ pub mod schema {
     pub static DELETE_TOPICS_RESPONSE: StructDesc = StructDesc {
         name: "DeleteTopicsResponse",
         flexible: 0x70,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -259,6 +339,7 @@ pub mod schema {
                 compact: 0x70,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Responses",
@@ -272,6 +353,7 @@ pub mod schema {
                 compact: 0x70,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -280,6 +362,7 @@ pub mod schema {
     pub static DELETABLE_TOPIC_RESULT: StructDesc = StructDesc {
         name: "DeletableTopicResult",
         flexible: 0x70,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -293,6 +376,7 @@ pub mod schema {
                 compact: 0x70,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "TopicId",
@@ -306,6 +390,7 @@ pub mod schema {
                 compact: 0x70,
                 ignorable: true,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -319,6 +404,7 @@ pub mod schema {
                 compact: 0x70,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -332,6 +418,7 @@ pub mod schema {
                 compact: 0x70,
                 ignorable: true,
                 default: D::Null,
+                id: 6,
             },
         ],
     };

@@ -101,6 +101,34 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i8(fields::RESOURCE_TYPE_FILTER, rt::read::i8(c, "resource_type_filter")?);
+        vis.str(
+            fields::RESOURCE_NAME_FILTER,
+            rt::read::opt_str(c, v >= 2, true, "resource_name_filter")?,
+        );
+        if v >= 1 {
+            vis.i8(fields::PATTERN_TYPE_FILTER, rt::read::i8(c, "pattern_type_filter")?);
+        }
+        vis.str(
+            fields::PRINCIPAL_FILTER,
+            rt::read::opt_str(c, v >= 2, true, "principal_filter")?,
+        );
+        vis.str(fields::HOST_FILTER, rt::read::opt_str(c, v >= 2, true, "host_filter")?);
+        vis.i8(fields::OPERATION, rt::read::i8(c, "operation")?);
+        vis.i8(fields::PERMISSION_TYPE, rt::read::i8(c, "permission_type")?);
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 3;
@@ -154,6 +182,38 @@ impl<'a> rt::Message<'a> for DescribeAclsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_ACLS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `resource_type_filter`.
+    pub const RESOURCE_TYPE_FILTER: crate::FieldId = 0;
+    /// `resource_name_filter`.
+    pub const RESOURCE_NAME_FILTER: crate::FieldId = 1;
+    /// `pattern_type_filter`.
+    pub const PATTERN_TYPE_FILTER: crate::FieldId = 2;
+    /// `principal_filter`.
+    pub const PRINCIPAL_FILTER: crate::FieldId = 3;
+    /// `host_filter`.
+    pub const HOST_FILTER: crate::FieldId = 4;
+    /// `operation`.
+    pub const OPERATION: crate::FieldId = 5;
+    /// `permission_type`.
+    pub const PERMISSION_TYPE: crate::FieldId = 6;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "resource_type_filter",
+        "resource_name_filter",
+        "pattern_type_filter",
+        "principal_filter",
+        "host_filter",
+        "operation",
+        "permission_type",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -163,6 +223,7 @@ pub mod schema {
     pub static DESCRIBE_ACLS_REQUEST: StructDesc = StructDesc {
         name: "DescribeAclsRequest",
         flexible: 0xc,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "ResourceTypeFilter",
@@ -176,6 +237,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ResourceNameFilter",
@@ -189,6 +251,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "PatternTypeFilter",
@@ -202,6 +265,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Int(3),
+                id: 2,
             },
             FieldDesc {
                 name: "PrincipalFilter",
@@ -215,6 +279,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "HostFilter",
@@ -228,6 +293,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Operation",
@@ -241,6 +307,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "PermissionType",
@@ -254,6 +321,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };

@@ -80,6 +80,25 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, v >= 2, true, "error_message")?,
+        );
+        rt::visit::array::<DescribeAclsResource<'a>, V>(c, v >= 2, false, v, fields::RESOURCES, vis, "resources")?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -184,6 +203,42 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i8(
+            fields::RESOURCES_RESOURCE_TYPE,
+            rt::read::i8(c, "resources[].resource_type")?,
+        );
+        vis.str(
+            fields::RESOURCES_RESOURCE_NAME,
+            Some(rt::read::str(c, v >= 2, "resources[].resource_name")?),
+        );
+        if v >= 1 {
+            vis.i8(
+                fields::RESOURCES_PATTERN_TYPE,
+                rt::read::i8(c, "resources[].pattern_type")?,
+            );
+        }
+        rt::visit::array::<AclDescription<'a>, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::RESOURCES_ACLS,
+            vis,
+            "resources[].acls",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::RESOURCES_TAGGED_FIELDS, vis, "resources[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -301,6 +356,40 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RESOURCES_ACLS_PRINCIPAL,
+            Some(rt::read::str(c, v >= 2, "resources[].acls[].principal")?),
+        );
+        vis.str(
+            fields::RESOURCES_ACLS_HOST,
+            Some(rt::read::str(c, v >= 2, "resources[].acls[].host")?),
+        );
+        vis.i8(
+            fields::RESOURCES_ACLS_OPERATION,
+            rt::read::i8(c, "resources[].acls[].operation")?,
+        );
+        vis.i8(
+            fields::RESOURCES_ACLS_PERMISSION_TYPE,
+            rt::read::i8(c, "resources[].acls[].permission_type")?,
+        );
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::RESOURCES_ACLS_TAGGED_FIELDS,
+                vis,
+                "resources[].acls[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -342,6 +431,59 @@ impl<'a> rt::Message<'a> for DescribeAclsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_ACLS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `resources`.
+    pub const RESOURCES: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `resources[].resource_type`.
+    pub const RESOURCES_RESOURCE_TYPE: crate::FieldId = 5;
+    /// `resources[].resource_name`.
+    pub const RESOURCES_RESOURCE_NAME: crate::FieldId = 6;
+    /// `resources[].pattern_type`.
+    pub const RESOURCES_PATTERN_TYPE: crate::FieldId = 7;
+    /// `resources[].acls`.
+    pub const RESOURCES_ACLS: crate::FieldId = 8;
+    /// `resources[]._tagged_fields`.
+    pub const RESOURCES_TAGGED_FIELDS: crate::FieldId = 9;
+    /// `resources[].acls[].principal`.
+    pub const RESOURCES_ACLS_PRINCIPAL: crate::FieldId = 10;
+    /// `resources[].acls[].host`.
+    pub const RESOURCES_ACLS_HOST: crate::FieldId = 11;
+    /// `resources[].acls[].operation`.
+    pub const RESOURCES_ACLS_OPERATION: crate::FieldId = 12;
+    /// `resources[].acls[].permission_type`.
+    pub const RESOURCES_ACLS_PERMISSION_TYPE: crate::FieldId = 13;
+    /// `resources[].acls[]._tagged_fields`.
+    pub const RESOURCES_ACLS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "resources",
+        "_tagged_fields",
+        "resources[].resource_type",
+        "resources[].resource_name",
+        "resources[].pattern_type",
+        "resources[].acls",
+        "resources[]._tagged_fields",
+        "resources[].acls[].principal",
+        "resources[].acls[].host",
+        "resources[].acls[].operation",
+        "resources[].acls[].permission_type",
+        "resources[].acls[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -351,6 +493,7 @@ pub mod schema {
     pub static DESCRIBE_ACLS_RESPONSE: StructDesc = StructDesc {
         name: "DescribeAclsResponse",
         flexible: 0xc,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -364,6 +507,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -377,6 +521,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -390,6 +535,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Resources",
@@ -403,6 +549,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -411,6 +558,7 @@ pub mod schema {
     pub static DESCRIBE_ACLS_RESOURCE: StructDesc = StructDesc {
         name: "DescribeAclsResource",
         flexible: 0xc,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "ResourceType",
@@ -424,6 +572,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ResourceName",
@@ -437,6 +586,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "PatternType",
@@ -450,6 +600,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Int(3),
+                id: 7,
             },
             FieldDesc {
                 name: "Acls",
@@ -463,6 +614,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };
@@ -471,6 +623,7 @@ pub mod schema {
     pub static ACL_DESCRIPTION: StructDesc = StructDesc {
         name: "AclDescription",
         flexible: 0xc,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "Principal",
@@ -484,6 +637,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Host",
@@ -497,6 +651,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Operation",
@@ -510,6 +665,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "PermissionType",
@@ -523,6 +679,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };

@@ -69,6 +69,21 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<ComponentData<'a>, V>(c, v >= 1, false, v, fields::COMPONENTS, vis, "components")?;
+        vis.bool(fields::STRICT, rt::read::bool(c, "strict")?);
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -167,6 +182,31 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::COMPONENTS_ENTITY_TYPE,
+            Some(rt::read::str(c, v >= 1, "components[].entity_type")?),
+        );
+        vis.i8(
+            fields::COMPONENTS_MATCH_TYPE,
+            rt::read::i8(c, "components[].match_type")?,
+        );
+        vis.str(
+            fields::COMPONENTS_MATCH,
+            rt::read::opt_str(c, v >= 1, true, "components[].match")?,
+        );
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::COMPONENTS_TAGGED_FIELDS, vis, "components[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -207,6 +247,35 @@ impl<'a> rt::Message<'a> for DescribeClientQuotasRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_CLIENT_QUOTAS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `components`.
+    pub const COMPONENTS: crate::FieldId = 0;
+    /// `strict`.
+    pub const STRICT: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `components[].entity_type`.
+    pub const COMPONENTS_ENTITY_TYPE: crate::FieldId = 3;
+    /// `components[].match_type`.
+    pub const COMPONENTS_MATCH_TYPE: crate::FieldId = 4;
+    /// `components[].match`.
+    pub const COMPONENTS_MATCH: crate::FieldId = 5;
+    /// `components[]._tagged_fields`.
+    pub const COMPONENTS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "components",
+        "strict",
+        "_tagged_fields",
+        "components[].entity_type",
+        "components[].match_type",
+        "components[].match",
+        "components[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -216,6 +285,7 @@ pub mod schema {
     pub static DESCRIBE_CLIENT_QUOTAS_REQUEST: StructDesc = StructDesc {
         name: "DescribeClientQuotasRequest",
         flexible: 0x2,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Components",
@@ -229,6 +299,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Strict",
@@ -242,6 +313,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -250,6 +322,7 @@ pub mod schema {
     pub static COMPONENT_DATA: StructDesc = StructDesc {
         name: "ComponentData",
         flexible: 0x2,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "EntityType",
@@ -263,6 +336,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "MatchType",
@@ -276,6 +350,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Match",
@@ -289,6 +364,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };

@@ -79,6 +79,25 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, v >= 1, true, "error_message")?,
+        );
+        rt::visit::array::<EntryData<'a>, V>(c, v >= 1, true, v, fields::ENTRIES, vis, "entries")?;
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -173,6 +192,21 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<EntityData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_ENTITY, vis, "entries[].entity")?;
+        rt::visit::array::<ValueData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_VALUES, vis, "entries[].values")?;
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::ENTRIES_TAGGED_FIELDS, vis, "entries[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -263,6 +297,32 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::ENTRIES_ENTITY_ENTITY_TYPE,
+            Some(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?),
+        );
+        vis.str(
+            fields::ENTRIES_ENTITY_ENTITY_NAME,
+            rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?,
+        );
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::ENTRIES_ENTITY_TAGGED_FIELDS,
+                vis,
+                "entries[].entity[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -357,6 +417,32 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::ENTRIES_VALUES_KEY,
+            Some(rt::read::str(c, v >= 1, "entries[].values[].key")?),
+        );
+        vis.f64(
+            fields::ENTRIES_VALUES_VALUE,
+            rt::read::f64(c, "entries[].values[].value")?,
+        );
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::ENTRIES_VALUES_TAGGED_FIELDS,
+                vis,
+                "entries[].values[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -395,6 +481,56 @@ impl<'a> rt::Message<'a> for DescribeClientQuotasResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_CLIENT_QUOTAS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `entries`.
+    pub const ENTRIES: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `entries[].entity`.
+    pub const ENTRIES_ENTITY: crate::FieldId = 5;
+    /// `entries[].values`.
+    pub const ENTRIES_VALUES: crate::FieldId = 6;
+    /// `entries[]._tagged_fields`.
+    pub const ENTRIES_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `entries[].entity[].entity_type`.
+    pub const ENTRIES_ENTITY_ENTITY_TYPE: crate::FieldId = 8;
+    /// `entries[].entity[].entity_name`.
+    pub const ENTRIES_ENTITY_ENTITY_NAME: crate::FieldId = 9;
+    /// `entries[].entity[]._tagged_fields`.
+    pub const ENTRIES_ENTITY_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `entries[].values[].key`.
+    pub const ENTRIES_VALUES_KEY: crate::FieldId = 11;
+    /// `entries[].values[].value`.
+    pub const ENTRIES_VALUES_VALUE: crate::FieldId = 12;
+    /// `entries[].values[]._tagged_fields`.
+    pub const ENTRIES_VALUES_TAGGED_FIELDS: crate::FieldId = 13;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "entries",
+        "_tagged_fields",
+        "entries[].entity",
+        "entries[].values",
+        "entries[]._tagged_fields",
+        "entries[].entity[].entity_type",
+        "entries[].entity[].entity_name",
+        "entries[].entity[]._tagged_fields",
+        "entries[].values[].key",
+        "entries[].values[].value",
+        "entries[].values[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -404,6 +540,7 @@ pub mod schema {
     pub static DESCRIBE_CLIENT_QUOTAS_RESPONSE: StructDesc = StructDesc {
         name: "DescribeClientQuotasResponse",
         flexible: 0x2,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -417,6 +554,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -430,6 +568,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -443,6 +582,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Entries",
@@ -456,6 +596,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -464,6 +605,7 @@ pub mod schema {
     pub static ENTRY_DATA: StructDesc = StructDesc {
         name: "EntryData",
         flexible: 0x2,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "Entity",
@@ -477,6 +619,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Values",
@@ -490,6 +633,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -498,6 +642,7 @@ pub mod schema {
     pub static ENTITY_DATA: StructDesc = StructDesc {
         name: "EntityData",
         flexible: 0x2,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "EntityType",
@@ -511,6 +656,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "EntityName",
@@ -524,6 +670,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -532,6 +679,7 @@ pub mod schema {
     pub static VALUE_DATA: StructDesc = StructDesc {
         name: "ValueData",
         flexible: 0x2,
+        tags_id: 13,
         fields: &[
             FieldDesc {
                 name: "Key",
@@ -545,6 +693,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Value",
@@ -558,6 +707,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
         ],
     };

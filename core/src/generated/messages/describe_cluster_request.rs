@@ -76,6 +76,32 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.bool(
+            fields::INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS,
+            rt::read::bool(c, "include_cluster_authorized_operations")?,
+        );
+        if v >= 1 {
+            vis.i8(fields::ENDPOINT_TYPE, rt::read::i8(c, "endpoint_type")?);
+        }
+        if v >= 2 {
+            vis.bool(
+                fields::INCLUDE_FENCED_BROKERS,
+                rt::read::bool(c, "include_fenced_brokers")?,
+            );
+        }
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -133,6 +159,26 @@ impl<'a> rt::Message<'a> for DescribeClusterRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_CLUSTER_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `include_cluster_authorized_operations`.
+    pub const INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS: crate::FieldId = 0;
+    /// `endpoint_type`.
+    pub const ENDPOINT_TYPE: crate::FieldId = 1;
+    /// `include_fenced_brokers`.
+    pub const INCLUDE_FENCED_BROKERS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "include_cluster_authorized_operations",
+        "endpoint_type",
+        "include_fenced_brokers",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -142,6 +188,7 @@ pub mod schema {
     pub static DESCRIBE_CLUSTER_REQUEST: StructDesc = StructDesc {
         name: "DescribeClusterRequest",
         flexible: 0x7,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "IncludeClusterAuthorizedOperations",
@@ -155,6 +202,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "EndpointType",
@@ -168,6 +216,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(1),
+                id: 1,
             },
             FieldDesc {
                 name: "IncludeFencedBrokers",
@@ -181,6 +230,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };

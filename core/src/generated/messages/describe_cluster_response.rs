@@ -104,6 +104,35 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "error_message")?,
+        );
+        if v >= 1 {
+            vis.i8(fields::ENDPOINT_TYPE, rt::read::i8(c, "endpoint_type")?);
+        }
+        vis.str(fields::CLUSTER_ID, Some(rt::read::str(c, true, "cluster_id")?));
+        vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+        rt::visit::array::<DescribeClusterBroker<'a>, V>(c, true, false, v, fields::BROKERS, vis, "brokers")?;
+        vis.i32(
+            fields::CLUSTER_AUTHORIZED_OPERATIONS,
+            rt::read::i32(c, "cluster_authorized_operations")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 14;
@@ -227,6 +256,29 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::BROKERS_BROKER_ID, rt::read::i32(c, "brokers[].broker_id")?);
+        vis.str(fields::BROKERS_HOST, Some(rt::read::str(c, true, "brokers[].host")?));
+        vis.i32(fields::BROKERS_PORT, rt::read::i32(c, "brokers[].port")?);
+        vis.str(
+            fields::BROKERS_RACK,
+            rt::read::opt_str(c, true, true, "brokers[].rack")?,
+        );
+        if v >= 2 {
+            vis.bool(fields::BROKERS_IS_FENCED, rt::read::bool(c, "brokers[].is_fenced")?);
+        }
+        if true {
+            rt::visit::tags_only(c, fields::BROKERS_TAGGED_FIELDS, vis, "brokers[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -277,6 +329,59 @@ impl<'a> rt::Message<'a> for DescribeClusterResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_CLUSTER_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `endpoint_type`.
+    pub const ENDPOINT_TYPE: crate::FieldId = 3;
+    /// `cluster_id`.
+    pub const CLUSTER_ID: crate::FieldId = 4;
+    /// `controller_id`.
+    pub const CONTROLLER_ID: crate::FieldId = 5;
+    /// `brokers`.
+    pub const BROKERS: crate::FieldId = 6;
+    /// `cluster_authorized_operations`.
+    pub const CLUSTER_AUTHORIZED_OPERATIONS: crate::FieldId = 7;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 8;
+    /// `brokers[].broker_id`.
+    pub const BROKERS_BROKER_ID: crate::FieldId = 9;
+    /// `brokers[].host`.
+    pub const BROKERS_HOST: crate::FieldId = 10;
+    /// `brokers[].port`.
+    pub const BROKERS_PORT: crate::FieldId = 11;
+    /// `brokers[].rack`.
+    pub const BROKERS_RACK: crate::FieldId = 12;
+    /// `brokers[].is_fenced`.
+    pub const BROKERS_IS_FENCED: crate::FieldId = 13;
+    /// `brokers[]._tagged_fields`.
+    pub const BROKERS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "endpoint_type",
+        "cluster_id",
+        "controller_id",
+        "brokers",
+        "cluster_authorized_operations",
+        "_tagged_fields",
+        "brokers[].broker_id",
+        "brokers[].host",
+        "brokers[].port",
+        "brokers[].rack",
+        "brokers[].is_fenced",
+        "brokers[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -286,6 +391,7 @@ pub mod schema {
     pub static DESCRIBE_CLUSTER_RESPONSE: StructDesc = StructDesc {
         name: "DescribeClusterResponse",
         flexible: 0x7,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -299,6 +405,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -312,6 +419,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -325,6 +433,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Null,
+                id: 2,
             },
             FieldDesc {
                 name: "EndpointType",
@@ -338,6 +447,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(1),
+                id: 3,
             },
             FieldDesc {
                 name: "ClusterId",
@@ -351,6 +461,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ControllerId",
@@ -364,6 +475,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 5,
             },
             FieldDesc {
                 name: "Brokers",
@@ -377,6 +489,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "ClusterAuthorizedOperations",
@@ -390,6 +503,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(-2147483648),
+                id: 7,
             },
         ],
     };
@@ -398,6 +512,7 @@ pub mod schema {
     pub static DESCRIBE_CLUSTER_BROKER: StructDesc = StructDesc {
         name: "DescribeClusterBroker",
         flexible: 0x7,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "BrokerId",
@@ -411,6 +526,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Host",
@@ -424,6 +540,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Port",
@@ -437,6 +554,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Rack",
@@ -450,6 +568,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Null,
+                id: 12,
             },
             FieldDesc {
                 name: "IsFenced",
@@ -463,6 +582,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };

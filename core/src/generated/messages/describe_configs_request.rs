@@ -77,6 +77,29 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<DescribeConfigsResource<'a>, V>(c, v >= 4, false, v, fields::RESOURCES, vis, "resources")?;
+        if v >= 1 {
+            vis.bool(fields::INCLUDE_SYNONYMS, rt::read::bool(c, "include_synonyms")?);
+        }
+        if v >= 3 {
+            vis.bool(
+                fields::INCLUDE_DOCUMENTATION,
+                rt::read::bool(c, "include_documentation")?,
+            );
+        }
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -185,6 +208,36 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i8(
+            fields::RESOURCES_RESOURCE_TYPE,
+            rt::read::i8(c, "resources[].resource_type")?,
+        );
+        vis.str(
+            fields::RESOURCES_RESOURCE_NAME,
+            Some(rt::read::str(c, v >= 4, "resources[].resource_name")?),
+        );
+        rt::visit::array::<&'a str, V>(
+            c,
+            v >= 4,
+            true,
+            v,
+            fields::RESOURCES_CONFIGURATION_KEYS,
+            vis,
+            "resources[].configuration_keys",
+        )?;
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::RESOURCES_TAGGED_FIELDS, vis, "resources[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -231,6 +284,38 @@ impl<'a> rt::Message<'a> for DescribeConfigsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_CONFIGS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `resources`.
+    pub const RESOURCES: crate::FieldId = 0;
+    /// `include_synonyms`.
+    pub const INCLUDE_SYNONYMS: crate::FieldId = 1;
+    /// `include_documentation`.
+    pub const INCLUDE_DOCUMENTATION: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `resources[].resource_type`.
+    pub const RESOURCES_RESOURCE_TYPE: crate::FieldId = 4;
+    /// `resources[].resource_name`.
+    pub const RESOURCES_RESOURCE_NAME: crate::FieldId = 5;
+    /// `resources[].configuration_keys`.
+    pub const RESOURCES_CONFIGURATION_KEYS: crate::FieldId = 6;
+    /// `resources[]._tagged_fields`.
+    pub const RESOURCES_TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "resources",
+        "include_synonyms",
+        "include_documentation",
+        "_tagged_fields",
+        "resources[].resource_type",
+        "resources[].resource_name",
+        "resources[].configuration_keys",
+        "resources[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -240,6 +325,7 @@ pub mod schema {
     pub static DESCRIBE_CONFIGS_REQUEST: StructDesc = StructDesc {
         name: "DescribeConfigsRequest",
         flexible: 0x10,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "Resources",
@@ -253,6 +339,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "IncludeSynonyms",
@@ -266,6 +353,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 1,
             },
             FieldDesc {
                 name: "IncludeDocumentation",
@@ -279,6 +367,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 2,
             },
         ],
     };
@@ -287,6 +376,7 @@ pub mod schema {
     pub static DESCRIBE_CONFIGS_RESOURCE: StructDesc = StructDesc {
         name: "DescribeConfigsResource",
         flexible: 0x10,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "ResourceType",
@@ -300,6 +390,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ResourceName",
@@ -313,6 +404,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ConfigurationKeys",
@@ -326,6 +418,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };

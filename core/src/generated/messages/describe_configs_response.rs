@@ -68,6 +68,20 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<DescribeConfigsResult<'a>, V>(c, v >= 4, false, v, fields::RESULTS, vis, "results")?;
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -168,6 +182,40 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+        vis.str(
+            fields::RESULTS_ERROR_MESSAGE,
+            rt::read::opt_str(c, v >= 4, true, "results[].error_message")?,
+        );
+        vis.i8(
+            fields::RESULTS_RESOURCE_TYPE,
+            rt::read::i8(c, "results[].resource_type")?,
+        );
+        vis.str(
+            fields::RESULTS_RESOURCE_NAME,
+            Some(rt::read::str(c, v >= 4, "results[].resource_name")?),
+        );
+        rt::visit::array::<DescribeConfigsResourceResult<'a>, V>(
+            c,
+            v >= 4,
+            false,
+            v,
+            fields::RESULTS_CONFIGS,
+            vis,
+            "results[].configs",
+        )?;
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -332,6 +380,75 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RESULTS_CONFIGS_NAME,
+            Some(rt::read::str(c, v >= 4, "results[].configs[].name")?),
+        );
+        vis.str(
+            fields::RESULTS_CONFIGS_VALUE,
+            rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?,
+        );
+        vis.bool(
+            fields::RESULTS_CONFIGS_READ_ONLY,
+            rt::read::bool(c, "results[].configs[].read_only")?,
+        );
+        if v <= 0 {
+            vis.bool(
+                fields::RESULTS_CONFIGS_IS_DEFAULT,
+                rt::read::bool(c, "results[].configs[].is_default")?,
+            );
+        }
+        if v >= 1 {
+            vis.i8(
+                fields::RESULTS_CONFIGS_CONFIG_SOURCE,
+                rt::read::i8(c, "results[].configs[].config_source")?,
+            );
+        }
+        vis.bool(
+            fields::RESULTS_CONFIGS_IS_SENSITIVE,
+            rt::read::bool(c, "results[].configs[].is_sensitive")?,
+        );
+        if v >= 1 {
+            rt::visit::array::<DescribeConfigsSynonym<'a>, V>(
+                c,
+                v >= 4,
+                false,
+                v,
+                fields::RESULTS_CONFIGS_SYNONYMS,
+                vis,
+                "results[].configs[].synonyms",
+            )?;
+        }
+        if v >= 3 {
+            vis.i8(
+                fields::RESULTS_CONFIGS_CONFIG_TYPE,
+                rt::read::i8(c, "results[].configs[].config_type")?,
+            );
+        }
+        if v >= 3 {
+            vis.str(
+                fields::RESULTS_CONFIGS_DOCUMENTATION,
+                rt::read::opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?,
+            );
+        }
+        if v >= 4 {
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_CONFIGS_TAGGED_FIELDS,
+                vis,
+                "results[].configs[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -484,6 +601,42 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.str(
+                fields::RESULTS_CONFIGS_SYNONYMS_NAME,
+                Some(rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?),
+            );
+        }
+        if v >= 1 {
+            vis.str(
+                fields::RESULTS_CONFIGS_SYNONYMS_VALUE,
+                rt::read::opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?,
+            );
+        }
+        if v >= 1 {
+            vis.i8(
+                fields::RESULTS_CONFIGS_SYNONYMS_SOURCE,
+                rt::read::i8(c, "results[].configs[].synonyms[].source")?,
+            );
+        }
+        if v >= 4 {
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_CONFIGS_SYNONYMS_TAGGED_FIELDS,
+                vis,
+                "results[].configs[].synonyms[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -548,6 +701,83 @@ impl<'a> rt::Message<'a> for DescribeConfigsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_CONFIGS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `results`.
+    pub const RESULTS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `results[].error_code`.
+    pub const RESULTS_ERROR_CODE: crate::FieldId = 3;
+    /// `results[].error_message`.
+    pub const RESULTS_ERROR_MESSAGE: crate::FieldId = 4;
+    /// `results[].resource_type`.
+    pub const RESULTS_RESOURCE_TYPE: crate::FieldId = 5;
+    /// `results[].resource_name`.
+    pub const RESULTS_RESOURCE_NAME: crate::FieldId = 6;
+    /// `results[].configs`.
+    pub const RESULTS_CONFIGS: crate::FieldId = 7;
+    /// `results[]._tagged_fields`.
+    pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 8;
+    /// `results[].configs[].name`.
+    pub const RESULTS_CONFIGS_NAME: crate::FieldId = 9;
+    /// `results[].configs[].value`.
+    pub const RESULTS_CONFIGS_VALUE: crate::FieldId = 10;
+    /// `results[].configs[].read_only`.
+    pub const RESULTS_CONFIGS_READ_ONLY: crate::FieldId = 11;
+    /// `results[].configs[].is_default`.
+    pub const RESULTS_CONFIGS_IS_DEFAULT: crate::FieldId = 12;
+    /// `results[].configs[].config_source`.
+    pub const RESULTS_CONFIGS_CONFIG_SOURCE: crate::FieldId = 13;
+    /// `results[].configs[].is_sensitive`.
+    pub const RESULTS_CONFIGS_IS_SENSITIVE: crate::FieldId = 14;
+    /// `results[].configs[].synonyms`.
+    pub const RESULTS_CONFIGS_SYNONYMS: crate::FieldId = 15;
+    /// `results[].configs[].config_type`.
+    pub const RESULTS_CONFIGS_CONFIG_TYPE: crate::FieldId = 16;
+    /// `results[].configs[].documentation`.
+    pub const RESULTS_CONFIGS_DOCUMENTATION: crate::FieldId = 17;
+    /// `results[].configs[]._tagged_fields`.
+    pub const RESULTS_CONFIGS_TAGGED_FIELDS: crate::FieldId = 18;
+    /// `results[].configs[].synonyms[].name`.
+    pub const RESULTS_CONFIGS_SYNONYMS_NAME: crate::FieldId = 19;
+    /// `results[].configs[].synonyms[].value`.
+    pub const RESULTS_CONFIGS_SYNONYMS_VALUE: crate::FieldId = 20;
+    /// `results[].configs[].synonyms[].source`.
+    pub const RESULTS_CONFIGS_SYNONYMS_SOURCE: crate::FieldId = 21;
+    /// `results[].configs[].synonyms[]._tagged_fields`.
+    pub const RESULTS_CONFIGS_SYNONYMS_TAGGED_FIELDS: crate::FieldId = 22;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "results",
+        "_tagged_fields",
+        "results[].error_code",
+        "results[].error_message",
+        "results[].resource_type",
+        "results[].resource_name",
+        "results[].configs",
+        "results[]._tagged_fields",
+        "results[].configs[].name",
+        "results[].configs[].value",
+        "results[].configs[].read_only",
+        "results[].configs[].is_default",
+        "results[].configs[].config_source",
+        "results[].configs[].is_sensitive",
+        "results[].configs[].synonyms",
+        "results[].configs[].config_type",
+        "results[].configs[].documentation",
+        "results[].configs[]._tagged_fields",
+        "results[].configs[].synonyms[].name",
+        "results[].configs[].synonyms[].value",
+        "results[].configs[].synonyms[].source",
+        "results[].configs[].synonyms[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -557,6 +787,7 @@ pub mod schema {
     pub static DESCRIBE_CONFIGS_RESPONSE: StructDesc = StructDesc {
         name: "DescribeConfigsResponse",
         flexible: 0x10,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -570,6 +801,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Results",
@@ -583,6 +815,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -591,6 +824,7 @@ pub mod schema {
     pub static DESCRIBE_CONFIGS_RESULT: StructDesc = StructDesc {
         name: "DescribeConfigsResult",
         flexible: 0x10,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -604,6 +838,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -617,6 +852,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ResourceType",
@@ -630,6 +866,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ResourceName",
@@ -643,6 +880,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Configs",
@@ -656,6 +894,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };
@@ -664,6 +903,7 @@ pub mod schema {
     pub static DESCRIBE_CONFIGS_RESOURCE_RESULT: StructDesc = StructDesc {
         name: "DescribeConfigsResourceResult",
         flexible: 0x10,
+        tags_id: 18,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -677,6 +917,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Value",
@@ -690,6 +931,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "ReadOnly",
@@ -703,6 +945,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "IsDefault",
@@ -716,6 +959,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "ConfigSource",
@@ -729,6 +973,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 13,
             },
             FieldDesc {
                 name: "IsSensitive",
@@ -742,6 +987,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "Synonyms",
@@ -755,6 +1001,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "ConfigType",
@@ -768,6 +1015,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Int(0),
+                id: 16,
             },
             FieldDesc {
                 name: "Documentation",
@@ -781,6 +1029,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Zero,
+                id: 17,
             },
         ],
     };
@@ -789,6 +1038,7 @@ pub mod schema {
     pub static DESCRIBE_CONFIGS_SYNONYM: StructDesc = StructDesc {
         name: "DescribeConfigsSynonym",
         flexible: 0x10,
+        tags_id: 22,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -802,6 +1052,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 19,
             },
             FieldDesc {
                 name: "Value",
@@ -815,6 +1066,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
             FieldDesc {
                 name: "Source",
@@ -828,6 +1080,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 21,
             },
         ],
     };

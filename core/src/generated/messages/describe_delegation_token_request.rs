@@ -64,6 +64,20 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<DescribeDelegationTokenOwner<'a>, V>(c, v >= 2, true, v, fields::OWNERS, vis, "owners")?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -148,6 +162,27 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::OWNERS_PRINCIPAL_TYPE,
+            Some(rt::read::str(c, v >= 2, "owners[].principal_type")?),
+        );
+        vis.str(
+            fields::OWNERS_PRINCIPAL_NAME,
+            Some(rt::read::str(c, v >= 2, "owners[].principal_name")?),
+        );
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::OWNERS_TAGGED_FIELDS, vis, "owners[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -187,6 +222,29 @@ impl<'a> rt::Message<'a> for DescribeDelegationTokenRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_DELEGATION_TOKEN_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `owners`.
+    pub const OWNERS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `owners[].principal_type`.
+    pub const OWNERS_PRINCIPAL_TYPE: crate::FieldId = 2;
+    /// `owners[].principal_name`.
+    pub const OWNERS_PRINCIPAL_NAME: crate::FieldId = 3;
+    /// `owners[]._tagged_fields`.
+    pub const OWNERS_TAGGED_FIELDS: crate::FieldId = 4;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "owners",
+        "_tagged_fields",
+        "owners[].principal_type",
+        "owners[].principal_name",
+        "owners[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -196,6 +254,7 @@ pub mod schema {
     pub static DESCRIBE_DELEGATION_TOKEN_REQUEST: StructDesc = StructDesc {
         name: "DescribeDelegationTokenRequest",
         flexible: 0xc,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Owners",
             json: "owners",
@@ -208,6 +267,7 @@ pub mod schema {
             compact: 0xc,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -215,6 +275,7 @@ pub mod schema {
     pub static DESCRIBE_DELEGATION_TOKEN_OWNER: StructDesc = StructDesc {
         name: "DescribeDelegationTokenOwner",
         flexible: 0xc,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "PrincipalType",
@@ -228,6 +289,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "PrincipalName",
@@ -241,6 +303,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };

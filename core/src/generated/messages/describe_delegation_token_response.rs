@@ -67,6 +67,21 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        rt::visit::array::<DescribedDelegationToken<'a>, V>(c, v >= 2, false, v, fields::TOKENS, vis, "tokens")?;
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -220,6 +235,65 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TOKENS_PRINCIPAL_TYPE,
+            Some(rt::read::str(c, v >= 2, "tokens[].principal_type")?),
+        );
+        vis.str(
+            fields::TOKENS_PRINCIPAL_NAME,
+            Some(rt::read::str(c, v >= 2, "tokens[].principal_name")?),
+        );
+        if v >= 3 {
+            vis.str(
+                fields::TOKENS_TOKEN_REQUESTER_PRINCIPAL_TYPE,
+                Some(rt::read::str(c, v >= 2, "tokens[].token_requester_principal_type")?),
+            );
+        }
+        if v >= 3 {
+            vis.str(
+                fields::TOKENS_TOKEN_REQUESTER_PRINCIPAL_NAME,
+                Some(rt::read::str(c, v >= 2, "tokens[].token_requester_principal_name")?),
+            );
+        }
+        vis.i64(
+            fields::TOKENS_ISSUE_TIMESTAMP,
+            rt::read::i64(c, "tokens[].issue_timestamp")?,
+        );
+        vis.i64(
+            fields::TOKENS_EXPIRY_TIMESTAMP,
+            rt::read::i64(c, "tokens[].expiry_timestamp")?,
+        );
+        vis.i64(
+            fields::TOKENS_MAX_TIMESTAMP,
+            rt::read::i64(c, "tokens[].max_timestamp")?,
+        );
+        vis.str(
+            fields::TOKENS_TOKEN_ID,
+            Some(rt::read::str(c, v >= 2, "tokens[].token_id")?),
+        );
+        vis.bytes(fields::TOKENS_HMAC, Some(rt::read::bytes(c, v >= 2, "tokens[].hmac")?));
+        rt::visit::array::<DescribedDelegationTokenRenewer<'a>, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::TOKENS_RENEWERS,
+            vis,
+            "tokens[].renewers",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TOKENS_TAGGED_FIELDS, vis, "tokens[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 24;
@@ -349,6 +423,32 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TOKENS_RENEWERS_PRINCIPAL_TYPE,
+            Some(rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?),
+        );
+        vis.str(
+            fields::TOKENS_RENEWERS_PRINCIPAL_NAME,
+            Some(rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?),
+        );
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::TOKENS_RENEWERS_TAGGED_FIELDS,
+                vis,
+                "tokens[].renewers[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -388,6 +488,68 @@ impl<'a> rt::Message<'a> for DescribeDelegationTokenResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_DELEGATION_TOKEN_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `tokens`.
+    pub const TOKENS: crate::FieldId = 1;
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `tokens[].principal_type`.
+    pub const TOKENS_PRINCIPAL_TYPE: crate::FieldId = 4;
+    /// `tokens[].principal_name`.
+    pub const TOKENS_PRINCIPAL_NAME: crate::FieldId = 5;
+    /// `tokens[].token_requester_principal_type`.
+    pub const TOKENS_TOKEN_REQUESTER_PRINCIPAL_TYPE: crate::FieldId = 6;
+    /// `tokens[].token_requester_principal_name`.
+    pub const TOKENS_TOKEN_REQUESTER_PRINCIPAL_NAME: crate::FieldId = 7;
+    /// `tokens[].issue_timestamp`.
+    pub const TOKENS_ISSUE_TIMESTAMP: crate::FieldId = 8;
+    /// `tokens[].expiry_timestamp`.
+    pub const TOKENS_EXPIRY_TIMESTAMP: crate::FieldId = 9;
+    /// `tokens[].max_timestamp`.
+    pub const TOKENS_MAX_TIMESTAMP: crate::FieldId = 10;
+    /// `tokens[].token_id`.
+    pub const TOKENS_TOKEN_ID: crate::FieldId = 11;
+    /// `tokens[].hmac`.
+    pub const TOKENS_HMAC: crate::FieldId = 12;
+    /// `tokens[].renewers`.
+    pub const TOKENS_RENEWERS: crate::FieldId = 13;
+    /// `tokens[]._tagged_fields`.
+    pub const TOKENS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// `tokens[].renewers[].principal_type`.
+    pub const TOKENS_RENEWERS_PRINCIPAL_TYPE: crate::FieldId = 15;
+    /// `tokens[].renewers[].principal_name`.
+    pub const TOKENS_RENEWERS_PRINCIPAL_NAME: crate::FieldId = 16;
+    /// `tokens[].renewers[]._tagged_fields`.
+    pub const TOKENS_RENEWERS_TAGGED_FIELDS: crate::FieldId = 17;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "error_code",
+        "tokens",
+        "throttle_time_ms",
+        "_tagged_fields",
+        "tokens[].principal_type",
+        "tokens[].principal_name",
+        "tokens[].token_requester_principal_type",
+        "tokens[].token_requester_principal_name",
+        "tokens[].issue_timestamp",
+        "tokens[].expiry_timestamp",
+        "tokens[].max_timestamp",
+        "tokens[].token_id",
+        "tokens[].hmac",
+        "tokens[].renewers",
+        "tokens[]._tagged_fields",
+        "tokens[].renewers[].principal_type",
+        "tokens[].renewers[].principal_name",
+        "tokens[].renewers[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -397,6 +559,7 @@ pub mod schema {
     pub static DESCRIBE_DELEGATION_TOKEN_RESPONSE: StructDesc = StructDesc {
         name: "DescribeDelegationTokenResponse",
         flexible: 0xc,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -410,6 +573,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Tokens",
@@ -423,6 +587,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -436,6 +601,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -444,6 +610,7 @@ pub mod schema {
     pub static DESCRIBED_DELEGATION_TOKEN: StructDesc = StructDesc {
         name: "DescribedDelegationToken",
         flexible: 0xc,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "PrincipalType",
@@ -457,6 +624,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "PrincipalName",
@@ -470,6 +638,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "TokenRequesterPrincipalType",
@@ -483,6 +652,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "TokenRequesterPrincipalName",
@@ -496,6 +666,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "IssueTimestamp",
@@ -509,6 +680,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "ExpiryTimestamp",
@@ -522,6 +694,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "MaxTimestamp",
@@ -535,6 +708,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "TokenId",
@@ -548,6 +722,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Hmac",
@@ -561,6 +736,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "Renewers",
@@ -574,6 +750,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };
@@ -582,6 +759,7 @@ pub mod schema {
     pub static DESCRIBED_DELEGATION_TOKEN_RENEWER: StructDesc = StructDesc {
         name: "DescribedDelegationTokenRenewer",
         flexible: 0xc,
+        tags_id: 17,
         fields: &[
             FieldDesc {
                 name: "PrincipalType",
@@ -595,6 +773,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "PrincipalName",
@@ -608,6 +787,7 @@ pub mod schema {
                 compact: 0xc,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
         ],
     };

@@ -73,6 +73,26 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<&'a str, V>(c, v >= 5, false, v, fields::GROUPS, vis, "groups")?;
+        if v >= 3 {
+            vis.bool(
+                fields::INCLUDE_AUTHORIZED_OPERATIONS,
+                rt::read::bool(c, "include_authorized_operations")?,
+            );
+        }
+        if v >= 5 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -119,6 +139,19 @@ impl<'a> rt::Message<'a> for DescribeGroupsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_GROUPS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `groups`.
+    pub const GROUPS: crate::FieldId = 0;
+    /// `include_authorized_operations`.
+    pub const INCLUDE_AUTHORIZED_OPERATIONS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["groups", "include_authorized_operations", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -128,6 +161,7 @@ pub mod schema {
     pub static DESCRIBE_GROUPS_REQUEST: StructDesc = StructDesc {
         name: "DescribeGroupsRequest",
         flexible: 0x60,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Groups",
@@ -141,6 +175,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "IncludeAuthorizedOperations",
@@ -154,6 +189,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

@@ -71,6 +71,22 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        rt::visit::array::<DescribedGroup<'a>, V>(c, v >= 5, false, v, fields::GROUPS, vis, "groups")?;
+        if v >= 5 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -207,6 +223,57 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
+        if v >= 6 {
+            vis.str(
+                fields::GROUPS_ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?,
+            );
+        }
+        vis.str(
+            fields::GROUPS_GROUP_ID,
+            Some(rt::read::str(c, v >= 5, "groups[].group_id")?),
+        );
+        vis.str(
+            fields::GROUPS_GROUP_STATE,
+            Some(rt::read::str(c, v >= 5, "groups[].group_state")?),
+        );
+        vis.str(
+            fields::GROUPS_PROTOCOL_TYPE,
+            Some(rt::read::str(c, v >= 5, "groups[].protocol_type")?),
+        );
+        vis.str(
+            fields::GROUPS_PROTOCOL_DATA,
+            Some(rt::read::str(c, v >= 5, "groups[].protocol_data")?),
+        );
+        rt::visit::array::<DescribedGroupMember<'a>, V>(
+            c,
+            v >= 5,
+            false,
+            v,
+            fields::GROUPS_MEMBERS,
+            vis,
+            "groups[].members",
+        )?;
+        if v >= 3 {
+            vis.i32(
+                fields::GROUPS_AUTHORIZED_OPERATIONS,
+                rt::read::i32(c, "groups[].authorized_operations")?,
+            );
+        }
+        if v >= 5 {
+            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -350,6 +417,50 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_MEMBERS_MEMBER_ID,
+            Some(rt::read::str(c, v >= 5, "groups[].members[].member_id")?),
+        );
+        if v >= 4 {
+            vis.str(
+                fields::GROUPS_MEMBERS_GROUP_INSTANCE_ID,
+                rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?,
+            );
+        }
+        vis.str(
+            fields::GROUPS_MEMBERS_CLIENT_ID,
+            Some(rt::read::str(c, v >= 5, "groups[].members[].client_id")?),
+        );
+        vis.str(
+            fields::GROUPS_MEMBERS_CLIENT_HOST,
+            Some(rt::read::str(c, v >= 5, "groups[].members[].client_host")?),
+        );
+        vis.bytes(
+            fields::GROUPS_MEMBERS_MEMBER_METADATA,
+            Some(rt::read::bytes(c, v >= 5, "groups[].members[].member_metadata")?),
+        );
+        vis.bytes(
+            fields::GROUPS_MEMBERS_MEMBER_ASSIGNMENT,
+            Some(rt::read::bytes(c, v >= 5, "groups[].members[].member_assignment")?),
+        );
+        if v >= 5 {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_TAGGED_FIELDS,
+                vis,
+                "groups[].members[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -406,6 +517,71 @@ impl<'a> rt::Message<'a> for DescribeGroupsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_GROUPS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `groups`.
+    pub const GROUPS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `groups[].error_code`.
+    pub const GROUPS_ERROR_CODE: crate::FieldId = 3;
+    /// `groups[].error_message`.
+    pub const GROUPS_ERROR_MESSAGE: crate::FieldId = 4;
+    /// `groups[].group_id`.
+    pub const GROUPS_GROUP_ID: crate::FieldId = 5;
+    /// `groups[].group_state`.
+    pub const GROUPS_GROUP_STATE: crate::FieldId = 6;
+    /// `groups[].protocol_type`.
+    pub const GROUPS_PROTOCOL_TYPE: crate::FieldId = 7;
+    /// `groups[].protocol_data`.
+    pub const GROUPS_PROTOCOL_DATA: crate::FieldId = 8;
+    /// `groups[].members`.
+    pub const GROUPS_MEMBERS: crate::FieldId = 9;
+    /// `groups[].authorized_operations`.
+    pub const GROUPS_AUTHORIZED_OPERATIONS: crate::FieldId = 10;
+    /// `groups[]._tagged_fields`.
+    pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `groups[].members[].member_id`.
+    pub const GROUPS_MEMBERS_MEMBER_ID: crate::FieldId = 12;
+    /// `groups[].members[].group_instance_id`.
+    pub const GROUPS_MEMBERS_GROUP_INSTANCE_ID: crate::FieldId = 13;
+    /// `groups[].members[].client_id`.
+    pub const GROUPS_MEMBERS_CLIENT_ID: crate::FieldId = 14;
+    /// `groups[].members[].client_host`.
+    pub const GROUPS_MEMBERS_CLIENT_HOST: crate::FieldId = 15;
+    /// `groups[].members[].member_metadata`.
+    pub const GROUPS_MEMBERS_MEMBER_METADATA: crate::FieldId = 16;
+    /// `groups[].members[].member_assignment`.
+    pub const GROUPS_MEMBERS_MEMBER_ASSIGNMENT: crate::FieldId = 17;
+    /// `groups[].members[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_TAGGED_FIELDS: crate::FieldId = 18;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "groups",
+        "_tagged_fields",
+        "groups[].error_code",
+        "groups[].error_message",
+        "groups[].group_id",
+        "groups[].group_state",
+        "groups[].protocol_type",
+        "groups[].protocol_data",
+        "groups[].members",
+        "groups[].authorized_operations",
+        "groups[]._tagged_fields",
+        "groups[].members[].member_id",
+        "groups[].members[].group_instance_id",
+        "groups[].members[].client_id",
+        "groups[].members[].client_host",
+        "groups[].members[].member_metadata",
+        "groups[].members[].member_assignment",
+        "groups[].members[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -415,6 +591,7 @@ pub mod schema {
     pub static DESCRIBE_GROUPS_RESPONSE: StructDesc = StructDesc {
         name: "DescribeGroupsResponse",
         flexible: 0x60,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -428,6 +605,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Groups",
@@ -441,6 +619,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -449,6 +628,7 @@ pub mod schema {
     pub static DESCRIBED_GROUP: StructDesc = StructDesc {
         name: "DescribedGroup",
         flexible: 0x60,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -462,6 +642,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -475,6 +656,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Null,
+                id: 4,
             },
             FieldDesc {
                 name: "GroupId",
@@ -488,6 +670,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "GroupState",
@@ -501,6 +684,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "ProtocolType",
@@ -514,6 +698,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "ProtocolData",
@@ -527,6 +712,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Members",
@@ -540,6 +726,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "AuthorizedOperations",
@@ -553,6 +740,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Int(-2147483648),
+                id: 10,
             },
         ],
     };
@@ -561,6 +749,7 @@ pub mod schema {
     pub static DESCRIBED_GROUP_MEMBER: StructDesc = StructDesc {
         name: "DescribedGroupMember",
         flexible: 0x60,
+        tags_id: 18,
         fields: &[
             FieldDesc {
                 name: "MemberId",
@@ -574,6 +763,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "GroupInstanceId",
@@ -587,6 +777,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: true,
                 default: D::Null,
+                id: 13,
             },
             FieldDesc {
                 name: "ClientId",
@@ -600,6 +791,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "ClientHost",
@@ -613,6 +805,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "MemberMetadata",
@@ -626,6 +819,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "MemberAssignment",
@@ -639,6 +833,7 @@ pub mod schema {
                 compact: 0x60,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
         ],
     };

@@ -64,6 +64,20 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<DescribableLogDirTopic<'a>, V>(c, v >= 2, true, v, fields::TOPICS, vis, "topics")?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -154,6 +168,29 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 2, "topics[].topic")?));
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -193,6 +230,29 @@ impl<'a> rt::Message<'a> for DescribeLogDirsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_LOG_DIRS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `topics[].topic`.
+    pub const TOPICS_TOPIC: crate::FieldId = 2;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 3;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 4;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "topics",
+        "_tagged_fields",
+        "topics[].topic",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -202,6 +262,7 @@ pub mod schema {
     pub static DESCRIBE_LOG_DIRS_REQUEST: StructDesc = StructDesc {
         name: "DescribeLogDirsRequest",
         flexible: 0x1c,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Topics",
             json: "topics",
@@ -214,6 +275,7 @@ pub mod schema {
             compact: 0x1c,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -221,6 +283,7 @@ pub mod schema {
     pub static DESCRIBABLE_LOG_DIR_TOPIC: StructDesc = StructDesc {
         name: "DescribableLogDirTopic",
         flexible: 0x1c,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -234,6 +297,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Partitions",
@@ -247,6 +311,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };

@@ -67,6 +67,23 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        if v >= 3 {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        }
+        rt::visit::array::<DescribeLogDirsResult<'a>, V>(c, v >= 2, false, v, fields::RESULTS, vis, "results")?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -191,6 +208,41 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
         Some(())
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+        vis.str(
+            fields::RESULTS_LOG_DIR,
+            Some(rt::read::str(c, v >= 2, "results[].log_dir")?),
+        );
+        rt::visit::array::<DescribeLogDirsTopic<'a>, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::RESULTS_TOPICS,
+            vis,
+            "results[].topics",
+        )?;
+        if v >= 4 {
+            vis.i64(fields::RESULTS_TOTAL_BYTES, rt::read::i64(c, "results[].total_bytes")?);
+        }
+        if v >= 4 {
+            vis.i64(
+                fields::RESULTS_USABLE_BYTES,
+                rt::read::i64(c, "results[].usable_bytes")?,
+            );
+        }
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -295,6 +347,37 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RESULTS_TOPICS_NAME,
+            Some(rt::read::str(c, v >= 2, "results[].topics[].name")?),
+        );
+        rt::visit::array::<DescribeLogDirsPartition<'a>, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::RESULTS_TOPICS_PARTITIONS,
+            vis,
+            "results[].topics[].partitions",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_TOPICS_TAGGED_FIELDS,
+                vis,
+                "results[].topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -402,6 +485,40 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESULTS_TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "results[].topics[].partitions[].partition_index")?,
+        );
+        vis.i64(
+            fields::RESULTS_TOPICS_PARTITIONS_PARTITION_SIZE,
+            rt::read::i64(c, "results[].topics[].partitions[].partition_size")?,
+        );
+        vis.i64(
+            fields::RESULTS_TOPICS_PARTITIONS_OFFSET_LAG,
+            rt::read::i64(c, "results[].topics[].partitions[].offset_lag")?,
+        );
+        vis.bool(
+            fields::RESULTS_TOPICS_PARTITIONS_IS_FUTURE_KEY,
+            rt::read::bool(c, "results[].topics[].partitions[].is_future_key")?,
+        );
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "results[].topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 21;
@@ -443,6 +560,68 @@ impl<'a> rt::Message<'a> for DescribeLogDirsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_LOG_DIRS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `results`.
+    pub const RESULTS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `results[].error_code`.
+    pub const RESULTS_ERROR_CODE: crate::FieldId = 4;
+    /// `results[].log_dir`.
+    pub const RESULTS_LOG_DIR: crate::FieldId = 5;
+    /// `results[].topics`.
+    pub const RESULTS_TOPICS: crate::FieldId = 6;
+    /// `results[].total_bytes`.
+    pub const RESULTS_TOTAL_BYTES: crate::FieldId = 7;
+    /// `results[].usable_bytes`.
+    pub const RESULTS_USABLE_BYTES: crate::FieldId = 8;
+    /// `results[]._tagged_fields`.
+    pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// `results[].topics[].name`.
+    pub const RESULTS_TOPICS_NAME: crate::FieldId = 10;
+    /// `results[].topics[].partitions`.
+    pub const RESULTS_TOPICS_PARTITIONS: crate::FieldId = 11;
+    /// `results[].topics[]._tagged_fields`.
+    pub const RESULTS_TOPICS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// `results[].topics[].partitions[].partition_index`.
+    pub const RESULTS_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 13;
+    /// `results[].topics[].partitions[].partition_size`.
+    pub const RESULTS_TOPICS_PARTITIONS_PARTITION_SIZE: crate::FieldId = 14;
+    /// `results[].topics[].partitions[].offset_lag`.
+    pub const RESULTS_TOPICS_PARTITIONS_OFFSET_LAG: crate::FieldId = 15;
+    /// `results[].topics[].partitions[].is_future_key`.
+    pub const RESULTS_TOPICS_PARTITIONS_IS_FUTURE_KEY: crate::FieldId = 16;
+    /// `results[].topics[].partitions[]._tagged_fields`.
+    pub const RESULTS_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 17;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "results",
+        "_tagged_fields",
+        "results[].error_code",
+        "results[].log_dir",
+        "results[].topics",
+        "results[].total_bytes",
+        "results[].usable_bytes",
+        "results[]._tagged_fields",
+        "results[].topics[].name",
+        "results[].topics[].partitions",
+        "results[].topics[]._tagged_fields",
+        "results[].topics[].partitions[].partition_index",
+        "results[].topics[].partitions[].partition_size",
+        "results[].topics[].partitions[].offset_lag",
+        "results[].topics[].partitions[].is_future_key",
+        "results[].topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -452,6 +631,7 @@ pub mod schema {
     pub static DESCRIBE_LOG_DIRS_RESPONSE: StructDesc = StructDesc {
         name: "DescribeLogDirsResponse",
         flexible: 0x1c,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -465,6 +645,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -478,6 +659,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: true,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Results",
@@ -491,6 +673,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -499,6 +682,7 @@ pub mod schema {
     pub static DESCRIBE_LOG_DIRS_RESULT: StructDesc = StructDesc {
         name: "DescribeLogDirsResult",
         flexible: 0x1c,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -512,6 +696,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "LogDir",
@@ -525,6 +710,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Topics",
@@ -538,6 +724,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "TotalBytes",
@@ -551,6 +738,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 7,
             },
             FieldDesc {
                 name: "UsableBytes",
@@ -564,6 +752,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 8,
             },
         ],
     };
@@ -572,6 +761,7 @@ pub mod schema {
     pub static DESCRIBE_LOG_DIRS_TOPIC: StructDesc = StructDesc {
         name: "DescribeLogDirsTopic",
         flexible: 0x1c,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -585,6 +775,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Partitions",
@@ -598,6 +789,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };
@@ -606,6 +798,7 @@ pub mod schema {
     pub static DESCRIBE_LOG_DIRS_PARTITION: StructDesc = StructDesc {
         name: "DescribeLogDirsPartition",
         flexible: 0x1c,
+        tags_id: 17,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -619,6 +812,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "PartitionSize",
@@ -632,6 +826,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "OffsetLag",
@@ -645,6 +840,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "IsFutureKey",
@@ -658,6 +854,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
         ],
     };

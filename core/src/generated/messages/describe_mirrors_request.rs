@@ -66,6 +66,24 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<&'a str, V>(c, true, true, v, fields::MIRROR_NAMES, vis, "mirror_names")?;
+        vis.bool(
+            fields::INCLUDE_AUTHORIZED_OPERATIONS,
+            rt::read::bool(c, "include_authorized_operations")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -104,6 +122,19 @@ impl<'a> rt::Message<'a> for DescribeMirrorsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_MIRRORS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `mirror_names`.
+    pub const MIRROR_NAMES: crate::FieldId = 0;
+    /// `include_authorized_operations`.
+    pub const INCLUDE_AUTHORIZED_OPERATIONS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["mirror_names", "include_authorized_operations", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -113,6 +144,7 @@ pub mod schema {
     pub static DESCRIBE_MIRRORS_REQUEST: StructDesc = StructDesc {
         name: "DescribeMirrorsRequest",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "MirrorNames",
@@ -126,6 +158,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 0,
             },
             FieldDesc {
                 name: "IncludeAuthorizedOperations",
@@ -139,6 +172,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 1,
             },
         ],
     };

@@ -82,6 +82,25 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "error_message")?,
+        );
+        rt::visit::array::<DescribedMirror<'a>, V>(c, true, false, v, fields::MIRRORS, vis, "mirrors")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -179,6 +198,28 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
         Some(())
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::MIRRORS_ERROR_CODE, rt::read::i16(c, "mirrors[].error_code")?);
+        vis.str(
+            fields::MIRRORS_MIRROR_NAME,
+            Some(rt::read::str(c, true, "mirrors[].mirror_name")?),
+        );
+        vis.i32(
+            fields::MIRRORS_AUTHORIZED_OPERATIONS,
+            rt::read::i32(c, "mirrors[].authorized_operations")?,
+        );
+        rt::visit::array::<TopicPartitions<'a>, V>(c, true, false, v, fields::MIRRORS_TOPICS, vis, "mirrors[].topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::MIRRORS_TAGGED_FIELDS, vis, "mirrors[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -269,6 +310,37 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         rt::read::skip_array::<PartitionDetail<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::MIRRORS_TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, true, "mirrors[].topics[].topic_name")?),
+        );
+        rt::visit::array::<PartitionDetail<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::MIRRORS_TOPICS_PARTITIONS,
+            vis,
+            "mirrors[].topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::MIRRORS_TOPICS_TAGGED_FIELDS,
+                vis,
+                "mirrors[].topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -386,6 +458,48 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::MIRRORS_TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "mirrors[].topics[].partitions[].partition_index")?,
+        );
+        vis.i64(
+            fields::MIRRORS_TOPICS_PARTITIONS_SOURCE_OFFSET,
+            rt::read::i64(c, "mirrors[].topics[].partitions[].source_offset")?,
+        );
+        vis.i64(
+            fields::MIRRORS_TOPICS_PARTITIONS_DESTINATION_OFFSET,
+            rt::read::i64(c, "mirrors[].topics[].partitions[].destination_offset")?,
+        );
+        vis.i64(
+            fields::MIRRORS_TOPICS_PARTITIONS_LAG,
+            rt::read::i64(c, "mirrors[].topics[].partitions[].lag")?,
+        );
+        vis.str(
+            fields::MIRRORS_TOPICS_PARTITIONS_STATE,
+            Some(rt::read::str(c, true, "mirrors[].topics[].partitions[].state")?),
+        );
+        vis.i32(
+            fields::MIRRORS_TOPICS_PARTITIONS_LAST_MIRROR_EPOCH,
+            rt::read::i32(c, "mirrors[].topics[].partitions[].last_mirror_epoch")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::MIRRORS_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "mirrors[].topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 32;
@@ -436,6 +550,74 @@ impl<'a> rt::Message<'a> for DescribeMirrorsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_MIRRORS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `mirrors`.
+    pub const MIRRORS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `mirrors[].error_code`.
+    pub const MIRRORS_ERROR_CODE: crate::FieldId = 5;
+    /// `mirrors[].mirror_name`.
+    pub const MIRRORS_MIRROR_NAME: crate::FieldId = 6;
+    /// `mirrors[].authorized_operations`.
+    pub const MIRRORS_AUTHORIZED_OPERATIONS: crate::FieldId = 7;
+    /// `mirrors[].topics`.
+    pub const MIRRORS_TOPICS: crate::FieldId = 8;
+    /// `mirrors[]._tagged_fields`.
+    pub const MIRRORS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// `mirrors[].topics[].topic_name`.
+    pub const MIRRORS_TOPICS_TOPIC_NAME: crate::FieldId = 10;
+    /// `mirrors[].topics[].partitions`.
+    pub const MIRRORS_TOPICS_PARTITIONS: crate::FieldId = 11;
+    /// `mirrors[].topics[]._tagged_fields`.
+    pub const MIRRORS_TOPICS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// `mirrors[].topics[].partitions[].partition_index`.
+    pub const MIRRORS_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 13;
+    /// `mirrors[].topics[].partitions[].source_offset`.
+    pub const MIRRORS_TOPICS_PARTITIONS_SOURCE_OFFSET: crate::FieldId = 14;
+    /// `mirrors[].topics[].partitions[].destination_offset`.
+    pub const MIRRORS_TOPICS_PARTITIONS_DESTINATION_OFFSET: crate::FieldId = 15;
+    /// `mirrors[].topics[].partitions[].lag`.
+    pub const MIRRORS_TOPICS_PARTITIONS_LAG: crate::FieldId = 16;
+    /// `mirrors[].topics[].partitions[].state`.
+    pub const MIRRORS_TOPICS_PARTITIONS_STATE: crate::FieldId = 17;
+    /// `mirrors[].topics[].partitions[].last_mirror_epoch`.
+    pub const MIRRORS_TOPICS_PARTITIONS_LAST_MIRROR_EPOCH: crate::FieldId = 18;
+    /// `mirrors[].topics[].partitions[]._tagged_fields`.
+    pub const MIRRORS_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 19;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "mirrors",
+        "_tagged_fields",
+        "mirrors[].error_code",
+        "mirrors[].mirror_name",
+        "mirrors[].authorized_operations",
+        "mirrors[].topics",
+        "mirrors[]._tagged_fields",
+        "mirrors[].topics[].topic_name",
+        "mirrors[].topics[].partitions",
+        "mirrors[].topics[]._tagged_fields",
+        "mirrors[].topics[].partitions[].partition_index",
+        "mirrors[].topics[].partitions[].source_offset",
+        "mirrors[].topics[].partitions[].destination_offset",
+        "mirrors[].topics[].partitions[].lag",
+        "mirrors[].topics[].partitions[].state",
+        "mirrors[].topics[].partitions[].last_mirror_epoch",
+        "mirrors[].topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -445,6 +627,7 @@ pub mod schema {
     pub static DESCRIBE_MIRRORS_RESPONSE: StructDesc = StructDesc {
         name: "DescribeMirrorsResponse",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -458,6 +641,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -471,6 +655,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -484,6 +669,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 2,
             },
             FieldDesc {
                 name: "Mirrors",
@@ -497,6 +683,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -505,6 +692,7 @@ pub mod schema {
     pub static DESCRIBED_MIRROR: StructDesc = StructDesc {
         name: "DescribedMirror",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -518,6 +706,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "MirrorName",
@@ -531,6 +720,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "AuthorizedOperations",
@@ -544,6 +734,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-2147483648),
+                id: 7,
             },
             FieldDesc {
                 name: "Topics",
@@ -557,6 +748,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };
@@ -565,6 +757,7 @@ pub mod schema {
     pub static TOPIC_PARTITIONS: StructDesc = StructDesc {
         name: "TopicPartitions",
         flexible: 0x1,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -578,6 +771,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Partitions",
@@ -591,6 +785,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };
@@ -599,6 +794,7 @@ pub mod schema {
     pub static PARTITION_DETAIL: StructDesc = StructDesc {
         name: "PartitionDetail",
         flexible: 0x1,
+        tags_id: 19,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -612,6 +808,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "SourceOffset",
@@ -625,6 +822,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 14,
             },
             FieldDesc {
                 name: "DestinationOffset",
@@ -638,6 +836,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 15,
             },
             FieldDesc {
                 name: "Lag",
@@ -651,6 +850,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 16,
             },
             FieldDesc {
                 name: "State",
@@ -664,6 +864,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "LastMirrorEpoch",
@@ -677,6 +878,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 18,
             },
         ],
     };

@@ -67,6 +67,20 @@ impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<TopicResponse<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -153,6 +167,28 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
         rt::read::skip_array::<PartitionResponse<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
+        rt::visit::array::<PartitionResponse<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -257,6 +293,45 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
         rt::read::skip_array::<ProducerState<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "topics[].partitions[].error_code")?,
+        );
+        vis.str(
+            fields::TOPICS_PARTITIONS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?,
+        );
+        rt::visit::array::<ProducerState<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS,
+            vis,
+            "topics[].partitions[].active_producers",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -389,6 +464,48 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(
+            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_PRODUCER_ID,
+            rt::read::i64(c, "topics[].partitions[].active_producers[].producer_id")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_PRODUCER_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].active_producers[].producer_epoch")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_LAST_SEQUENCE,
+            rt::read::i32(c, "topics[].partitions[].active_producers[].last_sequence")?,
+        );
+        vis.i64(
+            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_LAST_TIMESTAMP,
+            rt::read::i64(c, "topics[].partitions[].active_producers[].last_timestamp")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_COORDINATOR_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].active_producers[].coordinator_epoch")?,
+        );
+        vis.i64(
+            fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_CURRENT_TXN_START_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].active_producers[].current_txn_start_offset")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_ACTIVE_PRODUCERS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].active_producers[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 36;
@@ -447,6 +564,68 @@ impl<'a> rt::Message<'a> for DescribeProducersResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_PRODUCERS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 3;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 4;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 6;
+    /// `topics[].partitions[].error_code`.
+    pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 7;
+    /// `topics[].partitions[].error_message`.
+    pub const TOPICS_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 8;
+    /// `topics[].partitions[].active_producers`.
+    pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS: crate::FieldId = 9;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `topics[].partitions[].active_producers[].producer_id`.
+    pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_PRODUCER_ID: crate::FieldId = 11;
+    /// `topics[].partitions[].active_producers[].producer_epoch`.
+    pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_PRODUCER_EPOCH: crate::FieldId = 12;
+    /// `topics[].partitions[].active_producers[].last_sequence`.
+    pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_LAST_SEQUENCE: crate::FieldId = 13;
+    /// `topics[].partitions[].active_producers[].last_timestamp`.
+    pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_LAST_TIMESTAMP: crate::FieldId = 14;
+    /// `topics[].partitions[].active_producers[].coordinator_epoch`.
+    pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_COORDINATOR_EPOCH: crate::FieldId = 15;
+    /// `topics[].partitions[].active_producers[].current_txn_start_offset`.
+    pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_CURRENT_TXN_START_OFFSET: crate::FieldId = 16;
+    /// `topics[].partitions[].active_producers[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_ACTIVE_PRODUCERS_TAGGED_FIELDS: crate::FieldId = 17;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "topics",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].error_code",
+        "topics[].partitions[].error_message",
+        "topics[].partitions[].active_producers",
+        "topics[].partitions[]._tagged_fields",
+        "topics[].partitions[].active_producers[].producer_id",
+        "topics[].partitions[].active_producers[].producer_epoch",
+        "topics[].partitions[].active_producers[].last_sequence",
+        "topics[].partitions[].active_producers[].last_timestamp",
+        "topics[].partitions[].active_producers[].coordinator_epoch",
+        "topics[].partitions[].active_producers[].current_txn_start_offset",
+        "topics[].partitions[].active_producers[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -456,6 +635,7 @@ pub mod schema {
     pub static DESCRIBE_PRODUCERS_RESPONSE: StructDesc = StructDesc {
         name: "DescribeProducersResponse",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -469,6 +649,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -482,6 +663,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -490,6 +672,7 @@ pub mod schema {
     pub static TOPIC_RESPONSE: StructDesc = StructDesc {
         name: "TopicResponse",
         flexible: 0x1,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -503,6 +686,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Partitions",
@@ -516,6 +700,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -524,6 +709,7 @@ pub mod schema {
     pub static PARTITION_RESPONSE: StructDesc = StructDesc {
         name: "PartitionResponse",
         flexible: 0x1,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -537,6 +723,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -550,6 +737,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -563,6 +751,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 8,
             },
             FieldDesc {
                 name: "ActiveProducers",
@@ -576,6 +765,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -584,6 +774,7 @@ pub mod schema {
     pub static PRODUCER_STATE: StructDesc = StructDesc {
         name: "ProducerState",
         flexible: 0x1,
+        tags_id: 17,
         fields: &[
             FieldDesc {
                 name: "ProducerId",
@@ -597,6 +788,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "ProducerEpoch",
@@ -610,6 +802,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "LastSequence",
@@ -623,6 +816,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 13,
             },
             FieldDesc {
                 name: "LastTimestamp",
@@ -636,6 +830,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 14,
             },
             FieldDesc {
                 name: "CoordinatorEpoch",
@@ -649,6 +844,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "CurrentTxnStartOffset",
@@ -662,6 +858,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 16,
             },
         ],
     };

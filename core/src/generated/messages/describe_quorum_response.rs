@@ -79,6 +79,29 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        if v >= 2 {
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, true, v >= 2, "error_message")?,
+            );
+        }
+        rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if v >= 2 {
+            rt::visit::array::<Node<'a>, V>(c, true, false, v, fields::NODES, vis, "nodes")?;
+        }
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -182,6 +205,31 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Some(())
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, true, "topics[].topic_name")?),
+        );
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -282,6 +330,25 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         }
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 2 {
+            vis.i32(fields::NODES_NODE_ID, rt::read::i32(c, "nodes[].node_id")?);
+        }
+        if v >= 2 {
+            rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::NODES_LISTENERS, vis, "nodes[].listeners")?;
+        }
+        if true {
+            rt::visit::tags_only(c, fields::NODES_TAGGED_FIELDS, vis, "nodes[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -438,6 +505,68 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "topics[].partitions[].error_code")?,
+        );
+        if v >= 2 {
+            vis.str(
+                fields::TOPICS_PARTITIONS_ERROR_MESSAGE,
+                rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?,
+            );
+        }
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_ID,
+            rt::read::i32(c, "topics[].partitions[].leader_id")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+        );
+        vis.i64(
+            fields::TOPICS_PARTITIONS_HIGH_WATERMARK,
+            rt::read::i64(c, "topics[].partitions[].high_watermark")?,
+        );
+        rt::visit::array::<ReplicaState<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_CURRENT_VOTERS,
+            vis,
+            "topics[].partitions[].current_voters",
+        )?;
+        rt::visit::array::<ReplicaState<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_OBSERVERS,
+            vis,
+            "topics[].partitions[].observers",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 22;
@@ -562,6 +691,42 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         }
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 2 {
+            vis.str(
+                fields::NODES_LISTENERS_NAME,
+                Some(rt::read::str(c, true, "nodes[].listeners[].name")?),
+            );
+        }
+        if v >= 2 {
+            vis.str(
+                fields::NODES_LISTENERS_HOST,
+                Some(rt::read::str(c, true, "nodes[].listeners[].host")?),
+            );
+        }
+        if v >= 2 {
+            vis.u16(
+                fields::NODES_LISTENERS_PORT,
+                rt::read::u16(c, "nodes[].listeners[].port")?,
+            );
+        }
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::NODES_LISTENERS_TAGGED_FIELDS,
+                vis,
+                "nodes[].listeners[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -714,6 +879,50 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_CURRENT_VOTERS_REPLICA_ID,
+            rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?,
+        );
+        if v >= 2 {
+            vis.uuid(
+                fields::TOPICS_PARTITIONS_CURRENT_VOTERS_REPLICA_DIRECTORY_ID,
+                rt::read::uuid(c, "topics[].partitions[].current_voters[].replica_directory_id")?,
+            );
+        }
+        vis.i64(
+            fields::TOPICS_PARTITIONS_CURRENT_VOTERS_LOG_END_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].current_voters[].log_end_offset")?,
+        );
+        if v >= 1 {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_CURRENT_VOTERS_LAST_FETCH_TIMESTAMP,
+                rt::read::i64(c, "topics[].partitions[].current_voters[].last_fetch_timestamp")?,
+            );
+        }
+        if v >= 1 {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_CURRENT_VOTERS_LAST_CAUGHT_UP_TIMESTAMP,
+                rt::read::i64(c, "topics[].partitions[].current_voters[].last_caught_up_timestamp")?,
+            );
+        }
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_CURRENT_VOTERS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].current_voters[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -788,6 +997,104 @@ impl<'a> rt::Message<'a> for DescribeQuorumResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_QUORUM_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 1;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 2;
+    /// `nodes`.
+    pub const NODES: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `topics[].topic_name`.
+    pub const TOPICS_TOPIC_NAME: crate::FieldId = 5;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `nodes[].node_id`.
+    pub const NODES_NODE_ID: crate::FieldId = 8;
+    /// `nodes[].listeners`.
+    pub const NODES_LISTENERS: crate::FieldId = 9;
+    /// `nodes[]._tagged_fields`.
+    pub const NODES_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 11;
+    /// `topics[].partitions[].error_code`.
+    pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 12;
+    /// `topics[].partitions[].error_message`.
+    pub const TOPICS_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 13;
+    /// `topics[].partitions[].leader_id`.
+    pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 14;
+    /// `topics[].partitions[].leader_epoch`.
+    pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 15;
+    /// `topics[].partitions[].high_watermark`.
+    pub const TOPICS_PARTITIONS_HIGH_WATERMARK: crate::FieldId = 16;
+    /// `topics[].partitions[].current_voters`.
+    pub const TOPICS_PARTITIONS_CURRENT_VOTERS: crate::FieldId = 17;
+    /// `topics[].partitions[].observers`.
+    pub const TOPICS_PARTITIONS_OBSERVERS: crate::FieldId = 18;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 19;
+    /// `nodes[].listeners[].name`.
+    pub const NODES_LISTENERS_NAME: crate::FieldId = 20;
+    /// `nodes[].listeners[].host`.
+    pub const NODES_LISTENERS_HOST: crate::FieldId = 21;
+    /// `nodes[].listeners[].port`.
+    pub const NODES_LISTENERS_PORT: crate::FieldId = 22;
+    /// `nodes[].listeners[]._tagged_fields`.
+    pub const NODES_LISTENERS_TAGGED_FIELDS: crate::FieldId = 23;
+    /// `topics[].partitions[].current_voters[].replica_id`.
+    pub const TOPICS_PARTITIONS_CURRENT_VOTERS_REPLICA_ID: crate::FieldId = 24;
+    /// `topics[].partitions[].current_voters[].replica_directory_id`.
+    pub const TOPICS_PARTITIONS_CURRENT_VOTERS_REPLICA_DIRECTORY_ID: crate::FieldId = 25;
+    /// `topics[].partitions[].current_voters[].log_end_offset`.
+    pub const TOPICS_PARTITIONS_CURRENT_VOTERS_LOG_END_OFFSET: crate::FieldId = 26;
+    /// `topics[].partitions[].current_voters[].last_fetch_timestamp`.
+    pub const TOPICS_PARTITIONS_CURRENT_VOTERS_LAST_FETCH_TIMESTAMP: crate::FieldId = 27;
+    /// `topics[].partitions[].current_voters[].last_caught_up_timestamp`.
+    pub const TOPICS_PARTITIONS_CURRENT_VOTERS_LAST_CAUGHT_UP_TIMESTAMP: crate::FieldId = 28;
+    /// `topics[].partitions[].current_voters[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_CURRENT_VOTERS_TAGGED_FIELDS: crate::FieldId = 29;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "error_code",
+        "error_message",
+        "topics",
+        "nodes",
+        "_tagged_fields",
+        "topics[].topic_name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "nodes[].node_id",
+        "nodes[].listeners",
+        "nodes[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].error_code",
+        "topics[].partitions[].error_message",
+        "topics[].partitions[].leader_id",
+        "topics[].partitions[].leader_epoch",
+        "topics[].partitions[].high_watermark",
+        "topics[].partitions[].current_voters",
+        "topics[].partitions[].observers",
+        "topics[].partitions[]._tagged_fields",
+        "nodes[].listeners[].name",
+        "nodes[].listeners[].host",
+        "nodes[].listeners[].port",
+        "nodes[].listeners[]._tagged_fields",
+        "topics[].partitions[].current_voters[].replica_id",
+        "topics[].partitions[].current_voters[].replica_directory_id",
+        "topics[].partitions[].current_voters[].log_end_offset",
+        "topics[].partitions[].current_voters[].last_fetch_timestamp",
+        "topics[].partitions[].current_voters[].last_caught_up_timestamp",
+        "topics[].partitions[].current_voters[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -797,6 +1104,7 @@ pub mod schema {
     pub static DESCRIBE_QUORUM_RESPONSE: StructDesc = StructDesc {
         name: "DescribeQuorumResponse",
         flexible: 0x7,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -810,6 +1118,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -823,6 +1132,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: true,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Topics",
@@ -836,6 +1146,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Nodes",
@@ -849,6 +1160,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -857,6 +1169,7 @@ pub mod schema {
     pub static TOPIC_DATA: StructDesc = StructDesc {
         name: "TopicData",
         flexible: 0x7,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -870,6 +1183,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -883,6 +1197,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -891,6 +1206,7 @@ pub mod schema {
     pub static NODE: StructDesc = StructDesc {
         name: "Node",
         flexible: 0x7,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "NodeId",
@@ -904,6 +1220,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Listeners",
@@ -917,6 +1234,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -925,6 +1243,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0x7,
+        tags_id: 19,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -938,6 +1257,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -951,6 +1271,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -964,6 +1285,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: true,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "LeaderId",
@@ -977,6 +1299,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -990,6 +1313,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "HighWatermark",
@@ -1003,6 +1327,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "CurrentVoters",
@@ -1016,6 +1341,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "Observers",
@@ -1029,6 +1355,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
         ],
     };
@@ -1037,6 +1364,7 @@ pub mod schema {
     pub static LISTENER: StructDesc = StructDesc {
         name: "Listener",
         flexible: 0x7,
+        tags_id: 23,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -1050,6 +1378,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
             FieldDesc {
                 name: "Host",
@@ -1063,6 +1392,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 21,
             },
             FieldDesc {
                 name: "Port",
@@ -1076,6 +1406,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 22,
             },
         ],
     };
@@ -1084,6 +1415,7 @@ pub mod schema {
     pub static REPLICA_STATE: StructDesc = StructDesc {
         name: "ReplicaState",
         flexible: 0x7,
+        tags_id: 29,
         fields: &[
             FieldDesc {
                 name: "ReplicaId",
@@ -1097,6 +1429,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 24,
             },
             FieldDesc {
                 name: "ReplicaDirectoryId",
@@ -1110,6 +1443,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 25,
             },
             FieldDesc {
                 name: "LogEndOffset",
@@ -1123,6 +1457,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 26,
             },
             FieldDesc {
                 name: "LastFetchTimestamp",
@@ -1136,6 +1471,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 27,
             },
             FieldDesc {
                 name: "LastCaughtUpTimestamp",
@@ -1149,6 +1485,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 28,
             },
         ],
     };

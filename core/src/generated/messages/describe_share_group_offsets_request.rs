@@ -62,6 +62,27 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<DescribeShareGroupOffsetsRequestGroup<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS,
+            vis,
+            "groups",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -151,6 +172,32 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_GROUP_ID,
+            Some(rt::read::str(c, true, "groups[].group_id")?),
+        );
+        rt::visit::array::<DescribeShareGroupOffsetsRequestTopic<'a>, V>(
+            c,
+            true,
+            true,
+            v,
+            fields::GROUPS_TOPICS,
+            vis,
+            "groups[].topics",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -235,6 +282,37 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, true, "groups[].topics[].topic_name")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_TOPICS_PARTITIONS,
+            vis,
+            "groups[].topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPICS_TAGGED_FIELDS,
+                vis,
+                "groups[].topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -274,6 +352,38 @@ impl<'a> rt::Message<'a> for DescribeShareGroupOffsetsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_SHARE_GROUP_OFFSETS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `groups`.
+    pub const GROUPS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `groups[].group_id`.
+    pub const GROUPS_GROUP_ID: crate::FieldId = 2;
+    /// `groups[].topics`.
+    pub const GROUPS_TOPICS: crate::FieldId = 3;
+    /// `groups[]._tagged_fields`.
+    pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 4;
+    /// `groups[].topics[].topic_name`.
+    pub const GROUPS_TOPICS_TOPIC_NAME: crate::FieldId = 5;
+    /// `groups[].topics[].partitions`.
+    pub const GROUPS_TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `groups[].topics[]._tagged_fields`.
+    pub const GROUPS_TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "groups",
+        "_tagged_fields",
+        "groups[].group_id",
+        "groups[].topics",
+        "groups[]._tagged_fields",
+        "groups[].topics[].topic_name",
+        "groups[].topics[].partitions",
+        "groups[].topics[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -283,6 +393,7 @@ pub mod schema {
     pub static DESCRIBE_SHARE_GROUP_OFFSETS_REQUEST: StructDesc = StructDesc {
         name: "DescribeShareGroupOffsetsRequest",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Groups",
             json: "groups",
@@ -295,6 +406,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -302,6 +414,7 @@ pub mod schema {
     pub static DESCRIBE_SHARE_GROUP_OFFSETS_REQUEST_GROUP: StructDesc = StructDesc {
         name: "DescribeShareGroupOffsetsRequestGroup",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -315,6 +428,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Topics",
@@ -328,6 +442,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -336,6 +451,7 @@ pub mod schema {
     pub static DESCRIBE_SHARE_GROUP_OFFSETS_REQUEST_TOPIC: StructDesc = StructDesc {
         name: "DescribeShareGroupOffsetsRequestTopic",
         flexible: 0x1,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -349,6 +465,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -362,6 +479,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };

@@ -67,6 +67,28 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<DescribeShareGroupOffsetsResponseGroup<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS,
+            vis,
+            "groups",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -159,6 +181,36 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_GROUP_ID,
+            Some(rt::read::str(c, true, "groups[].group_id")?),
+        );
+        rt::visit::array::<DescribeShareGroupOffsetsResponseTopic<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_TOPICS,
+            vis,
+            "groups[].topics",
+        )?;
+        vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
+        vis.str(
+            fields::GROUPS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "groups[].error_message")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -257,6 +309,41 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
         rt::read::skip_array::<DescribeShareGroupOffsetsResponsePartition<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, true, "groups[].topics[].topic_name")?),
+        );
+        vis.uuid(
+            fields::GROUPS_TOPICS_TOPIC_ID,
+            rt::read::uuid(c, "groups[].topics[].topic_id")?,
+        );
+        rt::visit::array::<DescribeShareGroupOffsetsResponsePartition<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_TOPICS_PARTITIONS,
+            vis,
+            "groups[].topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPICS_TAGGED_FIELDS,
+                vis,
+                "groups[].topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -369,6 +456,44 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::GROUPS_TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?,
+        );
+        vis.i64(
+            fields::GROUPS_TOPICS_PARTITIONS_START_OFFSET,
+            rt::read::i64(c, "groups[].topics[].partitions[].start_offset")?,
+        );
+        vis.i32(
+            fields::GROUPS_TOPICS_PARTITIONS_LEADER_EPOCH,
+            rt::read::i32(c, "groups[].topics[].partitions[].leader_epoch")?,
+        );
+        vis.i16(
+            fields::GROUPS_TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "groups[].topics[].partitions[].error_code")?,
+        );
+        vis.str(
+            fields::GROUPS_TOPICS_PARTITIONS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "groups[].topics[].partitions[].error_message")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "groups[].topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 18;
@@ -417,6 +542,68 @@ impl<'a> rt::Message<'a> for DescribeShareGroupOffsetsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `groups`.
+    pub const GROUPS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `groups[].group_id`.
+    pub const GROUPS_GROUP_ID: crate::FieldId = 3;
+    /// `groups[].topics`.
+    pub const GROUPS_TOPICS: crate::FieldId = 4;
+    /// `groups[].error_code`.
+    pub const GROUPS_ERROR_CODE: crate::FieldId = 5;
+    /// `groups[].error_message`.
+    pub const GROUPS_ERROR_MESSAGE: crate::FieldId = 6;
+    /// `groups[]._tagged_fields`.
+    pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `groups[].topics[].topic_name`.
+    pub const GROUPS_TOPICS_TOPIC_NAME: crate::FieldId = 8;
+    /// `groups[].topics[].topic_id`.
+    pub const GROUPS_TOPICS_TOPIC_ID: crate::FieldId = 9;
+    /// `groups[].topics[].partitions`.
+    pub const GROUPS_TOPICS_PARTITIONS: crate::FieldId = 10;
+    /// `groups[].topics[]._tagged_fields`.
+    pub const GROUPS_TOPICS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `groups[].topics[].partitions[].partition_index`.
+    pub const GROUPS_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 12;
+    /// `groups[].topics[].partitions[].start_offset`.
+    pub const GROUPS_TOPICS_PARTITIONS_START_OFFSET: crate::FieldId = 13;
+    /// `groups[].topics[].partitions[].leader_epoch`.
+    pub const GROUPS_TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 14;
+    /// `groups[].topics[].partitions[].error_code`.
+    pub const GROUPS_TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 15;
+    /// `groups[].topics[].partitions[].error_message`.
+    pub const GROUPS_TOPICS_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 16;
+    /// `groups[].topics[].partitions[]._tagged_fields`.
+    pub const GROUPS_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 17;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "groups",
+        "_tagged_fields",
+        "groups[].group_id",
+        "groups[].topics",
+        "groups[].error_code",
+        "groups[].error_message",
+        "groups[]._tagged_fields",
+        "groups[].topics[].topic_name",
+        "groups[].topics[].topic_id",
+        "groups[].topics[].partitions",
+        "groups[].topics[]._tagged_fields",
+        "groups[].topics[].partitions[].partition_index",
+        "groups[].topics[].partitions[].start_offset",
+        "groups[].topics[].partitions[].leader_epoch",
+        "groups[].topics[].partitions[].error_code",
+        "groups[].topics[].partitions[].error_message",
+        "groups[].topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -426,6 +613,7 @@ pub mod schema {
     pub static DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE: StructDesc = StructDesc {
         name: "DescribeShareGroupOffsetsResponse",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -439,6 +627,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Groups",
@@ -452,6 +641,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -460,6 +650,7 @@ pub mod schema {
     pub static DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE_GROUP: StructDesc = StructDesc {
         name: "DescribeShareGroupOffsetsResponseGroup",
         flexible: 0x1,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -473,6 +664,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Topics",
@@ -486,6 +678,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -499,6 +692,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -512,6 +706,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 6,
             },
         ],
     };
@@ -520,6 +715,7 @@ pub mod schema {
     pub static DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE_TOPIC: StructDesc = StructDesc {
         name: "DescribeShareGroupOffsetsResponseTopic",
         flexible: 0x1,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -533,6 +729,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "TopicId",
@@ -546,6 +743,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Partitions",
@@ -559,6 +757,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -567,6 +766,7 @@ pub mod schema {
     pub static DESCRIBE_SHARE_GROUP_OFFSETS_RESPONSE_PARTITION: StructDesc = StructDesc {
         name: "DescribeShareGroupOffsetsResponsePartition",
         flexible: 0x1,
+        tags_id: 17,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -580,6 +780,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "StartOffset",
@@ -593,6 +794,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -606,6 +808,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -619,6 +822,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -632,6 +836,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 16,
             },
         ],
     };

@@ -68,6 +68,26 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<TopicRequest<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        vis.i32(
+            fields::RESPONSE_PARTITION_LIMIT,
+            rt::read::i32(c, "response_partition_limit")?,
+        );
+        let present = rt::read::present(c, true, "cursor")?;
+        rt::visit::struct_field::<Cursor<'a>, V>(c, present, v, fields::CURSOR, vis)?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -150,6 +170,20 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -240,6 +274,27 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::CURSOR_TOPIC_NAME,
+            Some(rt::read::str(c, true, "cursor.topic_name")?),
+        );
+        vis.i32(
+            fields::CURSOR_PARTITION_INDEX,
+            rt::read::i32(c, "cursor.partition_index")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::CURSOR_TAGGED_FIELDS, vis, "cursor._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -278,6 +333,41 @@ impl<'a> rt::Message<'a> for DescribeTopicPartitionsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_TOPIC_PARTITIONS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 0;
+    /// `response_partition_limit`.
+    pub const RESPONSE_PARTITION_LIMIT: crate::FieldId = 1;
+    /// `cursor`.
+    pub const CURSOR: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 4;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// `cursor.topic_name`.
+    pub const CURSOR_TOPIC_NAME: crate::FieldId = 6;
+    /// `cursor.partition_index`.
+    pub const CURSOR_PARTITION_INDEX: crate::FieldId = 7;
+    /// `cursor._tagged_fields`.
+    pub const CURSOR_TAGGED_FIELDS: crate::FieldId = 8;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "topics",
+        "response_partition_limit",
+        "cursor",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[]._tagged_fields",
+        "cursor.topic_name",
+        "cursor.partition_index",
+        "cursor._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -287,6 +377,7 @@ pub mod schema {
     pub static DESCRIBE_TOPIC_PARTITIONS_REQUEST: StructDesc = StructDesc {
         name: "DescribeTopicPartitionsRequest",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "Topics",
@@ -300,6 +391,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ResponsePartitionLimit",
@@ -313,6 +405,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(2000),
+                id: 1,
             },
             FieldDesc {
                 name: "Cursor",
@@ -326,6 +419,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 2,
             },
         ],
     };
@@ -334,6 +428,7 @@ pub mod schema {
     pub static TOPIC_REQUEST: StructDesc = StructDesc {
         name: "TopicRequest",
         flexible: 0x1,
+        tags_id: 5,
         fields: &[FieldDesc {
             name: "Name",
             json: "name",
@@ -346,6 +441,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 4,
         }],
     };
 
@@ -353,6 +449,7 @@ pub mod schema {
     pub static CURSOR: StructDesc = StructDesc {
         name: "Cursor",
         flexible: 0x1,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -366,6 +463,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "PartitionIndex",
@@ -379,6 +477,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };

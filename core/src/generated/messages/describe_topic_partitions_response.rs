@@ -66,6 +66,30 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<DescribeTopicPartitionsResponseTopic<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS,
+            vis,
+            "topics",
+        )?;
+        let present = rt::read::present(c, true, "next_cursor")?;
+        rt::visit::struct_field::<Cursor<'a>, V>(c, present, v, fields::NEXT_CURSOR, vis)?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -183,6 +207,36 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::TOPICS_ERROR_CODE, rt::read::i16(c, "topics[].error_code")?);
+        vis.str(fields::TOPICS_NAME, rt::read::opt_str(c, true, true, "topics[].name")?);
+        vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        vis.bool(fields::TOPICS_IS_INTERNAL, rt::read::bool(c, "topics[].is_internal")?);
+        rt::visit::array::<DescribeTopicPartitionsResponsePartition<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        vis.i32(
+            fields::TOPICS_TOPIC_AUTHORIZED_OPERATIONS,
+            rt::read::i32(c, "topics[].topic_authorized_operations")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 23;
@@ -275,6 +329,27 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         rt::read::skip(c, 4)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::NEXT_CURSOR_TOPIC_NAME,
+            Some(rt::read::str(c, true, "next_cursor.topic_name")?),
+        );
+        vis.i32(
+            fields::NEXT_CURSOR_PARTITION_INDEX,
+            rt::read::i32(c, "next_cursor.partition_index")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::NEXT_CURSOR_TAGGED_FIELDS, vis, "next_cursor._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -410,6 +485,85 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(
+            fields::TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "topics[].partitions[].error_code")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_ID,
+            rt::read::i32(c, "topics[].partitions[].leader_id")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_REPLICA_NODES,
+            vis,
+            "topics[].partitions[].replica_nodes",
+        )?;
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_ISR_NODES,
+            vis,
+            "topics[].partitions[].isr_nodes",
+        )?;
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            true,
+            v,
+            fields::TOPICS_PARTITIONS_ELIGIBLE_LEADER_REPLICAS,
+            vis,
+            "topics[].partitions[].eligible_leader_replicas",
+        )?;
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            true,
+            v,
+            fields::TOPICS_PARTITIONS_LAST_KNOWN_ELR,
+            vis,
+            "topics[].partitions[].last_known_elr",
+        )?;
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_OFFLINE_REPLICAS,
+            vis,
+            "topics[].partitions[].offline_replicas",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 14;
@@ -486,6 +640,86 @@ impl<'a> rt::Message<'a> for DescribeTopicPartitionsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_TOPIC_PARTITIONS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `next_cursor`.
+    pub const NEXT_CURSOR: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topics[].error_code`.
+    pub const TOPICS_ERROR_CODE: crate::FieldId = 4;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 5;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 6;
+    /// `topics[].is_internal`.
+    pub const TOPICS_IS_INTERNAL: crate::FieldId = 7;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 8;
+    /// `topics[].topic_authorized_operations`.
+    pub const TOPICS_TOPIC_AUTHORIZED_OPERATIONS: crate::FieldId = 9;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `next_cursor.topic_name`.
+    pub const NEXT_CURSOR_TOPIC_NAME: crate::FieldId = 11;
+    /// `next_cursor.partition_index`.
+    pub const NEXT_CURSOR_PARTITION_INDEX: crate::FieldId = 12;
+    /// `next_cursor._tagged_fields`.
+    pub const NEXT_CURSOR_TAGGED_FIELDS: crate::FieldId = 13;
+    /// `topics[].partitions[].error_code`.
+    pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 14;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 15;
+    /// `topics[].partitions[].leader_id`.
+    pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 16;
+    /// `topics[].partitions[].leader_epoch`.
+    pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 17;
+    /// `topics[].partitions[].replica_nodes`.
+    pub const TOPICS_PARTITIONS_REPLICA_NODES: crate::FieldId = 18;
+    /// `topics[].partitions[].isr_nodes`.
+    pub const TOPICS_PARTITIONS_ISR_NODES: crate::FieldId = 19;
+    /// `topics[].partitions[].eligible_leader_replicas`.
+    pub const TOPICS_PARTITIONS_ELIGIBLE_LEADER_REPLICAS: crate::FieldId = 20;
+    /// `topics[].partitions[].last_known_elr`.
+    pub const TOPICS_PARTITIONS_LAST_KNOWN_ELR: crate::FieldId = 21;
+    /// `topics[].partitions[].offline_replicas`.
+    pub const TOPICS_PARTITIONS_OFFLINE_REPLICAS: crate::FieldId = 22;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 23;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "topics",
+        "next_cursor",
+        "_tagged_fields",
+        "topics[].error_code",
+        "topics[].name",
+        "topics[].topic_id",
+        "topics[].is_internal",
+        "topics[].partitions",
+        "topics[].topic_authorized_operations",
+        "topics[]._tagged_fields",
+        "next_cursor.topic_name",
+        "next_cursor.partition_index",
+        "next_cursor._tagged_fields",
+        "topics[].partitions[].error_code",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].leader_id",
+        "topics[].partitions[].leader_epoch",
+        "topics[].partitions[].replica_nodes",
+        "topics[].partitions[].isr_nodes",
+        "topics[].partitions[].eligible_leader_replicas",
+        "topics[].partitions[].last_known_elr",
+        "topics[].partitions[].offline_replicas",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -495,6 +729,7 @@ pub mod schema {
     pub static DESCRIBE_TOPIC_PARTITIONS_RESPONSE: StructDesc = StructDesc {
         name: "DescribeTopicPartitionsResponse",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -508,6 +743,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -521,6 +757,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "NextCursor",
@@ -534,6 +771,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 2,
             },
         ],
     };
@@ -542,6 +780,7 @@ pub mod schema {
     pub static DESCRIBE_TOPIC_PARTITIONS_RESPONSE_TOPIC: StructDesc = StructDesc {
         name: "DescribeTopicPartitionsResponseTopic",
         flexible: 0x1,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -555,6 +794,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Name",
@@ -568,6 +808,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "TopicId",
@@ -581,6 +822,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: true,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "IsInternal",
@@ -594,6 +836,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: true,
                 default: D::Bool(false),
+                id: 7,
             },
             FieldDesc {
                 name: "Partitions",
@@ -607,6 +850,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "TopicAuthorizedOperations",
@@ -620,6 +864,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-2147483648),
+                id: 9,
             },
         ],
     };
@@ -628,6 +873,7 @@ pub mod schema {
     pub static CURSOR: StructDesc = StructDesc {
         name: "Cursor",
         flexible: 0x1,
+        tags_id: 13,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -641,6 +887,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "PartitionIndex",
@@ -654,6 +901,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
         ],
     };
@@ -662,6 +910,7 @@ pub mod schema {
     pub static DESCRIBE_TOPIC_PARTITIONS_RESPONSE_PARTITION: StructDesc = StructDesc {
         name: "DescribeTopicPartitionsResponsePartition",
         flexible: 0x1,
+        tags_id: 23,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -675,6 +924,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "PartitionIndex",
@@ -688,6 +938,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "LeaderId",
@@ -701,6 +952,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -714,6 +966,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 17,
             },
             FieldDesc {
                 name: "ReplicaNodes",
@@ -727,6 +980,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
             FieldDesc {
                 name: "IsrNodes",
@@ -740,6 +994,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 19,
             },
             FieldDesc {
                 name: "EligibleLeaderReplicas",
@@ -753,6 +1008,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 20,
             },
             FieldDesc {
                 name: "LastKnownElr",
@@ -766,6 +1022,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 21,
             },
             FieldDesc {
                 name: "OfflineReplicas",
@@ -779,6 +1036,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: true,
                 default: D::Zero,
+                id: 22,
             },
         ],
     };

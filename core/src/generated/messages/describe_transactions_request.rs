@@ -63,6 +63,20 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<&'a str, V>(c, true, false, v, fields::TRANSACTIONAL_IDS, vis, "transactional_ids")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -100,6 +114,17 @@ impl<'a> rt::Message<'a> for DescribeTransactionsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_TRANSACTIONS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `transactional_ids`.
+    pub const TRANSACTIONAL_IDS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["transactional_ids", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -109,6 +134,7 @@ pub mod schema {
     pub static DESCRIBE_TRANSACTIONS_REQUEST: StructDesc = StructDesc {
         name: "DescribeTransactionsRequest",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "TransactionalIds",
             json: "transactionalIds",
@@ -121,6 +147,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 }

@@ -61,6 +61,28 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<TransactionState<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TRANSACTION_STATES,
+            vis,
+            "transaction_states",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -187,6 +209,61 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(
+            fields::TRANSACTION_STATES_ERROR_CODE,
+            rt::read::i16(c, "transaction_states[].error_code")?,
+        );
+        vis.str(
+            fields::TRANSACTION_STATES_TRANSACTIONAL_ID,
+            Some(rt::read::str(c, true, "transaction_states[].transactional_id")?),
+        );
+        vis.str(
+            fields::TRANSACTION_STATES_TRANSACTION_STATE,
+            Some(rt::read::str(c, true, "transaction_states[].transaction_state")?),
+        );
+        vis.i32(
+            fields::TRANSACTION_STATES_TRANSACTION_TIMEOUT_MS,
+            rt::read::i32(c, "transaction_states[].transaction_timeout_ms")?,
+        );
+        vis.i64(
+            fields::TRANSACTION_STATES_TRANSACTION_START_TIME_MS,
+            rt::read::i64(c, "transaction_states[].transaction_start_time_ms")?,
+        );
+        vis.i64(
+            fields::TRANSACTION_STATES_PRODUCER_ID,
+            rt::read::i64(c, "transaction_states[].producer_id")?,
+        );
+        vis.i16(
+            fields::TRANSACTION_STATES_PRODUCER_EPOCH,
+            rt::read::i16(c, "transaction_states[].producer_epoch")?,
+        );
+        rt::visit::array::<TopicData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TRANSACTION_STATES_TOPICS,
+            vis,
+            "transaction_states[].topics",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TRANSACTION_STATES_TAGGED_FIELDS,
+                vis,
+                "transaction_states[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 24;
@@ -290,6 +367,37 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TRANSACTION_STATES_TOPICS_TOPIC,
+            Some(rt::read::str(c, true, "transaction_states[].topics[].topic")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TRANSACTION_STATES_TOPICS_PARTITIONS,
+            vis,
+            "transaction_states[].topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TRANSACTION_STATES_TOPICS_TAGGED_FIELDS,
+                vis,
+                "transaction_states[].topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -331,6 +439,59 @@ impl<'a> rt::Message<'a> for DescribeTransactionsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_TRANSACTIONS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `transaction_states`.
+    pub const TRANSACTION_STATES: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `transaction_states[].error_code`.
+    pub const TRANSACTION_STATES_ERROR_CODE: crate::FieldId = 3;
+    /// `transaction_states[].transactional_id`.
+    pub const TRANSACTION_STATES_TRANSACTIONAL_ID: crate::FieldId = 4;
+    /// `transaction_states[].transaction_state`.
+    pub const TRANSACTION_STATES_TRANSACTION_STATE: crate::FieldId = 5;
+    /// `transaction_states[].transaction_timeout_ms`.
+    pub const TRANSACTION_STATES_TRANSACTION_TIMEOUT_MS: crate::FieldId = 6;
+    /// `transaction_states[].transaction_start_time_ms`.
+    pub const TRANSACTION_STATES_TRANSACTION_START_TIME_MS: crate::FieldId = 7;
+    /// `transaction_states[].producer_id`.
+    pub const TRANSACTION_STATES_PRODUCER_ID: crate::FieldId = 8;
+    /// `transaction_states[].producer_epoch`.
+    pub const TRANSACTION_STATES_PRODUCER_EPOCH: crate::FieldId = 9;
+    /// `transaction_states[].topics`.
+    pub const TRANSACTION_STATES_TOPICS: crate::FieldId = 10;
+    /// `transaction_states[]._tagged_fields`.
+    pub const TRANSACTION_STATES_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `transaction_states[].topics[].topic`.
+    pub const TRANSACTION_STATES_TOPICS_TOPIC: crate::FieldId = 12;
+    /// `transaction_states[].topics[].partitions`.
+    pub const TRANSACTION_STATES_TOPICS_PARTITIONS: crate::FieldId = 13;
+    /// `transaction_states[].topics[]._tagged_fields`.
+    pub const TRANSACTION_STATES_TOPICS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "transaction_states",
+        "_tagged_fields",
+        "transaction_states[].error_code",
+        "transaction_states[].transactional_id",
+        "transaction_states[].transaction_state",
+        "transaction_states[].transaction_timeout_ms",
+        "transaction_states[].transaction_start_time_ms",
+        "transaction_states[].producer_id",
+        "transaction_states[].producer_epoch",
+        "transaction_states[].topics",
+        "transaction_states[]._tagged_fields",
+        "transaction_states[].topics[].topic",
+        "transaction_states[].topics[].partitions",
+        "transaction_states[].topics[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -340,6 +501,7 @@ pub mod schema {
     pub static DESCRIBE_TRANSACTIONS_RESPONSE: StructDesc = StructDesc {
         name: "DescribeTransactionsResponse",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -353,6 +515,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "TransactionStates",
@@ -366,6 +529,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -374,6 +538,7 @@ pub mod schema {
     pub static TRANSACTION_STATE: StructDesc = StructDesc {
         name: "TransactionState",
         flexible: 0x1,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -387,6 +552,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "TransactionalId",
@@ -400,6 +566,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "TransactionState",
@@ -413,6 +580,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "TransactionTimeoutMs",
@@ -426,6 +594,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "TransactionStartTimeMs",
@@ -439,6 +608,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "ProducerId",
@@ -452,6 +622,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "ProducerEpoch",
@@ -465,6 +636,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Topics",
@@ -478,6 +650,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -486,6 +659,7 @@ pub mod schema {
     pub static TOPIC_DATA: StructDesc = StructDesc {
         name: "TopicData",
         flexible: 0x1,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -499,6 +673,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "Partitions",
@@ -512,6 +687,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };

@@ -63,6 +63,20 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<UserName<'a>, V>(c, true, true, v, fields::USERS, vis, "users")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -144,6 +158,20 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::USERS_NAME, Some(rt::read::str(c, true, "users[].name")?));
+        if true {
+            rt::visit::tags_only(c, fields::USERS_TAGGED_FIELDS, vis, "users[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -181,6 +209,21 @@ impl<'a> rt::Message<'a> for DescribeUserScramCredentialsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_USER_SCRAM_CREDENTIALS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `users`.
+    pub const USERS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `users[].name`.
+    pub const USERS_NAME: crate::FieldId = 2;
+    /// `users[]._tagged_fields`.
+    pub const USERS_TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["users", "_tagged_fields", "users[].name", "users[]._tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -190,6 +233,7 @@ pub mod schema {
     pub static DESCRIBE_USER_SCRAM_CREDENTIALS_REQUEST: StructDesc = StructDesc {
         name: "DescribeUserScramCredentialsRequest",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Users",
             json: "users",
@@ -202,6 +246,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -209,6 +254,7 @@ pub mod schema {
     pub static USER_NAME: StructDesc = StructDesc {
         name: "UserName",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[FieldDesc {
             name: "Name",
             json: "name",
@@ -221,6 +267,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 2,
         }],
     };
 }

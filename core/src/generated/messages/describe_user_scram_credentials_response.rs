@@ -79,6 +79,33 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "error_message")?,
+        );
+        rt::visit::array::<DescribeUserScramCredentialsResult<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESULTS,
+            vis,
+            "results",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -175,6 +202,34 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
         rt::read::skip_array::<CredentialInfo<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::RESULTS_USER, Some(rt::read::str(c, true, "results[].user")?));
+        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+        vis.str(
+            fields::RESULTS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "results[].error_message")?,
+        );
+        rt::visit::array::<CredentialInfo<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESULTS_CREDENTIAL_INFOS,
+            vis,
+            "results[].credential_infos",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -277,6 +332,32 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i8(
+            fields::RESULTS_CREDENTIAL_INFOS_MECHANISM,
+            rt::read::i8(c, "results[].credential_infos[].mechanism")?,
+        );
+        vis.i32(
+            fields::RESULTS_CREDENTIAL_INFOS_ITERATIONS,
+            rt::read::i32(c, "results[].credential_infos[].iterations")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_CREDENTIAL_INFOS_TAGGED_FIELDS,
+                vis,
+                "results[].credential_infos[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 5;
@@ -316,6 +397,53 @@ impl<'a> rt::Message<'a> for DescribeUserScramCredentialsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DESCRIBE_USER_SCRAM_CREDENTIALS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `results`.
+    pub const RESULTS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `results[].user`.
+    pub const RESULTS_USER: crate::FieldId = 5;
+    /// `results[].error_code`.
+    pub const RESULTS_ERROR_CODE: crate::FieldId = 6;
+    /// `results[].error_message`.
+    pub const RESULTS_ERROR_MESSAGE: crate::FieldId = 7;
+    /// `results[].credential_infos`.
+    pub const RESULTS_CREDENTIAL_INFOS: crate::FieldId = 8;
+    /// `results[]._tagged_fields`.
+    pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// `results[].credential_infos[].mechanism`.
+    pub const RESULTS_CREDENTIAL_INFOS_MECHANISM: crate::FieldId = 10;
+    /// `results[].credential_infos[].iterations`.
+    pub const RESULTS_CREDENTIAL_INFOS_ITERATIONS: crate::FieldId = 11;
+    /// `results[].credential_infos[]._tagged_fields`.
+    pub const RESULTS_CREDENTIAL_INFOS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "results",
+        "_tagged_fields",
+        "results[].user",
+        "results[].error_code",
+        "results[].error_message",
+        "results[].credential_infos",
+        "results[]._tagged_fields",
+        "results[].credential_infos[].mechanism",
+        "results[].credential_infos[].iterations",
+        "results[].credential_infos[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -325,6 +453,7 @@ pub mod schema {
     pub static DESCRIBE_USER_SCRAM_CREDENTIALS_RESPONSE: StructDesc = StructDesc {
         name: "DescribeUserScramCredentialsResponse",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -338,6 +467,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -351,6 +481,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -364,6 +495,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Results",
@@ -377,6 +509,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -385,6 +518,7 @@ pub mod schema {
     pub static DESCRIBE_USER_SCRAM_CREDENTIALS_RESULT: StructDesc = StructDesc {
         name: "DescribeUserScramCredentialsResult",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "User",
@@ -398,6 +532,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -411,6 +546,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -424,6 +560,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "CredentialInfos",
@@ -437,6 +574,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };
@@ -445,6 +583,7 @@ pub mod schema {
     pub static CREDENTIAL_INFO: StructDesc = StructDesc {
         name: "CredentialInfo",
         flexible: 0x1,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "Mechanism",
@@ -458,6 +597,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Iterations",
@@ -471,6 +611,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };

@@ -72,6 +72,32 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i8(fields::ELECTION_TYPE, rt::read::i8(c, "election_type")?);
+        }
+        rt::visit::array::<TopicPartitions<'a>, V>(
+            c,
+            v >= 2,
+            true,
+            v,
+            fields::TOPIC_PARTITIONS,
+            vis,
+            "topic_partitions",
+        )?;
+        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -172,6 +198,37 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TOPIC_PARTITIONS_TOPIC,
+            Some(rt::read::str(c, v >= 2, "topic_partitions[].topic")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::TOPIC_PARTITIONS_PARTITIONS,
+            vis,
+            "topic_partitions[].partitions",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPIC_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topic_partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -211,6 +268,35 @@ impl<'a> rt::Message<'a> for ElectLeadersRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ELECT_LEADERS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `election_type`.
+    pub const ELECTION_TYPE: crate::FieldId = 0;
+    /// `topic_partitions`.
+    pub const TOPIC_PARTITIONS: crate::FieldId = 1;
+    /// `timeout_ms`.
+    pub const TIMEOUT_MS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topic_partitions[].topic`.
+    pub const TOPIC_PARTITIONS_TOPIC: crate::FieldId = 4;
+    /// `topic_partitions[].partitions`.
+    pub const TOPIC_PARTITIONS_PARTITIONS: crate::FieldId = 5;
+    /// `topic_partitions[]._tagged_fields`.
+    pub const TOPIC_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "election_type",
+        "topic_partitions",
+        "timeout_ms",
+        "_tagged_fields",
+        "topic_partitions[].topic",
+        "topic_partitions[].partitions",
+        "topic_partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -220,6 +306,7 @@ pub mod schema {
     pub static ELECT_LEADERS_REQUEST: StructDesc = StructDesc {
         name: "ElectLeadersRequest",
         flexible: 0x4,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ElectionType",
@@ -233,6 +320,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "TopicPartitions",
@@ -246,6 +334,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "TimeoutMs",
@@ -259,6 +348,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Int(60000),
+                id: 2,
             },
         ],
     };
@@ -267,6 +357,7 @@ pub mod schema {
     pub static TOPIC_PARTITIONS: StructDesc = StructDesc {
         name: "TopicPartitions",
         flexible: 0x4,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -280,6 +371,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Partitions",
@@ -293,6 +385,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };

@@ -67,6 +67,31 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        if v >= 1 {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        }
+        rt::visit::array::<ReplicaElectionResult<'a>, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::REPLICA_ELECTION_RESULTS,
+            vis,
+            "replica_election_results",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -166,6 +191,37 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::REPLICA_ELECTION_RESULTS_TOPIC,
+            Some(rt::read::str(c, v >= 2, "replica_election_results[].topic")?),
+        );
+        rt::visit::array::<PartitionResult<'a>, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT,
+            vis,
+            "replica_election_results[].partition_result",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::REPLICA_ELECTION_RESULTS_TAGGED_FIELDS,
+                vis,
+                "replica_election_results[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -287,6 +343,41 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_PARTITION_ID,
+            rt::read::i32(c, "replica_election_results[].partition_result[].partition_id")?,
+        );
+        vis.i16(
+            fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_ERROR_CODE,
+            rt::read::i16(c, "replica_election_results[].partition_result[].error_code")?,
+        );
+        vis.str(
+            fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_ERROR_MESSAGE,
+            rt::read::opt_str(
+                c,
+                v >= 2,
+                true,
+                "replica_election_results[].partition_result[].error_message",
+            )?,
+        );
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_TAGGED_FIELDS,
+                vis,
+                "replica_election_results[].partition_result[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -343,6 +434,47 @@ impl<'a> rt::Message<'a> for ElectLeadersResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ELECT_LEADERS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `replica_election_results`.
+    pub const REPLICA_ELECTION_RESULTS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `replica_election_results[].topic`.
+    pub const REPLICA_ELECTION_RESULTS_TOPIC: crate::FieldId = 4;
+    /// `replica_election_results[].partition_result`.
+    pub const REPLICA_ELECTION_RESULTS_PARTITION_RESULT: crate::FieldId = 5;
+    /// `replica_election_results[]._tagged_fields`.
+    pub const REPLICA_ELECTION_RESULTS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `replica_election_results[].partition_result[].partition_id`.
+    pub const REPLICA_ELECTION_RESULTS_PARTITION_RESULT_PARTITION_ID: crate::FieldId = 7;
+    /// `replica_election_results[].partition_result[].error_code`.
+    pub const REPLICA_ELECTION_RESULTS_PARTITION_RESULT_ERROR_CODE: crate::FieldId = 8;
+    /// `replica_election_results[].partition_result[].error_message`.
+    pub const REPLICA_ELECTION_RESULTS_PARTITION_RESULT_ERROR_MESSAGE: crate::FieldId = 9;
+    /// `replica_election_results[].partition_result[]._tagged_fields`.
+    pub const REPLICA_ELECTION_RESULTS_PARTITION_RESULT_TAGGED_FIELDS: crate::FieldId = 10;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "replica_election_results",
+        "_tagged_fields",
+        "replica_election_results[].topic",
+        "replica_election_results[].partition_result",
+        "replica_election_results[]._tagged_fields",
+        "replica_election_results[].partition_result[].partition_id",
+        "replica_election_results[].partition_result[].error_code",
+        "replica_election_results[].partition_result[].error_message",
+        "replica_election_results[].partition_result[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -352,6 +484,7 @@ pub mod schema {
     pub static ELECT_LEADERS_RESPONSE: StructDesc = StructDesc {
         name: "ElectLeadersResponse",
         flexible: 0x4,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -365,6 +498,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -378,6 +512,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ReplicaElectionResults",
@@ -391,6 +526,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -399,6 +535,7 @@ pub mod schema {
     pub static REPLICA_ELECTION_RESULT: StructDesc = StructDesc {
         name: "ReplicaElectionResult",
         flexible: 0x4,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -412,6 +549,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "PartitionResult",
@@ -425,6 +563,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -433,6 +572,7 @@ pub mod schema {
     pub static PARTITION_RESULT: StructDesc = StructDesc {
         name: "PartitionResult",
         flexible: 0x4,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "PartitionId",
@@ -446,6 +586,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -459,6 +600,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -472,6 +614,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };

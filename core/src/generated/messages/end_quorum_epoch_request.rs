@@ -78,6 +78,31 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 1, true, "cluster_id")?);
+        rt::visit::array::<TopicData<'a>, V>(c, v >= 1, false, v, fields::TOPICS, vis, "topics")?;
+        if v >= 1 {
+            rt::visit::array::<LeaderEndpoint<'a>, V>(
+                c,
+                v >= 1,
+                false,
+                v,
+                fields::LEADER_ENDPOINTS,
+                vis,
+                "leader_endpoints",
+            )?;
+        }
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -173,6 +198,31 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, v >= 1, "topics[].topic_name")?),
+        );
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            v >= 1,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -290,6 +340,42 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.str(
+                fields::LEADER_ENDPOINTS_NAME,
+                Some(rt::read::str(c, v >= 1, "leader_endpoints[].name")?),
+            );
+        }
+        if v >= 1 {
+            vis.str(
+                fields::LEADER_ENDPOINTS_HOST,
+                Some(rt::read::str(c, v >= 1, "leader_endpoints[].host")?),
+            );
+        }
+        if v >= 1 {
+            vis.u16(
+                fields::LEADER_ENDPOINTS_PORT,
+                rt::read::u16(c, "leader_endpoints[].port")?,
+            );
+        }
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::LEADER_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "leader_endpoints[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -438,6 +524,58 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_ID,
+            rt::read::i32(c, "topics[].partitions[].leader_id")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+        );
+        if v <= 0 {
+            rt::visit::array::<i32, V>(
+                c,
+                v >= 1,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_PREFERRED_SUCCESSORS,
+                vis,
+                "topics[].partitions[].preferred_successors",
+            )?;
+        }
+        if v >= 1 {
+            rt::visit::array::<ReplicaInfo<'a>, V>(
+                c,
+                v >= 1,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES,
+                vis,
+                "topics[].partitions[].preferred_candidates",
+            )?;
+        }
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -580,6 +718,36 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES_CANDIDATE_ID,
+                rt::read::i32(c, "topics[].partitions[].preferred_candidates[].candidate_id")?,
+            );
+        }
+        if v >= 1 {
+            vis.uuid(
+                fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES_CANDIDATE_DIRECTORY_ID,
+                rt::read::uuid(c, "topics[].partitions[].preferred_candidates[].candidate_directory_id")?,
+            );
+        }
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].preferred_candidates[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -645,6 +813,74 @@ impl<'a> rt::Message<'a> for EndQuorumEpochRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::END_QUORUM_EPOCH_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `cluster_id`.
+    pub const CLUSTER_ID: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `leader_endpoints`.
+    pub const LEADER_ENDPOINTS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topics[].topic_name`.
+    pub const TOPICS_TOPIC_NAME: crate::FieldId = 4;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 5;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `leader_endpoints[].name`.
+    pub const LEADER_ENDPOINTS_NAME: crate::FieldId = 7;
+    /// `leader_endpoints[].host`.
+    pub const LEADER_ENDPOINTS_HOST: crate::FieldId = 8;
+    /// `leader_endpoints[].port`.
+    pub const LEADER_ENDPOINTS_PORT: crate::FieldId = 9;
+    /// `leader_endpoints[]._tagged_fields`.
+    pub const LEADER_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 11;
+    /// `topics[].partitions[].leader_id`.
+    pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 12;
+    /// `topics[].partitions[].leader_epoch`.
+    pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 13;
+    /// `topics[].partitions[].preferred_successors`.
+    pub const TOPICS_PARTITIONS_PREFERRED_SUCCESSORS: crate::FieldId = 14;
+    /// `topics[].partitions[].preferred_candidates`.
+    pub const TOPICS_PARTITIONS_PREFERRED_CANDIDATES: crate::FieldId = 15;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 16;
+    /// `topics[].partitions[].preferred_candidates[].candidate_id`.
+    pub const TOPICS_PARTITIONS_PREFERRED_CANDIDATES_CANDIDATE_ID: crate::FieldId = 17;
+    /// `topics[].partitions[].preferred_candidates[].candidate_directory_id`.
+    pub const TOPICS_PARTITIONS_PREFERRED_CANDIDATES_CANDIDATE_DIRECTORY_ID: crate::FieldId = 18;
+    /// `topics[].partitions[].preferred_candidates[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_PREFERRED_CANDIDATES_TAGGED_FIELDS: crate::FieldId = 19;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "cluster_id",
+        "topics",
+        "leader_endpoints",
+        "_tagged_fields",
+        "topics[].topic_name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "leader_endpoints[].name",
+        "leader_endpoints[].host",
+        "leader_endpoints[].port",
+        "leader_endpoints[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].leader_id",
+        "topics[].partitions[].leader_epoch",
+        "topics[].partitions[].preferred_successors",
+        "topics[].partitions[].preferred_candidates",
+        "topics[].partitions[]._tagged_fields",
+        "topics[].partitions[].preferred_candidates[].candidate_id",
+        "topics[].partitions[].preferred_candidates[].candidate_directory_id",
+        "topics[].partitions[].preferred_candidates[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -654,6 +890,7 @@ pub mod schema {
     pub static END_QUORUM_EPOCH_REQUEST: StructDesc = StructDesc {
         name: "EndQuorumEpochRequest",
         flexible: 0x2,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ClusterId",
@@ -667,6 +904,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Null,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -680,6 +918,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "LeaderEndpoints",
@@ -693,6 +932,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: true,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -701,6 +941,7 @@ pub mod schema {
     pub static TOPIC_DATA: StructDesc = StructDesc {
         name: "TopicData",
         flexible: 0x2,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -714,6 +955,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Partitions",
@@ -727,6 +969,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -735,6 +978,7 @@ pub mod schema {
     pub static LEADER_ENDPOINT: StructDesc = StructDesc {
         name: "LeaderEndpoint",
         flexible: 0x2,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -748,6 +992,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Host",
@@ -761,6 +1006,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Port",
@@ -774,6 +1020,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -782,6 +1029,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0x2,
+        tags_id: 16,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -795,6 +1043,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "LeaderId",
@@ -808,6 +1057,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -821,6 +1071,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "PreferredSuccessors",
@@ -834,6 +1085,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: true,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "PreferredCandidates",
@@ -847,6 +1099,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: true,
                 default: D::Zero,
+                id: 15,
             },
         ],
     };
@@ -855,6 +1108,7 @@ pub mod schema {
     pub static REPLICA_INFO: StructDesc = StructDesc {
         name: "ReplicaInfo",
         flexible: 0x2,
+        tags_id: 19,
         fields: &[
             FieldDesc {
                 name: "CandidateId",
@@ -868,6 +1122,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "CandidateDirectoryId",
@@ -881,6 +1136,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
         ],
     };

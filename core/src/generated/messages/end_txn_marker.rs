@@ -57,6 +57,17 @@ impl<'a> rt::Struct<'a> for EndTxnMarker<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::COORDINATOR_EPOCH, rt::read::i32(c, "coordinator_epoch")?);
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -86,6 +97,17 @@ impl<'a> rt::Message<'a> for EndTxnMarker<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::END_TXN_MARKER;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `coordinator_epoch`.
+    pub const COORDINATOR_EPOCH: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["coordinator_epoch", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -95,6 +117,7 @@ pub mod schema {
     pub static END_TXN_MARKER: StructDesc = StructDesc {
         name: "EndTxnMarker",
         flexible: 0x0,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "CoordinatorEpoch",
             json: "coordinatorEpoch",
@@ -107,6 +130,7 @@ pub mod schema {
             compact: 0x0,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 }

@@ -95,6 +95,27 @@ impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        if v >= 5 {
+            vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
+        }
+        if v >= 5 {
+            vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
+        }
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -144,6 +165,29 @@ impl<'a> rt::Message<'a> for EndTxnResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::END_TXN_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `producer_id`.
+    pub const PRODUCER_ID: crate::FieldId = 2;
+    /// `producer_epoch`.
+    pub const PRODUCER_EPOCH: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "producer_id",
+        "producer_epoch",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -153,6 +197,7 @@ pub mod schema {
     pub static END_TXN_RESPONSE: StructDesc = StructDesc {
         name: "EndTxnResponse",
         flexible: 0x38,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -166,6 +211,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -179,6 +225,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ProducerId",
@@ -192,6 +239,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 2,
             },
             FieldDesc {
                 name: "ProducerEpoch",
@@ -205,6 +253,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 3,
             },
         ],
     };

@@ -68,6 +68,28 @@ impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.bytes(fields::REQUEST_DATA, Some(rt::read::bytes(c, true, "request_data")?));
+        vis.bytes(
+            fields::REQUEST_PRINCIPAL,
+            rt::read::opt_bytes(c, true, true, "request_principal")?,
+        );
+        vis.bytes(
+            fields::CLIENT_HOST_ADDRESS,
+            Some(rt::read::bytes(c, true, "client_host_address")?),
+        );
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -109,6 +131,26 @@ impl<'a> rt::Message<'a> for EnvelopeRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ENVELOPE_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `request_data`.
+    pub const REQUEST_DATA: crate::FieldId = 0;
+    /// `request_principal`.
+    pub const REQUEST_PRINCIPAL: crate::FieldId = 1;
+    /// `client_host_address`.
+    pub const CLIENT_HOST_ADDRESS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "request_data",
+        "request_principal",
+        "client_host_address",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -118,6 +160,7 @@ pub mod schema {
     pub static ENVELOPE_REQUEST: StructDesc = StructDesc {
         name: "EnvelopeRequest",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "RequestData",
@@ -131,6 +174,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "RequestPrincipal",
@@ -144,6 +188,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ClientHostAddress",
@@ -157,6 +202,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };

@@ -68,6 +68,24 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.bytes(
+            fields::RESPONSE_DATA,
+            rt::read::opt_bytes(c, true, true, "response_data")?,
+        );
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -106,6 +124,19 @@ impl<'a> rt::Message<'a> for EnvelopeResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ENVELOPE_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `response_data`.
+    pub const RESPONSE_DATA: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["response_data", "error_code", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -115,6 +146,7 @@ pub mod schema {
     pub static ENVELOPE_RESPONSE: StructDesc = StructDesc {
         name: "EnvelopeResponse",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ResponseData",
@@ -128,6 +160,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -141,6 +174,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

@@ -64,6 +64,24 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.bytes(fields::HMAC, Some(rt::read::bytes(c, v >= 2, "hmac")?));
+        vis.i64(
+            fields::EXPIRY_TIME_PERIOD_MS,
+            rt::read::i64(c, "expiry_time_period_ms")?,
+        );
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -102,6 +120,19 @@ impl<'a> rt::Message<'a> for ExpireDelegationTokenRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::EXPIRE_DELEGATION_TOKEN_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `hmac`.
+    pub const HMAC: crate::FieldId = 0;
+    /// `expiry_time_period_ms`.
+    pub const EXPIRY_TIME_PERIOD_MS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["hmac", "expiry_time_period_ms", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -111,6 +142,7 @@ pub mod schema {
     pub static EXPIRE_DELEGATION_TOKEN_REQUEST: StructDesc = StructDesc {
         name: "ExpireDelegationTokenRequest",
         flexible: 0x4,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Hmac",
@@ -124,6 +156,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ExpiryTimePeriodMs",
@@ -137,6 +170,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

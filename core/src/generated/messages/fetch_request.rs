@@ -179,6 +179,68 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 14 {
+            vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
+        }
+        vis.i32(fields::MAX_WAIT_MS, rt::read::i32(c, "max_wait_ms")?);
+        vis.i32(fields::MIN_BYTES, rt::read::i32(c, "min_bytes")?);
+        if v >= 3 {
+            vis.i32(fields::MAX_BYTES, rt::read::i32(c, "max_bytes")?);
+        }
+        if v >= 4 {
+            vis.i8(fields::ISOLATION_LEVEL, rt::read::i8(c, "isolation_level")?);
+        }
+        if v >= 7 {
+            vis.i32(fields::SESSION_ID, rt::read::i32(c, "session_id")?);
+        }
+        if v >= 7 {
+            vis.i32(fields::SESSION_EPOCH, rt::read::i32(c, "session_epoch")?);
+        }
+        rt::visit::array::<FetchTopic<'a>, V>(c, v >= 12, false, v, fields::TOPICS, vis, "topics")?;
+        if v >= 7 {
+            rt::visit::array::<ForgottenTopic<'a>, V>(
+                c,
+                v >= 12,
+                false,
+                v,
+                fields::FORGOTTEN_TOPICS_DATA,
+                vis,
+                "forgotten_topics_data",
+            )?;
+        }
+        if v >= 11 {
+            vis.str(fields::RACK_ID, Some(rt::read::str(c, v >= 12, "rack_id")?));
+        }
+        if v >= 12 {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, v >= 12, "cluster_id")?);
+                        rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+                    }
+                    1 if v >= 15 => {
+                        let present = true;
+                        rt::visit::struct_field::<ReplicaState<'a>, V>(c, present, v, fields::REPLICA_STATE, vis)?;
+                        rt::read::check_tag_size(c, before, size, tag, "replica_state")?;
+                    }
+                    1 => return Err(rt::read::tag_not_in_version(c, tag, "replica_state")),
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -369,6 +431,36 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 15 {
+            vis.i32(
+                fields::REPLICA_STATE_REPLICA_ID,
+                rt::read::i32(c, "replica_state.replica_id")?,
+            );
+        }
+        if v >= 15 {
+            vis.i64(
+                fields::REPLICA_STATE_REPLICA_EPOCH,
+                rt::read::i64(c, "replica_state.replica_epoch")?,
+            );
+        }
+        if v >= 12 {
+            rt::visit::tags_only(
+                c,
+                fields::REPLICA_STATE_TAGGED_FIELDS,
+                vis,
+                "replica_state._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -492,6 +584,34 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 12 {
+            vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 12, "topics[].topic")?));
+        }
+        if v >= 13 {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        }
+        rt::visit::array::<FetchPartition<'a>, V>(
+            c,
+            v >= 12,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if v >= 12 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -619,6 +739,47 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if (7..=12).contains(&v) {
+            vis.str(
+                fields::FORGOTTEN_TOPICS_DATA_TOPIC,
+                Some(rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?),
+            );
+        }
+        if v >= 13 {
+            vis.uuid(
+                fields::FORGOTTEN_TOPICS_DATA_TOPIC_ID,
+                rt::read::uuid(c, "forgotten_topics_data[].topic_id")?,
+            );
+        }
+        if v >= 7 {
+            rt::visit::array::<i32, V>(
+                c,
+                v >= 12,
+                false,
+                v,
+                fields::FORGOTTEN_TOPICS_DATA_PARTITIONS,
+                vis,
+                "forgotten_topics_data[].partitions",
+            )?;
+        }
+        if v >= 12 {
+            rt::visit::tags_only(
+                c,
+                fields::FORGOTTEN_TOPICS_DATA_TAGGED_FIELDS,
+                vis,
+                "forgotten_topics_data[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -812,6 +973,92 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION,
+            rt::read::i32(c, "topics[].partitions[].partition")?,
+        );
+        if v >= 9 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?,
+            );
+        }
+        vis.i64(
+            fields::TOPICS_PARTITIONS_FETCH_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].fetch_offset")?,
+        );
+        if v >= 12 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LAST_FETCHED_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].last_fetched_epoch")?,
+            );
+        }
+        if v >= 5 {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_LOG_START_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].log_start_offset")?,
+            );
+        }
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_MAX_BYTES,
+            rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?,
+        );
+        if v >= 12 {
+            let n = rt::read::tag_count(c, "topics[].partitions[]._tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 if v >= 17 => {
+                        vis.uuid(
+                            fields::TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID,
+                            rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?,
+                        );
+                        rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].replica_directory_id")?;
+                    }
+                    0 => {
+                        return Err(rt::read::tag_not_in_version(
+                            c,
+                            tag,
+                            "topics[].partitions[].replica_directory_id",
+                        ))
+                    }
+                    1 if v >= 18 => {
+                        vis.i64(
+                            fields::TOPICS_PARTITIONS_HIGH_WATERMARK,
+                            rt::read::i64(c, "topics[].partitions[].high_watermark")?,
+                        );
+                        rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].high_watermark")?;
+                    }
+                    1 => {
+                        return Err(rt::read::tag_not_in_version(
+                            c,
+                            tag,
+                            "topics[].partitions[].high_watermark",
+                        ))
+                    }
+                    _ => rt::visit::unknown_tag(
+                        c,
+                        tag,
+                        size,
+                        fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                        vis,
+                        "topics[].partitions[]._tagged_fields",
+                    )?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -902,6 +1149,113 @@ impl<'a> rt::Message<'a> for FetchRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::FETCH_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `cluster_id`.
+    pub const CLUSTER_ID: crate::FieldId = 0;
+    /// `replica_id`.
+    pub const REPLICA_ID: crate::FieldId = 1;
+    /// `replica_state`.
+    pub const REPLICA_STATE: crate::FieldId = 2;
+    /// `max_wait_ms`.
+    pub const MAX_WAIT_MS: crate::FieldId = 3;
+    /// `min_bytes`.
+    pub const MIN_BYTES: crate::FieldId = 4;
+    /// `max_bytes`.
+    pub const MAX_BYTES: crate::FieldId = 5;
+    /// `isolation_level`.
+    pub const ISOLATION_LEVEL: crate::FieldId = 6;
+    /// `session_id`.
+    pub const SESSION_ID: crate::FieldId = 7;
+    /// `session_epoch`.
+    pub const SESSION_EPOCH: crate::FieldId = 8;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 9;
+    /// `forgotten_topics_data`.
+    pub const FORGOTTEN_TOPICS_DATA: crate::FieldId = 10;
+    /// `rack_id`.
+    pub const RACK_ID: crate::FieldId = 11;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 12;
+    /// `replica_state.replica_id`.
+    pub const REPLICA_STATE_REPLICA_ID: crate::FieldId = 13;
+    /// `replica_state.replica_epoch`.
+    pub const REPLICA_STATE_REPLICA_EPOCH: crate::FieldId = 14;
+    /// `replica_state._tagged_fields`.
+    pub const REPLICA_STATE_TAGGED_FIELDS: crate::FieldId = 15;
+    /// `topics[].topic`.
+    pub const TOPICS_TOPIC: crate::FieldId = 16;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 17;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 18;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 19;
+    /// `forgotten_topics_data[].topic`.
+    pub const FORGOTTEN_TOPICS_DATA_TOPIC: crate::FieldId = 20;
+    /// `forgotten_topics_data[].topic_id`.
+    pub const FORGOTTEN_TOPICS_DATA_TOPIC_ID: crate::FieldId = 21;
+    /// `forgotten_topics_data[].partitions`.
+    pub const FORGOTTEN_TOPICS_DATA_PARTITIONS: crate::FieldId = 22;
+    /// `forgotten_topics_data[]._tagged_fields`.
+    pub const FORGOTTEN_TOPICS_DATA_TAGGED_FIELDS: crate::FieldId = 23;
+    /// `topics[].partitions[].partition`.
+    pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 24;
+    /// `topics[].partitions[].current_leader_epoch`.
+    pub const TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH: crate::FieldId = 25;
+    /// `topics[].partitions[].fetch_offset`.
+    pub const TOPICS_PARTITIONS_FETCH_OFFSET: crate::FieldId = 26;
+    /// `topics[].partitions[].last_fetched_epoch`.
+    pub const TOPICS_PARTITIONS_LAST_FETCHED_EPOCH: crate::FieldId = 27;
+    /// `topics[].partitions[].log_start_offset`.
+    pub const TOPICS_PARTITIONS_LOG_START_OFFSET: crate::FieldId = 28;
+    /// `topics[].partitions[].partition_max_bytes`.
+    pub const TOPICS_PARTITIONS_PARTITION_MAX_BYTES: crate::FieldId = 29;
+    /// `topics[].partitions[].replica_directory_id`.
+    pub const TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID: crate::FieldId = 30;
+    /// `topics[].partitions[].high_watermark`.
+    pub const TOPICS_PARTITIONS_HIGH_WATERMARK: crate::FieldId = 31;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 32;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "cluster_id",
+        "replica_id",
+        "replica_state",
+        "max_wait_ms",
+        "min_bytes",
+        "max_bytes",
+        "isolation_level",
+        "session_id",
+        "session_epoch",
+        "topics",
+        "forgotten_topics_data",
+        "rack_id",
+        "_tagged_fields",
+        "replica_state.replica_id",
+        "replica_state.replica_epoch",
+        "replica_state._tagged_fields",
+        "topics[].topic",
+        "topics[].topic_id",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "forgotten_topics_data[].topic",
+        "forgotten_topics_data[].topic_id",
+        "forgotten_topics_data[].partitions",
+        "forgotten_topics_data[]._tagged_fields",
+        "topics[].partitions[].partition",
+        "topics[].partitions[].current_leader_epoch",
+        "topics[].partitions[].fetch_offset",
+        "topics[].partitions[].last_fetched_epoch",
+        "topics[].partitions[].log_start_offset",
+        "topics[].partitions[].partition_max_bytes",
+        "topics[].partitions[].replica_directory_id",
+        "topics[].partitions[].high_watermark",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -911,6 +1265,7 @@ pub mod schema {
     pub static FETCH_REQUEST: StructDesc = StructDesc {
         name: "FetchRequest",
         flexible: 0x7f000,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "ClusterId",
@@ -924,6 +1279,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Null,
+                id: 0,
             },
             FieldDesc {
                 name: "ReplicaId",
@@ -937,6 +1293,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 1,
             },
             FieldDesc {
                 name: "ReplicaState",
@@ -950,6 +1307,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "MaxWaitMs",
@@ -963,6 +1321,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "MinBytes",
@@ -976,6 +1335,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "MaxBytes",
@@ -989,6 +1349,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Int(2147483647),
+                id: 5,
             },
             FieldDesc {
                 name: "IsolationLevel",
@@ -1002,6 +1363,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Int(0),
+                id: 6,
             },
             FieldDesc {
                 name: "SessionId",
@@ -1015,6 +1377,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Int(0),
+                id: 7,
             },
             FieldDesc {
                 name: "SessionEpoch",
@@ -1028,6 +1391,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 8,
             },
             FieldDesc {
                 name: "Topics",
@@ -1041,6 +1405,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "ForgottenTopicsData",
@@ -1054,6 +1419,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "RackId",
@@ -1067,6 +1433,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };
@@ -1075,6 +1442,7 @@ pub mod schema {
     pub static REPLICA_STATE: StructDesc = StructDesc {
         name: "ReplicaState",
         flexible: 0x7f000,
+        tags_id: 15,
         fields: &[
             FieldDesc {
                 name: "ReplicaId",
@@ -1088,6 +1456,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 13,
             },
             FieldDesc {
                 name: "ReplicaEpoch",
@@ -1101,6 +1470,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 14,
             },
         ],
     };
@@ -1109,6 +1479,7 @@ pub mod schema {
     pub static FETCH_TOPIC: StructDesc = StructDesc {
         name: "FetchTopic",
         flexible: 0x7f000,
+        tags_id: 19,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -1122,6 +1493,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "TopicId",
@@ -1135,6 +1507,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "Partitions",
@@ -1148,6 +1521,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
         ],
     };
@@ -1156,6 +1530,7 @@ pub mod schema {
     pub static FORGOTTEN_TOPIC: StructDesc = StructDesc {
         name: "ForgottenTopic",
         flexible: 0x7f000,
+        tags_id: 23,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -1169,6 +1544,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Zero,
+                id: 20,
             },
             FieldDesc {
                 name: "TopicId",
@@ -1182,6 +1558,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Zero,
+                id: 21,
             },
             FieldDesc {
                 name: "Partitions",
@@ -1195,6 +1572,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 22,
             },
         ],
     };
@@ -1203,6 +1581,7 @@ pub mod schema {
     pub static FETCH_PARTITION: StructDesc = StructDesc {
         name: "FetchPartition",
         flexible: 0x7f000,
+        tags_id: 32,
         fields: &[
             FieldDesc {
                 name: "Partition",
@@ -1216,6 +1595,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 24,
             },
             FieldDesc {
                 name: "CurrentLeaderEpoch",
@@ -1229,6 +1609,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 25,
             },
             FieldDesc {
                 name: "FetchOffset",
@@ -1242,6 +1623,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 26,
             },
             FieldDesc {
                 name: "LastFetchedEpoch",
@@ -1255,6 +1637,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 27,
             },
             FieldDesc {
                 name: "LogStartOffset",
@@ -1268,6 +1651,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 28,
             },
             FieldDesc {
                 name: "PartitionMaxBytes",
@@ -1281,6 +1665,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 29,
             },
             FieldDesc {
                 name: "ReplicaDirectoryId",
@@ -1294,6 +1679,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Zero,
+                id: 30,
             },
             FieldDesc {
                 name: "HighWatermark",
@@ -1307,6 +1693,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Int(9223372036854775807),
+                id: 31,
             },
         ],
     };

@@ -114,6 +114,49 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        if v >= 7 {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        }
+        if v >= 7 {
+            vis.i32(fields::SESSION_ID, rt::read::i32(c, "session_id")?);
+        }
+        rt::visit::array::<FetchableTopicResponse<'a>, V>(c, v >= 12, false, v, fields::RESPONSES, vis, "responses")?;
+        if v >= 12 {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 if v >= 16 => {
+                        rt::visit::array::<NodeEndpoint<'a>, V>(
+                            c,
+                            true,
+                            false,
+                            v,
+                            fields::NODE_ENDPOINTS,
+                            vis,
+                            "node_endpoints",
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                    }
+                    0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -263,6 +306,36 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         Some(())
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 12 {
+            vis.str(
+                fields::RESPONSES_TOPIC,
+                Some(rt::read::str(c, v >= 12, "responses[].topic")?),
+            );
+        }
+        if v >= 13 {
+            vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
+        }
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            v >= 12,
+            false,
+            v,
+            fields::RESPONSES_PARTITIONS,
+            vis,
+            "responses[].partitions",
+        )?;
+        if v >= 12 {
+            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -401,6 +474,45 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 16 {
+            vis.i32(
+                fields::NODE_ENDPOINTS_NODE_ID,
+                rt::read::i32(c, "node_endpoints[].node_id")?,
+            );
+        }
+        if v >= 16 {
+            vis.str(
+                fields::NODE_ENDPOINTS_HOST,
+                Some(rt::read::str(c, v >= 12, "node_endpoints[].host")?),
+            );
+        }
+        if v >= 16 {
+            vis.i32(fields::NODE_ENDPOINTS_PORT, rt::read::i32(c, "node_endpoints[].port")?);
+        }
+        if v >= 16 {
+            vis.str(
+                fields::NODE_ENDPOINTS_RACK,
+                rt::read::opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?,
+            );
+        }
+        if v >= 12 {
+            rt::visit::tags_only(
+                c,
+                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "node_endpoints[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -636,6 +748,112 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "responses[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::RESPONSES_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "responses[].partitions[].error_code")?,
+        );
+        vis.i64(
+            fields::RESPONSES_PARTITIONS_HIGH_WATERMARK,
+            rt::read::i64(c, "responses[].partitions[].high_watermark")?,
+        );
+        if v >= 4 {
+            vis.i64(
+                fields::RESPONSES_PARTITIONS_LAST_STABLE_OFFSET,
+                rt::read::i64(c, "responses[].partitions[].last_stable_offset")?,
+            );
+        }
+        if v >= 5 {
+            vis.i64(
+                fields::RESPONSES_PARTITIONS_LOG_START_OFFSET,
+                rt::read::i64(c, "responses[].partitions[].log_start_offset")?,
+            );
+        }
+        if v >= 4 {
+            rt::visit::array::<AbortedTransaction<'a>, V>(
+                c,
+                v >= 12,
+                v >= 4,
+                v,
+                fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS,
+                vis,
+                "responses[].partitions[].aborted_transactions",
+            )?;
+        }
+        if v >= 11 {
+            vis.i32(
+                fields::RESPONSES_PARTITIONS_PREFERRED_READ_REPLICA,
+                rt::read::i32(c, "responses[].partitions[].preferred_read_replica")?,
+            );
+        }
+        vis.records(
+            fields::RESPONSES_PARTITIONS_RECORDS,
+            rt::read::opt_bytes(c, v >= 12, true, "responses[].partitions[].records")?,
+        );
+        if v >= 12 {
+            let n = rt::read::tag_count(c, "responses[].partitions[]._tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "responses[].partitions[]._tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        let present = true;
+                        rt::visit::struct_field::<EpochEndOffset<'a>, V>(
+                            c,
+                            present,
+                            v,
+                            fields::RESPONSES_PARTITIONS_DIVERGING_EPOCH,
+                            vis,
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].diverging_epoch")?;
+                    }
+                    1 => {
+                        let present = true;
+                        rt::visit::struct_field::<LeaderIdAndEpoch<'a>, V>(
+                            c,
+                            present,
+                            v,
+                            fields::RESPONSES_PARTITIONS_CURRENT_LEADER,
+                            vis,
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].current_leader")?;
+                    }
+                    2 => {
+                        let present = true;
+                        rt::visit::struct_field::<SnapshotId<'a>, V>(
+                            c,
+                            present,
+                            v,
+                            fields::RESPONSES_PARTITIONS_SNAPSHOT_ID,
+                            vis,
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "responses[].partitions[].snapshot_id")?;
+                    }
+                    _ => rt::visit::unknown_tag(
+                        c,
+                        tag,
+                        size,
+                        fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
+                        vis,
+                        "responses[].partitions[]._tagged_fields",
+                    )?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 14;
@@ -844,6 +1062,36 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 12 {
+            vis.i32(
+                fields::RESPONSES_PARTITIONS_DIVERGING_EPOCH_EPOCH,
+                rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?,
+            );
+        }
+        if v >= 12 {
+            vis.i64(
+                fields::RESPONSES_PARTITIONS_DIVERGING_EPOCH_END_OFFSET,
+                rt::read::i64(c, "responses[].partitions[].diverging_epoch.end_offset")?,
+            );
+        }
+        if v >= 12 {
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_DIVERGING_EPOCH_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[].diverging_epoch._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -972,6 +1220,36 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 12 {
+            vis.i32(
+                fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID,
+                rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?,
+            );
+        }
+        if v >= 12 {
+            vis.i32(
+                fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH,
+                rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?,
+            );
+        }
+        if v >= 12 {
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[].current_leader._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -1094,6 +1372,32 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(
+            fields::RESPONSES_PARTITIONS_SNAPSHOT_ID_END_OFFSET,
+            rt::read::i64(c, "responses[].partitions[].snapshot_id.end_offset")?,
+        );
+        vis.i32(
+            fields::RESPONSES_PARTITIONS_SNAPSHOT_ID_EPOCH,
+            rt::read::i32(c, "responses[].partitions[].snapshot_id.epoch")?,
+        );
+        if v >= 12 {
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[].snapshot_id._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -1205,6 +1509,36 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 4 {
+            vis.i64(
+                fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_PRODUCER_ID,
+                rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?,
+            );
+        }
+        if v >= 4 {
+            vis.i64(
+                fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_FIRST_OFFSET,
+                rt::read::i64(c, "responses[].partitions[].aborted_transactions[].first_offset")?,
+            );
+        }
+        if v >= 12 {
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[].aborted_transactions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -1270,6 +1604,131 @@ impl<'a> rt::Message<'a> for FetchResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::FETCH_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `session_id`.
+    pub const SESSION_ID: crate::FieldId = 2;
+    /// `responses`.
+    pub const RESPONSES: crate::FieldId = 3;
+    /// `node_endpoints`.
+    pub const NODE_ENDPOINTS: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// `responses[].topic`.
+    pub const RESPONSES_TOPIC: crate::FieldId = 6;
+    /// `responses[].topic_id`.
+    pub const RESPONSES_TOPIC_ID: crate::FieldId = 7;
+    /// `responses[].partitions`.
+    pub const RESPONSES_PARTITIONS: crate::FieldId = 8;
+    /// `responses[]._tagged_fields`.
+    pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 9;
+    /// `node_endpoints[].node_id`.
+    pub const NODE_ENDPOINTS_NODE_ID: crate::FieldId = 10;
+    /// `node_endpoints[].host`.
+    pub const NODE_ENDPOINTS_HOST: crate::FieldId = 11;
+    /// `node_endpoints[].port`.
+    pub const NODE_ENDPOINTS_PORT: crate::FieldId = 12;
+    /// `node_endpoints[].rack`.
+    pub const NODE_ENDPOINTS_RACK: crate::FieldId = 13;
+    /// `node_endpoints[]._tagged_fields`.
+    pub const NODE_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// `responses[].partitions[].partition_index`.
+    pub const RESPONSES_PARTITIONS_PARTITION_INDEX: crate::FieldId = 15;
+    /// `responses[].partitions[].error_code`.
+    pub const RESPONSES_PARTITIONS_ERROR_CODE: crate::FieldId = 16;
+    /// `responses[].partitions[].high_watermark`.
+    pub const RESPONSES_PARTITIONS_HIGH_WATERMARK: crate::FieldId = 17;
+    /// `responses[].partitions[].last_stable_offset`.
+    pub const RESPONSES_PARTITIONS_LAST_STABLE_OFFSET: crate::FieldId = 18;
+    /// `responses[].partitions[].log_start_offset`.
+    pub const RESPONSES_PARTITIONS_LOG_START_OFFSET: crate::FieldId = 19;
+    /// `responses[].partitions[].diverging_epoch`.
+    pub const RESPONSES_PARTITIONS_DIVERGING_EPOCH: crate::FieldId = 20;
+    /// `responses[].partitions[].current_leader`.
+    pub const RESPONSES_PARTITIONS_CURRENT_LEADER: crate::FieldId = 21;
+    /// `responses[].partitions[].snapshot_id`.
+    pub const RESPONSES_PARTITIONS_SNAPSHOT_ID: crate::FieldId = 22;
+    /// `responses[].partitions[].aborted_transactions`.
+    pub const RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS: crate::FieldId = 23;
+    /// `responses[].partitions[].preferred_read_replica`.
+    pub const RESPONSES_PARTITIONS_PREFERRED_READ_REPLICA: crate::FieldId = 24;
+    /// `responses[].partitions[].records`.
+    pub const RESPONSES_PARTITIONS_RECORDS: crate::FieldId = 25;
+    /// `responses[].partitions[]._tagged_fields`.
+    pub const RESPONSES_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 26;
+    /// `responses[].partitions[].diverging_epoch.epoch`.
+    pub const RESPONSES_PARTITIONS_DIVERGING_EPOCH_EPOCH: crate::FieldId = 27;
+    /// `responses[].partitions[].diverging_epoch.end_offset`.
+    pub const RESPONSES_PARTITIONS_DIVERGING_EPOCH_END_OFFSET: crate::FieldId = 28;
+    /// `responses[].partitions[].diverging_epoch._tagged_fields`.
+    pub const RESPONSES_PARTITIONS_DIVERGING_EPOCH_TAGGED_FIELDS: crate::FieldId = 29;
+    /// `responses[].partitions[].current_leader.leader_id`.
+    pub const RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID: crate::FieldId = 30;
+    /// `responses[].partitions[].current_leader.leader_epoch`.
+    pub const RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH: crate::FieldId = 31;
+    /// `responses[].partitions[].current_leader._tagged_fields`.
+    pub const RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS: crate::FieldId = 32;
+    /// `responses[].partitions[].snapshot_id.end_offset`.
+    pub const RESPONSES_PARTITIONS_SNAPSHOT_ID_END_OFFSET: crate::FieldId = 33;
+    /// `responses[].partitions[].snapshot_id.epoch`.
+    pub const RESPONSES_PARTITIONS_SNAPSHOT_ID_EPOCH: crate::FieldId = 34;
+    /// `responses[].partitions[].snapshot_id._tagged_fields`.
+    pub const RESPONSES_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS: crate::FieldId = 35;
+    /// `responses[].partitions[].aborted_transactions[].producer_id`.
+    pub const RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_PRODUCER_ID: crate::FieldId = 36;
+    /// `responses[].partitions[].aborted_transactions[].first_offset`.
+    pub const RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_FIRST_OFFSET: crate::FieldId = 37;
+    /// `responses[].partitions[].aborted_transactions[]._tagged_fields`.
+    pub const RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_TAGGED_FIELDS: crate::FieldId = 38;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "session_id",
+        "responses",
+        "node_endpoints",
+        "_tagged_fields",
+        "responses[].topic",
+        "responses[].topic_id",
+        "responses[].partitions",
+        "responses[]._tagged_fields",
+        "node_endpoints[].node_id",
+        "node_endpoints[].host",
+        "node_endpoints[].port",
+        "node_endpoints[].rack",
+        "node_endpoints[]._tagged_fields",
+        "responses[].partitions[].partition_index",
+        "responses[].partitions[].error_code",
+        "responses[].partitions[].high_watermark",
+        "responses[].partitions[].last_stable_offset",
+        "responses[].partitions[].log_start_offset",
+        "responses[].partitions[].diverging_epoch",
+        "responses[].partitions[].current_leader",
+        "responses[].partitions[].snapshot_id",
+        "responses[].partitions[].aborted_transactions",
+        "responses[].partitions[].preferred_read_replica",
+        "responses[].partitions[].records",
+        "responses[].partitions[]._tagged_fields",
+        "responses[].partitions[].diverging_epoch.epoch",
+        "responses[].partitions[].diverging_epoch.end_offset",
+        "responses[].partitions[].diverging_epoch._tagged_fields",
+        "responses[].partitions[].current_leader.leader_id",
+        "responses[].partitions[].current_leader.leader_epoch",
+        "responses[].partitions[].current_leader._tagged_fields",
+        "responses[].partitions[].snapshot_id.end_offset",
+        "responses[].partitions[].snapshot_id.epoch",
+        "responses[].partitions[].snapshot_id._tagged_fields",
+        "responses[].partitions[].aborted_transactions[].producer_id",
+        "responses[].partitions[].aborted_transactions[].first_offset",
+        "responses[].partitions[].aborted_transactions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -1279,6 +1738,7 @@ pub mod schema {
     pub static FETCH_RESPONSE: StructDesc = StructDesc {
         name: "FetchResponse",
         flexible: 0x7f000,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -1292,6 +1752,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -1305,6 +1766,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "SessionId",
@@ -1318,6 +1780,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Int(0),
+                id: 2,
             },
             FieldDesc {
                 name: "Responses",
@@ -1331,6 +1794,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "NodeEndpoints",
@@ -1344,6 +1808,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -1352,6 +1817,7 @@ pub mod schema {
     pub static FETCHABLE_TOPIC_RESPONSE: StructDesc = StructDesc {
         name: "FetchableTopicResponse",
         flexible: 0x7f000,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -1365,6 +1831,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "TopicId",
@@ -1378,6 +1845,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Partitions",
@@ -1391,6 +1859,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };
@@ -1399,6 +1868,7 @@ pub mod schema {
     pub static NODE_ENDPOINT: StructDesc = StructDesc {
         name: "NodeEndpoint",
         flexible: 0x7f000,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "NodeId",
@@ -1412,6 +1882,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Host",
@@ -1425,6 +1896,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Port",
@@ -1438,6 +1910,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "Rack",
@@ -1451,6 +1924,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Null,
+                id: 13,
             },
         ],
     };
@@ -1459,6 +1933,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0x7f000,
+        tags_id: 26,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -1472,6 +1947,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -1485,6 +1961,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "HighWatermark",
@@ -1498,6 +1975,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "LastStableOffset",
@@ -1511,6 +1989,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 18,
             },
             FieldDesc {
                 name: "LogStartOffset",
@@ -1524,6 +2003,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 19,
             },
             FieldDesc {
                 name: "DivergingEpoch",
@@ -1537,6 +2017,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
             FieldDesc {
                 name: "CurrentLeader",
@@ -1550,6 +2031,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 21,
             },
             FieldDesc {
                 name: "SnapshotId",
@@ -1563,6 +2045,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 22,
             },
             FieldDesc {
                 name: "AbortedTransactions",
@@ -1576,6 +2059,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: true,
                 default: D::Zero,
+                id: 23,
             },
             FieldDesc {
                 name: "PreferredReadReplica",
@@ -1589,6 +2073,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 24,
             },
             FieldDesc {
                 name: "Records",
@@ -1602,6 +2087,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Null,
+                id: 25,
             },
         ],
     };
@@ -1610,6 +2096,7 @@ pub mod schema {
     pub static EPOCH_END_OFFSET: StructDesc = StructDesc {
         name: "EpochEndOffset",
         flexible: 0x7f000,
+        tags_id: 29,
         fields: &[
             FieldDesc {
                 name: "Epoch",
@@ -1623,6 +2110,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 27,
             },
             FieldDesc {
                 name: "EndOffset",
@@ -1636,6 +2124,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 28,
             },
         ],
     };
@@ -1644,6 +2133,7 @@ pub mod schema {
     pub static LEADER_ID_AND_EPOCH: StructDesc = StructDesc {
         name: "LeaderIdAndEpoch",
         flexible: 0x7f000,
+        tags_id: 32,
         fields: &[
             FieldDesc {
                 name: "LeaderId",
@@ -1657,6 +2147,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 30,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -1670,6 +2161,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 31,
             },
         ],
     };
@@ -1678,6 +2170,7 @@ pub mod schema {
     pub static SNAPSHOT_ID: StructDesc = StructDesc {
         name: "SnapshotId",
         flexible: 0x7f000,
+        tags_id: 35,
         fields: &[
             FieldDesc {
                 name: "EndOffset",
@@ -1691,6 +2184,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 33,
             },
             FieldDesc {
                 name: "Epoch",
@@ -1704,6 +2198,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 34,
             },
         ],
     };
@@ -1712,6 +2207,7 @@ pub mod schema {
     pub static ABORTED_TRANSACTION: StructDesc = StructDesc {
         name: "AbortedTransaction",
         flexible: 0x7f000,
+        tags_id: 38,
         fields: &[
             FieldDesc {
                 name: "ProducerId",
@@ -1725,6 +2221,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 36,
             },
             FieldDesc {
                 name: "FirstOffset",
@@ -1738,6 +2235,7 @@ pub mod schema {
                 compact: 0x7f000,
                 ignorable: false,
                 default: D::Zero,
+                id: 37,
             },
         ],
     };

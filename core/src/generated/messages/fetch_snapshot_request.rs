@@ -97,6 +97,33 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
+        vis.i32(fields::MAX_BYTES, rt::read::i32(c, "max_bytes")?);
+        rt::visit::array::<TopicSnapshot<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
+                        rt::read::check_tag_size(c, before, size, tag, "cluster_id")?;
+                    }
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -201,6 +228,28 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         rt::read::skip_array::<PartitionSnapshot<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
+        rt::visit::array::<PartitionSnapshot<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -335,6 +384,62 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION,
+            rt::read::i32(c, "topics[].partitions[].partition")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?,
+        );
+        let present = true;
+        rt::visit::struct_field::<SnapshotId<'a>, V>(c, present, v, fields::TOPICS_PARTITIONS_SNAPSHOT_ID, vis)?;
+        vis.i64(
+            fields::TOPICS_PARTITIONS_POSITION,
+            rt::read::i64(c, "topics[].partitions[].position")?,
+        );
+        if true {
+            let n = rt::read::tag_count(c, "topics[].partitions[]._tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 if v >= 1 => {
+                        vis.uuid(
+                            fields::TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID,
+                            rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?,
+                        );
+                        rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].replica_directory_id")?;
+                    }
+                    0 => {
+                        return Err(rt::read::tag_not_in_version(
+                            c,
+                            tag,
+                            "topics[].partitions[].replica_directory_id",
+                        ))
+                    }
+                    _ => rt::visit::unknown_tag(
+                        c,
+                        tag,
+                        size,
+                        fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                        vis,
+                        "topics[].partitions[]._tagged_fields",
+                    )?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -450,6 +555,32 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(
+            fields::TOPICS_PARTITIONS_SNAPSHOT_ID_END_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_SNAPSHOT_ID_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].snapshot_id._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -489,6 +620,65 @@ impl<'a> rt::Message<'a> for FetchSnapshotRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::FETCH_SNAPSHOT_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `cluster_id`.
+    pub const CLUSTER_ID: crate::FieldId = 0;
+    /// `replica_id`.
+    pub const REPLICA_ID: crate::FieldId = 1;
+    /// `max_bytes`.
+    pub const MAX_BYTES: crate::FieldId = 2;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 5;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `topics[].partitions[].partition`.
+    pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 8;
+    /// `topics[].partitions[].current_leader_epoch`.
+    pub const TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH: crate::FieldId = 9;
+    /// `topics[].partitions[].snapshot_id`.
+    pub const TOPICS_PARTITIONS_SNAPSHOT_ID: crate::FieldId = 10;
+    /// `topics[].partitions[].position`.
+    pub const TOPICS_PARTITIONS_POSITION: crate::FieldId = 11;
+    /// `topics[].partitions[].replica_directory_id`.
+    pub const TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID: crate::FieldId = 12;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 13;
+    /// `topics[].partitions[].snapshot_id.end_offset`.
+    pub const TOPICS_PARTITIONS_SNAPSHOT_ID_END_OFFSET: crate::FieldId = 14;
+    /// `topics[].partitions[].snapshot_id.epoch`.
+    pub const TOPICS_PARTITIONS_SNAPSHOT_ID_EPOCH: crate::FieldId = 15;
+    /// `topics[].partitions[].snapshot_id._tagged_fields`.
+    pub const TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS: crate::FieldId = 16;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "cluster_id",
+        "replica_id",
+        "max_bytes",
+        "topics",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition",
+        "topics[].partitions[].current_leader_epoch",
+        "topics[].partitions[].snapshot_id",
+        "topics[].partitions[].position",
+        "topics[].partitions[].replica_directory_id",
+        "topics[].partitions[]._tagged_fields",
+        "topics[].partitions[].snapshot_id.end_offset",
+        "topics[].partitions[].snapshot_id.epoch",
+        "topics[].partitions[].snapshot_id._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -498,6 +688,7 @@ pub mod schema {
     pub static FETCH_SNAPSHOT_REQUEST: StructDesc = StructDesc {
         name: "FetchSnapshotRequest",
         flexible: 0x3,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ClusterId",
@@ -511,6 +702,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 0,
             },
             FieldDesc {
                 name: "ReplicaId",
@@ -524,6 +716,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 1,
             },
             FieldDesc {
                 name: "MaxBytes",
@@ -537,6 +730,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Int(2147483647),
+                id: 2,
             },
             FieldDesc {
                 name: "Topics",
@@ -550,6 +744,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -558,6 +753,7 @@ pub mod schema {
     pub static TOPIC_SNAPSHOT: StructDesc = StructDesc {
         name: "TopicSnapshot",
         flexible: 0x3,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -571,6 +767,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -584,6 +781,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -592,6 +790,7 @@ pub mod schema {
     pub static PARTITION_SNAPSHOT: StructDesc = StructDesc {
         name: "PartitionSnapshot",
         flexible: 0x3,
+        tags_id: 13,
         fields: &[
             FieldDesc {
                 name: "Partition",
@@ -605,6 +804,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "CurrentLeaderEpoch",
@@ -618,6 +818,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "SnapshotId",
@@ -631,6 +832,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Position",
@@ -644,6 +846,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "ReplicaDirectoryId",
@@ -657,6 +860,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: true,
                 default: D::Zero,
+                id: 12,
             },
         ],
     };
@@ -665,6 +869,7 @@ pub mod schema {
     pub static SNAPSHOT_ID: StructDesc = StructDesc {
         name: "SnapshotId",
         flexible: 0x3,
+        tags_id: 16,
         fields: &[
             FieldDesc {
                 name: "EndOffset",
@@ -678,6 +883,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "Epoch",
@@ -691,6 +897,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
         ],
     };

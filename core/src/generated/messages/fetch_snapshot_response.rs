@@ -97,6 +97,42 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        rt::visit::array::<TopicSnapshot<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 if v >= 1 => {
+                        rt::visit::array::<NodeEndpoint<'a>, V>(
+                            c,
+                            true,
+                            false,
+                            v,
+                            fields::NODE_ENDPOINTS,
+                            vis,
+                            "node_endpoints",
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                    }
+                    0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -204,6 +240,28 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         rt::read::skip_array::<PartitionSnapshot<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
+        rt::visit::array::<PartitionSnapshot<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -319,6 +377,39 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         }
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i32(
+                fields::NODE_ENDPOINTS_NODE_ID,
+                rt::read::i32(c, "node_endpoints[].node_id")?,
+            );
+        }
+        if v >= 1 {
+            vis.str(
+                fields::NODE_ENDPOINTS_HOST,
+                Some(rt::read::str(c, true, "node_endpoints[].host")?),
+            );
+        }
+        if v >= 1 {
+            vis.u16(fields::NODE_ENDPOINTS_PORT, rt::read::u16(c, "node_endpoints[].port")?);
+        }
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "node_endpoints[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -488,6 +579,67 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_INDEX,
+            rt::read::i32(c, "topics[].partitions[].index")?,
+        );
+        vis.i16(
+            fields::TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "topics[].partitions[].error_code")?,
+        );
+        let present = true;
+        rt::visit::struct_field::<SnapshotId<'a>, V>(c, present, v, fields::TOPICS_PARTITIONS_SNAPSHOT_ID, vis)?;
+        vis.i64(
+            fields::TOPICS_PARTITIONS_SIZE,
+            rt::read::i64(c, "topics[].partitions[].size")?,
+        );
+        vis.i64(
+            fields::TOPICS_PARTITIONS_POSITION,
+            rt::read::i64(c, "topics[].partitions[].position")?,
+        );
+        vis.records(
+            fields::TOPICS_PARTITIONS_UNALIGNED_RECORDS,
+            rt::read::opt_bytes(c, true, false, "topics[].partitions[].unaligned_records")?,
+        );
+        if true {
+            let n = rt::read::tag_count(c, "topics[].partitions[]._tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "topics[].partitions[]._tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        let present = true;
+                        rt::visit::struct_field::<LeaderIdAndEpoch<'a>, V>(
+                            c,
+                            present,
+                            v,
+                            fields::TOPICS_PARTITIONS_CURRENT_LEADER,
+                            vis,
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "topics[].partitions[].current_leader")?;
+                    }
+                    _ => rt::visit::unknown_tag(
+                        c,
+                        tag,
+                        size,
+                        fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                        vis,
+                        "topics[].partitions[]._tagged_fields",
+                    )?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 22;
@@ -611,6 +763,32 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(
+            fields::TOPICS_PARTITIONS_SNAPSHOT_ID_END_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_SNAPSHOT_ID_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].snapshot_id._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -708,6 +886,32 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_CURRENT_LEADER_LEADER_ID,
+            rt::read::i32(c, "topics[].partitions[].current_leader.leader_id")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].current_leader.leader_epoch")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].current_leader._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -747,6 +951,92 @@ impl<'a> rt::Message<'a> for FetchSnapshotResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::FETCH_SNAPSHOT_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 2;
+    /// `node_endpoints`.
+    pub const NODE_ENDPOINTS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 5;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `node_endpoints[].node_id`.
+    pub const NODE_ENDPOINTS_NODE_ID: crate::FieldId = 8;
+    /// `node_endpoints[].host`.
+    pub const NODE_ENDPOINTS_HOST: crate::FieldId = 9;
+    /// `node_endpoints[].port`.
+    pub const NODE_ENDPOINTS_PORT: crate::FieldId = 10;
+    /// `node_endpoints[]._tagged_fields`.
+    pub const NODE_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `topics[].partitions[].index`.
+    pub const TOPICS_PARTITIONS_INDEX: crate::FieldId = 12;
+    /// `topics[].partitions[].error_code`.
+    pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 13;
+    /// `topics[].partitions[].snapshot_id`.
+    pub const TOPICS_PARTITIONS_SNAPSHOT_ID: crate::FieldId = 14;
+    /// `topics[].partitions[].current_leader`.
+    pub const TOPICS_PARTITIONS_CURRENT_LEADER: crate::FieldId = 15;
+    /// `topics[].partitions[].size`.
+    pub const TOPICS_PARTITIONS_SIZE: crate::FieldId = 16;
+    /// `topics[].partitions[].position`.
+    pub const TOPICS_PARTITIONS_POSITION: crate::FieldId = 17;
+    /// `topics[].partitions[].unaligned_records`.
+    pub const TOPICS_PARTITIONS_UNALIGNED_RECORDS: crate::FieldId = 18;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 19;
+    /// `topics[].partitions[].snapshot_id.end_offset`.
+    pub const TOPICS_PARTITIONS_SNAPSHOT_ID_END_OFFSET: crate::FieldId = 20;
+    /// `topics[].partitions[].snapshot_id.epoch`.
+    pub const TOPICS_PARTITIONS_SNAPSHOT_ID_EPOCH: crate::FieldId = 21;
+    /// `topics[].partitions[].snapshot_id._tagged_fields`.
+    pub const TOPICS_PARTITIONS_SNAPSHOT_ID_TAGGED_FIELDS: crate::FieldId = 22;
+    /// `topics[].partitions[].current_leader.leader_id`.
+    pub const TOPICS_PARTITIONS_CURRENT_LEADER_LEADER_ID: crate::FieldId = 23;
+    /// `topics[].partitions[].current_leader.leader_epoch`.
+    pub const TOPICS_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH: crate::FieldId = 24;
+    /// `topics[].partitions[].current_leader._tagged_fields`.
+    pub const TOPICS_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS: crate::FieldId = 25;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "topics",
+        "node_endpoints",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "node_endpoints[].node_id",
+        "node_endpoints[].host",
+        "node_endpoints[].port",
+        "node_endpoints[]._tagged_fields",
+        "topics[].partitions[].index",
+        "topics[].partitions[].error_code",
+        "topics[].partitions[].snapshot_id",
+        "topics[].partitions[].current_leader",
+        "topics[].partitions[].size",
+        "topics[].partitions[].position",
+        "topics[].partitions[].unaligned_records",
+        "topics[].partitions[]._tagged_fields",
+        "topics[].partitions[].snapshot_id.end_offset",
+        "topics[].partitions[].snapshot_id.epoch",
+        "topics[].partitions[].snapshot_id._tagged_fields",
+        "topics[].partitions[].current_leader.leader_id",
+        "topics[].partitions[].current_leader.leader_epoch",
+        "topics[].partitions[].current_leader._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -756,6 +1046,7 @@ pub mod schema {
     pub static FETCH_SNAPSHOT_RESPONSE: StructDesc = StructDesc {
         name: "FetchSnapshotResponse",
         flexible: 0x3,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -769,6 +1060,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -782,6 +1074,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Topics",
@@ -795,6 +1088,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "NodeEndpoints",
@@ -808,6 +1102,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -816,6 +1111,7 @@ pub mod schema {
     pub static TOPIC_SNAPSHOT: StructDesc = StructDesc {
         name: "TopicSnapshot",
         flexible: 0x3,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -829,6 +1125,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -842,6 +1139,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -850,6 +1148,7 @@ pub mod schema {
     pub static NODE_ENDPOINT: StructDesc = StructDesc {
         name: "NodeEndpoint",
         flexible: 0x3,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "NodeId",
@@ -863,6 +1162,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Host",
@@ -876,6 +1176,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Port",
@@ -889,6 +1190,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -897,6 +1199,7 @@ pub mod schema {
     pub static PARTITION_SNAPSHOT: StructDesc = StructDesc {
         name: "PartitionSnapshot",
         flexible: 0x3,
+        tags_id: 19,
         fields: &[
             FieldDesc {
                 name: "Index",
@@ -910,6 +1213,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -923,6 +1227,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "SnapshotId",
@@ -936,6 +1241,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "CurrentLeader",
@@ -949,6 +1255,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "Size",
@@ -962,6 +1269,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "Position",
@@ -975,6 +1283,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "UnalignedRecords",
@@ -988,6 +1297,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 18,
             },
         ],
     };
@@ -996,6 +1306,7 @@ pub mod schema {
     pub static SNAPSHOT_ID: StructDesc = StructDesc {
         name: "SnapshotId",
         flexible: 0x3,
+        tags_id: 22,
         fields: &[
             FieldDesc {
                 name: "EndOffset",
@@ -1009,6 +1320,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
             FieldDesc {
                 name: "Epoch",
@@ -1022,6 +1334,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 21,
             },
         ],
     };
@@ -1030,6 +1343,7 @@ pub mod schema {
     pub static LEADER_ID_AND_EPOCH: StructDesc = StructDesc {
         name: "LeaderIdAndEpoch",
         flexible: 0x3,
+        tags_id: 25,
         fields: &[
             FieldDesc {
                 name: "LeaderId",
@@ -1043,6 +1357,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 23,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -1056,6 +1371,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 24,
             },
         ],
     };

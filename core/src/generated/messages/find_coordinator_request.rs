@@ -72,6 +72,28 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 3 {
+            vis.str(fields::KEY, Some(rt::read::str(c, v >= 3, "key")?));
+        }
+        if v >= 1 {
+            vis.i8(fields::KEY_TYPE, rt::read::i8(c, "key_type")?);
+        }
+        if v >= 4 {
+            rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::COORDINATOR_KEYS, vis, "coordinator_keys")?;
+        }
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -134,6 +156,21 @@ impl<'a> rt::Message<'a> for FindCoordinatorRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::FIND_COORDINATOR_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `key`.
+    pub const KEY: crate::FieldId = 0;
+    /// `key_type`.
+    pub const KEY_TYPE: crate::FieldId = 1;
+    /// `coordinator_keys`.
+    pub const COORDINATOR_KEYS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["key", "key_type", "coordinator_keys", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -143,6 +180,7 @@ pub mod schema {
     pub static FIND_COORDINATOR_REQUEST: StructDesc = StructDesc {
         name: "FindCoordinatorRequest",
         flexible: 0x78,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "Key",
@@ -156,6 +194,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "KeyType",
@@ -169,6 +208,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: false,
                 default: D::Int(0),
+                id: 1,
             },
             FieldDesc {
                 name: "CoordinatorKeys",
@@ -182,6 +222,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };

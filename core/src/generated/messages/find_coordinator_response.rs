@@ -99,6 +99,43 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        if v <= 3 {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        }
+        if (1..=3).contains(&v) {
+            vis.str(
+                fields::ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 3, (1..=3).contains(&v), "error_message")?,
+            );
+        }
+        if v <= 3 {
+            vis.i32(fields::NODE_ID, rt::read::i32(c, "node_id")?);
+        }
+        if v <= 3 {
+            vis.str(fields::HOST, Some(rt::read::str(c, v >= 3, "host")?));
+        }
+        if v <= 3 {
+            vis.i32(fields::PORT, rt::read::i32(c, "port")?);
+        }
+        if v >= 4 {
+            rt::visit::array::<Coordinator<'a>, V>(c, v >= 3, false, v, fields::COORDINATORS, vis, "coordinators")?;
+        }
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -302,6 +339,57 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 4 {
+            vis.str(
+                fields::COORDINATORS_KEY,
+                Some(rt::read::str(c, v >= 3, "coordinators[].key")?),
+            );
+        }
+        if v >= 4 {
+            vis.i32(
+                fields::COORDINATORS_NODE_ID,
+                rt::read::i32(c, "coordinators[].node_id")?,
+            );
+        }
+        if v >= 4 {
+            vis.str(
+                fields::COORDINATORS_HOST,
+                Some(rt::read::str(c, v >= 3, "coordinators[].host")?),
+            );
+        }
+        if v >= 4 {
+            vis.i32(fields::COORDINATORS_PORT, rt::read::i32(c, "coordinators[].port")?);
+        }
+        if v >= 4 {
+            vis.i16(
+                fields::COORDINATORS_ERROR_CODE,
+                rt::read::i16(c, "coordinators[].error_code")?,
+            );
+        }
+        if v >= 4 {
+            vis.str(
+                fields::COORDINATORS_ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?,
+            );
+        }
+        if v >= 3 {
+            rt::visit::tags_only(
+                c,
+                fields::COORDINATORS_TAGGED_FIELDS,
+                vis,
+                "coordinators[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -388,6 +476,59 @@ impl<'a> rt::Message<'a> for FindCoordinatorResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::FIND_COORDINATOR_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `node_id`.
+    pub const NODE_ID: crate::FieldId = 3;
+    /// `host`.
+    pub const HOST: crate::FieldId = 4;
+    /// `port`.
+    pub const PORT: crate::FieldId = 5;
+    /// `coordinators`.
+    pub const COORDINATORS: crate::FieldId = 6;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 7;
+    /// `coordinators[].key`.
+    pub const COORDINATORS_KEY: crate::FieldId = 8;
+    /// `coordinators[].node_id`.
+    pub const COORDINATORS_NODE_ID: crate::FieldId = 9;
+    /// `coordinators[].host`.
+    pub const COORDINATORS_HOST: crate::FieldId = 10;
+    /// `coordinators[].port`.
+    pub const COORDINATORS_PORT: crate::FieldId = 11;
+    /// `coordinators[].error_code`.
+    pub const COORDINATORS_ERROR_CODE: crate::FieldId = 12;
+    /// `coordinators[].error_message`.
+    pub const COORDINATORS_ERROR_MESSAGE: crate::FieldId = 13;
+    /// `coordinators[]._tagged_fields`.
+    pub const COORDINATORS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "node_id",
+        "host",
+        "port",
+        "coordinators",
+        "_tagged_fields",
+        "coordinators[].key",
+        "coordinators[].node_id",
+        "coordinators[].host",
+        "coordinators[].port",
+        "coordinators[].error_code",
+        "coordinators[].error_message",
+        "coordinators[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -397,6 +538,7 @@ pub mod schema {
     pub static FIND_COORDINATOR_RESPONSE: StructDesc = StructDesc {
         name: "FindCoordinatorResponse",
         flexible: 0x78,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -410,6 +552,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -423,6 +566,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -436,6 +580,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: true,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "NodeId",
@@ -449,6 +594,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Host",
@@ -462,6 +608,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Port",
@@ -475,6 +622,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Coordinators",
@@ -488,6 +636,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -496,6 +645,7 @@ pub mod schema {
     pub static COORDINATOR: StructDesc = StructDesc {
         name: "Coordinator",
         flexible: 0x78,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "Key",
@@ -509,6 +659,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "NodeId",
@@ -522,6 +673,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Host",
@@ -535,6 +687,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Port",
@@ -548,6 +701,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -561,6 +715,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -574,6 +729,7 @@ pub mod schema {
                 compact: 0x78,
                 ignorable: true,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };

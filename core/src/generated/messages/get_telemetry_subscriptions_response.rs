@@ -116,6 +116,36 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.uuid(fields::CLIENT_INSTANCE_ID, rt::read::uuid(c, "client_instance_id")?);
+        vis.i32(fields::SUBSCRIPTION_ID, rt::read::i32(c, "subscription_id")?);
+        rt::visit::array::<i8, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::ACCEPTED_COMPRESSION_TYPES,
+            vis,
+            "accepted_compression_types",
+        )?;
+        vis.i32(fields::PUSH_INTERVAL_MS, rt::read::i32(c, "push_interval_ms")?);
+        vis.i32(fields::TELEMETRY_MAX_BYTES, rt::read::i32(c, "telemetry_max_bytes")?);
+        vis.bool(fields::DELTA_TEMPORALITY, rt::read::bool(c, "delta_temporality")?);
+        rt::visit::array::<&'a str, V>(c, true, false, v, fields::REQUESTED_METRICS, vis, "requested_metrics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 35;
@@ -162,6 +192,44 @@ impl<'a> rt::Message<'a> for GetTelemetrySubscriptionsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::GET_TELEMETRY_SUBSCRIPTIONS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `client_instance_id`.
+    pub const CLIENT_INSTANCE_ID: crate::FieldId = 2;
+    /// `subscription_id`.
+    pub const SUBSCRIPTION_ID: crate::FieldId = 3;
+    /// `accepted_compression_types`.
+    pub const ACCEPTED_COMPRESSION_TYPES: crate::FieldId = 4;
+    /// `push_interval_ms`.
+    pub const PUSH_INTERVAL_MS: crate::FieldId = 5;
+    /// `telemetry_max_bytes`.
+    pub const TELEMETRY_MAX_BYTES: crate::FieldId = 6;
+    /// `delta_temporality`.
+    pub const DELTA_TEMPORALITY: crate::FieldId = 7;
+    /// `requested_metrics`.
+    pub const REQUESTED_METRICS: crate::FieldId = 8;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "client_instance_id",
+        "subscription_id",
+        "accepted_compression_types",
+        "push_interval_ms",
+        "telemetry_max_bytes",
+        "delta_temporality",
+        "requested_metrics",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -171,6 +239,7 @@ pub mod schema {
     pub static GET_TELEMETRY_SUBSCRIPTIONS_RESPONSE: StructDesc = StructDesc {
         name: "GetTelemetrySubscriptionsResponse",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -184,6 +253,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -197,6 +267,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ClientInstanceId",
@@ -210,6 +281,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "SubscriptionId",
@@ -223,6 +295,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "AcceptedCompressionTypes",
@@ -236,6 +309,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "PushIntervalMs",
@@ -249,6 +323,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "TelemetryMaxBytes",
@@ -262,6 +337,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "DeltaTemporality",
@@ -275,6 +351,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "RequestedMetrics",
@@ -288,6 +365,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };

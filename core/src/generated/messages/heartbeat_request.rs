@@ -77,6 +77,28 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
+        vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
+        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 4, "member_id")?));
+        if v >= 3 {
+            vis.str(
+                fields::GROUP_INSTANCE_ID,
+                rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?,
+            );
+        }
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -126,6 +148,29 @@ impl<'a> rt::Message<'a> for HeartbeatRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::HEARTBEAT_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `generation_id`.
+    pub const GENERATION_ID: crate::FieldId = 1;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 2;
+    /// `group_instance_id`.
+    pub const GROUP_INSTANCE_ID: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "generation_id",
+        "member_id",
+        "group_instance_id",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -135,6 +180,7 @@ pub mod schema {
     pub static HEARTBEAT_REQUEST: StructDesc = StructDesc {
         name: "HeartbeatRequest",
         flexible: 0x10,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -148,6 +194,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "GenerationId",
@@ -161,6 +208,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "MemberId",
@@ -174,6 +222,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "GroupInstanceId",
@@ -187,6 +236,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Null,
+                id: 3,
             },
         ],
     };

@@ -68,6 +68,20 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<AlterConfigsResource<'a>, V>(c, v >= 1, false, v, fields::RESOURCES, vis, "resources")?;
+        vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -157,6 +171,36 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i8(
+            fields::RESOURCES_RESOURCE_TYPE,
+            rt::read::i8(c, "resources[].resource_type")?,
+        );
+        vis.str(
+            fields::RESOURCES_RESOURCE_NAME,
+            Some(rt::read::str(c, v >= 1, "resources[].resource_name")?),
+        );
+        rt::visit::array::<AlterableConfig<'a>, V>(
+            c,
+            v >= 1,
+            false,
+            v,
+            fields::RESOURCES_CONFIGS,
+            vis,
+            "resources[].configs",
+        )?;
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::RESOURCES_TAGGED_FIELDS, vis, "resources[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -259,6 +303,36 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RESOURCES_CONFIGS_NAME,
+            Some(rt::read::str(c, v >= 1, "resources[].configs[].name")?),
+        );
+        vis.i8(
+            fields::RESOURCES_CONFIGS_CONFIG_OPERATION,
+            rt::read::i8(c, "resources[].configs[].config_operation")?,
+        );
+        vis.str(
+            fields::RESOURCES_CONFIGS_VALUE,
+            rt::read::opt_str(c, v >= 1, true, "resources[].configs[].value")?,
+        );
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::RESOURCES_CONFIGS_TAGGED_FIELDS,
+                vis,
+                "resources[].configs[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -299,6 +373,47 @@ impl<'a> rt::Message<'a> for IncrementalAlterConfigsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::INCREMENTAL_ALTER_CONFIGS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `resources`.
+    pub const RESOURCES: crate::FieldId = 0;
+    /// `validate_only`.
+    pub const VALIDATE_ONLY: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `resources[].resource_type`.
+    pub const RESOURCES_RESOURCE_TYPE: crate::FieldId = 3;
+    /// `resources[].resource_name`.
+    pub const RESOURCES_RESOURCE_NAME: crate::FieldId = 4;
+    /// `resources[].configs`.
+    pub const RESOURCES_CONFIGS: crate::FieldId = 5;
+    /// `resources[]._tagged_fields`.
+    pub const RESOURCES_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `resources[].configs[].name`.
+    pub const RESOURCES_CONFIGS_NAME: crate::FieldId = 7;
+    /// `resources[].configs[].config_operation`.
+    pub const RESOURCES_CONFIGS_CONFIG_OPERATION: crate::FieldId = 8;
+    /// `resources[].configs[].value`.
+    pub const RESOURCES_CONFIGS_VALUE: crate::FieldId = 9;
+    /// `resources[].configs[]._tagged_fields`.
+    pub const RESOURCES_CONFIGS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "resources",
+        "validate_only",
+        "_tagged_fields",
+        "resources[].resource_type",
+        "resources[].resource_name",
+        "resources[].configs",
+        "resources[]._tagged_fields",
+        "resources[].configs[].name",
+        "resources[].configs[].config_operation",
+        "resources[].configs[].value",
+        "resources[].configs[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -308,6 +423,7 @@ pub mod schema {
     pub static INCREMENTAL_ALTER_CONFIGS_REQUEST: StructDesc = StructDesc {
         name: "IncrementalAlterConfigsRequest",
         flexible: 0x2,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Resources",
@@ -321,6 +437,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ValidateOnly",
@@ -334,6 +451,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -342,6 +460,7 @@ pub mod schema {
     pub static ALTER_CONFIGS_RESOURCE: StructDesc = StructDesc {
         name: "AlterConfigsResource",
         flexible: 0x2,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "ResourceType",
@@ -355,6 +474,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ResourceName",
@@ -368,6 +488,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Configs",
@@ -381,6 +502,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -389,6 +511,7 @@ pub mod schema {
     pub static ALTERABLE_CONFIG: StructDesc = StructDesc {
         name: "AlterableConfig",
         flexible: 0x2,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -402,6 +525,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "ConfigOperation",
@@ -415,6 +539,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Value",
@@ -428,6 +553,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };

@@ -114,6 +114,39 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TRANSACTIONAL_ID,
+            rt::read::opt_str(c, v >= 2, true, "transactional_id")?,
+        );
+        vis.i32(
+            fields::TRANSACTION_TIMEOUT_MS,
+            rt::read::i32(c, "transaction_timeout_ms")?,
+        );
+        if v >= 3 {
+            vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
+        }
+        if v >= 3 {
+            vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
+        }
+        if v >= 6 {
+            vis.bool(fields::ENABLE2_PC, rt::read::bool(c, "enable2_pc")?);
+        }
+        if v >= 6 {
+            vis.bool(fields::KEEP_PREPARED_TXN, rt::read::bool(c, "keep_prepared_txn")?);
+        }
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -188,6 +221,35 @@ impl<'a> rt::Message<'a> for InitProducerIdRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::INIT_PRODUCER_ID_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `transactional_id`.
+    pub const TRANSACTIONAL_ID: crate::FieldId = 0;
+    /// `transaction_timeout_ms`.
+    pub const TRANSACTION_TIMEOUT_MS: crate::FieldId = 1;
+    /// `producer_id`.
+    pub const PRODUCER_ID: crate::FieldId = 2;
+    /// `producer_epoch`.
+    pub const PRODUCER_EPOCH: crate::FieldId = 3;
+    /// `enable2_pc`.
+    pub const ENABLE2_PC: crate::FieldId = 4;
+    /// `keep_prepared_txn`.
+    pub const KEEP_PREPARED_TXN: crate::FieldId = 5;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 6;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "transactional_id",
+        "transaction_timeout_ms",
+        "producer_id",
+        "producer_epoch",
+        "enable2_pc",
+        "keep_prepared_txn",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -197,6 +259,7 @@ pub mod schema {
     pub static INIT_PRODUCER_ID_REQUEST: StructDesc = StructDesc {
         name: "InitProducerIdRequest",
         flexible: 0x7c,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "TransactionalId",
@@ -210,6 +273,7 @@ pub mod schema {
                 compact: 0x7c,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "TransactionTimeoutMs",
@@ -223,6 +287,7 @@ pub mod schema {
                 compact: 0x7c,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ProducerId",
@@ -236,6 +301,7 @@ pub mod schema {
                 compact: 0x7c,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 2,
             },
             FieldDesc {
                 name: "ProducerEpoch",
@@ -249,6 +315,7 @@ pub mod schema {
                 compact: 0x7c,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 3,
             },
             FieldDesc {
                 name: "Enable2Pc",
@@ -262,6 +329,7 @@ pub mod schema {
                 compact: 0x7c,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 4,
             },
             FieldDesc {
                 name: "KeepPreparedTxn",
@@ -275,6 +343,7 @@ pub mod schema {
                 compact: 0x7c,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 5,
             },
         ],
     };

@@ -107,6 +107,35 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
+        vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
+        if v >= 6 {
+            vis.i64(
+                fields::ONGOING_TXN_PRODUCER_ID,
+                rt::read::i64(c, "ongoing_txn_producer_id")?,
+            );
+        }
+        if v >= 6 {
+            vis.i16(
+                fields::ONGOING_TXN_PRODUCER_EPOCH,
+                rt::read::i16(c, "ongoing_txn_producer_epoch")?,
+            );
+        }
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -164,6 +193,35 @@ impl<'a> rt::Message<'a> for InitProducerIdResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::INIT_PRODUCER_ID_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `producer_id`.
+    pub const PRODUCER_ID: crate::FieldId = 2;
+    /// `producer_epoch`.
+    pub const PRODUCER_EPOCH: crate::FieldId = 3;
+    /// `ongoing_txn_producer_id`.
+    pub const ONGOING_TXN_PRODUCER_ID: crate::FieldId = 4;
+    /// `ongoing_txn_producer_epoch`.
+    pub const ONGOING_TXN_PRODUCER_EPOCH: crate::FieldId = 5;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 6;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "producer_id",
+        "producer_epoch",
+        "ongoing_txn_producer_id",
+        "ongoing_txn_producer_epoch",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -173,6 +231,7 @@ pub mod schema {
     pub static INIT_PRODUCER_ID_RESPONSE: StructDesc = StructDesc {
         name: "InitProducerIdResponse",
         flexible: 0x7c,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -186,6 +245,7 @@ pub mod schema {
                 compact: 0x7c,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -199,6 +259,7 @@ pub mod schema {
                 compact: 0x7c,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ProducerId",
@@ -212,6 +273,7 @@ pub mod schema {
                 compact: 0x7c,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 2,
             },
             FieldDesc {
                 name: "ProducerEpoch",
@@ -225,6 +287,7 @@ pub mod schema {
                 compact: 0x7c,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "OngoingTxnProducerId",
@@ -238,6 +301,7 @@ pub mod schema {
                 compact: 0x7c,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 4,
             },
             FieldDesc {
                 name: "OngoingTxnProducerEpoch",
@@ -251,6 +315,7 @@ pub mod schema {
                 compact: 0x7c,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 5,
             },
         ],
     };

@@ -68,6 +68,20 @@ impl<'a> rt::Struct<'a> for InitializeShareGroupStateRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
+        rt::visit::array::<InitializeStateData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -156,6 +170,29 @@ impl<'a> rt::Struct<'a> for InitializeStateData<'a> {
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -254,6 +291,36 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION,
+            rt::read::i32(c, "topics[].partitions[].partition")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_STATE_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].state_epoch")?,
+        );
+        vis.i64(
+            fields::TOPICS_PARTITIONS_START_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].start_offset")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -292,6 +359,44 @@ impl<'a> rt::Message<'a> for InitializeShareGroupStateRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::INITIALIZE_SHARE_GROUP_STATE_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 3;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 4;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// `topics[].partitions[].partition`.
+    pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 6;
+    /// `topics[].partitions[].state_epoch`.
+    pub const TOPICS_PARTITIONS_STATE_EPOCH: crate::FieldId = 7;
+    /// `topics[].partitions[].start_offset`.
+    pub const TOPICS_PARTITIONS_START_OFFSET: crate::FieldId = 8;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "topics",
+        "_tagged_fields",
+        "topics[].topic_id",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition",
+        "topics[].partitions[].state_epoch",
+        "topics[].partitions[].start_offset",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -301,6 +406,7 @@ pub mod schema {
     pub static INITIALIZE_SHARE_GROUP_STATE_REQUEST: StructDesc = StructDesc {
         name: "InitializeShareGroupStateRequest",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -314,6 +420,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -327,6 +434,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -335,6 +443,7 @@ pub mod schema {
     pub static INITIALIZE_STATE_DATA: StructDesc = StructDesc {
         name: "InitializeStateData",
         flexible: 0x1,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -348,6 +457,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Partitions",
@@ -361,6 +471,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -369,6 +480,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0x1,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "Partition",
@@ -382,6 +494,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "StateEpoch",
@@ -395,6 +508,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "StartOffset",
@@ -408,6 +522,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };

@@ -105,6 +105,36 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 6, "group_id")?));
+        vis.i32(fields::SESSION_TIMEOUT_MS, rt::read::i32(c, "session_timeout_ms")?);
+        if v >= 1 {
+            vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
+        }
+        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 6, "member_id")?));
+        if v >= 5 {
+            vis.str(
+                fields::GROUP_INSTANCE_ID,
+                rt::read::opt_str(c, v >= 6, v >= 5, "group_instance_id")?,
+            );
+        }
+        vis.str(fields::PROTOCOL_TYPE, Some(rt::read::str(c, v >= 6, "protocol_type")?));
+        rt::visit::array::<JoinGroupRequestProtocol<'a>, V>(c, v >= 6, false, v, fields::PROTOCOLS, vis, "protocols")?;
+        if v >= 8 {
+            vis.str(fields::REASON, rt::read::opt_str(c, v >= 6, v >= 8, "reason")?);
+        }
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -223,6 +253,27 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::PROTOCOLS_NAME,
+            Some(rt::read::str(c, v >= 6, "protocols[].name")?),
+        );
+        vis.bytes(
+            fields::PROTOCOLS_METADATA,
+            Some(rt::read::bytes(c, v >= 6, "protocols[].metadata")?),
+        );
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::PROTOCOLS_TAGGED_FIELDS, vis, "protocols[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -262,6 +313,50 @@ impl<'a> rt::Message<'a> for JoinGroupRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::JOIN_GROUP_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `session_timeout_ms`.
+    pub const SESSION_TIMEOUT_MS: crate::FieldId = 1;
+    /// `rebalance_timeout_ms`.
+    pub const REBALANCE_TIMEOUT_MS: crate::FieldId = 2;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 3;
+    /// `group_instance_id`.
+    pub const GROUP_INSTANCE_ID: crate::FieldId = 4;
+    /// `protocol_type`.
+    pub const PROTOCOL_TYPE: crate::FieldId = 5;
+    /// `protocols`.
+    pub const PROTOCOLS: crate::FieldId = 6;
+    /// `reason`.
+    pub const REASON: crate::FieldId = 7;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 8;
+    /// `protocols[].name`.
+    pub const PROTOCOLS_NAME: crate::FieldId = 9;
+    /// `protocols[].metadata`.
+    pub const PROTOCOLS_METADATA: crate::FieldId = 10;
+    /// `protocols[]._tagged_fields`.
+    pub const PROTOCOLS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "session_timeout_ms",
+        "rebalance_timeout_ms",
+        "member_id",
+        "group_instance_id",
+        "protocol_type",
+        "protocols",
+        "reason",
+        "_tagged_fields",
+        "protocols[].name",
+        "protocols[].metadata",
+        "protocols[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -271,6 +366,7 @@ pub mod schema {
     pub static JOIN_GROUP_REQUEST: StructDesc = StructDesc {
         name: "JoinGroupRequest",
         flexible: 0x3c0,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -284,6 +380,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "SessionTimeoutMs",
@@ -297,6 +394,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "RebalanceTimeoutMs",
@@ -310,6 +408,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 2,
             },
             FieldDesc {
                 name: "MemberId",
@@ -323,6 +422,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "GroupInstanceId",
@@ -336,6 +436,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Null,
+                id: 4,
             },
             FieldDesc {
                 name: "ProtocolType",
@@ -349,6 +450,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Protocols",
@@ -362,6 +464,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Reason",
@@ -375,6 +478,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: true,
                 default: D::Null,
+                id: 7,
             },
         ],
     };
@@ -383,6 +487,7 @@ pub mod schema {
     pub static JOIN_GROUP_REQUEST_PROTOCOL: StructDesc = StructDesc {
         name: "JoinGroupRequestProtocol",
         flexible: 0x3c0,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -396,6 +501,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Metadata",
@@ -409,6 +515,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };

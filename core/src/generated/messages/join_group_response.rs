@@ -117,6 +117,40 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 2 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
+        if v >= 7 {
+            vis.str(
+                fields::PROTOCOL_TYPE,
+                rt::read::opt_str(c, v >= 6, v >= 7, "protocol_type")?,
+            );
+        }
+        vis.str(
+            fields::PROTOCOL_NAME,
+            rt::read::opt_str(c, v >= 6, v >= 7, "protocol_name")?,
+        );
+        vis.str(fields::LEADER, Some(rt::read::str(c, v >= 6, "leader")?));
+        if v >= 9 {
+            vis.bool(fields::SKIP_ASSIGNMENT, rt::read::bool(c, "skip_assignment")?);
+        }
+        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 6, "member_id")?));
+        rt::visit::array::<JoinGroupResponseMember<'a>, V>(c, v >= 6, false, v, fields::MEMBERS, vis, "members")?;
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -242,6 +276,33 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::MEMBERS_MEMBER_ID,
+            Some(rt::read::str(c, v >= 6, "members[].member_id")?),
+        );
+        if v >= 5 {
+            vis.str(
+                fields::MEMBERS_GROUP_INSTANCE_ID,
+                rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?,
+            );
+        }
+        vis.bytes(
+            fields::MEMBERS_METADATA,
+            Some(rt::read::bytes(c, v >= 6, "members[].metadata")?),
+        );
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -287,6 +348,56 @@ impl<'a> rt::Message<'a> for JoinGroupResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::JOIN_GROUP_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `generation_id`.
+    pub const GENERATION_ID: crate::FieldId = 2;
+    /// `protocol_type`.
+    pub const PROTOCOL_TYPE: crate::FieldId = 3;
+    /// `protocol_name`.
+    pub const PROTOCOL_NAME: crate::FieldId = 4;
+    /// `leader`.
+    pub const LEADER: crate::FieldId = 5;
+    /// `skip_assignment`.
+    pub const SKIP_ASSIGNMENT: crate::FieldId = 6;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 7;
+    /// `members`.
+    pub const MEMBERS: crate::FieldId = 8;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 9;
+    /// `members[].member_id`.
+    pub const MEMBERS_MEMBER_ID: crate::FieldId = 10;
+    /// `members[].group_instance_id`.
+    pub const MEMBERS_GROUP_INSTANCE_ID: crate::FieldId = 11;
+    /// `members[].metadata`.
+    pub const MEMBERS_METADATA: crate::FieldId = 12;
+    /// `members[]._tagged_fields`.
+    pub const MEMBERS_TAGGED_FIELDS: crate::FieldId = 13;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "generation_id",
+        "protocol_type",
+        "protocol_name",
+        "leader",
+        "skip_assignment",
+        "member_id",
+        "members",
+        "_tagged_fields",
+        "members[].member_id",
+        "members[].group_instance_id",
+        "members[].metadata",
+        "members[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -296,6 +407,7 @@ pub mod schema {
     pub static JOIN_GROUP_RESPONSE: StructDesc = StructDesc {
         name: "JoinGroupResponse",
         flexible: 0x3c0,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -309,6 +421,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -322,6 +435,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "GenerationId",
@@ -335,6 +449,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 2,
             },
             FieldDesc {
                 name: "ProtocolType",
@@ -348,6 +463,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: true,
                 default: D::Null,
+                id: 3,
             },
             FieldDesc {
                 name: "ProtocolName",
@@ -361,6 +477,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Leader",
@@ -374,6 +491,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "SkipAssignment",
@@ -387,6 +505,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 6,
             },
             FieldDesc {
                 name: "MemberId",
@@ -400,6 +519,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Members",
@@ -413,6 +533,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };
@@ -421,6 +542,7 @@ pub mod schema {
     pub static JOIN_GROUP_RESPONSE_MEMBER: StructDesc = StructDesc {
         name: "JoinGroupResponseMember",
         flexible: 0x3c0,
+        tags_id: 13,
         fields: &[
             FieldDesc {
                 name: "MemberId",
@@ -434,6 +556,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "GroupInstanceId",
@@ -447,6 +570,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: true,
                 default: D::Null,
+                id: 11,
             },
             FieldDesc {
                 name: "Metadata",
@@ -460,6 +584,7 @@ pub mod schema {
                 compact: 0x3c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
         ],
     };

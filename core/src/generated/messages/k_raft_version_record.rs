@@ -76,6 +76,21 @@ impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
+        vis.i16(fields::K_RAFT_VERSION, rt::read::i16(c, "k_raft_version")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -113,6 +128,19 @@ impl<'a> rt::Message<'a> for KRaftVersionRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::K_RAFT_VERSION_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `version`.
+    pub const VERSION: crate::FieldId = 0;
+    /// `k_raft_version`.
+    pub const K_RAFT_VERSION: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["version", "k_raft_version", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -122,6 +150,7 @@ pub mod schema {
     pub static K_RAFT_VERSION_RECORD: StructDesc = StructDesc {
         name: "KRaftVersionRecord",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Version",
@@ -135,6 +164,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "KRaftVersion",
@@ -148,6 +178,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

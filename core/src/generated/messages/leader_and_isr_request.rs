@@ -109,6 +109,60 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+        if v >= 7 {
+            vis.bool(fields::IS_K_RAFT_CONTROLLER, rt::read::bool(c, "is_k_raft_controller")?);
+        }
+        vis.i32(fields::CONTROLLER_EPOCH, rt::read::i32(c, "controller_epoch")?);
+        if v >= 2 {
+            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+        }
+        if v >= 5 {
+            vis.i8(fields::TYPE, rt::read::i8(c, "type")?);
+        }
+        if v <= 1 {
+            rt::visit::array::<LeaderAndIsrPartitionState<'a>, V>(
+                c,
+                v >= 4,
+                false,
+                v,
+                fields::UNGROUPED_PARTITION_STATES,
+                vis,
+                "ungrouped_partition_states",
+            )?;
+        }
+        if v >= 2 {
+            rt::visit::array::<LeaderAndIsrTopicState<'a>, V>(
+                c,
+                v >= 4,
+                false,
+                v,
+                fields::TOPIC_STATES,
+                vis,
+                "topic_states",
+            )?;
+        }
+        rt::visit::array::<LeaderAndIsrLiveLeader<'a>, V>(
+            c,
+            v >= 4,
+            false,
+            v,
+            fields::LIVE_LEADERS,
+            vis,
+            "live_leaders",
+        )?;
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -344,6 +398,102 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 1 {
+            vis.str(
+                fields::UNGROUPED_PARTITION_STATES_TOPIC_NAME,
+                Some(rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?),
+            );
+        }
+        vis.i32(
+            fields::UNGROUPED_PARTITION_STATES_PARTITION_INDEX,
+            rt::read::i32(c, "ungrouped_partition_states[].partition_index")?,
+        );
+        vis.i32(
+            fields::UNGROUPED_PARTITION_STATES_CONTROLLER_EPOCH,
+            rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?,
+        );
+        vis.i32(
+            fields::UNGROUPED_PARTITION_STATES_LEADER,
+            rt::read::i32(c, "ungrouped_partition_states[].leader")?,
+        );
+        vis.i32(
+            fields::UNGROUPED_PARTITION_STATES_LEADER_EPOCH,
+            rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 4,
+            false,
+            v,
+            fields::UNGROUPED_PARTITION_STATES_ISR,
+            vis,
+            "ungrouped_partition_states[].isr",
+        )?;
+        vis.i32(
+            fields::UNGROUPED_PARTITION_STATES_PARTITION_EPOCH,
+            rt::read::i32(c, "ungrouped_partition_states[].partition_epoch")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 4,
+            false,
+            v,
+            fields::UNGROUPED_PARTITION_STATES_REPLICAS,
+            vis,
+            "ungrouped_partition_states[].replicas",
+        )?;
+        if v >= 3 {
+            rt::visit::array::<i32, V>(
+                c,
+                v >= 4,
+                false,
+                v,
+                fields::UNGROUPED_PARTITION_STATES_ADDING_REPLICAS,
+                vis,
+                "ungrouped_partition_states[].adding_replicas",
+            )?;
+        }
+        if v >= 3 {
+            rt::visit::array::<i32, V>(
+                c,
+                v >= 4,
+                false,
+                v,
+                fields::UNGROUPED_PARTITION_STATES_REMOVING_REPLICAS,
+                vis,
+                "ungrouped_partition_states[].removing_replicas",
+            )?;
+        }
+        if v >= 1 {
+            vis.bool(
+                fields::UNGROUPED_PARTITION_STATES_IS_NEW,
+                rt::read::bool(c, "ungrouped_partition_states[].is_new")?,
+            );
+        }
+        if v >= 6 {
+            vis.i8(
+                fields::UNGROUPED_PARTITION_STATES_LEADER_RECOVERY_STATE,
+                rt::read::i8(c, "ungrouped_partition_states[].leader_recovery_state")?,
+            );
+        }
+        if v >= 4 {
+            rt::visit::tags_only(
+                c,
+                fields::UNGROUPED_PARTITION_STATES_TAGGED_FIELDS,
+                vis,
+                "ungrouped_partition_states[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -519,6 +669,47 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 2 {
+            vis.str(
+                fields::TOPIC_STATES_TOPIC_NAME,
+                Some(rt::read::str(c, v >= 4, "topic_states[].topic_name")?),
+            );
+        }
+        if v >= 5 {
+            vis.uuid(
+                fields::TOPIC_STATES_TOPIC_ID,
+                rt::read::uuid(c, "topic_states[].topic_id")?,
+            );
+        }
+        if v >= 2 {
+            rt::visit::array::<LeaderAndIsrPartitionState<'a>, V>(
+                c,
+                v >= 4,
+                false,
+                v,
+                fields::TOPIC_STATES_PARTITION_STATES,
+                vis,
+                "topic_states[].partition_states",
+            )?;
+        }
+        if v >= 4 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPIC_STATES_TAGGED_FIELDS,
+                vis,
+                "topic_states[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -631,6 +822,33 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::LIVE_LEADERS_BROKER_ID,
+            rt::read::i32(c, "live_leaders[].broker_id")?,
+        );
+        vis.str(
+            fields::LIVE_LEADERS_HOST_NAME,
+            Some(rt::read::str(c, v >= 4, "live_leaders[].host_name")?),
+        );
+        vis.i32(fields::LIVE_LEADERS_PORT, rt::read::i32(c, "live_leaders[].port")?);
+        if v >= 4 {
+            rt::visit::tags_only(
+                c,
+                fields::LIVE_LEADERS_TAGGED_FIELDS,
+                vis,
+                "live_leaders[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -670,6 +888,104 @@ impl<'a> rt::Message<'a> for LeaderAndIsrRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LEADER_AND_ISR_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `controller_id`.
+    pub const CONTROLLER_ID: crate::FieldId = 0;
+    /// `is_k_raft_controller`.
+    pub const IS_K_RAFT_CONTROLLER: crate::FieldId = 1;
+    /// `controller_epoch`.
+    pub const CONTROLLER_EPOCH: crate::FieldId = 2;
+    /// `broker_epoch`.
+    pub const BROKER_EPOCH: crate::FieldId = 3;
+    /// `type`.
+    pub const TYPE: crate::FieldId = 4;
+    /// `ungrouped_partition_states`.
+    pub const UNGROUPED_PARTITION_STATES: crate::FieldId = 5;
+    /// `topic_states`.
+    pub const TOPIC_STATES: crate::FieldId = 6;
+    /// `live_leaders`.
+    pub const LIVE_LEADERS: crate::FieldId = 7;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 8;
+    /// `ungrouped_partition_states[].topic_name`.
+    pub const UNGROUPED_PARTITION_STATES_TOPIC_NAME: crate::FieldId = 9;
+    /// `ungrouped_partition_states[].partition_index`.
+    pub const UNGROUPED_PARTITION_STATES_PARTITION_INDEX: crate::FieldId = 10;
+    /// `ungrouped_partition_states[].controller_epoch`.
+    pub const UNGROUPED_PARTITION_STATES_CONTROLLER_EPOCH: crate::FieldId = 11;
+    /// `ungrouped_partition_states[].leader`.
+    pub const UNGROUPED_PARTITION_STATES_LEADER: crate::FieldId = 12;
+    /// `ungrouped_partition_states[].leader_epoch`.
+    pub const UNGROUPED_PARTITION_STATES_LEADER_EPOCH: crate::FieldId = 13;
+    /// `ungrouped_partition_states[].isr`.
+    pub const UNGROUPED_PARTITION_STATES_ISR: crate::FieldId = 14;
+    /// `ungrouped_partition_states[].partition_epoch`.
+    pub const UNGROUPED_PARTITION_STATES_PARTITION_EPOCH: crate::FieldId = 15;
+    /// `ungrouped_partition_states[].replicas`.
+    pub const UNGROUPED_PARTITION_STATES_REPLICAS: crate::FieldId = 16;
+    /// `ungrouped_partition_states[].adding_replicas`.
+    pub const UNGROUPED_PARTITION_STATES_ADDING_REPLICAS: crate::FieldId = 17;
+    /// `ungrouped_partition_states[].removing_replicas`.
+    pub const UNGROUPED_PARTITION_STATES_REMOVING_REPLICAS: crate::FieldId = 18;
+    /// `ungrouped_partition_states[].is_new`.
+    pub const UNGROUPED_PARTITION_STATES_IS_NEW: crate::FieldId = 19;
+    /// `ungrouped_partition_states[].leader_recovery_state`.
+    pub const UNGROUPED_PARTITION_STATES_LEADER_RECOVERY_STATE: crate::FieldId = 20;
+    /// `ungrouped_partition_states[]._tagged_fields`.
+    pub const UNGROUPED_PARTITION_STATES_TAGGED_FIELDS: crate::FieldId = 21;
+    /// `topic_states[].topic_name`.
+    pub const TOPIC_STATES_TOPIC_NAME: crate::FieldId = 22;
+    /// `topic_states[].topic_id`.
+    pub const TOPIC_STATES_TOPIC_ID: crate::FieldId = 23;
+    /// `topic_states[].partition_states`.
+    pub const TOPIC_STATES_PARTITION_STATES: crate::FieldId = 24;
+    /// `topic_states[]._tagged_fields`.
+    pub const TOPIC_STATES_TAGGED_FIELDS: crate::FieldId = 25;
+    /// `live_leaders[].broker_id`.
+    pub const LIVE_LEADERS_BROKER_ID: crate::FieldId = 26;
+    /// `live_leaders[].host_name`.
+    pub const LIVE_LEADERS_HOST_NAME: crate::FieldId = 27;
+    /// `live_leaders[].port`.
+    pub const LIVE_LEADERS_PORT: crate::FieldId = 28;
+    /// `live_leaders[]._tagged_fields`.
+    pub const LIVE_LEADERS_TAGGED_FIELDS: crate::FieldId = 29;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "controller_id",
+        "is_k_raft_controller",
+        "controller_epoch",
+        "broker_epoch",
+        "type",
+        "ungrouped_partition_states",
+        "topic_states",
+        "live_leaders",
+        "_tagged_fields",
+        "ungrouped_partition_states[].topic_name",
+        "ungrouped_partition_states[].partition_index",
+        "ungrouped_partition_states[].controller_epoch",
+        "ungrouped_partition_states[].leader",
+        "ungrouped_partition_states[].leader_epoch",
+        "ungrouped_partition_states[].isr",
+        "ungrouped_partition_states[].partition_epoch",
+        "ungrouped_partition_states[].replicas",
+        "ungrouped_partition_states[].adding_replicas",
+        "ungrouped_partition_states[].removing_replicas",
+        "ungrouped_partition_states[].is_new",
+        "ungrouped_partition_states[].leader_recovery_state",
+        "ungrouped_partition_states[]._tagged_fields",
+        "topic_states[].topic_name",
+        "topic_states[].topic_id",
+        "topic_states[].partition_states",
+        "topic_states[]._tagged_fields",
+        "live_leaders[].broker_id",
+        "live_leaders[].host_name",
+        "live_leaders[].port",
+        "live_leaders[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -679,6 +995,7 @@ pub mod schema {
     pub static LEADER_AND_ISR_REQUEST: StructDesc = StructDesc {
         name: "LeaderAndIsrRequest",
         flexible: 0xf0,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "ControllerId",
@@ -692,6 +1009,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "isKRaftController",
@@ -705,6 +1023,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 1,
             },
             FieldDesc {
                 name: "ControllerEpoch",
@@ -718,6 +1037,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "BrokerEpoch",
@@ -731,6 +1051,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 3,
             },
             FieldDesc {
                 name: "Type",
@@ -744,6 +1065,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "UngroupedPartitionStates",
@@ -757,6 +1079,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "TopicStates",
@@ -770,6 +1093,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "LiveLeaders",
@@ -783,6 +1107,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };
@@ -791,6 +1116,7 @@ pub mod schema {
     pub static LEADER_AND_ISR_PARTITION_STATE: StructDesc = StructDesc {
         name: "LeaderAndIsrPartitionState",
         flexible: 0xf0,
+        tags_id: 21,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -804,6 +1130,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: true,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "PartitionIndex",
@@ -817,6 +1144,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "ControllerEpoch",
@@ -830,6 +1158,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Leader",
@@ -843,6 +1172,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -856,6 +1186,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "Isr",
@@ -869,6 +1200,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "PartitionEpoch",
@@ -882,6 +1214,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "Replicas",
@@ -895,6 +1228,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "AddingReplicas",
@@ -908,6 +1242,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: true,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "RemovingReplicas",
@@ -921,6 +1256,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: true,
                 default: D::Zero,
+                id: 18,
             },
             FieldDesc {
                 name: "IsNew",
@@ -934,6 +1270,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: true,
                 default: D::Bool(false),
+                id: 19,
             },
             FieldDesc {
                 name: "LeaderRecoveryState",
@@ -947,6 +1284,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Int(0),
+                id: 20,
             },
         ],
     };
@@ -955,6 +1293,7 @@ pub mod schema {
     pub static LEADER_AND_ISR_TOPIC_STATE: StructDesc = StructDesc {
         name: "LeaderAndIsrTopicState",
         flexible: 0xf0,
+        tags_id: 25,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -968,6 +1307,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 22,
             },
             FieldDesc {
                 name: "TopicId",
@@ -981,6 +1321,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: true,
                 default: D::Zero,
+                id: 23,
             },
             FieldDesc {
                 name: "PartitionStates",
@@ -994,6 +1335,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 24,
             },
         ],
     };
@@ -1002,6 +1344,7 @@ pub mod schema {
     pub static LEADER_AND_ISR_LIVE_LEADER: StructDesc = StructDesc {
         name: "LeaderAndIsrLiveLeader",
         flexible: 0xf0,
+        tags_id: 29,
         fields: &[
             FieldDesc {
                 name: "BrokerId",
@@ -1015,6 +1358,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 26,
             },
             FieldDesc {
                 name: "HostName",
@@ -1028,6 +1372,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 27,
             },
             FieldDesc {
                 name: "Port",
@@ -1041,6 +1386,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 28,
             },
         ],
     };

@@ -75,6 +75,33 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        if v <= 4 {
+            rt::visit::array::<LeaderAndIsrPartitionError<'a>, V>(
+                c,
+                v >= 4,
+                false,
+                v,
+                fields::PARTITION_ERRORS,
+                vis,
+                "partition_errors",
+            )?;
+        }
+        if v >= 5 {
+            rt::visit::array::<LeaderAndIsrTopicError<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
+        }
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -195,6 +222,38 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 4 {
+            vis.str(
+                fields::PARTITION_ERRORS_TOPIC_NAME,
+                Some(rt::read::str(c, v >= 4, "partition_errors[].topic_name")?),
+            );
+        }
+        vis.i32(
+            fields::PARTITION_ERRORS_PARTITION_INDEX,
+            rt::read::i32(c, "partition_errors[].partition_index")?,
+        );
+        vis.i16(
+            fields::PARTITION_ERRORS_ERROR_CODE,
+            rt::read::i16(c, "partition_errors[].error_code")?,
+        );
+        if v >= 4 {
+            rt::visit::tags_only(
+                c,
+                fields::PARTITION_ERRORS_TAGGED_FIELDS,
+                vis,
+                "partition_errors[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -303,6 +362,33 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 5 {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        }
+        if v >= 5 {
+            rt::visit::array::<LeaderAndIsrPartitionError<'a>, V>(
+                c,
+                v >= 4,
+                false,
+                v,
+                fields::TOPICS_PARTITION_ERRORS,
+                vis,
+                "topics[].partition_errors",
+            )?;
+        }
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -356,6 +442,47 @@ impl<'a> rt::Message<'a> for LeaderAndIsrResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LEADER_AND_ISR_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `partition_errors`.
+    pub const PARTITION_ERRORS: crate::FieldId = 1;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `partition_errors[].topic_name`.
+    pub const PARTITION_ERRORS_TOPIC_NAME: crate::FieldId = 4;
+    /// `partition_errors[].partition_index`.
+    pub const PARTITION_ERRORS_PARTITION_INDEX: crate::FieldId = 5;
+    /// `partition_errors[].error_code`.
+    pub const PARTITION_ERRORS_ERROR_CODE: crate::FieldId = 6;
+    /// `partition_errors[]._tagged_fields`.
+    pub const PARTITION_ERRORS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 8;
+    /// `topics[].partition_errors`.
+    pub const TOPICS_PARTITION_ERRORS: crate::FieldId = 9;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "error_code",
+        "partition_errors",
+        "topics",
+        "_tagged_fields",
+        "partition_errors[].topic_name",
+        "partition_errors[].partition_index",
+        "partition_errors[].error_code",
+        "partition_errors[]._tagged_fields",
+        "topics[].topic_id",
+        "topics[].partition_errors",
+        "topics[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -365,6 +492,7 @@ pub mod schema {
     pub static LEADER_AND_ISR_RESPONSE: StructDesc = StructDesc {
         name: "LeaderAndIsrResponse",
         flexible: 0xf0,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -378,6 +506,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "PartitionErrors",
@@ -391,6 +520,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Topics",
@@ -404,6 +534,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -412,6 +543,7 @@ pub mod schema {
     pub static LEADER_AND_ISR_PARTITION_ERROR: StructDesc = StructDesc {
         name: "LeaderAndIsrPartitionError",
         flexible: 0xf0,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -425,6 +557,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: true,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "PartitionIndex",
@@ -438,6 +571,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -451,6 +585,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -459,6 +594,7 @@ pub mod schema {
     pub static LEADER_AND_ISR_TOPIC_ERROR: StructDesc = StructDesc {
         name: "LeaderAndIsrTopicError",
         flexible: 0xf0,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -472,6 +608,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "PartitionErrors",
@@ -485,6 +622,7 @@ pub mod schema {
                 compact: 0xf0,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };

@@ -80,6 +80,23 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
+        vis.i32(fields::LEADER_ID, rt::read::i32(c, "leader_id")?);
+        rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::VOTERS, vis, "voters")?;
+        rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::GRANTING_VOTERS, vis, "granting_voters")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -178,6 +195,26 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::VOTERS_VOTER_ID, rt::read::i32(c, "voters[].voter_id")?);
+        if v >= 1 {
+            vis.uuid(
+                fields::VOTERS_VOTER_DIRECTORY_ID,
+                rt::read::uuid(c, "voters[].voter_directory_id")?,
+            );
+        }
+        if true {
+            rt::visit::tags_only(c, fields::VOTERS_TAGGED_FIELDS, vis, "voters[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -223,6 +260,38 @@ impl<'a> rt::Message<'a> for LeaderChangeMessage<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LEADER_CHANGE_MESSAGE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `version`.
+    pub const VERSION: crate::FieldId = 0;
+    /// `leader_id`.
+    pub const LEADER_ID: crate::FieldId = 1;
+    /// `voters`.
+    pub const VOTERS: crate::FieldId = 2;
+    /// `granting_voters`.
+    pub const GRANTING_VOTERS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `voters[].voter_id`.
+    pub const VOTERS_VOTER_ID: crate::FieldId = 5;
+    /// `voters[].voter_directory_id`.
+    pub const VOTERS_VOTER_DIRECTORY_ID: crate::FieldId = 6;
+    /// `voters[]._tagged_fields`.
+    pub const VOTERS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "version",
+        "leader_id",
+        "voters",
+        "granting_voters",
+        "_tagged_fields",
+        "voters[].voter_id",
+        "voters[].voter_directory_id",
+        "voters[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -232,6 +301,7 @@ pub mod schema {
     pub static LEADER_CHANGE_MESSAGE: StructDesc = StructDesc {
         name: "LeaderChangeMessage",
         flexible: 0x3,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "Version",
@@ -245,6 +315,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "LeaderId",
@@ -258,6 +329,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Voters",
@@ -271,6 +343,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "GrantingVoters",
@@ -284,6 +357,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -292,6 +366,7 @@ pub mod schema {
     pub static VOTER: StructDesc = StructDesc {
         name: "Voter",
         flexible: 0x3,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "VoterId",
@@ -305,6 +380,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "VoterDirectoryId",
@@ -318,6 +394,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };

@@ -76,6 +76,26 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
+        if v <= 2 {
+            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 4, "member_id")?));
+        }
+        if v >= 3 {
+            rt::visit::array::<MemberIdentity<'a>, V>(c, v >= 4, false, v, fields::MEMBERS, vis, "members")?;
+        }
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -209,6 +229,37 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.str(
+                fields::MEMBERS_MEMBER_ID,
+                Some(rt::read::str(c, v >= 4, "members[].member_id")?),
+            );
+        }
+        if v >= 3 {
+            vis.str(
+                fields::MEMBERS_GROUP_INSTANCE_ID,
+                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?,
+            );
+        }
+        if v >= 5 {
+            vis.str(
+                fields::MEMBERS_REASON,
+                rt::read::opt_str(c, v >= 4, v >= 5, "members[].reason")?,
+            );
+        }
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -268,6 +319,38 @@ impl<'a> rt::Message<'a> for LeaveGroupRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LEAVE_GROUP_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 1;
+    /// `members`.
+    pub const MEMBERS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `members[].member_id`.
+    pub const MEMBERS_MEMBER_ID: crate::FieldId = 4;
+    /// `members[].group_instance_id`.
+    pub const MEMBERS_GROUP_INSTANCE_ID: crate::FieldId = 5;
+    /// `members[].reason`.
+    pub const MEMBERS_REASON: crate::FieldId = 6;
+    /// `members[]._tagged_fields`.
+    pub const MEMBERS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "member_id",
+        "members",
+        "_tagged_fields",
+        "members[].member_id",
+        "members[].group_instance_id",
+        "members[].reason",
+        "members[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -277,6 +360,7 @@ pub mod schema {
     pub static LEAVE_GROUP_REQUEST: StructDesc = StructDesc {
         name: "LeaveGroupRequest",
         flexible: 0x30,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -290,6 +374,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "MemberId",
@@ -303,6 +388,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Members",
@@ -316,6 +402,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -324,6 +411,7 @@ pub mod schema {
     pub static MEMBER_IDENTITY: StructDesc = StructDesc {
         name: "MemberIdentity",
         flexible: 0x30,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "MemberId",
@@ -337,6 +425,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "GroupInstanceId",
@@ -350,6 +439,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Null,
+                id: 5,
             },
             FieldDesc {
                 name: "Reason",
@@ -363,6 +453,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: true,
                 default: D::Null,
+                id: 6,
             },
         ],
     };

@@ -75,6 +75,26 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        if v >= 3 {
+            rt::visit::array::<MemberResponse<'a>, V>(c, v >= 4, false, v, fields::MEMBERS, vis, "members")?;
+        }
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -197,6 +217,34 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.str(
+                fields::MEMBERS_MEMBER_ID,
+                Some(rt::read::str(c, v >= 4, "members[].member_id")?),
+            );
+        }
+        if v >= 3 {
+            vis.str(
+                fields::MEMBERS_GROUP_INSTANCE_ID,
+                rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?,
+            );
+        }
+        if v >= 3 {
+            vis.i16(fields::MEMBERS_ERROR_CODE, rt::read::i16(c, "members[].error_code")?);
+        }
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -259,6 +307,38 @@ impl<'a> rt::Message<'a> for LeaveGroupResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LEAVE_GROUP_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `members`.
+    pub const MEMBERS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `members[].member_id`.
+    pub const MEMBERS_MEMBER_ID: crate::FieldId = 4;
+    /// `members[].group_instance_id`.
+    pub const MEMBERS_GROUP_INSTANCE_ID: crate::FieldId = 5;
+    /// `members[].error_code`.
+    pub const MEMBERS_ERROR_CODE: crate::FieldId = 6;
+    /// `members[]._tagged_fields`.
+    pub const MEMBERS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "members",
+        "_tagged_fields",
+        "members[].member_id",
+        "members[].group_instance_id",
+        "members[].error_code",
+        "members[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -268,6 +348,7 @@ pub mod schema {
     pub static LEAVE_GROUP_RESPONSE: StructDesc = StructDesc {
         name: "LeaveGroupResponse",
         flexible: 0x30,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -281,6 +362,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -294,6 +376,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Members",
@@ -307,6 +390,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -315,6 +399,7 @@ pub mod schema {
     pub static MEMBER_RESPONSE: StructDesc = StructDesc {
         name: "MemberResponse",
         flexible: 0x30,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "MemberId",
@@ -328,6 +413,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "GroupInstanceId",
@@ -341,6 +427,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -354,6 +441,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };

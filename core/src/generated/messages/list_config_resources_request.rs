@@ -67,6 +67,22 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            rt::visit::array::<i8, V>(c, true, false, v, fields::RESOURCE_TYPES, vis, "resource_types")?;
+        }
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -111,6 +127,17 @@ impl<'a> rt::Message<'a> for ListConfigResourcesRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_CONFIG_RESOURCES_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `resource_types`.
+    pub const RESOURCE_TYPES: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["resource_types", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -120,6 +147,7 @@ pub mod schema {
     pub static LIST_CONFIG_RESOURCES_REQUEST: StructDesc = StructDesc {
         name: "ListConfigResourcesRequest",
         flexible: 0x3,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "ResourceTypes",
             json: "resourceTypes",
@@ -132,6 +160,7 @@ pub mod schema {
             compact: 0x3,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 }

@@ -75,6 +75,30 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        rt::visit::array::<ConfigResource<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::CONFIG_RESOURCES,
+            vis,
+            "config_resources",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -171,6 +195,34 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::CONFIG_RESOURCES_RESOURCE_NAME,
+            Some(rt::read::str(c, true, "config_resources[].resource_name")?),
+        );
+        if v >= 1 {
+            vis.i8(
+                fields::CONFIG_RESOURCES_RESOURCE_TYPE,
+                rt::read::i8(c, "config_resources[].resource_type")?,
+            );
+        }
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::CONFIG_RESOURCES_TAGGED_FIELDS,
+                vis,
+                "config_resources[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -214,6 +266,35 @@ impl<'a> rt::Message<'a> for ListConfigResourcesResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_CONFIG_RESOURCES_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `config_resources`.
+    pub const CONFIG_RESOURCES: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `config_resources[].resource_name`.
+    pub const CONFIG_RESOURCES_RESOURCE_NAME: crate::FieldId = 4;
+    /// `config_resources[].resource_type`.
+    pub const CONFIG_RESOURCES_RESOURCE_TYPE: crate::FieldId = 5;
+    /// `config_resources[]._tagged_fields`.
+    pub const CONFIG_RESOURCES_TAGGED_FIELDS: crate::FieldId = 6;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "config_resources",
+        "_tagged_fields",
+        "config_resources[].resource_name",
+        "config_resources[].resource_type",
+        "config_resources[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -223,6 +304,7 @@ pub mod schema {
     pub static LIST_CONFIG_RESOURCES_RESPONSE: StructDesc = StructDesc {
         name: "ListConfigResourcesResponse",
         flexible: 0x3,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -236,6 +318,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -249,6 +332,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ConfigResources",
@@ -262,6 +346,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -270,6 +355,7 @@ pub mod schema {
     pub static CONFIG_RESOURCE: StructDesc = StructDesc {
         name: "ConfigResource",
         flexible: 0x3,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "ResourceName",
@@ -283,6 +369,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ResourceType",
@@ -296,6 +383,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: true,
                 default: D::Int(16),
+                id: 5,
             },
         ],
     };

@@ -77,6 +77,25 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 4 {
+            rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::STATES_FILTER, vis, "states_filter")?;
+        }
+        if v >= 5 {
+            rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::TYPES_FILTER, vis, "types_filter")?;
+        }
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -130,6 +149,19 @@ impl<'a> rt::Message<'a> for ListGroupsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_GROUPS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `states_filter`.
+    pub const STATES_FILTER: crate::FieldId = 0;
+    /// `types_filter`.
+    pub const TYPES_FILTER: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["states_filter", "types_filter", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -139,6 +171,7 @@ pub mod schema {
     pub static LIST_GROUPS_REQUEST: StructDesc = StructDesc {
         name: "ListGroupsRequest",
         flexible: 0x38,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "StatesFilter",
@@ -152,6 +185,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "TypesFilter",
@@ -165,6 +199,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

@@ -71,6 +71,24 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        rt::visit::array::<ListedGroup<'a>, V>(c, v >= 3, false, v, fields::GROUPS, vis, "groups")?;
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -186,6 +204,39 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_GROUP_ID,
+            Some(rt::read::str(c, v >= 3, "groups[].group_id")?),
+        );
+        vis.str(
+            fields::GROUPS_PROTOCOL_TYPE,
+            Some(rt::read::str(c, v >= 3, "groups[].protocol_type")?),
+        );
+        if v >= 4 {
+            vis.str(
+                fields::GROUPS_GROUP_STATE,
+                Some(rt::read::str(c, v >= 3, "groups[].group_state")?),
+            );
+        }
+        if v >= 5 {
+            vis.str(
+                fields::GROUPS_GROUP_TYPE,
+                Some(rt::read::str(c, v >= 3, "groups[].group_type")?),
+            );
+        }
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -237,6 +288,41 @@ impl<'a> rt::Message<'a> for ListGroupsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_GROUPS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `groups`.
+    pub const GROUPS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `groups[].group_id`.
+    pub const GROUPS_GROUP_ID: crate::FieldId = 4;
+    /// `groups[].protocol_type`.
+    pub const GROUPS_PROTOCOL_TYPE: crate::FieldId = 5;
+    /// `groups[].group_state`.
+    pub const GROUPS_GROUP_STATE: crate::FieldId = 6;
+    /// `groups[].group_type`.
+    pub const GROUPS_GROUP_TYPE: crate::FieldId = 7;
+    /// `groups[]._tagged_fields`.
+    pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 8;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "groups",
+        "_tagged_fields",
+        "groups[].group_id",
+        "groups[].protocol_type",
+        "groups[].group_state",
+        "groups[].group_type",
+        "groups[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -246,6 +332,7 @@ pub mod schema {
     pub static LIST_GROUPS_RESPONSE: StructDesc = StructDesc {
         name: "ListGroupsResponse",
         flexible: 0x38,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -259,6 +346,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -272,6 +360,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Groups",
@@ -285,6 +374,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -293,6 +383,7 @@ pub mod schema {
     pub static LISTED_GROUP: StructDesc = StructDesc {
         name: "ListedGroup",
         flexible: 0x38,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -306,6 +397,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ProtocolType",
@@ -319,6 +411,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "GroupState",
@@ -332,6 +425,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: true,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "GroupType",
@@ -345,6 +439,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: true,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };

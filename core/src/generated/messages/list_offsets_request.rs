@@ -81,6 +81,26 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
+        if v >= 2 {
+            vis.i8(fields::ISOLATION_LEVEL, rt::read::i8(c, "isolation_level")?);
+        }
+        rt::visit::array::<ListOffsetsTopic<'a>, V>(c, v >= 6, false, v, fields::TOPICS, vis, "topics")?;
+        if v >= 10 {
+            vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+        }
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -185,6 +205,29 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
+        rt::visit::array::<ListOffsetsPartition<'a>, V>(
+            c,
+            v >= 6,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -297,6 +340,44 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        if v >= 4 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?,
+            );
+        }
+        vis.i64(
+            fields::TOPICS_PARTITIONS_TIMESTAMP,
+            rt::read::i64(c, "topics[].partitions[].timestamp")?,
+        );
+        if v <= 0 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_MAX_NUM_OFFSETS,
+                rt::read::i32(c, "topics[].partitions[].max_num_offsets")?,
+            );
+        }
+        if v >= 6 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -349,6 +430,53 @@ impl<'a> rt::Message<'a> for ListOffsetsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_OFFSETS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `replica_id`.
+    pub const REPLICA_ID: crate::FieldId = 0;
+    /// `isolation_level`.
+    pub const ISOLATION_LEVEL: crate::FieldId = 1;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 2;
+    /// `timeout_ms`.
+    pub const TIMEOUT_MS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 5;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 8;
+    /// `topics[].partitions[].current_leader_epoch`.
+    pub const TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH: crate::FieldId = 9;
+    /// `topics[].partitions[].timestamp`.
+    pub const TOPICS_PARTITIONS_TIMESTAMP: crate::FieldId = 10;
+    /// `topics[].partitions[].max_num_offsets`.
+    pub const TOPICS_PARTITIONS_MAX_NUM_OFFSETS: crate::FieldId = 11;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "replica_id",
+        "isolation_level",
+        "topics",
+        "timeout_ms",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].current_leader_epoch",
+        "topics[].partitions[].timestamp",
+        "topics[].partitions[].max_num_offsets",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -358,6 +486,7 @@ pub mod schema {
     pub static LIST_OFFSETS_REQUEST: StructDesc = StructDesc {
         name: "ListOffsetsRequest",
         flexible: 0x7c0,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ReplicaId",
@@ -371,6 +500,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "IsolationLevel",
@@ -384,6 +514,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Topics",
@@ -397,6 +528,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "TimeoutMs",
@@ -410,6 +542,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -418,6 +551,7 @@ pub mod schema {
     pub static LIST_OFFSETS_TOPIC: StructDesc = StructDesc {
         name: "ListOffsetsTopic",
         flexible: 0x7c0,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -431,6 +565,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -444,6 +579,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -452,6 +588,7 @@ pub mod schema {
     pub static LIST_OFFSETS_PARTITION: StructDesc = StructDesc {
         name: "ListOffsetsPartition",
         flexible: 0x7c0,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -465,6 +602,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "CurrentLeaderEpoch",
@@ -478,6 +616,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 9,
             },
             FieldDesc {
                 name: "Timestamp",
@@ -491,6 +630,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "MaxNumOffsets",
@@ -504,6 +644,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Int(1),
+                id: 11,
             },
         ],
     };

@@ -72,6 +72,22 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 2 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        rt::visit::array::<ListOffsetsTopicResponse<'a>, V>(c, v >= 6, false, v, fields::TOPICS, vis, "topics")?;
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -166,6 +182,29 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
+        rt::visit::array::<ListOffsetsPartitionResponse<'a>, V>(
+            c,
+            v >= 6,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -313,6 +352,61 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "topics[].partitions[].error_code")?,
+        );
+        if v <= 0 {
+            rt::visit::array::<i64, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_OLD_STYLE_OFFSETS,
+                vis,
+                "topics[].partitions[].old_style_offsets",
+            )?;
+        }
+        if v >= 1 {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_TIMESTAMP,
+                rt::read::i64(c, "topics[].partitions[].timestamp")?,
+            );
+        }
+        if v >= 1 {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].offset")?,
+            );
+        }
+        if v >= 4 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+            );
+        }
+        if v >= 6 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -396,6 +490,53 @@ impl<'a> rt::Message<'a> for ListOffsetsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_OFFSETS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 3;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 4;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 6;
+    /// `topics[].partitions[].error_code`.
+    pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 7;
+    /// `topics[].partitions[].old_style_offsets`.
+    pub const TOPICS_PARTITIONS_OLD_STYLE_OFFSETS: crate::FieldId = 8;
+    /// `topics[].partitions[].timestamp`.
+    pub const TOPICS_PARTITIONS_TIMESTAMP: crate::FieldId = 9;
+    /// `topics[].partitions[].offset`.
+    pub const TOPICS_PARTITIONS_OFFSET: crate::FieldId = 10;
+    /// `topics[].partitions[].leader_epoch`.
+    pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 11;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "topics",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].error_code",
+        "topics[].partitions[].old_style_offsets",
+        "topics[].partitions[].timestamp",
+        "topics[].partitions[].offset",
+        "topics[].partitions[].leader_epoch",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -405,6 +546,7 @@ pub mod schema {
     pub static LIST_OFFSETS_RESPONSE: StructDesc = StructDesc {
         name: "ListOffsetsResponse",
         flexible: 0x7c0,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -418,6 +560,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -431,6 +574,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -439,6 +583,7 @@ pub mod schema {
     pub static LIST_OFFSETS_TOPIC_RESPONSE: StructDesc = StructDesc {
         name: "ListOffsetsTopicResponse",
         flexible: 0x7c0,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -452,6 +597,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Partitions",
@@ -465,6 +611,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -473,6 +620,7 @@ pub mod schema {
     pub static LIST_OFFSETS_PARTITION_RESPONSE: StructDesc = StructDesc {
         name: "ListOffsetsPartitionResponse",
         flexible: 0x7c0,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -486,6 +634,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -499,6 +648,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "OldStyleOffsets",
@@ -512,6 +662,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Timestamp",
@@ -525,6 +676,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 9,
             },
             FieldDesc {
                 name: "Offset",
@@ -538,6 +690,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 10,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -551,6 +704,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 11,
             },
         ],
     };

@@ -69,6 +69,21 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+        rt::visit::array::<ListPartitionReassignmentsTopics<'a>, V>(c, true, true, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -158,6 +173,29 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITION_INDEXES,
+            vis,
+            "topics[].partition_indexes",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -197,6 +235,32 @@ impl<'a> rt::Message<'a> for ListPartitionReassignmentsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_PARTITION_REASSIGNMENTS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `timeout_ms`.
+    pub const TIMEOUT_MS: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 3;
+    /// `topics[].partition_indexes`.
+    pub const TOPICS_PARTITION_INDEXES: crate::FieldId = 4;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "timeout_ms",
+        "topics",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].partition_indexes",
+        "topics[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -206,6 +270,7 @@ pub mod schema {
     pub static LIST_PARTITION_REASSIGNMENTS_REQUEST: StructDesc = StructDesc {
         name: "ListPartitionReassignmentsRequest",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "TimeoutMs",
@@ -219,6 +284,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(60000),
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -232,6 +298,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 1,
             },
         ],
     };
@@ -240,6 +307,7 @@ pub mod schema {
     pub static LIST_PARTITION_REASSIGNMENTS_TOPICS: StructDesc = StructDesc {
         name: "ListPartitionReassignmentsTopics",
         flexible: 0x1,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -253,6 +321,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "PartitionIndexes",
@@ -266,6 +335,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };

@@ -79,6 +79,25 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "error_message")?,
+        );
+        rt::visit::array::<OngoingTopicReassignment<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -169,6 +188,29 @@ impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
         rt::read::skip_array::<OngoingPartitionReassignment<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
+        rt::visit::array::<OngoingPartitionReassignment<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -267,6 +309,55 @@ impl<'a> rt::Struct<'a> for OngoingPartitionReassignment<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_REPLICAS,
+            vis,
+            "topics[].partitions[].replicas",
+        )?;
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_ADDING_REPLICAS,
+            vis,
+            "topics[].partitions[].adding_replicas",
+        )?;
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_REMOVING_REPLICAS,
+            vis,
+            "topics[].partitions[].removing_replicas",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -319,6 +410,53 @@ impl<'a> rt::Message<'a> for ListPartitionReassignmentsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_PARTITION_REASSIGNMENTS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 5;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 8;
+    /// `topics[].partitions[].replicas`.
+    pub const TOPICS_PARTITIONS_REPLICAS: crate::FieldId = 9;
+    /// `topics[].partitions[].adding_replicas`.
+    pub const TOPICS_PARTITIONS_ADDING_REPLICAS: crate::FieldId = 10;
+    /// `topics[].partitions[].removing_replicas`.
+    pub const TOPICS_PARTITIONS_REMOVING_REPLICAS: crate::FieldId = 11;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "topics",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].replicas",
+        "topics[].partitions[].adding_replicas",
+        "topics[].partitions[].removing_replicas",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -328,6 +466,7 @@ pub mod schema {
     pub static LIST_PARTITION_REASSIGNMENTS_RESPONSE: StructDesc = StructDesc {
         name: "ListPartitionReassignmentsResponse",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -341,6 +480,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -354,6 +494,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -367,6 +508,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Topics",
@@ -380,6 +522,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -388,6 +531,7 @@ pub mod schema {
     pub static ONGOING_TOPIC_REASSIGNMENT: StructDesc = StructDesc {
         name: "OngoingTopicReassignment",
         flexible: 0x1,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -401,6 +545,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -414,6 +559,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -422,6 +568,7 @@ pub mod schema {
     pub static ONGOING_PARTITION_REASSIGNMENT: StructDesc = StructDesc {
         name: "OngoingPartitionReassignment",
         flexible: 0x1,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -435,6 +582,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Replicas",
@@ -448,6 +596,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "AddingReplicas",
@@ -461,6 +610,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "RemovingReplicas",
@@ -474,6 +624,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };

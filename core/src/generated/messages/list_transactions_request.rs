@@ -81,6 +81,38 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<&'a str, V>(c, true, false, v, fields::STATE_FILTERS, vis, "state_filters")?;
+        rt::visit::array::<i64, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::PRODUCER_ID_FILTERS,
+            vis,
+            "producer_id_filters",
+        )?;
+        if v >= 1 {
+            vis.i64(fields::DURATION_FILTER, rt::read::i64(c, "duration_filter")?);
+        }
+        if v >= 2 {
+            vis.str(
+                fields::TRANSACTIONAL_ID_PATTERN,
+                rt::read::opt_str(c, true, v >= 2, "transactional_id_pattern")?,
+            );
+        }
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -138,6 +170,29 @@ impl<'a> rt::Message<'a> for ListTransactionsRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_TRANSACTIONS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `state_filters`.
+    pub const STATE_FILTERS: crate::FieldId = 0;
+    /// `producer_id_filters`.
+    pub const PRODUCER_ID_FILTERS: crate::FieldId = 1;
+    /// `duration_filter`.
+    pub const DURATION_FILTER: crate::FieldId = 2;
+    /// `transactional_id_pattern`.
+    pub const TRANSACTIONAL_ID_PATTERN: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "state_filters",
+        "producer_id_filters",
+        "duration_filter",
+        "transactional_id_pattern",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -147,6 +202,7 @@ pub mod schema {
     pub static LIST_TRANSACTIONS_REQUEST: StructDesc = StructDesc {
         name: "ListTransactionsRequest",
         flexible: 0x7,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "StateFilters",
@@ -160,6 +216,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ProducerIdFilters",
@@ -173,6 +230,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "DurationFilter",
@@ -186,6 +244,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 2,
             },
             FieldDesc {
                 name: "TransactionalIdPattern",
@@ -199,6 +258,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Null,
+                id: 3,
             },
         ],
     };

@@ -80,6 +80,39 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::UNKNOWN_STATE_FILTERS,
+            vis,
+            "unknown_state_filters",
+        )?;
+        rt::visit::array::<TransactionState<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TRANSACTION_STATES,
+            vis,
+            "transaction_states",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -172,6 +205,36 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TRANSACTION_STATES_TRANSACTIONAL_ID,
+            Some(rt::read::str(c, true, "transaction_states[].transactional_id")?),
+        );
+        vis.i64(
+            fields::TRANSACTION_STATES_PRODUCER_ID,
+            rt::read::i64(c, "transaction_states[].producer_id")?,
+        );
+        vis.str(
+            fields::TRANSACTION_STATES_TRANSACTION_STATE,
+            Some(rt::read::str(c, true, "transaction_states[].transaction_state")?),
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TRANSACTION_STATES_TAGGED_FIELDS,
+                vis,
+                "transaction_states[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -212,6 +275,41 @@ impl<'a> rt::Message<'a> for ListTransactionsResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::LIST_TRANSACTIONS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `unknown_state_filters`.
+    pub const UNKNOWN_STATE_FILTERS: crate::FieldId = 2;
+    /// `transaction_states`.
+    pub const TRANSACTION_STATES: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `transaction_states[].transactional_id`.
+    pub const TRANSACTION_STATES_TRANSACTIONAL_ID: crate::FieldId = 5;
+    /// `transaction_states[].producer_id`.
+    pub const TRANSACTION_STATES_PRODUCER_ID: crate::FieldId = 6;
+    /// `transaction_states[].transaction_state`.
+    pub const TRANSACTION_STATES_TRANSACTION_STATE: crate::FieldId = 7;
+    /// `transaction_states[]._tagged_fields`.
+    pub const TRANSACTION_STATES_TAGGED_FIELDS: crate::FieldId = 8;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "unknown_state_filters",
+        "transaction_states",
+        "_tagged_fields",
+        "transaction_states[].transactional_id",
+        "transaction_states[].producer_id",
+        "transaction_states[].transaction_state",
+        "transaction_states[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -221,6 +319,7 @@ pub mod schema {
     pub static LIST_TRANSACTIONS_RESPONSE: StructDesc = StructDesc {
         name: "ListTransactionsResponse",
         flexible: 0x7,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -234,6 +333,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -247,6 +347,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "UnknownStateFilters",
@@ -260,6 +361,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "TransactionStates",
@@ -273,6 +375,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -281,6 +384,7 @@ pub mod schema {
     pub static TRANSACTION_STATE: StructDesc = StructDesc {
         name: "TransactionState",
         flexible: 0x7,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "TransactionalId",
@@ -294,6 +398,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ProducerId",
@@ -307,6 +412,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "TransactionState",
@@ -320,6 +426,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };

@@ -85,6 +85,38 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<MetadataRequestTopic<'a>, V>(c, v >= 9, v >= 1, v, fields::TOPICS, vis, "topics")?;
+        if v >= 4 {
+            vis.bool(
+                fields::ALLOW_AUTO_TOPIC_CREATION,
+                rt::read::bool(c, "allow_auto_topic_creation")?,
+            );
+        }
+        if (8..=10).contains(&v) {
+            vis.bool(
+                fields::INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS,
+                rt::read::bool(c, "include_cluster_authorized_operations")?,
+            );
+        }
+        if v >= 8 {
+            vis.bool(
+                fields::INCLUDE_TOPIC_AUTHORIZED_OPERATIONS,
+                rt::read::bool(c, "include_topic_authorized_operations")?,
+            );
+        }
+        if v >= 9 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -214,6 +246,26 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 10 {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        }
+        vis.str(
+            fields::TOPICS_NAME,
+            rt::read::opt_str(c, v >= 9, v >= 10, "topics[].name")?,
+        );
+        if v >= 9 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -257,6 +309,38 @@ impl<'a> rt::Message<'a> for MetadataRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::METADATA_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 0;
+    /// `allow_auto_topic_creation`.
+    pub const ALLOW_AUTO_TOPIC_CREATION: crate::FieldId = 1;
+    /// `include_cluster_authorized_operations`.
+    pub const INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS: crate::FieldId = 2;
+    /// `include_topic_authorized_operations`.
+    pub const INCLUDE_TOPIC_AUTHORIZED_OPERATIONS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 5;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 6;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "topics",
+        "allow_auto_topic_creation",
+        "include_cluster_authorized_operations",
+        "include_topic_authorized_operations",
+        "_tagged_fields",
+        "topics[].topic_id",
+        "topics[].name",
+        "topics[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -266,6 +350,7 @@ pub mod schema {
     pub static METADATA_REQUEST: StructDesc = StructDesc {
         name: "MetadataRequest",
         flexible: 0x3e00,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "Topics",
@@ -279,6 +364,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "AllowAutoTopicCreation",
@@ -292,6 +378,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Bool(true),
+                id: 1,
             },
             FieldDesc {
                 name: "IncludeClusterAuthorizedOperations",
@@ -305,6 +392,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "IncludeTopicAuthorizedOperations",
@@ -318,6 +406,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -326,6 +415,7 @@ pub mod schema {
     pub static METADATA_REQUEST_TOPIC: StructDesc = StructDesc {
         name: "MetadataRequestTopic",
         flexible: 0x3e00,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -339,6 +429,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Name",
@@ -352,6 +443,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };

@@ -106,6 +106,38 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        rt::visit::array::<MetadataResponseBroker<'a>, V>(c, v >= 9, false, v, fields::BROKERS, vis, "brokers")?;
+        if v >= 2 {
+            vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 9, v >= 2, "cluster_id")?);
+        }
+        if v >= 1 {
+            vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+        }
+        rt::visit::array::<MetadataResponseTopic<'a>, V>(c, v >= 9, false, v, fields::TOPICS, vis, "topics")?;
+        if (8..=10).contains(&v) {
+            vis.i32(
+                fields::CLUSTER_AUTHORIZED_OPERATIONS,
+                rt::read::i32(c, "cluster_authorized_operations")?,
+            );
+        }
+        if v >= 13 {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        }
+        if v >= 9 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -243,6 +275,28 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::BROKERS_NODE_ID, rt::read::i32(c, "brokers[].node_id")?);
+        vis.str(fields::BROKERS_HOST, Some(rt::read::str(c, v >= 9, "brokers[].host")?));
+        vis.i32(fields::BROKERS_PORT, rt::read::i32(c, "brokers[].port")?);
+        if v >= 1 {
+            vis.str(
+                fields::BROKERS_RACK,
+                rt::read::opt_str(c, v >= 9, v >= 1, "brokers[].rack")?,
+            );
+        }
+        if v >= 9 {
+            rt::visit::tags_only(c, fields::BROKERS_TAGGED_FIELDS, vis, "brokers[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -375,6 +429,45 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::TOPICS_ERROR_CODE, rt::read::i16(c, "topics[].error_code")?);
+        vis.str(
+            fields::TOPICS_NAME,
+            rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?,
+        );
+        if v >= 10 {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        }
+        if v >= 1 {
+            vis.bool(fields::TOPICS_IS_INTERNAL, rt::read::bool(c, "topics[].is_internal")?);
+        }
+        rt::visit::array::<MetadataResponsePartition<'a>, V>(
+            c,
+            v >= 9,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if v >= 8 {
+            vis.i32(
+                fields::TOPICS_TOPIC_AUTHORIZED_OPERATIONS,
+                rt::read::i32(c, "topics[].topic_authorized_operations")?,
+            );
+        }
+        if v >= 9 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -534,6 +627,71 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(
+            fields::TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "topics[].partitions[].error_code")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_ID,
+            rt::read::i32(c, "topics[].partitions[].leader_id")?,
+        );
+        if v >= 7 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+            );
+        }
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 9,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_REPLICA_NODES,
+            vis,
+            "topics[].partitions[].replica_nodes",
+        )?;
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 9,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_ISR_NODES,
+            vis,
+            "topics[].partitions[].isr_nodes",
+        )?;
+        if v >= 5 {
+            rt::visit::array::<i32, V>(
+                c,
+                v >= 9,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS_OFFLINE_REPLICAS,
+                vis,
+                "topics[].partitions[].offline_replicas",
+            )?;
+        }
+        if v >= 9 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 10;
@@ -598,6 +756,98 @@ impl<'a> rt::Message<'a> for MetadataResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::METADATA_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `brokers`.
+    pub const BROKERS: crate::FieldId = 1;
+    /// `cluster_id`.
+    pub const CLUSTER_ID: crate::FieldId = 2;
+    /// `controller_id`.
+    pub const CONTROLLER_ID: crate::FieldId = 3;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 4;
+    /// `cluster_authorized_operations`.
+    pub const CLUSTER_AUTHORIZED_OPERATIONS: crate::FieldId = 5;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 6;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 7;
+    /// `brokers[].node_id`.
+    pub const BROKERS_NODE_ID: crate::FieldId = 8;
+    /// `brokers[].host`.
+    pub const BROKERS_HOST: crate::FieldId = 9;
+    /// `brokers[].port`.
+    pub const BROKERS_PORT: crate::FieldId = 10;
+    /// `brokers[].rack`.
+    pub const BROKERS_RACK: crate::FieldId = 11;
+    /// `brokers[]._tagged_fields`.
+    pub const BROKERS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// `topics[].error_code`.
+    pub const TOPICS_ERROR_CODE: crate::FieldId = 13;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 14;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 15;
+    /// `topics[].is_internal`.
+    pub const TOPICS_IS_INTERNAL: crate::FieldId = 16;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 17;
+    /// `topics[].topic_authorized_operations`.
+    pub const TOPICS_TOPIC_AUTHORIZED_OPERATIONS: crate::FieldId = 18;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 19;
+    /// `topics[].partitions[].error_code`.
+    pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 20;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 21;
+    /// `topics[].partitions[].leader_id`.
+    pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 22;
+    /// `topics[].partitions[].leader_epoch`.
+    pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 23;
+    /// `topics[].partitions[].replica_nodes`.
+    pub const TOPICS_PARTITIONS_REPLICA_NODES: crate::FieldId = 24;
+    /// `topics[].partitions[].isr_nodes`.
+    pub const TOPICS_PARTITIONS_ISR_NODES: crate::FieldId = 25;
+    /// `topics[].partitions[].offline_replicas`.
+    pub const TOPICS_PARTITIONS_OFFLINE_REPLICAS: crate::FieldId = 26;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 27;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "brokers",
+        "cluster_id",
+        "controller_id",
+        "topics",
+        "cluster_authorized_operations",
+        "error_code",
+        "_tagged_fields",
+        "brokers[].node_id",
+        "brokers[].host",
+        "brokers[].port",
+        "brokers[].rack",
+        "brokers[]._tagged_fields",
+        "topics[].error_code",
+        "topics[].name",
+        "topics[].topic_id",
+        "topics[].is_internal",
+        "topics[].partitions",
+        "topics[].topic_authorized_operations",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].error_code",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].leader_id",
+        "topics[].partitions[].leader_epoch",
+        "topics[].partitions[].replica_nodes",
+        "topics[].partitions[].isr_nodes",
+        "topics[].partitions[].offline_replicas",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -607,6 +857,7 @@ pub mod schema {
     pub static METADATA_RESPONSE: StructDesc = StructDesc {
         name: "MetadataResponse",
         flexible: 0x3e00,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -620,6 +871,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Brokers",
@@ -633,6 +885,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ClusterId",
@@ -646,6 +899,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Null,
+                id: 2,
             },
             FieldDesc {
                 name: "ControllerId",
@@ -659,6 +913,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 3,
             },
             FieldDesc {
                 name: "Topics",
@@ -672,6 +927,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ClusterAuthorizedOperations",
@@ -685,6 +941,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Int(-2147483648),
+                id: 5,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -698,6 +955,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -706,6 +964,7 @@ pub mod schema {
     pub static METADATA_RESPONSE_BROKER: StructDesc = StructDesc {
         name: "MetadataResponseBroker",
         flexible: 0x3e00,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "NodeId",
@@ -719,6 +978,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Host",
@@ -732,6 +992,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Port",
@@ -745,6 +1006,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Rack",
@@ -758,6 +1020,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Null,
+                id: 11,
             },
         ],
     };
@@ -766,6 +1029,7 @@ pub mod schema {
     pub static METADATA_RESPONSE_TOPIC: StructDesc = StructDesc {
         name: "MetadataResponseTopic",
         flexible: 0x3e00,
+        tags_id: 19,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -779,6 +1043,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "Name",
@@ -792,6 +1057,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "TopicId",
@@ -805,6 +1071,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "IsInternal",
@@ -818,6 +1085,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Bool(false),
+                id: 16,
             },
             FieldDesc {
                 name: "Partitions",
@@ -831,6 +1099,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "TopicAuthorizedOperations",
@@ -844,6 +1113,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Int(-2147483648),
+                id: 18,
             },
         ],
     };
@@ -852,6 +1122,7 @@ pub mod schema {
     pub static METADATA_RESPONSE_PARTITION: StructDesc = StructDesc {
         name: "MetadataResponsePartition",
         flexible: 0x3e00,
+        tags_id: 27,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -865,6 +1136,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
             FieldDesc {
                 name: "PartitionIndex",
@@ -878,6 +1150,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 21,
             },
             FieldDesc {
                 name: "LeaderId",
@@ -891,6 +1164,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 22,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -904,6 +1178,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 23,
             },
             FieldDesc {
                 name: "ReplicaNodes",
@@ -917,6 +1192,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 24,
             },
             FieldDesc {
                 name: "IsrNodes",
@@ -930,6 +1206,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 25,
             },
             FieldDesc {
                 name: "OfflineReplicas",
@@ -943,6 +1220,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Zero,
+                id: 26,
             },
         ],
     };

@@ -100,6 +100,38 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 8, "group_id")?));
+        if v >= 1 {
+            vis.i32(
+                fields::GENERATION_ID_OR_MEMBER_EPOCH,
+                rt::read::i32(c, "generation_id_or_member_epoch")?,
+            );
+        }
+        if v >= 1 {
+            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 8, "member_id")?));
+        }
+        if v >= 7 {
+            vis.str(
+                fields::GROUP_INSTANCE_ID,
+                rt::read::opt_str(c, v >= 8, v >= 7, "group_instance_id")?,
+            );
+        }
+        if (2..=4).contains(&v) {
+            vis.i64(fields::RETENTION_TIME_MS, rt::read::i64(c, "retention_time_ms")?);
+        }
+        rt::visit::array::<OffsetCommitRequestTopic<'a>, V>(c, v >= 8, false, v, fields::TOPICS, vis, "topics")?;
+        if v >= 8 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -238,6 +270,34 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 9 {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 8, "topics[].name")?));
+        }
+        if v >= 10 {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        }
+        rt::visit::array::<OffsetCommitRequestPartition<'a>, V>(
+            c,
+            v >= 8,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if v >= 8 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -371,6 +431,48 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i64(
+            fields::TOPICS_PARTITIONS_COMMITTED_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].committed_offset")?,
+        );
+        if v >= 6 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?,
+            );
+        }
+        if v == 1 {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_COMMIT_TIMESTAMP,
+                rt::read::i64(c, "topics[].partitions[].commit_timestamp")?,
+            );
+        }
+        vis.str(
+            fields::TOPICS_PARTITIONS_COMMITTED_METADATA,
+            rt::read::opt_str(c, v >= 8, true, "topics[].partitions[].committed_metadata")?,
+        );
+        if v >= 8 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -437,6 +539,65 @@ impl<'a> rt::Message<'a> for OffsetCommitRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_COMMIT_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `generation_id_or_member_epoch`.
+    pub const GENERATION_ID_OR_MEMBER_EPOCH: crate::FieldId = 1;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 2;
+    /// `group_instance_id`.
+    pub const GROUP_INSTANCE_ID: crate::FieldId = 3;
+    /// `retention_time_ms`.
+    pub const RETENTION_TIME_MS: crate::FieldId = 4;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 5;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 6;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 7;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 8;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 9;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 11;
+    /// `topics[].partitions[].committed_offset`.
+    pub const TOPICS_PARTITIONS_COMMITTED_OFFSET: crate::FieldId = 12;
+    /// `topics[].partitions[].committed_leader_epoch`.
+    pub const TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH: crate::FieldId = 13;
+    /// `topics[].partitions[].commit_timestamp`.
+    pub const TOPICS_PARTITIONS_COMMIT_TIMESTAMP: crate::FieldId = 14;
+    /// `topics[].partitions[].committed_metadata`.
+    pub const TOPICS_PARTITIONS_COMMITTED_METADATA: crate::FieldId = 15;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 16;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "generation_id_or_member_epoch",
+        "member_id",
+        "group_instance_id",
+        "retention_time_ms",
+        "topics",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].topic_id",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].committed_offset",
+        "topics[].partitions[].committed_leader_epoch",
+        "topics[].partitions[].commit_timestamp",
+        "topics[].partitions[].committed_metadata",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -446,6 +607,7 @@ pub mod schema {
     pub static OFFSET_COMMIT_REQUEST: StructDesc = StructDesc {
         name: "OffsetCommitRequest",
         flexible: 0x700,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -459,6 +621,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "GenerationIdOrMemberEpoch",
@@ -472,6 +635,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 1,
             },
             FieldDesc {
                 name: "MemberId",
@@ -485,6 +649,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: true,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "GroupInstanceId",
@@ -498,6 +663,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: false,
                 default: D::Null,
+                id: 3,
             },
             FieldDesc {
                 name: "RetentionTimeMs",
@@ -511,6 +677,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 4,
             },
             FieldDesc {
                 name: "Topics",
@@ -524,6 +691,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -532,6 +700,7 @@ pub mod schema {
     pub static OFFSET_COMMIT_REQUEST_TOPIC: StructDesc = StructDesc {
         name: "OffsetCommitRequestTopic",
         flexible: 0x700,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -545,6 +714,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: true,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "TopicId",
@@ -558,6 +728,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: true,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Partitions",
@@ -571,6 +742,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -579,6 +751,7 @@ pub mod schema {
     pub static OFFSET_COMMIT_REQUEST_PARTITION: StructDesc = StructDesc {
         name: "OffsetCommitRequestPartition",
         flexible: 0x700,
+        tags_id: 16,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -592,6 +765,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "CommittedOffset",
@@ -605,6 +779,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "CommittedLeaderEpoch",
@@ -618,6 +793,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 13,
             },
             FieldDesc {
                 name: "CommitTimestamp",
@@ -631,6 +807,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 14,
             },
             FieldDesc {
                 name: "CommittedMetadata",
@@ -644,6 +821,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
         ],
     };

@@ -72,6 +72,22 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        rt::visit::array::<OffsetCommitResponseTopic<'a>, V>(c, v >= 8, false, v, fields::TOPICS, vis, "topics")?;
+        if v >= 8 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -187,6 +203,34 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 9 {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 8, "topics[].name")?));
+        }
+        if v >= 10 {
+            vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        }
+        rt::visit::array::<OffsetCommitResponsePartition<'a>, V>(
+            c,
+            v >= 8,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if v >= 8 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -290,6 +334,32 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "topics[].partitions[].error_code")?,
+        );
+        if v >= 8 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -327,6 +397,44 @@ impl<'a> rt::Message<'a> for OffsetCommitResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_COMMIT_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 3;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 4;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 5;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 7;
+    /// `topics[].partitions[].error_code`.
+    pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 8;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "topics",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].topic_id",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].error_code",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -336,6 +444,7 @@ pub mod schema {
     pub static OFFSET_COMMIT_RESPONSE: StructDesc = StructDesc {
         name: "OffsetCommitResponse",
         flexible: 0x700,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -349,6 +458,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -362,6 +472,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -370,6 +481,7 @@ pub mod schema {
     pub static OFFSET_COMMIT_RESPONSE_TOPIC: StructDesc = StructDesc {
         name: "OffsetCommitResponseTopic",
         flexible: 0x700,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -383,6 +495,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: true,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "TopicId",
@@ -396,6 +509,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: true,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Partitions",
@@ -409,6 +523,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -417,6 +532,7 @@ pub mod schema {
     pub static OFFSET_COMMIT_RESPONSE_PARTITION: StructDesc = StructDesc {
         name: "OffsetCommitResponsePartition",
         flexible: 0x700,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -430,6 +546,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -443,6 +560,7 @@ pub mod schema {
                 compact: 0x700,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };

@@ -63,6 +63,17 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
+        rt::visit::array::<OffsetDeleteRequestTopic<'a>, V>(c, false, false, v, fields::TOPICS, vis, "topics")?;
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -140,6 +151,26 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, false, "topics[].name")?));
+        rt::visit::array::<OffsetDeleteRequestPartition<'a>, V>(
+            c,
+            false,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -210,6 +241,20 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -239,6 +284,38 @@ impl<'a> rt::Message<'a> for OffsetDeleteRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_DELETE_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 3;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 4;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 6;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "topics",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -248,6 +325,7 @@ pub mod schema {
     pub static OFFSET_DELETE_REQUEST: StructDesc = StructDesc {
         name: "OffsetDeleteRequest",
         flexible: 0x0,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -261,6 +339,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -274,6 +353,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -282,6 +362,7 @@ pub mod schema {
     pub static OFFSET_DELETE_REQUEST_TOPIC: StructDesc = StructDesc {
         name: "OffsetDeleteRequestTopic",
         flexible: 0x0,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -295,6 +376,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Partitions",
@@ -308,6 +390,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -316,6 +399,7 @@ pub mod schema {
     pub static OFFSET_DELETE_REQUEST_PARTITION: StructDesc = StructDesc {
         name: "OffsetDeleteRequestPartition",
         flexible: 0x0,
+        tags_id: 7,
         fields: &[FieldDesc {
             name: "PartitionIndex",
             json: "partitionIndex",
@@ -328,6 +412,7 @@ pub mod schema {
             compact: 0x0,
             ignorable: false,
             default: D::Zero,
+            id: 6,
         }],
     };
 }

@@ -69,6 +69,18 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<OffsetDeleteResponseTopic<'a>, V>(c, false, false, v, fields::TOPICS, vis, "topics")?;
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -144,6 +156,26 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
         rt::read::skip_str(c, false)?;
         rt::read::skip_array::<OffsetDeleteResponsePartition<'a>>(c, false, v)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, false, "topics[].name")?));
+        rt::visit::array::<OffsetDeleteResponsePartition<'a>, V>(
+            c,
+            false,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -224,6 +256,24 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "topics[].partitions[].error_code")?,
+        );
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -254,6 +304,44 @@ impl<'a> rt::Message<'a> for OffsetDeleteResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_DELETE_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 1;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 4;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 5;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 7;
+    /// `topics[].partitions[].error_code`.
+    pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 8;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "error_code",
+        "throttle_time_ms",
+        "topics",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].error_code",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -263,6 +351,7 @@ pub mod schema {
     pub static OFFSET_DELETE_RESPONSE: StructDesc = StructDesc {
         name: "OffsetDeleteResponse",
         flexible: 0x0,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -276,6 +365,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -289,6 +379,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: true,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Topics",
@@ -302,6 +393,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -310,6 +402,7 @@ pub mod schema {
     pub static OFFSET_DELETE_RESPONSE_TOPIC: StructDesc = StructDesc {
         name: "OffsetDeleteResponseTopic",
         flexible: 0x0,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -323,6 +416,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Partitions",
@@ -336,6 +430,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -344,6 +439,7 @@ pub mod schema {
     pub static OFFSET_DELETE_RESPONSE_PARTITION: StructDesc = StructDesc {
         name: "OffsetDeleteResponsePartition",
         flexible: 0x0,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -357,6 +453,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -370,6 +467,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };

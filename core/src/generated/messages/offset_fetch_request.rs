@@ -90,6 +90,38 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 7 {
+            vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 6, "group_id")?));
+        }
+        if v <= 7 {
+            rt::visit::array::<OffsetFetchRequestTopic<'a>, V>(
+                c,
+                v >= 6,
+                (2..=7).contains(&v),
+                v,
+                fields::TOPICS,
+                vis,
+                "topics",
+            )?;
+        }
+        if v >= 8 {
+            rt::visit::array::<OffsetFetchRequestGroup<'a>, V>(c, v >= 6, false, v, fields::GROUPS, vis, "groups")?;
+        }
+        if v >= 7 {
+            vis.bool(fields::REQUIRE_STABLE, rt::read::bool(c, "require_stable")?);
+        }
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -224,6 +256,33 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 7 {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
+        }
+        if v <= 7 {
+            rt::visit::array::<i32, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::TOPICS_PARTITION_INDEXES,
+                vis,
+                "topics[].partition_indexes",
+            )?;
+        }
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -362,6 +421,45 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 8 {
+            vis.str(
+                fields::GROUPS_GROUP_ID,
+                Some(rt::read::str(c, v >= 6, "groups[].group_id")?),
+            );
+        }
+        if v >= 9 {
+            vis.str(
+                fields::GROUPS_MEMBER_ID,
+                rt::read::opt_str(c, v >= 6, v >= 9, "groups[].member_id")?,
+            );
+        }
+        if v >= 9 {
+            vis.i32(fields::GROUPS_MEMBER_EPOCH, rt::read::i32(c, "groups[].member_epoch")?);
+        }
+        if v >= 8 {
+            rt::visit::array::<OffsetFetchRequestTopics<'a>, V>(
+                c,
+                v >= 6,
+                v >= 8,
+                v,
+                fields::GROUPS_TOPICS,
+                vis,
+                "groups[].topics",
+            )?;
+        }
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -498,6 +596,47 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if (8..=9).contains(&v) {
+            vis.str(
+                fields::GROUPS_TOPICS_NAME,
+                Some(rt::read::str(c, v >= 6, "groups[].topics[].name")?),
+            );
+        }
+        if v >= 10 {
+            vis.uuid(
+                fields::GROUPS_TOPICS_TOPIC_ID,
+                rt::read::uuid(c, "groups[].topics[].topic_id")?,
+            );
+        }
+        if v >= 8 {
+            rt::visit::array::<i32, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::GROUPS_TOPICS_PARTITION_INDEXES,
+                vis,
+                "groups[].topics[].partition_indexes",
+            )?;
+        }
+        if v >= 6 {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPICS_TAGGED_FIELDS,
+                vis,
+                "groups[].topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -564,6 +703,65 @@ impl<'a> rt::Message<'a> for OffsetFetchRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_FETCH_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `groups`.
+    pub const GROUPS: crate::FieldId = 2;
+    /// `require_stable`.
+    pub const REQUIRE_STABLE: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 5;
+    /// `topics[].partition_indexes`.
+    pub const TOPICS_PARTITION_INDEXES: crate::FieldId = 6;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `groups[].group_id`.
+    pub const GROUPS_GROUP_ID: crate::FieldId = 8;
+    /// `groups[].member_id`.
+    pub const GROUPS_MEMBER_ID: crate::FieldId = 9;
+    /// `groups[].member_epoch`.
+    pub const GROUPS_MEMBER_EPOCH: crate::FieldId = 10;
+    /// `groups[].topics`.
+    pub const GROUPS_TOPICS: crate::FieldId = 11;
+    /// `groups[]._tagged_fields`.
+    pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// `groups[].topics[].name`.
+    pub const GROUPS_TOPICS_NAME: crate::FieldId = 13;
+    /// `groups[].topics[].topic_id`.
+    pub const GROUPS_TOPICS_TOPIC_ID: crate::FieldId = 14;
+    /// `groups[].topics[].partition_indexes`.
+    pub const GROUPS_TOPICS_PARTITION_INDEXES: crate::FieldId = 15;
+    /// `groups[].topics[]._tagged_fields`.
+    pub const GROUPS_TOPICS_TAGGED_FIELDS: crate::FieldId = 16;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "topics",
+        "groups",
+        "require_stable",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].partition_indexes",
+        "topics[]._tagged_fields",
+        "groups[].group_id",
+        "groups[].member_id",
+        "groups[].member_epoch",
+        "groups[].topics",
+        "groups[]._tagged_fields",
+        "groups[].topics[].name",
+        "groups[].topics[].topic_id",
+        "groups[].topics[].partition_indexes",
+        "groups[].topics[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -573,6 +771,7 @@ pub mod schema {
     pub static OFFSET_FETCH_REQUEST: StructDesc = StructDesc {
         name: "OffsetFetchRequest",
         flexible: 0x7c0,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -586,6 +785,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -599,6 +799,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Groups",
@@ -612,6 +813,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "RequireStable",
@@ -625,6 +827,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 3,
             },
         ],
     };
@@ -633,6 +836,7 @@ pub mod schema {
     pub static OFFSET_FETCH_REQUEST_TOPIC: StructDesc = StructDesc {
         name: "OffsetFetchRequestTopic",
         flexible: 0x7c0,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -646,6 +850,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "PartitionIndexes",
@@ -659,6 +864,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -667,6 +873,7 @@ pub mod schema {
     pub static OFFSET_FETCH_REQUEST_GROUP: StructDesc = StructDesc {
         name: "OffsetFetchRequestGroup",
         flexible: 0x7c0,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -680,6 +887,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "MemberId",
@@ -693,6 +901,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: true,
                 default: D::Null,
+                id: 9,
             },
             FieldDesc {
                 name: "MemberEpoch",
@@ -706,6 +915,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 10,
             },
             FieldDesc {
                 name: "Topics",
@@ -719,6 +929,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };
@@ -727,6 +938,7 @@ pub mod schema {
     pub static OFFSET_FETCH_REQUEST_TOPICS: StructDesc = StructDesc {
         name: "OffsetFetchRequestTopics",
         flexible: 0x7c0,
+        tags_id: 16,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -740,6 +952,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "TopicId",
@@ -753,6 +966,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "PartitionIndexes",
@@ -766,6 +980,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
         ],
     };

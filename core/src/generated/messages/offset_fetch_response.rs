@@ -88,6 +88,30 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        if v <= 7 {
+            rt::visit::array::<OffsetFetchResponseTopic<'a>, V>(c, v >= 6, false, v, fields::TOPICS, vis, "topics")?;
+        }
+        if (2..=7).contains(&v) {
+            vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        }
+        if v >= 8 {
+            rt::visit::array::<OffsetFetchResponseGroup<'a>, V>(c, v >= 6, false, v, fields::GROUPS, vis, "groups")?;
+        }
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -218,6 +242,33 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 7 {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
+        }
+        if v <= 7 {
+            rt::visit::array::<OffsetFetchResponsePartition<'a>, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::TOPICS_PARTITIONS,
+                vis,
+                "topics[].partitions",
+            )?;
+        }
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -339,6 +390,38 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 8 {
+            vis.str(
+                fields::GROUPS_GROUP_ID,
+                Some(rt::read::str(c, v >= 6, "groups[].group_id")?),
+            );
+        }
+        if v >= 8 {
+            rt::visit::array::<OffsetFetchResponseTopics<'a>, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::GROUPS_TOPICS,
+                vis,
+                "groups[].topics",
+            )?;
+        }
+        if v >= 8 {
+            vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
+        }
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -502,6 +585,54 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 7 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "topics[].partitions[].partition_index")?,
+            );
+        }
+        if v <= 7 {
+            vis.i64(
+                fields::TOPICS_PARTITIONS_COMMITTED_OFFSET,
+                rt::read::i64(c, "topics[].partitions[].committed_offset")?,
+            );
+        }
+        if (5..=7).contains(&v) {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?,
+            );
+        }
+        if v <= 7 {
+            vis.str(
+                fields::TOPICS_PARTITIONS_METADATA,
+                rt::read::opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?,
+            );
+        }
+        if v <= 7 {
+            vis.i16(
+                fields::TOPICS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "topics[].partitions[].error_code")?,
+            );
+        }
+        if v >= 6 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -660,6 +791,47 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if (8..=9).contains(&v) {
+            vis.str(
+                fields::GROUPS_TOPICS_NAME,
+                Some(rt::read::str(c, v >= 6, "groups[].topics[].name")?),
+            );
+        }
+        if v >= 10 {
+            vis.uuid(
+                fields::GROUPS_TOPICS_TOPIC_ID,
+                rt::read::uuid(c, "groups[].topics[].topic_id")?,
+            );
+        }
+        if v >= 8 {
+            rt::visit::array::<OffsetFetchResponsePartitions<'a>, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::GROUPS_TOPICS_PARTITIONS,
+                vis,
+                "groups[].topics[].partitions",
+            )?;
+        }
+        if v >= 6 {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPICS_TAGGED_FIELDS,
+                vis,
+                "groups[].topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -811,6 +983,54 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 8 {
+            vis.i32(
+                fields::GROUPS_TOPICS_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?,
+            );
+        }
+        if v >= 8 {
+            vis.i64(
+                fields::GROUPS_TOPICS_PARTITIONS_COMMITTED_OFFSET,
+                rt::read::i64(c, "groups[].topics[].partitions[].committed_offset")?,
+            );
+        }
+        if v >= 8 {
+            vis.i32(
+                fields::GROUPS_TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH,
+                rt::read::i32(c, "groups[].topics[].partitions[].committed_leader_epoch")?,
+            );
+        }
+        if v >= 8 {
+            vis.str(
+                fields::GROUPS_TOPICS_PARTITIONS_METADATA,
+                rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?,
+            );
+        }
+        if v >= 8 {
+            vis.i16(
+                fields::GROUPS_TOPICS_PARTITIONS_ERROR_CODE,
+                rt::read::i16(c, "groups[].topics[].partitions[].error_code")?,
+            );
+        }
+        if v >= 6 {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "groups[].topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -897,6 +1117,98 @@ impl<'a> rt::Message<'a> for OffsetFetchResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_FETCH_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 2;
+    /// `groups`.
+    pub const GROUPS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 5;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `groups[].group_id`.
+    pub const GROUPS_GROUP_ID: crate::FieldId = 8;
+    /// `groups[].topics`.
+    pub const GROUPS_TOPICS: crate::FieldId = 9;
+    /// `groups[].error_code`.
+    pub const GROUPS_ERROR_CODE: crate::FieldId = 10;
+    /// `groups[]._tagged_fields`.
+    pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 12;
+    /// `topics[].partitions[].committed_offset`.
+    pub const TOPICS_PARTITIONS_COMMITTED_OFFSET: crate::FieldId = 13;
+    /// `topics[].partitions[].committed_leader_epoch`.
+    pub const TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH: crate::FieldId = 14;
+    /// `topics[].partitions[].metadata`.
+    pub const TOPICS_PARTITIONS_METADATA: crate::FieldId = 15;
+    /// `topics[].partitions[].error_code`.
+    pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 16;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 17;
+    /// `groups[].topics[].name`.
+    pub const GROUPS_TOPICS_NAME: crate::FieldId = 18;
+    /// `groups[].topics[].topic_id`.
+    pub const GROUPS_TOPICS_TOPIC_ID: crate::FieldId = 19;
+    /// `groups[].topics[].partitions`.
+    pub const GROUPS_TOPICS_PARTITIONS: crate::FieldId = 20;
+    /// `groups[].topics[]._tagged_fields`.
+    pub const GROUPS_TOPICS_TAGGED_FIELDS: crate::FieldId = 21;
+    /// `groups[].topics[].partitions[].partition_index`.
+    pub const GROUPS_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 22;
+    /// `groups[].topics[].partitions[].committed_offset`.
+    pub const GROUPS_TOPICS_PARTITIONS_COMMITTED_OFFSET: crate::FieldId = 23;
+    /// `groups[].topics[].partitions[].committed_leader_epoch`.
+    pub const GROUPS_TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH: crate::FieldId = 24;
+    /// `groups[].topics[].partitions[].metadata`.
+    pub const GROUPS_TOPICS_PARTITIONS_METADATA: crate::FieldId = 25;
+    /// `groups[].topics[].partitions[].error_code`.
+    pub const GROUPS_TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 26;
+    /// `groups[].topics[].partitions[]._tagged_fields`.
+    pub const GROUPS_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 27;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "topics",
+        "error_code",
+        "groups",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "groups[].group_id",
+        "groups[].topics",
+        "groups[].error_code",
+        "groups[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].committed_offset",
+        "topics[].partitions[].committed_leader_epoch",
+        "topics[].partitions[].metadata",
+        "topics[].partitions[].error_code",
+        "topics[].partitions[]._tagged_fields",
+        "groups[].topics[].name",
+        "groups[].topics[].topic_id",
+        "groups[].topics[].partitions",
+        "groups[].topics[]._tagged_fields",
+        "groups[].topics[].partitions[].partition_index",
+        "groups[].topics[].partitions[].committed_offset",
+        "groups[].topics[].partitions[].committed_leader_epoch",
+        "groups[].topics[].partitions[].metadata",
+        "groups[].topics[].partitions[].error_code",
+        "groups[].topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -906,6 +1218,7 @@ pub mod schema {
     pub static OFFSET_FETCH_RESPONSE: StructDesc = StructDesc {
         name: "OffsetFetchResponse",
         flexible: 0x7c0,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -919,6 +1232,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -932,6 +1246,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -945,6 +1260,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: true,
                 default: D::Int(0),
+                id: 2,
             },
             FieldDesc {
                 name: "Groups",
@@ -958,6 +1274,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -966,6 +1283,7 @@ pub mod schema {
     pub static OFFSET_FETCH_RESPONSE_TOPIC: StructDesc = StructDesc {
         name: "OffsetFetchResponseTopic",
         flexible: 0x7c0,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -979,6 +1297,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -992,6 +1311,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -1000,6 +1320,7 @@ pub mod schema {
     pub static OFFSET_FETCH_RESPONSE_GROUP: StructDesc = StructDesc {
         name: "OffsetFetchResponseGroup",
         flexible: 0x7c0,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -1013,6 +1334,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Topics",
@@ -1026,6 +1348,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -1039,6 +1362,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Int(0),
+                id: 10,
             },
         ],
     };
@@ -1047,6 +1371,7 @@ pub mod schema {
     pub static OFFSET_FETCH_RESPONSE_PARTITION: StructDesc = StructDesc {
         name: "OffsetFetchResponsePartition",
         flexible: 0x7c0,
+        tags_id: 17,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -1060,6 +1385,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "CommittedOffset",
@@ -1073,6 +1399,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "CommittedLeaderEpoch",
@@ -1086,6 +1413,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 14,
             },
             FieldDesc {
                 name: "Metadata",
@@ -1099,6 +1427,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -1112,6 +1441,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
         ],
     };
@@ -1120,6 +1450,7 @@ pub mod schema {
     pub static OFFSET_FETCH_RESPONSE_TOPICS: StructDesc = StructDesc {
         name: "OffsetFetchResponseTopics",
         flexible: 0x7c0,
+        tags_id: 21,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -1133,6 +1464,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 18,
             },
             FieldDesc {
                 name: "TopicId",
@@ -1146,6 +1478,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 19,
             },
             FieldDesc {
                 name: "Partitions",
@@ -1159,6 +1492,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
         ],
     };
@@ -1167,6 +1501,7 @@ pub mod schema {
     pub static OFFSET_FETCH_RESPONSE_PARTITIONS: StructDesc = StructDesc {
         name: "OffsetFetchResponsePartitions",
         flexible: 0x7c0,
+        tags_id: 27,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -1180,6 +1515,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 22,
             },
             FieldDesc {
                 name: "CommittedOffset",
@@ -1193,6 +1529,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 23,
             },
             FieldDesc {
                 name: "CommittedLeaderEpoch",
@@ -1206,6 +1543,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 24,
             },
             FieldDesc {
                 name: "Metadata",
@@ -1219,6 +1557,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 25,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -1232,6 +1571,7 @@ pub mod schema {
                 compact: 0x7c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 26,
             },
         ],
     };

@@ -73,6 +73,22 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
+        }
+        rt::visit::array::<OffsetForLeaderTopic<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -167,6 +183,29 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 4, "topics[].topic")?));
+        rt::visit::array::<OffsetForLeaderPartition<'a>, V>(
+            c,
+            v >= 4,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -267,6 +306,38 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION,
+            rt::read::i32(c, "topics[].partitions[].partition")?,
+        );
+        if v >= 2 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?,
+            );
+        }
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+        );
+        if v >= 4 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -310,6 +381,44 @@ impl<'a> rt::Message<'a> for OffsetForLeaderEpochRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_FOR_LEADER_EPOCH_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `replica_id`.
+    pub const REPLICA_ID: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `topics[].topic`.
+    pub const TOPICS_TOPIC: crate::FieldId = 3;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 4;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// `topics[].partitions[].partition`.
+    pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 6;
+    /// `topics[].partitions[].current_leader_epoch`.
+    pub const TOPICS_PARTITIONS_CURRENT_LEADER_EPOCH: crate::FieldId = 7;
+    /// `topics[].partitions[].leader_epoch`.
+    pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 8;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "replica_id",
+        "topics",
+        "_tagged_fields",
+        "topics[].topic",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition",
+        "topics[].partitions[].current_leader_epoch",
+        "topics[].partitions[].leader_epoch",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -319,6 +428,7 @@ pub mod schema {
     pub static OFFSET_FOR_LEADER_EPOCH_REQUEST: StructDesc = StructDesc {
         name: "OffsetForLeaderEpochRequest",
         flexible: 0x10,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ReplicaId",
@@ -332,6 +442,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Int(-2),
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -345,6 +456,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -353,6 +465,7 @@ pub mod schema {
     pub static OFFSET_FOR_LEADER_TOPIC: StructDesc = StructDesc {
         name: "OffsetForLeaderTopic",
         flexible: 0x10,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -366,6 +479,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Partitions",
@@ -379,6 +493,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -387,6 +502,7 @@ pub mod schema {
     pub static OFFSET_FOR_LEADER_PARTITION: StructDesc = StructDesc {
         name: "OffsetForLeaderPartition",
         flexible: 0x10,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "Partition",
@@ -400,6 +516,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "CurrentLeaderEpoch",
@@ -413,6 +530,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 7,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -426,6 +544,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };

@@ -72,6 +72,22 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 2 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        rt::visit::array::<OffsetForLeaderTopicResult<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -166,6 +182,29 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 4, "topics[].topic")?));
+        rt::visit::array::<EpochEndOffset<'a>, V>(
+            c,
+            v >= 4,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -279,6 +318,42 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(
+            fields::TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "topics[].partitions[].error_code")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION,
+            rt::read::i32(c, "topics[].partitions[].partition")?,
+        );
+        if v >= 1 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+            );
+        }
+        vis.i64(
+            fields::TOPICS_PARTITIONS_END_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].end_offset")?,
+        );
+        if v >= 4 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 14;
@@ -323,6 +398,47 @@ impl<'a> rt::Message<'a> for OffsetForLeaderEpochResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::OFFSET_FOR_LEADER_EPOCH_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `topics[].topic`.
+    pub const TOPICS_TOPIC: crate::FieldId = 3;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 4;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// `topics[].partitions[].error_code`.
+    pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 6;
+    /// `topics[].partitions[].partition`.
+    pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 7;
+    /// `topics[].partitions[].leader_epoch`.
+    pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 8;
+    /// `topics[].partitions[].end_offset`.
+    pub const TOPICS_PARTITIONS_END_OFFSET: crate::FieldId = 9;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "topics",
+        "_tagged_fields",
+        "topics[].topic",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].error_code",
+        "topics[].partitions[].partition",
+        "topics[].partitions[].leader_epoch",
+        "topics[].partitions[].end_offset",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -332,6 +448,7 @@ pub mod schema {
     pub static OFFSET_FOR_LEADER_EPOCH_RESPONSE: StructDesc = StructDesc {
         name: "OffsetForLeaderEpochResponse",
         flexible: 0x10,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -345,6 +462,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -358,6 +476,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -366,6 +485,7 @@ pub mod schema {
     pub static OFFSET_FOR_LEADER_TOPIC_RESULT: StructDesc = StructDesc {
         name: "OffsetForLeaderTopicResult",
         flexible: 0x10,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -379,6 +499,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Partitions",
@@ -392,6 +513,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -400,6 +522,7 @@ pub mod schema {
     pub static EPOCH_END_OFFSET: StructDesc = StructDesc {
         name: "EpochEndOffset",
         flexible: 0x10,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -413,6 +536,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Partition",
@@ -426,6 +550,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -439,6 +564,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 8,
             },
             FieldDesc {
                 name: "EndOffset",
@@ -452,6 +578,7 @@ pub mod schema {
                 compact: 0x10,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 9,
             },
         ],
     };

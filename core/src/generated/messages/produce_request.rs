@@ -85,6 +85,27 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.str(
+                fields::TRANSACTIONAL_ID,
+                rt::read::opt_str(c, v >= 9, v >= 3, "transactional_id")?,
+            );
+        }
+        vis.i16(fields::ACKS, rt::read::i16(c, "acks")?);
+        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+        rt::visit::array::<TopicProduceData<'a>, V>(c, v >= 9, false, v, fields::TOPIC_DATA, vis, "topic_data")?;
+        if v >= 9 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -205,6 +226,37 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 12 {
+            vis.str(
+                fields::TOPIC_DATA_NAME,
+                Some(rt::read::str(c, v >= 9, "topic_data[].name")?),
+            );
+        }
+        if v >= 13 {
+            vis.uuid(fields::TOPIC_DATA_TOPIC_ID, rt::read::uuid(c, "topic_data[].topic_id")?);
+        }
+        rt::visit::array::<PartitionProduceData<'a>, V>(
+            c,
+            v >= 9,
+            false,
+            v,
+            fields::TOPIC_DATA_PARTITION_DATA,
+            vis,
+            "topic_data[].partition_data",
+        )?;
+        if v >= 9 {
+            rt::visit::tags_only(c, fields::TOPIC_DATA_TAGGED_FIELDS, vis, "topic_data[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -307,6 +359,32 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPIC_DATA_PARTITION_DATA_INDEX,
+            rt::read::i32(c, "topic_data[].partition_data[].index")?,
+        );
+        vis.records(
+            fields::TOPIC_DATA_PARTITION_DATA_RECORDS,
+            rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?,
+        );
+        if v >= 9 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPIC_DATA_PARTITION_DATA_TAGGED_FIELDS,
+                vis,
+                "topic_data[].partition_data[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -347,6 +425,50 @@ impl<'a> rt::Message<'a> for ProduceRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::PRODUCE_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `transactional_id`.
+    pub const TRANSACTIONAL_ID: crate::FieldId = 0;
+    /// `acks`.
+    pub const ACKS: crate::FieldId = 1;
+    /// `timeout_ms`.
+    pub const TIMEOUT_MS: crate::FieldId = 2;
+    /// `topic_data`.
+    pub const TOPIC_DATA: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `topic_data[].name`.
+    pub const TOPIC_DATA_NAME: crate::FieldId = 5;
+    /// `topic_data[].topic_id`.
+    pub const TOPIC_DATA_TOPIC_ID: crate::FieldId = 6;
+    /// `topic_data[].partition_data`.
+    pub const TOPIC_DATA_PARTITION_DATA: crate::FieldId = 7;
+    /// `topic_data[]._tagged_fields`.
+    pub const TOPIC_DATA_TAGGED_FIELDS: crate::FieldId = 8;
+    /// `topic_data[].partition_data[].index`.
+    pub const TOPIC_DATA_PARTITION_DATA_INDEX: crate::FieldId = 9;
+    /// `topic_data[].partition_data[].records`.
+    pub const TOPIC_DATA_PARTITION_DATA_RECORDS: crate::FieldId = 10;
+    /// `topic_data[].partition_data[]._tagged_fields`.
+    pub const TOPIC_DATA_PARTITION_DATA_TAGGED_FIELDS: crate::FieldId = 11;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "transactional_id",
+        "acks",
+        "timeout_ms",
+        "topic_data",
+        "_tagged_fields",
+        "topic_data[].name",
+        "topic_data[].topic_id",
+        "topic_data[].partition_data",
+        "topic_data[]._tagged_fields",
+        "topic_data[].partition_data[].index",
+        "topic_data[].partition_data[].records",
+        "topic_data[].partition_data[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -356,6 +478,7 @@ pub mod schema {
     pub static PRODUCE_REQUEST: StructDesc = StructDesc {
         name: "ProduceRequest",
         flexible: 0x3e00,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "TransactionalId",
@@ -369,6 +492,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Null,
+                id: 0,
             },
             FieldDesc {
                 name: "Acks",
@@ -382,6 +506,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "TimeoutMs",
@@ -395,6 +520,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "TopicData",
@@ -408,6 +534,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -416,6 +543,7 @@ pub mod schema {
     pub static TOPIC_PRODUCE_DATA: StructDesc = StructDesc {
         name: "TopicProduceData",
         flexible: 0x3e00,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -429,6 +557,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "TopicId",
@@ -442,6 +571,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "PartitionData",
@@ -455,6 +585,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };
@@ -463,6 +594,7 @@ pub mod schema {
     pub static PARTITION_PRODUCE_DATA: StructDesc = StructDesc {
         name: "PartitionProduceData",
         flexible: 0x3e00,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "Index",
@@ -476,6 +608,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Records",
@@ -489,6 +622,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Null,
+                id: 10,
             },
         ],
     };

@@ -89,6 +89,43 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<TopicProduceResponse<'a>, V>(c, v >= 9, false, v, fields::RESPONSES, vis, "responses")?;
+        if v >= 1 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        if v >= 9 {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 if v >= 10 => {
+                        rt::visit::array::<NodeEndpoint<'a>, V>(
+                            c,
+                            true,
+                            false,
+                            v,
+                            fields::NODE_ENDPOINTS,
+                            vis,
+                            "node_endpoints",
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                    }
+                    0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -215,6 +252,36 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 12 {
+            vis.str(
+                fields::RESPONSES_NAME,
+                Some(rt::read::str(c, v >= 9, "responses[].name")?),
+            );
+        }
+        if v >= 13 {
+            vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
+        }
+        rt::visit::array::<PartitionProduceResponse<'a>, V>(
+            c,
+            v >= 9,
+            false,
+            v,
+            fields::RESPONSES_PARTITION_RESPONSES,
+            vis,
+            "responses[].partition_responses",
+        )?;
+        if v >= 9 {
+            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -355,6 +422,45 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 10 {
+            vis.i32(
+                fields::NODE_ENDPOINTS_NODE_ID,
+                rt::read::i32(c, "node_endpoints[].node_id")?,
+            );
+        }
+        if v >= 10 {
+            vis.str(
+                fields::NODE_ENDPOINTS_HOST,
+                Some(rt::read::str(c, v >= 9, "node_endpoints[].host")?),
+            );
+        }
+        if v >= 10 {
+            vis.i32(fields::NODE_ENDPOINTS_PORT, rt::read::i32(c, "node_endpoints[].port")?);
+        }
+        if v >= 10 {
+            vis.str(
+                fields::NODE_ENDPOINTS_RACK,
+                rt::read::opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?,
+            );
+        }
+        if v >= 9 {
+            rt::visit::tags_only(
+                c,
+                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "node_endpoints[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -577,6 +683,100 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESPONSES_PARTITION_RESPONSES_INDEX,
+            rt::read::i32(c, "responses[].partition_responses[].index")?,
+        );
+        vis.i16(
+            fields::RESPONSES_PARTITION_RESPONSES_ERROR_CODE,
+            rt::read::i16(c, "responses[].partition_responses[].error_code")?,
+        );
+        vis.i64(
+            fields::RESPONSES_PARTITION_RESPONSES_BASE_OFFSET,
+            rt::read::i64(c, "responses[].partition_responses[].base_offset")?,
+        );
+        if v >= 2 {
+            vis.i64(
+                fields::RESPONSES_PARTITION_RESPONSES_LOG_APPEND_TIME_MS,
+                rt::read::i64(c, "responses[].partition_responses[].log_append_time_ms")?,
+            );
+        }
+        if v >= 5 {
+            vis.i64(
+                fields::RESPONSES_PARTITION_RESPONSES_LOG_START_OFFSET,
+                rt::read::i64(c, "responses[].partition_responses[].log_start_offset")?,
+            );
+        }
+        if v >= 8 {
+            rt::visit::array::<BatchIndexAndErrorMessage<'a>, V>(
+                c,
+                v >= 9,
+                false,
+                v,
+                fields::RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS,
+                vis,
+                "responses[].partition_responses[].record_errors",
+            )?;
+        }
+        if v >= 8 {
+            vis.str(
+                fields::RESPONSES_PARTITION_RESPONSES_ERROR_MESSAGE,
+                rt::read::opt_str(c, v >= 9, v >= 8, "responses[].partition_responses[].error_message")?,
+            );
+        }
+        if v >= 9 {
+            let n = rt::read::tag_count(c, "responses[].partition_responses[]._tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) =
+                    rt::read::next_tag(c, &mut next_tag, "responses[].partition_responses[]._tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 if v >= 10 => {
+                        let present = true;
+                        rt::visit::struct_field::<LeaderIdAndEpoch<'a>, V>(
+                            c,
+                            present,
+                            v,
+                            fields::RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER,
+                            vis,
+                        )?;
+                        rt::read::check_tag_size(
+                            c,
+                            before,
+                            size,
+                            tag,
+                            "responses[].partition_responses[].current_leader",
+                        )?;
+                    }
+                    0 => {
+                        return Err(rt::read::tag_not_in_version(
+                            c,
+                            tag,
+                            "responses[].partition_responses[].current_leader",
+                        ))
+                    }
+                    _ => rt::visit::unknown_tag(
+                        c,
+                        tag,
+                        size,
+                        fields::RESPONSES_PARTITION_RESPONSES_TAGGED_FIELDS,
+                        vis,
+                        "responses[].partition_responses[]._tagged_fields",
+                    )?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 14;
@@ -752,6 +952,41 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 8 {
+            vis.i32(
+                fields::RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_BATCH_INDEX,
+                rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?,
+            );
+        }
+        if v >= 8 {
+            vis.str(
+                fields::RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_BATCH_INDEX_ERROR_MESSAGE,
+                rt::read::opt_str(
+                    c,
+                    v >= 9,
+                    v >= 8,
+                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                )?,
+            );
+        }
+        if v >= 9 {
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_TAGGED_FIELDS,
+                vis,
+                "responses[].partition_responses[].record_errors[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -895,6 +1130,36 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 10 {
+            vis.i32(
+                fields::RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_LEADER_ID,
+                rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?,
+            );
+        }
+        if v >= 10 {
+            vis.i32(
+                fields::RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_LEADER_EPOCH,
+                rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_epoch")?,
+            );
+        }
+        if v >= 9 {
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_TAGGED_FIELDS,
+                vis,
+                "responses[].partition_responses[].current_leader._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -960,6 +1225,98 @@ impl<'a> rt::Message<'a> for ProduceResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::PRODUCE_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `responses`.
+    pub const RESPONSES: crate::FieldId = 0;
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 1;
+    /// `node_endpoints`.
+    pub const NODE_ENDPOINTS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `responses[].name`.
+    pub const RESPONSES_NAME: crate::FieldId = 4;
+    /// `responses[].topic_id`.
+    pub const RESPONSES_TOPIC_ID: crate::FieldId = 5;
+    /// `responses[].partition_responses`.
+    pub const RESPONSES_PARTITION_RESPONSES: crate::FieldId = 6;
+    /// `responses[]._tagged_fields`.
+    pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `node_endpoints[].node_id`.
+    pub const NODE_ENDPOINTS_NODE_ID: crate::FieldId = 8;
+    /// `node_endpoints[].host`.
+    pub const NODE_ENDPOINTS_HOST: crate::FieldId = 9;
+    /// `node_endpoints[].port`.
+    pub const NODE_ENDPOINTS_PORT: crate::FieldId = 10;
+    /// `node_endpoints[].rack`.
+    pub const NODE_ENDPOINTS_RACK: crate::FieldId = 11;
+    /// `node_endpoints[]._tagged_fields`.
+    pub const NODE_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// `responses[].partition_responses[].index`.
+    pub const RESPONSES_PARTITION_RESPONSES_INDEX: crate::FieldId = 13;
+    /// `responses[].partition_responses[].error_code`.
+    pub const RESPONSES_PARTITION_RESPONSES_ERROR_CODE: crate::FieldId = 14;
+    /// `responses[].partition_responses[].base_offset`.
+    pub const RESPONSES_PARTITION_RESPONSES_BASE_OFFSET: crate::FieldId = 15;
+    /// `responses[].partition_responses[].log_append_time_ms`.
+    pub const RESPONSES_PARTITION_RESPONSES_LOG_APPEND_TIME_MS: crate::FieldId = 16;
+    /// `responses[].partition_responses[].log_start_offset`.
+    pub const RESPONSES_PARTITION_RESPONSES_LOG_START_OFFSET: crate::FieldId = 17;
+    /// `responses[].partition_responses[].record_errors`.
+    pub const RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS: crate::FieldId = 18;
+    /// `responses[].partition_responses[].error_message`.
+    pub const RESPONSES_PARTITION_RESPONSES_ERROR_MESSAGE: crate::FieldId = 19;
+    /// `responses[].partition_responses[].current_leader`.
+    pub const RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER: crate::FieldId = 20;
+    /// `responses[].partition_responses[]._tagged_fields`.
+    pub const RESPONSES_PARTITION_RESPONSES_TAGGED_FIELDS: crate::FieldId = 21;
+    /// `responses[].partition_responses[].record_errors[].batch_index`.
+    pub const RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_BATCH_INDEX: crate::FieldId = 22;
+    /// `responses[].partition_responses[].record_errors[].batch_index_error_message`.
+    pub const RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_BATCH_INDEX_ERROR_MESSAGE: crate::FieldId = 23;
+    /// `responses[].partition_responses[].record_errors[]._tagged_fields`.
+    pub const RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_TAGGED_FIELDS: crate::FieldId = 24;
+    /// `responses[].partition_responses[].current_leader.leader_id`.
+    pub const RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_LEADER_ID: crate::FieldId = 25;
+    /// `responses[].partition_responses[].current_leader.leader_epoch`.
+    pub const RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_LEADER_EPOCH: crate::FieldId = 26;
+    /// `responses[].partition_responses[].current_leader._tagged_fields`.
+    pub const RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_TAGGED_FIELDS: crate::FieldId = 27;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "responses",
+        "throttle_time_ms",
+        "node_endpoints",
+        "_tagged_fields",
+        "responses[].name",
+        "responses[].topic_id",
+        "responses[].partition_responses",
+        "responses[]._tagged_fields",
+        "node_endpoints[].node_id",
+        "node_endpoints[].host",
+        "node_endpoints[].port",
+        "node_endpoints[].rack",
+        "node_endpoints[]._tagged_fields",
+        "responses[].partition_responses[].index",
+        "responses[].partition_responses[].error_code",
+        "responses[].partition_responses[].base_offset",
+        "responses[].partition_responses[].log_append_time_ms",
+        "responses[].partition_responses[].log_start_offset",
+        "responses[].partition_responses[].record_errors",
+        "responses[].partition_responses[].error_message",
+        "responses[].partition_responses[].current_leader",
+        "responses[].partition_responses[]._tagged_fields",
+        "responses[].partition_responses[].record_errors[].batch_index",
+        "responses[].partition_responses[].record_errors[].batch_index_error_message",
+        "responses[].partition_responses[].record_errors[]._tagged_fields",
+        "responses[].partition_responses[].current_leader.leader_id",
+        "responses[].partition_responses[].current_leader.leader_epoch",
+        "responses[].partition_responses[].current_leader._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -969,6 +1326,7 @@ pub mod schema {
     pub static PRODUCE_RESPONSE: StructDesc = StructDesc {
         name: "ProduceResponse",
         flexible: 0x3e00,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "Responses",
@@ -982,6 +1340,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -995,6 +1354,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Int(0),
+                id: 1,
             },
             FieldDesc {
                 name: "NodeEndpoints",
@@ -1008,6 +1368,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -1016,6 +1377,7 @@ pub mod schema {
     pub static TOPIC_PRODUCE_RESPONSE: StructDesc = StructDesc {
         name: "TopicProduceResponse",
         flexible: 0x3e00,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -1029,6 +1391,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "TopicId",
@@ -1042,6 +1405,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "PartitionResponses",
@@ -1055,6 +1419,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -1063,6 +1428,7 @@ pub mod schema {
     pub static NODE_ENDPOINT: StructDesc = StructDesc {
         name: "NodeEndpoint",
         flexible: 0x3e00,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "NodeId",
@@ -1076,6 +1442,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Host",
@@ -1089,6 +1456,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Port",
@@ -1102,6 +1470,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Rack",
@@ -1115,6 +1484,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Null,
+                id: 11,
             },
         ],
     };
@@ -1123,6 +1493,7 @@ pub mod schema {
     pub static PARTITION_PRODUCE_RESPONSE: StructDesc = StructDesc {
         name: "PartitionProduceResponse",
         flexible: 0x3e00,
+        tags_id: 21,
         fields: &[
             FieldDesc {
                 name: "Index",
@@ -1136,6 +1507,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -1149,6 +1521,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "BaseOffset",
@@ -1162,6 +1535,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "LogAppendTimeMs",
@@ -1175,6 +1549,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 16,
             },
             FieldDesc {
                 name: "LogStartOffset",
@@ -1188,6 +1563,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 17,
             },
             FieldDesc {
                 name: "RecordErrors",
@@ -1201,6 +1577,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Zero,
+                id: 18,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -1214,6 +1591,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: true,
                 default: D::Null,
+                id: 19,
             },
             FieldDesc {
                 name: "CurrentLeader",
@@ -1227,6 +1605,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
         ],
     };
@@ -1235,6 +1614,7 @@ pub mod schema {
     pub static BATCH_INDEX_AND_ERROR_MESSAGE: StructDesc = StructDesc {
         name: "BatchIndexAndErrorMessage",
         flexible: 0x3e00,
+        tags_id: 24,
         fields: &[
             FieldDesc {
                 name: "BatchIndex",
@@ -1248,6 +1628,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Zero,
+                id: 22,
             },
             FieldDesc {
                 name: "BatchIndexErrorMessage",
@@ -1261,6 +1642,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Null,
+                id: 23,
             },
         ],
     };
@@ -1269,6 +1651,7 @@ pub mod schema {
     pub static LEADER_ID_AND_EPOCH: StructDesc = StructDesc {
         name: "LeaderIdAndEpoch",
         flexible: 0x3e00,
+        tags_id: 27,
         fields: &[
             FieldDesc {
                 name: "LeaderId",
@@ -1282,6 +1665,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 25,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -1295,6 +1679,7 @@ pub mod schema {
                 compact: 0x3e00,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 26,
             },
         ],
     };

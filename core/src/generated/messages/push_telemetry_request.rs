@@ -88,6 +88,24 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::CLIENT_INSTANCE_ID, rt::read::uuid(c, "client_instance_id")?);
+        vis.i32(fields::SUBSCRIPTION_ID, rt::read::i32(c, "subscription_id")?);
+        vis.bool(fields::TERMINATING, rt::read::bool(c, "terminating")?);
+        vis.i8(fields::COMPRESSION_TYPE, rt::read::i8(c, "compression_type")?);
+        vis.bytes(fields::METRICS, Some(rt::read::bytes(c, true, "metrics")?));
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 22;
@@ -129,6 +147,32 @@ impl<'a> rt::Message<'a> for PushTelemetryRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::PUSH_TELEMETRY_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `client_instance_id`.
+    pub const CLIENT_INSTANCE_ID: crate::FieldId = 0;
+    /// `subscription_id`.
+    pub const SUBSCRIPTION_ID: crate::FieldId = 1;
+    /// `terminating`.
+    pub const TERMINATING: crate::FieldId = 2;
+    /// `compression_type`.
+    pub const COMPRESSION_TYPE: crate::FieldId = 3;
+    /// `metrics`.
+    pub const METRICS: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "client_instance_id",
+        "subscription_id",
+        "terminating",
+        "compression_type",
+        "metrics",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -138,6 +182,7 @@ pub mod schema {
     pub static PUSH_TELEMETRY_REQUEST: StructDesc = StructDesc {
         name: "PushTelemetryRequest",
         flexible: 0x1,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "ClientInstanceId",
@@ -151,6 +196,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "SubscriptionId",
@@ -164,6 +210,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Terminating",
@@ -177,6 +224,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "CompressionType",
@@ -190,6 +238,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Metrics",
@@ -203,6 +252,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };

@@ -61,6 +61,19 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<ReadStateResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -146,6 +159,28 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
         rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
+        rt::visit::array::<PartitionResult<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESULTS_PARTITIONS,
+            vis,
+            "results[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -269,6 +304,53 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESULTS_PARTITIONS_PARTITION,
+            rt::read::i32(c, "results[].partitions[].partition")?,
+        );
+        vis.i16(
+            fields::RESULTS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "results[].partitions[].error_code")?,
+        );
+        vis.str(
+            fields::RESULTS_PARTITIONS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?,
+        );
+        vis.i32(
+            fields::RESULTS_PARTITIONS_STATE_EPOCH,
+            rt::read::i32(c, "results[].partitions[].state_epoch")?,
+        );
+        vis.i64(
+            fields::RESULTS_PARTITIONS_START_OFFSET,
+            rt::read::i64(c, "results[].partitions[].start_offset")?,
+        );
+        rt::visit::array::<StateBatch<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESULTS_PARTITIONS_STATE_BATCHES,
+            vis,
+            "results[].partitions[].state_batches",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "results[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 18;
@@ -379,6 +461,40 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(
+            fields::RESULTS_PARTITIONS_STATE_BATCHES_FIRST_OFFSET,
+            rt::read::i64(c, "results[].partitions[].state_batches[].first_offset")?,
+        );
+        vis.i64(
+            fields::RESULTS_PARTITIONS_STATE_BATCHES_LAST_OFFSET,
+            rt::read::i64(c, "results[].partitions[].state_batches[].last_offset")?,
+        );
+        vis.i8(
+            fields::RESULTS_PARTITIONS_STATE_BATCHES_DELIVERY_STATE,
+            rt::read::i8(c, "results[].partitions[].state_batches[].delivery_state")?,
+        );
+        vis.i16(
+            fields::RESULTS_PARTITIONS_STATE_BATCHES_DELIVERY_COUNT,
+            rt::read::i16(c, "results[].partitions[].state_batches[].delivery_count")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_PARTITIONS_STATE_BATCHES_TAGGED_FIELDS,
+                vis,
+                "results[].partitions[].state_batches[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 19;
@@ -426,6 +542,65 @@ impl<'a> rt::Message<'a> for ReadShareGroupStateResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::READ_SHARE_GROUP_STATE_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `results`.
+    pub const RESULTS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `results[].topic_id`.
+    pub const RESULTS_TOPIC_ID: crate::FieldId = 2;
+    /// `results[].partitions`.
+    pub const RESULTS_PARTITIONS: crate::FieldId = 3;
+    /// `results[]._tagged_fields`.
+    pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 4;
+    /// `results[].partitions[].partition`.
+    pub const RESULTS_PARTITIONS_PARTITION: crate::FieldId = 5;
+    /// `results[].partitions[].error_code`.
+    pub const RESULTS_PARTITIONS_ERROR_CODE: crate::FieldId = 6;
+    /// `results[].partitions[].error_message`.
+    pub const RESULTS_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 7;
+    /// `results[].partitions[].state_epoch`.
+    pub const RESULTS_PARTITIONS_STATE_EPOCH: crate::FieldId = 8;
+    /// `results[].partitions[].start_offset`.
+    pub const RESULTS_PARTITIONS_START_OFFSET: crate::FieldId = 9;
+    /// `results[].partitions[].state_batches`.
+    pub const RESULTS_PARTITIONS_STATE_BATCHES: crate::FieldId = 10;
+    /// `results[].partitions[]._tagged_fields`.
+    pub const RESULTS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `results[].partitions[].state_batches[].first_offset`.
+    pub const RESULTS_PARTITIONS_STATE_BATCHES_FIRST_OFFSET: crate::FieldId = 12;
+    /// `results[].partitions[].state_batches[].last_offset`.
+    pub const RESULTS_PARTITIONS_STATE_BATCHES_LAST_OFFSET: crate::FieldId = 13;
+    /// `results[].partitions[].state_batches[].delivery_state`.
+    pub const RESULTS_PARTITIONS_STATE_BATCHES_DELIVERY_STATE: crate::FieldId = 14;
+    /// `results[].partitions[].state_batches[].delivery_count`.
+    pub const RESULTS_PARTITIONS_STATE_BATCHES_DELIVERY_COUNT: crate::FieldId = 15;
+    /// `results[].partitions[].state_batches[]._tagged_fields`.
+    pub const RESULTS_PARTITIONS_STATE_BATCHES_TAGGED_FIELDS: crate::FieldId = 16;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "results",
+        "_tagged_fields",
+        "results[].topic_id",
+        "results[].partitions",
+        "results[]._tagged_fields",
+        "results[].partitions[].partition",
+        "results[].partitions[].error_code",
+        "results[].partitions[].error_message",
+        "results[].partitions[].state_epoch",
+        "results[].partitions[].start_offset",
+        "results[].partitions[].state_batches",
+        "results[].partitions[]._tagged_fields",
+        "results[].partitions[].state_batches[].first_offset",
+        "results[].partitions[].state_batches[].last_offset",
+        "results[].partitions[].state_batches[].delivery_state",
+        "results[].partitions[].state_batches[].delivery_count",
+        "results[].partitions[].state_batches[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -435,6 +610,7 @@ pub mod schema {
     pub static READ_SHARE_GROUP_STATE_RESPONSE: StructDesc = StructDesc {
         name: "ReadShareGroupStateResponse",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Results",
             json: "results",
@@ -447,6 +623,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -454,6 +631,7 @@ pub mod schema {
     pub static READ_STATE_RESULT: StructDesc = StructDesc {
         name: "ReadStateResult",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -467,6 +645,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Partitions",
@@ -480,6 +659,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -488,6 +668,7 @@ pub mod schema {
     pub static PARTITION_RESULT: StructDesc = StructDesc {
         name: "PartitionResult",
         flexible: 0x1,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "Partition",
@@ -501,6 +682,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -514,6 +696,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -527,6 +710,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 7,
             },
             FieldDesc {
                 name: "StateEpoch",
@@ -540,6 +724,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "StartOffset",
@@ -553,6 +738,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "StateBatches",
@@ -566,6 +752,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -574,6 +761,7 @@ pub mod schema {
     pub static STATE_BATCH: StructDesc = StructDesc {
         name: "StateBatch",
         flexible: 0x1,
+        tags_id: 16,
         fields: &[
             FieldDesc {
                 name: "FirstOffset",
@@ -587,6 +775,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "LastOffset",
@@ -600,6 +789,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "DeliveryState",
@@ -613,6 +803,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "DeliveryCount",
@@ -626,6 +817,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
         ],
     };

@@ -61,6 +61,19 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<ReadStateSummaryResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -147,6 +160,29 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
         rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
+        rt::visit::array::<PartitionResult<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESULTS_PARTITIONS,
+            vis,
+            "results[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -270,6 +306,48 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESULTS_PARTITIONS_PARTITION,
+            rt::read::i32(c, "results[].partitions[].partition")?,
+        );
+        vis.i16(
+            fields::RESULTS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "results[].partitions[].error_code")?,
+        );
+        vis.str(
+            fields::RESULTS_PARTITIONS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?,
+        );
+        vis.i32(
+            fields::RESULTS_PARTITIONS_STATE_EPOCH,
+            rt::read::i32(c, "results[].partitions[].state_epoch")?,
+        );
+        vis.i32(
+            fields::RESULTS_PARTITIONS_LEADER_EPOCH,
+            rt::read::i32(c, "results[].partitions[].leader_epoch")?,
+        );
+        vis.i64(
+            fields::RESULTS_PARTITIONS_START_OFFSET,
+            rt::read::i64(c, "results[].partitions[].start_offset")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::RESULTS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "results[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 22;
@@ -312,6 +390,50 @@ impl<'a> rt::Message<'a> for ReadShareGroupStateSummaryResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::READ_SHARE_GROUP_STATE_SUMMARY_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `results`.
+    pub const RESULTS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `results[].topic_id`.
+    pub const RESULTS_TOPIC_ID: crate::FieldId = 2;
+    /// `results[].partitions`.
+    pub const RESULTS_PARTITIONS: crate::FieldId = 3;
+    /// `results[]._tagged_fields`.
+    pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 4;
+    /// `results[].partitions[].partition`.
+    pub const RESULTS_PARTITIONS_PARTITION: crate::FieldId = 5;
+    /// `results[].partitions[].error_code`.
+    pub const RESULTS_PARTITIONS_ERROR_CODE: crate::FieldId = 6;
+    /// `results[].partitions[].error_message`.
+    pub const RESULTS_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 7;
+    /// `results[].partitions[].state_epoch`.
+    pub const RESULTS_PARTITIONS_STATE_EPOCH: crate::FieldId = 8;
+    /// `results[].partitions[].leader_epoch`.
+    pub const RESULTS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 9;
+    /// `results[].partitions[].start_offset`.
+    pub const RESULTS_PARTITIONS_START_OFFSET: crate::FieldId = 10;
+    /// `results[].partitions[]._tagged_fields`.
+    pub const RESULTS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "results",
+        "_tagged_fields",
+        "results[].topic_id",
+        "results[].partitions",
+        "results[]._tagged_fields",
+        "results[].partitions[].partition",
+        "results[].partitions[].error_code",
+        "results[].partitions[].error_message",
+        "results[].partitions[].state_epoch",
+        "results[].partitions[].leader_epoch",
+        "results[].partitions[].start_offset",
+        "results[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -321,6 +443,7 @@ pub mod schema {
     pub static READ_SHARE_GROUP_STATE_SUMMARY_RESPONSE: StructDesc = StructDesc {
         name: "ReadShareGroupStateSummaryResponse",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Results",
             json: "results",
@@ -333,6 +456,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -340,6 +464,7 @@ pub mod schema {
     pub static READ_STATE_SUMMARY_RESULT: StructDesc = StructDesc {
         name: "ReadStateSummaryResult",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -353,6 +478,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Partitions",
@@ -366,6 +492,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -374,6 +501,7 @@ pub mod schema {
     pub static PARTITION_RESULT: StructDesc = StructDesc {
         name: "PartitionResult",
         flexible: 0x1,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "Partition",
@@ -387,6 +515,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -400,6 +529,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -413,6 +543,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 7,
             },
             FieldDesc {
                 name: "StateEpoch",
@@ -426,6 +557,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -439,6 +571,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "StartOffset",
@@ -452,6 +585,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };

@@ -76,6 +76,22 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
+        vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
+        vis.uuid(fields::VOTER_DIRECTORY_ID, rt::read::uuid(c, "voter_directory_id")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -115,6 +131,21 @@ impl<'a> rt::Message<'a> for RemoveRaftVoterRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::REMOVE_RAFT_VOTER_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `cluster_id`.
+    pub const CLUSTER_ID: crate::FieldId = 0;
+    /// `voter_id`.
+    pub const VOTER_ID: crate::FieldId = 1;
+    /// `voter_directory_id`.
+    pub const VOTER_DIRECTORY_ID: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["cluster_id", "voter_id", "voter_directory_id", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -124,6 +155,7 @@ pub mod schema {
     pub static REMOVE_RAFT_VOTER_REQUEST: StructDesc = StructDesc {
         name: "RemoveRaftVoterRequest",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ClusterId",
@@ -137,6 +169,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "VoterId",
@@ -150,6 +183,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "VoterDirectoryId",
@@ -163,6 +197,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };

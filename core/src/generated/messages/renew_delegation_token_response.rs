@@ -77,6 +77,22 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.i64(fields::EXPIRY_TIMESTAMP_MS, rt::read::i64(c, "expiry_timestamp_ms")?);
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 14;
@@ -115,6 +131,26 @@ impl<'a> rt::Message<'a> for RenewDelegationTokenResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::RENEW_DELEGATION_TOKEN_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `expiry_timestamp_ms`.
+    pub const EXPIRY_TIMESTAMP_MS: crate::FieldId = 1;
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "error_code",
+        "expiry_timestamp_ms",
+        "throttle_time_ms",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -124,6 +160,7 @@ pub mod schema {
     pub static RENEW_DELEGATION_TOKEN_RESPONSE: StructDesc = StructDesc {
         name: "RenewDelegationTokenResponse",
         flexible: 0x4,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -137,6 +174,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ExpiryTimestampMs",
@@ -150,6 +188,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -163,6 +202,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };

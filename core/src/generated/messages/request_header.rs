@@ -86,6 +86,25 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::REQUEST_API_KEY, rt::read::i16(c, "request_api_key")?);
+        vis.i16(fields::REQUEST_API_VERSION, rt::read::i16(c, "request_api_version")?);
+        vis.i32(fields::CORRELATION_ID, rt::read::i32(c, "correlation_id")?);
+        if v >= 1 {
+            vis.str(fields::CLIENT_ID, rt::read::opt_str(c, false, v >= 1, "client_id")?);
+        }
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -133,6 +152,29 @@ impl<'a> rt::Message<'a> for RequestHeader<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::REQUEST_HEADER;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `request_api_key`.
+    pub const REQUEST_API_KEY: crate::FieldId = 0;
+    /// `request_api_version`.
+    pub const REQUEST_API_VERSION: crate::FieldId = 1;
+    /// `correlation_id`.
+    pub const CORRELATION_ID: crate::FieldId = 2;
+    /// `client_id`.
+    pub const CLIENT_ID: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "request_api_key",
+        "request_api_version",
+        "correlation_id",
+        "client_id",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -142,6 +184,7 @@ pub mod schema {
     pub static REQUEST_HEADER: StructDesc = StructDesc {
         name: "RequestHeader",
         flexible: 0x4,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "RequestApiKey",
@@ -155,6 +198,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "RequestApiVersion",
@@ -168,6 +212,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "CorrelationId",
@@ -181,6 +226,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "ClientId",
@@ -194,6 +240,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };

@@ -76,6 +76,28 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, v >= 2, true, "error_message")?,
+        );
+        vis.bytes(fields::AUTH_BYTES, Some(rt::read::bytes(c, v >= 2, "auth_bytes")?));
+        if v >= 1 {
+            vis.i64(fields::SESSION_LIFETIME_MS, rt::read::i64(c, "session_lifetime_ms")?);
+        }
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -122,6 +144,29 @@ impl<'a> rt::Message<'a> for SaslAuthenticateResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SASL_AUTHENTICATE_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 1;
+    /// `auth_bytes`.
+    pub const AUTH_BYTES: crate::FieldId = 2;
+    /// `session_lifetime_ms`.
+    pub const SESSION_LIFETIME_MS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "error_code",
+        "error_message",
+        "auth_bytes",
+        "session_lifetime_ms",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -131,6 +176,7 @@ pub mod schema {
     pub static SASL_AUTHENTICATE_RESPONSE: StructDesc = StructDesc {
         name: "SaslAuthenticateResponse",
         flexible: 0x4,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -144,6 +190,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -157,6 +204,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "AuthBytes",
@@ -170,6 +218,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "SessionLifetimeMs",
@@ -183,6 +232,7 @@ pub mod schema {
                 compact: 0x4,
                 ignorable: true,
                 default: D::Int(0),
+                id: 3,
             },
         ],
     };

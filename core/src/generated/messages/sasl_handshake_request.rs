@@ -58,6 +58,17 @@ impl<'a> rt::Struct<'a> for SaslHandshakeRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::MECHANISM, Some(rt::read::str(c, false, "mechanism")?));
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -88,6 +99,17 @@ impl<'a> rt::Message<'a> for SaslHandshakeRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SASL_HANDSHAKE_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `mechanism`.
+    pub const MECHANISM: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["mechanism", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -97,6 +119,7 @@ pub mod schema {
     pub static SASL_HANDSHAKE_REQUEST: StructDesc = StructDesc {
         name: "SaslHandshakeRequest",
         flexible: 0x0,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Mechanism",
             json: "mechanism",
@@ -109,6 +132,7 @@ pub mod schema {
             compact: 0x0,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 }

@@ -63,6 +63,18 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        rt::visit::array::<&'a str, V>(c, false, false, v, fields::MECHANISMS, vis, "mechanisms")?;
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -94,6 +106,19 @@ impl<'a> rt::Message<'a> for SaslHandshakeResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SASL_HANDSHAKE_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `mechanisms`.
+    pub const MECHANISMS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["error_code", "mechanisms", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -103,6 +128,7 @@ pub mod schema {
     pub static SASL_HANDSHAKE_RESPONSE: StructDesc = StructDesc {
         name: "SaslHandshakeResponse",
         flexible: 0x0,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -116,6 +142,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Mechanisms",
@@ -129,6 +156,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

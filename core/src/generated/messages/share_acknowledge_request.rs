@@ -73,6 +73,22 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, rt::read::opt_str(c, true, true, "group_id")?);
+        vis.str(fields::MEMBER_ID, rt::read::opt_str(c, true, true, "member_id")?);
+        vis.i32(fields::SHARE_SESSION_EPOCH, rt::read::i32(c, "share_session_epoch")?);
+        rt::visit::array::<AcknowledgeTopic<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -165,6 +181,28 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         Some(())
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        rt::visit::array::<AcknowledgePartition<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -247,6 +285,37 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
         rt::read::skip_array::<AcknowledgementBatch<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        rt::visit::array::<AcknowledgementBatch<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES,
+            vis,
+            "topics[].partitions[].acknowledgement_batches",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -363,6 +432,41 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(
+            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?,
+        );
+        vis.i64(
+            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_LAST_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?,
+        );
+        rt::visit::array::<i8, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_ACKNOWLEDGE_TYPES,
+            vis,
+            "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -420,6 +524,59 @@ impl<'a> rt::Message<'a> for ShareAcknowledgeRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_ACKNOWLEDGE_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 1;
+    /// `share_session_epoch`.
+    pub const SHARE_SESSION_EPOCH: crate::FieldId = 2;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 5;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 8;
+    /// `topics[].partitions[].acknowledgement_batches`.
+    pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES: crate::FieldId = 9;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `topics[].partitions[].acknowledgement_batches[].first_offset`.
+    pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET: crate::FieldId = 11;
+    /// `topics[].partitions[].acknowledgement_batches[].last_offset`.
+    pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_LAST_OFFSET: crate::FieldId = 12;
+    /// `topics[].partitions[].acknowledgement_batches[].acknowledge_types`.
+    pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_ACKNOWLEDGE_TYPES: crate::FieldId = 13;
+    /// `topics[].partitions[].acknowledgement_batches[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS: crate::FieldId = 14;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "member_id",
+        "share_session_epoch",
+        "topics",
+        "_tagged_fields",
+        "topics[].topic_id",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].acknowledgement_batches",
+        "topics[].partitions[]._tagged_fields",
+        "topics[].partitions[].acknowledgement_batches[].first_offset",
+        "topics[].partitions[].acknowledgement_batches[].last_offset",
+        "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+        "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -429,6 +586,7 @@ pub mod schema {
     pub static SHARE_ACKNOWLEDGE_REQUEST: StructDesc = StructDesc {
         name: "ShareAcknowledgeRequest",
         flexible: 0x3,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -442,6 +600,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 0,
             },
             FieldDesc {
                 name: "MemberId",
@@ -455,6 +614,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ShareSessionEpoch",
@@ -468,6 +628,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Topics",
@@ -481,6 +642,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -489,6 +651,7 @@ pub mod schema {
     pub static ACKNOWLEDGE_TOPIC: StructDesc = StructDesc {
         name: "AcknowledgeTopic",
         flexible: 0x3,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -502,6 +665,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -515,6 +679,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -523,6 +688,7 @@ pub mod schema {
     pub static ACKNOWLEDGE_PARTITION: StructDesc = StructDesc {
         name: "AcknowledgePartition",
         flexible: 0x3,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -536,6 +702,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "AcknowledgementBatches",
@@ -549,6 +716,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -557,6 +725,7 @@ pub mod schema {
     pub static ACKNOWLEDGEMENT_BATCH: StructDesc = StructDesc {
         name: "AcknowledgementBatch",
         flexible: 0x3,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "FirstOffset",
@@ -570,6 +739,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "LastOffset",
@@ -583,6 +753,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "AcknowledgeTypes",
@@ -596,6 +767,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };

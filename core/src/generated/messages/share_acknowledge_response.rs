@@ -85,6 +85,34 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "error_message")?,
+        );
+        rt::visit::array::<ShareAcknowledgeTopicResponse<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESPONSES,
+            vis,
+            "responses",
+        )?;
+        rt::visit::array::<NodeEndpoint<'a>, V>(c, true, false, v, fields::NODE_ENDPOINTS, vis, "node_endpoints")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -176,6 +204,28 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESPONSES_PARTITIONS,
+            vis,
+            "responses[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -279,6 +329,37 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::NODE_ENDPOINTS_NODE_ID,
+            rt::read::i32(c, "node_endpoints[].node_id")?,
+        );
+        vis.str(
+            fields::NODE_ENDPOINTS_HOST,
+            Some(rt::read::str(c, true, "node_endpoints[].host")?),
+        );
+        vis.i32(fields::NODE_ENDPOINTS_PORT, rt::read::i32(c, "node_endpoints[].port")?);
+        vis.str(
+            fields::NODE_ENDPOINTS_RACK,
+            rt::read::opt_str(c, true, true, "node_endpoints[].rack")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "node_endpoints[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -386,6 +467,44 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "responses[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::RESPONSES_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "responses[].partitions[].error_code")?,
+        );
+        vis.str(
+            fields::RESPONSES_PARTITIONS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?,
+        );
+        let present = true;
+        rt::visit::struct_field::<LeaderIdAndEpoch<'a>, V>(
+            c,
+            present,
+            v,
+            fields::RESPONSES_PARTITIONS_CURRENT_LEADER,
+            vis,
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -487,6 +606,32 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID,
+            rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?,
+        );
+        vis.i32(
+            fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH,
+            rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[].current_leader._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -529,6 +674,80 @@ impl<'a> rt::Message<'a> for ShareAcknowledgeResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_ACKNOWLEDGE_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `responses`.
+    pub const RESPONSES: crate::FieldId = 3;
+    /// `node_endpoints`.
+    pub const NODE_ENDPOINTS: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// `responses[].topic_id`.
+    pub const RESPONSES_TOPIC_ID: crate::FieldId = 6;
+    /// `responses[].partitions`.
+    pub const RESPONSES_PARTITIONS: crate::FieldId = 7;
+    /// `responses[]._tagged_fields`.
+    pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 8;
+    /// `node_endpoints[].node_id`.
+    pub const NODE_ENDPOINTS_NODE_ID: crate::FieldId = 9;
+    /// `node_endpoints[].host`.
+    pub const NODE_ENDPOINTS_HOST: crate::FieldId = 10;
+    /// `node_endpoints[].port`.
+    pub const NODE_ENDPOINTS_PORT: crate::FieldId = 11;
+    /// `node_endpoints[].rack`.
+    pub const NODE_ENDPOINTS_RACK: crate::FieldId = 12;
+    /// `node_endpoints[]._tagged_fields`.
+    pub const NODE_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 13;
+    /// `responses[].partitions[].partition_index`.
+    pub const RESPONSES_PARTITIONS_PARTITION_INDEX: crate::FieldId = 14;
+    /// `responses[].partitions[].error_code`.
+    pub const RESPONSES_PARTITIONS_ERROR_CODE: crate::FieldId = 15;
+    /// `responses[].partitions[].error_message`.
+    pub const RESPONSES_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 16;
+    /// `responses[].partitions[].current_leader`.
+    pub const RESPONSES_PARTITIONS_CURRENT_LEADER: crate::FieldId = 17;
+    /// `responses[].partitions[]._tagged_fields`.
+    pub const RESPONSES_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 18;
+    /// `responses[].partitions[].current_leader.leader_id`.
+    pub const RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID: crate::FieldId = 19;
+    /// `responses[].partitions[].current_leader.leader_epoch`.
+    pub const RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH: crate::FieldId = 20;
+    /// `responses[].partitions[].current_leader._tagged_fields`.
+    pub const RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS: crate::FieldId = 21;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "responses",
+        "node_endpoints",
+        "_tagged_fields",
+        "responses[].topic_id",
+        "responses[].partitions",
+        "responses[]._tagged_fields",
+        "node_endpoints[].node_id",
+        "node_endpoints[].host",
+        "node_endpoints[].port",
+        "node_endpoints[].rack",
+        "node_endpoints[]._tagged_fields",
+        "responses[].partitions[].partition_index",
+        "responses[].partitions[].error_code",
+        "responses[].partitions[].error_message",
+        "responses[].partitions[].current_leader",
+        "responses[].partitions[]._tagged_fields",
+        "responses[].partitions[].current_leader.leader_id",
+        "responses[].partitions[].current_leader.leader_epoch",
+        "responses[].partitions[].current_leader._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -538,6 +757,7 @@ pub mod schema {
     pub static SHARE_ACKNOWLEDGE_RESPONSE: StructDesc = StructDesc {
         name: "ShareAcknowledgeResponse",
         flexible: 0x3,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -551,6 +771,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -564,6 +785,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -577,6 +799,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 2,
             },
             FieldDesc {
                 name: "Responses",
@@ -590,6 +813,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "NodeEndpoints",
@@ -603,6 +827,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -611,6 +836,7 @@ pub mod schema {
     pub static SHARE_ACKNOWLEDGE_TOPIC_RESPONSE: StructDesc = StructDesc {
         name: "ShareAcknowledgeTopicResponse",
         flexible: 0x3,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -624,6 +850,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Partitions",
@@ -637,6 +864,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };
@@ -645,6 +873,7 @@ pub mod schema {
     pub static NODE_ENDPOINT: StructDesc = StructDesc {
         name: "NodeEndpoint",
         flexible: 0x3,
+        tags_id: 13,
         fields: &[
             FieldDesc {
                 name: "NodeId",
@@ -658,6 +887,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Host",
@@ -671,6 +901,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Port",
@@ -684,6 +915,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Rack",
@@ -697,6 +929,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 12,
             },
         ],
     };
@@ -705,6 +938,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0x3,
+        tags_id: 18,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -718,6 +952,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -731,6 +966,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -744,6 +980,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 16,
             },
             FieldDesc {
                 name: "CurrentLeader",
@@ -757,6 +994,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
         ],
     };
@@ -765,6 +1003,7 @@ pub mod schema {
     pub static LEADER_ID_AND_EPOCH: StructDesc = StructDesc {
         name: "LeaderIdAndEpoch",
         flexible: 0x3,
+        tags_id: 21,
         fields: &[
             FieldDesc {
                 name: "LeaderId",
@@ -778,6 +1017,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 19,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -791,6 +1031,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
         ],
     };

@@ -128,6 +128,40 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, rt::read::opt_str(c, true, true, "group_id")?);
+        vis.str(fields::MEMBER_ID, rt::read::opt_str(c, true, true, "member_id")?);
+        vis.i32(fields::SHARE_SESSION_EPOCH, rt::read::i32(c, "share_session_epoch")?);
+        vis.i32(fields::MAX_WAIT_MS, rt::read::i32(c, "max_wait_ms")?);
+        vis.i32(fields::MIN_BYTES, rt::read::i32(c, "min_bytes")?);
+        vis.i32(fields::MAX_BYTES, rt::read::i32(c, "max_bytes")?);
+        if v >= 1 {
+            vis.i32(fields::MAX_RECORDS, rt::read::i32(c, "max_records")?);
+        }
+        if v >= 1 {
+            vis.i32(fields::BATCH_SIZE, rt::read::i32(c, "batch_size")?);
+        }
+        rt::visit::array::<FetchTopic<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        rt::visit::array::<ForgottenTopic<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::FORGOTTEN_TOPICS_DATA,
+            vis,
+            "forgotten_topics_data",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -243,6 +277,28 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         Some(())
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        rt::visit::array::<FetchPartition<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -330,6 +386,37 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         rt::read::skip_array::<i32>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(
+            fields::FORGOTTEN_TOPICS_DATA_TOPIC_ID,
+            rt::read::uuid(c, "forgotten_topics_data[].topic_id")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::FORGOTTEN_TOPICS_DATA_PARTITIONS,
+            vis,
+            "forgotten_topics_data[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::FORGOTTEN_TOPICS_DATA_TAGGED_FIELDS,
+                vis,
+                "forgotten_topics_data[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -426,6 +513,43 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         rt::read::skip_array::<AcknowledgementBatch<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        if v <= 0 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_PARTITION_MAX_BYTES,
+                rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?,
+            );
+        }
+        rt::visit::array::<AcknowledgementBatch<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES,
+            vis,
+            "topics[].partitions[].acknowledgement_batches",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -551,6 +675,41 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(
+            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?,
+        );
+        vis.i64(
+            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_LAST_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?,
+        );
+        rt::visit::array::<i8, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_ACKNOWLEDGE_TYPES,
+            vis,
+            "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -608,6 +767,89 @@ impl<'a> rt::Message<'a> for ShareFetchRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_FETCH_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 1;
+    /// `share_session_epoch`.
+    pub const SHARE_SESSION_EPOCH: crate::FieldId = 2;
+    /// `max_wait_ms`.
+    pub const MAX_WAIT_MS: crate::FieldId = 3;
+    /// `min_bytes`.
+    pub const MIN_BYTES: crate::FieldId = 4;
+    /// `max_bytes`.
+    pub const MAX_BYTES: crate::FieldId = 5;
+    /// `max_records`.
+    pub const MAX_RECORDS: crate::FieldId = 6;
+    /// `batch_size`.
+    pub const BATCH_SIZE: crate::FieldId = 7;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 8;
+    /// `forgotten_topics_data`.
+    pub const FORGOTTEN_TOPICS_DATA: crate::FieldId = 9;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 10;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 11;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 12;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 13;
+    /// `forgotten_topics_data[].topic_id`.
+    pub const FORGOTTEN_TOPICS_DATA_TOPIC_ID: crate::FieldId = 14;
+    /// `forgotten_topics_data[].partitions`.
+    pub const FORGOTTEN_TOPICS_DATA_PARTITIONS: crate::FieldId = 15;
+    /// `forgotten_topics_data[]._tagged_fields`.
+    pub const FORGOTTEN_TOPICS_DATA_TAGGED_FIELDS: crate::FieldId = 16;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 17;
+    /// `topics[].partitions[].partition_max_bytes`.
+    pub const TOPICS_PARTITIONS_PARTITION_MAX_BYTES: crate::FieldId = 18;
+    /// `topics[].partitions[].acknowledgement_batches`.
+    pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES: crate::FieldId = 19;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 20;
+    /// `topics[].partitions[].acknowledgement_batches[].first_offset`.
+    pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET: crate::FieldId = 21;
+    /// `topics[].partitions[].acknowledgement_batches[].last_offset`.
+    pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_LAST_OFFSET: crate::FieldId = 22;
+    /// `topics[].partitions[].acknowledgement_batches[].acknowledge_types`.
+    pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_ACKNOWLEDGE_TYPES: crate::FieldId = 23;
+    /// `topics[].partitions[].acknowledgement_batches[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_TAGGED_FIELDS: crate::FieldId = 24;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "member_id",
+        "share_session_epoch",
+        "max_wait_ms",
+        "min_bytes",
+        "max_bytes",
+        "max_records",
+        "batch_size",
+        "topics",
+        "forgotten_topics_data",
+        "_tagged_fields",
+        "topics[].topic_id",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "forgotten_topics_data[].topic_id",
+        "forgotten_topics_data[].partitions",
+        "forgotten_topics_data[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].partition_max_bytes",
+        "topics[].partitions[].acknowledgement_batches",
+        "topics[].partitions[]._tagged_fields",
+        "topics[].partitions[].acknowledgement_batches[].first_offset",
+        "topics[].partitions[].acknowledgement_batches[].last_offset",
+        "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+        "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -617,6 +859,7 @@ pub mod schema {
     pub static SHARE_FETCH_REQUEST: StructDesc = StructDesc {
         name: "ShareFetchRequest",
         flexible: 0x3,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -630,6 +873,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 0,
             },
             FieldDesc {
                 name: "MemberId",
@@ -643,6 +887,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ShareSessionEpoch",
@@ -656,6 +901,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "MaxWaitMs",
@@ -669,6 +915,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "MinBytes",
@@ -682,6 +929,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "MaxBytes",
@@ -695,6 +943,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Int(2147483647),
+                id: 5,
             },
             FieldDesc {
                 name: "MaxRecords",
@@ -708,6 +957,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "BatchSize",
@@ -721,6 +971,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Topics",
@@ -734,6 +985,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "ForgottenTopicsData",
@@ -747,6 +999,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -755,6 +1008,7 @@ pub mod schema {
     pub static FETCH_TOPIC: StructDesc = StructDesc {
         name: "FetchTopic",
         flexible: 0x3,
+        tags_id: 13,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -768,6 +1022,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Partitions",
@@ -781,6 +1036,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
         ],
     };
@@ -789,6 +1045,7 @@ pub mod schema {
     pub static FORGOTTEN_TOPIC: StructDesc = StructDesc {
         name: "ForgottenTopic",
         flexible: 0x3,
+        tags_id: 16,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -802,6 +1059,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "Partitions",
@@ -815,6 +1073,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
         ],
     };
@@ -823,6 +1082,7 @@ pub mod schema {
     pub static FETCH_PARTITION: StructDesc = StructDesc {
         name: "FetchPartition",
         flexible: 0x3,
+        tags_id: 20,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -836,6 +1096,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "PartitionMaxBytes",
@@ -849,6 +1110,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
             FieldDesc {
                 name: "AcknowledgementBatches",
@@ -862,6 +1124,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 19,
             },
         ],
     };
@@ -870,6 +1133,7 @@ pub mod schema {
     pub static ACKNOWLEDGEMENT_BATCH: StructDesc = StructDesc {
         name: "AcknowledgementBatch",
         flexible: 0x3,
+        tags_id: 24,
         fields: &[
             FieldDesc {
                 name: "FirstOffset",
@@ -883,6 +1147,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 21,
             },
             FieldDesc {
                 name: "LastOffset",
@@ -896,6 +1161,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 22,
             },
             FieldDesc {
                 name: "AcknowledgeTypes",
@@ -909,6 +1175,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 23,
             },
         ],
     };

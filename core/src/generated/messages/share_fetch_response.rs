@@ -94,6 +94,32 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "error_message")?,
+        );
+        if v >= 1 {
+            vis.i32(
+                fields::ACQUISITION_LOCK_TIMEOUT_MS,
+                rt::read::i32(c, "acquisition_lock_timeout_ms")?,
+            );
+        }
+        rt::visit::array::<ShareFetchableTopicResponse<'a>, V>(c, true, false, v, fields::RESPONSES, vis, "responses")?;
+        rt::visit::array::<NodeEndpoint<'a>, V>(c, true, false, v, fields::NODE_ENDPOINTS, vis, "node_endpoints")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -194,6 +220,28 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESPONSES_PARTITIONS,
+            vis,
+            "responses[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -297,6 +345,37 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::NODE_ENDPOINTS_NODE_ID,
+            rt::read::i32(c, "node_endpoints[].node_id")?,
+        );
+        vis.str(
+            fields::NODE_ENDPOINTS_HOST,
+            Some(rt::read::str(c, true, "node_endpoints[].host")?),
+        );
+        vis.i32(fields::NODE_ENDPOINTS_PORT, rt::read::i32(c, "node_endpoints[].port")?);
+        vis.str(
+            fields::NODE_ENDPOINTS_RACK,
+            rt::read::opt_str(c, true, true, "node_endpoints[].rack")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "node_endpoints[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -430,6 +509,65 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "responses[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::RESPONSES_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "responses[].partitions[].error_code")?,
+        );
+        vis.str(
+            fields::RESPONSES_PARTITIONS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?,
+        );
+        vis.i16(
+            fields::RESPONSES_PARTITIONS_ACKNOWLEDGE_ERROR_CODE,
+            rt::read::i16(c, "responses[].partitions[].acknowledge_error_code")?,
+        );
+        vis.str(
+            fields::RESPONSES_PARTITIONS_ACKNOWLEDGE_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "responses[].partitions[].acknowledge_error_message")?,
+        );
+        let present = true;
+        rt::visit::struct_field::<LeaderIdAndEpoch<'a>, V>(
+            c,
+            present,
+            v,
+            fields::RESPONSES_PARTITIONS_CURRENT_LEADER,
+            vis,
+        )?;
+        vis.records(
+            fields::RESPONSES_PARTITIONS_RECORDS,
+            rt::read::opt_bytes(c, true, v <= 0, "responses[].partitions[].records")?,
+        );
+        rt::visit::array::<AcquiredRecords<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::RESPONSES_PARTITIONS_ACQUIRED_RECORDS,
+            vis,
+            "responses[].partitions[].acquired_records",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -560,6 +698,32 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID,
+            rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?,
+        );
+        vis.i32(
+            fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH,
+            rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[].current_leader._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -663,6 +827,36 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(
+            fields::RESPONSES_PARTITIONS_ACQUIRED_RECORDS_FIRST_OFFSET,
+            rt::read::i64(c, "responses[].partitions[].acquired_records[].first_offset")?,
+        );
+        vis.i64(
+            fields::RESPONSES_PARTITIONS_ACQUIRED_RECORDS_LAST_OFFSET,
+            rt::read::i64(c, "responses[].partitions[].acquired_records[].last_offset")?,
+        );
+        vis.i16(
+            fields::RESPONSES_PARTITIONS_ACQUIRED_RECORDS_DELIVERY_COUNT,
+            rt::read::i16(c, "responses[].partitions[].acquired_records[].delivery_count")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::RESPONSES_PARTITIONS_ACQUIRED_RECORDS_TAGGED_FIELDS,
+                vis,
+                "responses[].partitions[].acquired_records[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 18;
@@ -712,6 +906,107 @@ impl<'a> rt::Message<'a> for ShareFetchResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_FETCH_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `acquisition_lock_timeout_ms`.
+    pub const ACQUISITION_LOCK_TIMEOUT_MS: crate::FieldId = 3;
+    /// `responses`.
+    pub const RESPONSES: crate::FieldId = 4;
+    /// `node_endpoints`.
+    pub const NODE_ENDPOINTS: crate::FieldId = 5;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 6;
+    /// `responses[].topic_id`.
+    pub const RESPONSES_TOPIC_ID: crate::FieldId = 7;
+    /// `responses[].partitions`.
+    pub const RESPONSES_PARTITIONS: crate::FieldId = 8;
+    /// `responses[]._tagged_fields`.
+    pub const RESPONSES_TAGGED_FIELDS: crate::FieldId = 9;
+    /// `node_endpoints[].node_id`.
+    pub const NODE_ENDPOINTS_NODE_ID: crate::FieldId = 10;
+    /// `node_endpoints[].host`.
+    pub const NODE_ENDPOINTS_HOST: crate::FieldId = 11;
+    /// `node_endpoints[].port`.
+    pub const NODE_ENDPOINTS_PORT: crate::FieldId = 12;
+    /// `node_endpoints[].rack`.
+    pub const NODE_ENDPOINTS_RACK: crate::FieldId = 13;
+    /// `node_endpoints[]._tagged_fields`.
+    pub const NODE_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// `responses[].partitions[].partition_index`.
+    pub const RESPONSES_PARTITIONS_PARTITION_INDEX: crate::FieldId = 15;
+    /// `responses[].partitions[].error_code`.
+    pub const RESPONSES_PARTITIONS_ERROR_CODE: crate::FieldId = 16;
+    /// `responses[].partitions[].error_message`.
+    pub const RESPONSES_PARTITIONS_ERROR_MESSAGE: crate::FieldId = 17;
+    /// `responses[].partitions[].acknowledge_error_code`.
+    pub const RESPONSES_PARTITIONS_ACKNOWLEDGE_ERROR_CODE: crate::FieldId = 18;
+    /// `responses[].partitions[].acknowledge_error_message`.
+    pub const RESPONSES_PARTITIONS_ACKNOWLEDGE_ERROR_MESSAGE: crate::FieldId = 19;
+    /// `responses[].partitions[].current_leader`.
+    pub const RESPONSES_PARTITIONS_CURRENT_LEADER: crate::FieldId = 20;
+    /// `responses[].partitions[].records`.
+    pub const RESPONSES_PARTITIONS_RECORDS: crate::FieldId = 21;
+    /// `responses[].partitions[].acquired_records`.
+    pub const RESPONSES_PARTITIONS_ACQUIRED_RECORDS: crate::FieldId = 22;
+    /// `responses[].partitions[]._tagged_fields`.
+    pub const RESPONSES_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 23;
+    /// `responses[].partitions[].current_leader.leader_id`.
+    pub const RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID: crate::FieldId = 24;
+    /// `responses[].partitions[].current_leader.leader_epoch`.
+    pub const RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_EPOCH: crate::FieldId = 25;
+    /// `responses[].partitions[].current_leader._tagged_fields`.
+    pub const RESPONSES_PARTITIONS_CURRENT_LEADER_TAGGED_FIELDS: crate::FieldId = 26;
+    /// `responses[].partitions[].acquired_records[].first_offset`.
+    pub const RESPONSES_PARTITIONS_ACQUIRED_RECORDS_FIRST_OFFSET: crate::FieldId = 27;
+    /// `responses[].partitions[].acquired_records[].last_offset`.
+    pub const RESPONSES_PARTITIONS_ACQUIRED_RECORDS_LAST_OFFSET: crate::FieldId = 28;
+    /// `responses[].partitions[].acquired_records[].delivery_count`.
+    pub const RESPONSES_PARTITIONS_ACQUIRED_RECORDS_DELIVERY_COUNT: crate::FieldId = 29;
+    /// `responses[].partitions[].acquired_records[]._tagged_fields`.
+    pub const RESPONSES_PARTITIONS_ACQUIRED_RECORDS_TAGGED_FIELDS: crate::FieldId = 30;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "acquisition_lock_timeout_ms",
+        "responses",
+        "node_endpoints",
+        "_tagged_fields",
+        "responses[].topic_id",
+        "responses[].partitions",
+        "responses[]._tagged_fields",
+        "node_endpoints[].node_id",
+        "node_endpoints[].host",
+        "node_endpoints[].port",
+        "node_endpoints[].rack",
+        "node_endpoints[]._tagged_fields",
+        "responses[].partitions[].partition_index",
+        "responses[].partitions[].error_code",
+        "responses[].partitions[].error_message",
+        "responses[].partitions[].acknowledge_error_code",
+        "responses[].partitions[].acknowledge_error_message",
+        "responses[].partitions[].current_leader",
+        "responses[].partitions[].records",
+        "responses[].partitions[].acquired_records",
+        "responses[].partitions[]._tagged_fields",
+        "responses[].partitions[].current_leader.leader_id",
+        "responses[].partitions[].current_leader.leader_epoch",
+        "responses[].partitions[].current_leader._tagged_fields",
+        "responses[].partitions[].acquired_records[].first_offset",
+        "responses[].partitions[].acquired_records[].last_offset",
+        "responses[].partitions[].acquired_records[].delivery_count",
+        "responses[].partitions[].acquired_records[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -721,6 +1016,7 @@ pub mod schema {
     pub static SHARE_FETCH_RESPONSE: StructDesc = StructDesc {
         name: "ShareFetchResponse",
         flexible: 0x3,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -734,6 +1030,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -747,6 +1044,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -760,6 +1058,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 2,
             },
             FieldDesc {
                 name: "AcquisitionLockTimeoutMs",
@@ -773,6 +1072,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Responses",
@@ -786,6 +1086,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "NodeEndpoints",
@@ -799,6 +1100,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -807,6 +1109,7 @@ pub mod schema {
     pub static SHARE_FETCHABLE_TOPIC_RESPONSE: StructDesc = StructDesc {
         name: "ShareFetchableTopicResponse",
         flexible: 0x3,
+        tags_id: 9,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -820,6 +1123,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Partitions",
@@ -833,6 +1137,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
         ],
     };
@@ -841,6 +1146,7 @@ pub mod schema {
     pub static NODE_ENDPOINT: StructDesc = StructDesc {
         name: "NodeEndpoint",
         flexible: 0x3,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "NodeId",
@@ -854,6 +1160,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Host",
@@ -867,6 +1174,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Port",
@@ -880,6 +1188,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "Rack",
@@ -893,6 +1202,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 13,
             },
         ],
     };
@@ -901,6 +1211,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0x3,
+        tags_id: 23,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -914,6 +1225,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -927,6 +1239,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -940,6 +1253,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 17,
             },
             FieldDesc {
                 name: "AcknowledgeErrorCode",
@@ -953,6 +1267,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
             FieldDesc {
                 name: "AcknowledgeErrorMessage",
@@ -966,6 +1281,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 19,
             },
             FieldDesc {
                 name: "CurrentLeader",
@@ -979,6 +1295,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
             FieldDesc {
                 name: "Records",
@@ -992,6 +1309,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 21,
             },
             FieldDesc {
                 name: "AcquiredRecords",
@@ -1005,6 +1323,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 22,
             },
         ],
     };
@@ -1013,6 +1332,7 @@ pub mod schema {
     pub static LEADER_ID_AND_EPOCH: StructDesc = StructDesc {
         name: "LeaderIdAndEpoch",
         flexible: 0x3,
+        tags_id: 26,
         fields: &[
             FieldDesc {
                 name: "LeaderId",
@@ -1026,6 +1346,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 24,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -1039,6 +1360,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 25,
             },
         ],
     };
@@ -1047,6 +1369,7 @@ pub mod schema {
     pub static ACQUIRED_RECORDS: StructDesc = StructDesc {
         name: "AcquiredRecords",
         flexible: 0x3,
+        tags_id: 30,
         fields: &[
             FieldDesc {
                 name: "FirstOffset",
@@ -1060,6 +1383,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 27,
             },
             FieldDesc {
                 name: "LastOffset",
@@ -1073,6 +1397,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 28,
             },
             FieldDesc {
                 name: "DeliveryCount",
@@ -1086,6 +1411,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 29,
             },
         ],
     };

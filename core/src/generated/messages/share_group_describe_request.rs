@@ -64,6 +64,24 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<&'a str, V>(c, true, false, v, fields::GROUP_IDS, vis, "group_ids")?;
+        vis.bool(
+            fields::INCLUDE_AUTHORIZED_OPERATIONS,
+            rt::read::bool(c, "include_authorized_operations")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -102,6 +120,19 @@ impl<'a> rt::Message<'a> for ShareGroupDescribeRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_GROUP_DESCRIBE_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_ids`.
+    pub const GROUP_IDS: crate::FieldId = 0;
+    /// `include_authorized_operations`.
+    pub const INCLUDE_AUTHORIZED_OPERATIONS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["group_ids", "include_authorized_operations", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -111,6 +142,7 @@ pub mod schema {
     pub static SHARE_GROUP_DESCRIBE_REQUEST: StructDesc = StructDesc {
         name: "ShareGroupDescribeRequest",
         flexible: 0x3,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "GroupIds",
@@ -124,6 +156,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "IncludeAuthorizedOperations",
@@ -137,6 +170,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

@@ -79,6 +79,32 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
+        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
+        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+        vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            true,
+            v,
+            fields::SUBSCRIBED_TOPIC_NAMES,
+            vis,
+            "subscribed_topic_names",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -123,6 +149,32 @@ impl<'a> rt::Message<'a> for ShareGroupHeartbeatRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_GROUP_HEARTBEAT_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 1;
+    /// `member_epoch`.
+    pub const MEMBER_EPOCH: crate::FieldId = 2;
+    /// `rack_id`.
+    pub const RACK_ID: crate::FieldId = 3;
+    /// `subscribed_topic_names`.
+    pub const SUBSCRIBED_TOPIC_NAMES: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "member_id",
+        "member_epoch",
+        "rack_id",
+        "subscribed_topic_names",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -132,6 +184,7 @@ pub mod schema {
     pub static SHARE_GROUP_HEARTBEAT_REQUEST: StructDesc = StructDesc {
         name: "ShareGroupHeartbeatRequest",
         flexible: 0x3,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -145,6 +198,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "MemberId",
@@ -158,6 +212,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "MemberEpoch",
@@ -171,6 +226,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "RackId",
@@ -184,6 +240,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 3,
             },
             FieldDesc {
                 name: "SubscribedTopicNames",
@@ -197,6 +254,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 4,
             },
         ],
     };

@@ -103,6 +103,32 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "error_message")?,
+        );
+        vis.str(fields::MEMBER_ID, rt::read::opt_str(c, true, true, "member_id")?);
+        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+        vis.i32(
+            fields::HEARTBEAT_INTERVAL_MS,
+            rt::read::i32(c, "heartbeat_interval_ms")?,
+        );
+        let present = rt::read::present(c, true, "assignment")?;
+        rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::ASSIGNMENT, vis)?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 14;
@@ -190,6 +216,28 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<TopicPartitions<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::ASSIGNMENT_TOPIC_PARTITIONS,
+            vis,
+            "assignment.topic_partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::ASSIGNMENT_TAGGED_FIELDS, vis, "assignment._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -280,6 +328,37 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(
+            fields::ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID,
+            rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::ASSIGNMENT_TOPIC_PARTITIONS_PARTITIONS,
+            vis,
+            "assignment.topic_partitions[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "assignment.topic_partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -320,6 +399,53 @@ impl<'a> rt::Message<'a> for ShareGroupHeartbeatResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SHARE_GROUP_HEARTBEAT_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 3;
+    /// `member_epoch`.
+    pub const MEMBER_EPOCH: crate::FieldId = 4;
+    /// `heartbeat_interval_ms`.
+    pub const HEARTBEAT_INTERVAL_MS: crate::FieldId = 5;
+    /// `assignment`.
+    pub const ASSIGNMENT: crate::FieldId = 6;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 7;
+    /// `assignment.topic_partitions`.
+    pub const ASSIGNMENT_TOPIC_PARTITIONS: crate::FieldId = 8;
+    /// `assignment._tagged_fields`.
+    pub const ASSIGNMENT_TAGGED_FIELDS: crate::FieldId = 9;
+    /// `assignment.topic_partitions[].topic_id`.
+    pub const ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID: crate::FieldId = 10;
+    /// `assignment.topic_partitions[].partitions`.
+    pub const ASSIGNMENT_TOPIC_PARTITIONS_PARTITIONS: crate::FieldId = 11;
+    /// `assignment.topic_partitions[]._tagged_fields`.
+    pub const ASSIGNMENT_TOPIC_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "member_id",
+        "member_epoch",
+        "heartbeat_interval_ms",
+        "assignment",
+        "_tagged_fields",
+        "assignment.topic_partitions",
+        "assignment._tagged_fields",
+        "assignment.topic_partitions[].topic_id",
+        "assignment.topic_partitions[].partitions",
+        "assignment.topic_partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -329,6 +455,7 @@ pub mod schema {
     pub static SHARE_GROUP_HEARTBEAT_RESPONSE: StructDesc = StructDesc {
         name: "ShareGroupHeartbeatResponse",
         flexible: 0x3,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -342,6 +469,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -355,6 +483,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -368,6 +497,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 2,
             },
             FieldDesc {
                 name: "MemberId",
@@ -381,6 +511,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 3,
             },
             FieldDesc {
                 name: "MemberEpoch",
@@ -394,6 +525,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "HeartbeatIntervalMs",
@@ -407,6 +539,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Assignment",
@@ -420,6 +553,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Null,
+                id: 6,
             },
         ],
     };
@@ -428,6 +562,7 @@ pub mod schema {
     pub static ASSIGNMENT: StructDesc = StructDesc {
         name: "Assignment",
         flexible: 0x3,
+        tags_id: 9,
         fields: &[FieldDesc {
             name: "TopicPartitions",
             json: "topicPartitions",
@@ -440,6 +575,7 @@ pub mod schema {
             compact: 0x3,
             ignorable: false,
             default: D::Zero,
+            id: 8,
         }],
     };
 
@@ -447,6 +583,7 @@ pub mod schema {
     pub static TOPIC_PARTITIONS: StructDesc = StructDesc {
         name: "TopicPartitions",
         flexible: 0x3,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -460,6 +597,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Partitions",
@@ -473,6 +611,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };

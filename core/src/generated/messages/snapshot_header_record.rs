@@ -70,6 +70,24 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
+        vis.i64(
+            fields::LAST_CONTAINED_LOG_TIMESTAMP,
+            rt::read::i64(c, "last_contained_log_timestamp")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 10;
@@ -107,6 +125,19 @@ impl<'a> rt::Message<'a> for SnapshotHeaderRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SNAPSHOT_HEADER_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `version`.
+    pub const VERSION: crate::FieldId = 0;
+    /// `last_contained_log_timestamp`.
+    pub const LAST_CONTAINED_LOG_TIMESTAMP: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["version", "last_contained_log_timestamp", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -116,6 +147,7 @@ pub mod schema {
     pub static SNAPSHOT_HEADER_RECORD: StructDesc = StructDesc {
         name: "SnapshotHeaderRecord",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Version",
@@ -129,6 +161,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "LastContainedLogTimestamp",
@@ -142,6 +175,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

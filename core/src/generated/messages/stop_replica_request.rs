@@ -117,6 +117,54 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+        if v >= 4 {
+            vis.bool(fields::IS_K_RAFT_CONTROLLER, rt::read::bool(c, "is_k_raft_controller")?);
+        }
+        vis.i32(fields::CONTROLLER_EPOCH, rt::read::i32(c, "controller_epoch")?);
+        if v >= 1 {
+            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+        }
+        if v <= 2 {
+            vis.bool(fields::DELETE_PARTITIONS, rt::read::bool(c, "delete_partitions")?);
+        }
+        if v <= 0 {
+            rt::visit::array::<StopReplicaPartitionV0<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::UNGROUPED_PARTITIONS,
+                vis,
+                "ungrouped_partitions",
+            )?;
+        }
+        if (1..=2).contains(&v) {
+            rt::visit::array::<StopReplicaTopicV1<'a>, V>(c, v >= 2, false, v, fields::TOPICS, vis, "topics")?;
+        }
+        if v >= 3 {
+            rt::visit::array::<StopReplicaTopicState<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::TOPIC_STATES,
+                vis,
+                "topic_states",
+            )?;
+        }
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -270,6 +318,36 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 0 {
+            vis.str(
+                fields::UNGROUPED_PARTITIONS_TOPIC_NAME,
+                Some(rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?),
+            );
+        }
+        if v <= 0 {
+            vis.i32(
+                fields::UNGROUPED_PARTITIONS_PARTITION_INDEX,
+                rt::read::i32(c, "ungrouped_partitions[].partition_index")?,
+            );
+        }
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::UNGROUPED_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "ungrouped_partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -388,6 +466,33 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if (1..=2).contains(&v) {
+            vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
+        }
+        if (1..=2).contains(&v) {
+            rt::visit::array::<i32, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::TOPICS_PARTITION_INDEXES,
+                vis,
+                "topics[].partition_indexes",
+            )?;
+        }
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -504,6 +609,41 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.str(
+                fields::TOPIC_STATES_TOPIC_NAME,
+                Some(rt::read::str(c, v >= 2, "topic_states[].topic_name")?),
+            );
+        }
+        if v >= 3 {
+            rt::visit::array::<StopReplicaPartitionState<'a>, V>(
+                c,
+                v >= 2,
+                false,
+                v,
+                fields::TOPIC_STATES_PARTITION_STATES,
+                vis,
+                "topic_states[].partition_states",
+            )?;
+        }
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPIC_STATES_TAGGED_FIELDS,
+                vis,
+                "topic_states[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -630,6 +770,42 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 3 {
+            vis.i32(
+                fields::TOPIC_STATES_PARTITION_STATES_PARTITION_INDEX,
+                rt::read::i32(c, "topic_states[].partition_states[].partition_index")?,
+            );
+        }
+        if v >= 3 {
+            vis.i32(
+                fields::TOPIC_STATES_PARTITION_STATES_LEADER_EPOCH,
+                rt::read::i32(c, "topic_states[].partition_states[].leader_epoch")?,
+            );
+        }
+        if v >= 3 {
+            vis.bool(
+                fields::TOPIC_STATES_PARTITION_STATES_DELETE_PARTITION,
+                rt::read::bool(c, "topic_states[].partition_states[].delete_partition")?,
+            );
+        }
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPIC_STATES_PARTITION_STATES_TAGGED_FIELDS,
+                vis,
+                "topic_states[].partition_states[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -706,6 +882,80 @@ impl<'a> rt::Message<'a> for StopReplicaRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::STOP_REPLICA_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `controller_id`.
+    pub const CONTROLLER_ID: crate::FieldId = 0;
+    /// `is_k_raft_controller`.
+    pub const IS_K_RAFT_CONTROLLER: crate::FieldId = 1;
+    /// `controller_epoch`.
+    pub const CONTROLLER_EPOCH: crate::FieldId = 2;
+    /// `broker_epoch`.
+    pub const BROKER_EPOCH: crate::FieldId = 3;
+    /// `delete_partitions`.
+    pub const DELETE_PARTITIONS: crate::FieldId = 4;
+    /// `ungrouped_partitions`.
+    pub const UNGROUPED_PARTITIONS: crate::FieldId = 5;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 6;
+    /// `topic_states`.
+    pub const TOPIC_STATES: crate::FieldId = 7;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 8;
+    /// `ungrouped_partitions[].topic_name`.
+    pub const UNGROUPED_PARTITIONS_TOPIC_NAME: crate::FieldId = 9;
+    /// `ungrouped_partitions[].partition_index`.
+    pub const UNGROUPED_PARTITIONS_PARTITION_INDEX: crate::FieldId = 10;
+    /// `ungrouped_partitions[]._tagged_fields`.
+    pub const UNGROUPED_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 12;
+    /// `topics[].partition_indexes`.
+    pub const TOPICS_PARTITION_INDEXES: crate::FieldId = 13;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// `topic_states[].topic_name`.
+    pub const TOPIC_STATES_TOPIC_NAME: crate::FieldId = 15;
+    /// `topic_states[].partition_states`.
+    pub const TOPIC_STATES_PARTITION_STATES: crate::FieldId = 16;
+    /// `topic_states[]._tagged_fields`.
+    pub const TOPIC_STATES_TAGGED_FIELDS: crate::FieldId = 17;
+    /// `topic_states[].partition_states[].partition_index`.
+    pub const TOPIC_STATES_PARTITION_STATES_PARTITION_INDEX: crate::FieldId = 18;
+    /// `topic_states[].partition_states[].leader_epoch`.
+    pub const TOPIC_STATES_PARTITION_STATES_LEADER_EPOCH: crate::FieldId = 19;
+    /// `topic_states[].partition_states[].delete_partition`.
+    pub const TOPIC_STATES_PARTITION_STATES_DELETE_PARTITION: crate::FieldId = 20;
+    /// `topic_states[].partition_states[]._tagged_fields`.
+    pub const TOPIC_STATES_PARTITION_STATES_TAGGED_FIELDS: crate::FieldId = 21;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "controller_id",
+        "is_k_raft_controller",
+        "controller_epoch",
+        "broker_epoch",
+        "delete_partitions",
+        "ungrouped_partitions",
+        "topics",
+        "topic_states",
+        "_tagged_fields",
+        "ungrouped_partitions[].topic_name",
+        "ungrouped_partitions[].partition_index",
+        "ungrouped_partitions[]._tagged_fields",
+        "topics[].name",
+        "topics[].partition_indexes",
+        "topics[]._tagged_fields",
+        "topic_states[].topic_name",
+        "topic_states[].partition_states",
+        "topic_states[]._tagged_fields",
+        "topic_states[].partition_states[].partition_index",
+        "topic_states[].partition_states[].leader_epoch",
+        "topic_states[].partition_states[].delete_partition",
+        "topic_states[].partition_states[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -715,6 +965,7 @@ pub mod schema {
     pub static STOP_REPLICA_REQUEST: StructDesc = StructDesc {
         name: "StopReplicaRequest",
         flexible: 0x1c,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "ControllerId",
@@ -728,6 +979,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "isKRaftController",
@@ -741,6 +993,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 1,
             },
             FieldDesc {
                 name: "ControllerEpoch",
@@ -754,6 +1007,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "BrokerEpoch",
@@ -767,6 +1021,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 3,
             },
             FieldDesc {
                 name: "DeletePartitions",
@@ -780,6 +1035,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "UngroupedPartitions",
@@ -793,6 +1049,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Topics",
@@ -806,6 +1063,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "TopicStates",
@@ -819,6 +1077,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };
@@ -827,6 +1086,7 @@ pub mod schema {
     pub static STOP_REPLICA_PARTITION_V0: StructDesc = StructDesc {
         name: "StopReplicaPartitionV0",
         flexible: 0x1c,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -840,6 +1100,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "PartitionIndex",
@@ -853,6 +1114,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -861,6 +1123,7 @@ pub mod schema {
     pub static STOP_REPLICA_TOPIC_V1: StructDesc = StructDesc {
         name: "StopReplicaTopicV1",
         flexible: 0x1c,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -874,6 +1137,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "PartitionIndexes",
@@ -887,6 +1151,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };
@@ -895,6 +1160,7 @@ pub mod schema {
     pub static STOP_REPLICA_TOPIC_STATE: StructDesc = StructDesc {
         name: "StopReplicaTopicState",
         flexible: 0x1c,
+        tags_id: 17,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -908,6 +1174,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "PartitionStates",
@@ -921,6 +1188,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
         ],
     };
@@ -929,6 +1197,7 @@ pub mod schema {
     pub static STOP_REPLICA_PARTITION_STATE: StructDesc = StructDesc {
         name: "StopReplicaPartitionState",
         flexible: 0x1c,
+        tags_id: 21,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -942,6 +1211,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -955,6 +1225,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 19,
             },
             FieldDesc {
                 name: "DeletePartition",
@@ -968,6 +1239,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
         ],
     };

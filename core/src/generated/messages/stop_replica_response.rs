@@ -69,6 +69,29 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        rt::visit::array::<StopReplicaPartitionError<'a>, V>(
+            c,
+            v >= 2,
+            false,
+            v,
+            fields::PARTITION_ERRORS,
+            vis,
+            "partition_errors",
+        )?;
+        if v >= 2 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -167,6 +190,36 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::PARTITION_ERRORS_TOPIC_NAME,
+            Some(rt::read::str(c, v >= 2, "partition_errors[].topic_name")?),
+        );
+        vis.i32(
+            fields::PARTITION_ERRORS_PARTITION_INDEX,
+            rt::read::i32(c, "partition_errors[].partition_index")?,
+        );
+        vis.i16(
+            fields::PARTITION_ERRORS_ERROR_CODE,
+            rt::read::i16(c, "partition_errors[].error_code")?,
+        );
+        if v >= 2 {
+            rt::visit::tags_only(
+                c,
+                fields::PARTITION_ERRORS_TAGGED_FIELDS,
+                vis,
+                "partition_errors[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -206,6 +259,35 @@ impl<'a> rt::Message<'a> for StopReplicaResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::STOP_REPLICA_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `partition_errors`.
+    pub const PARTITION_ERRORS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `partition_errors[].topic_name`.
+    pub const PARTITION_ERRORS_TOPIC_NAME: crate::FieldId = 3;
+    /// `partition_errors[].partition_index`.
+    pub const PARTITION_ERRORS_PARTITION_INDEX: crate::FieldId = 4;
+    /// `partition_errors[].error_code`.
+    pub const PARTITION_ERRORS_ERROR_CODE: crate::FieldId = 5;
+    /// `partition_errors[]._tagged_fields`.
+    pub const PARTITION_ERRORS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "error_code",
+        "partition_errors",
+        "_tagged_fields",
+        "partition_errors[].topic_name",
+        "partition_errors[].partition_index",
+        "partition_errors[].error_code",
+        "partition_errors[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -215,6 +297,7 @@ pub mod schema {
     pub static STOP_REPLICA_RESPONSE: StructDesc = StructDesc {
         name: "StopReplicaResponse",
         flexible: 0x1c,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -228,6 +311,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "PartitionErrors",
@@ -241,6 +325,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -249,6 +334,7 @@ pub mod schema {
     pub static STOP_REPLICA_PARTITION_ERROR: StructDesc = StructDesc {
         name: "StopReplicaPartitionError",
         flexible: 0x1c,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -262,6 +348,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "PartitionIndex",
@@ -275,6 +362,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -288,6 +376,7 @@ pub mod schema {
                 compact: 0x1c,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };

@@ -67,6 +67,20 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -198,6 +212,43 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         Some(())
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
+        vis.str(
+            fields::GROUPS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "groups[].error_message")?,
+        );
+        vis.str(
+            fields::GROUPS_GROUP_ID,
+            Some(rt::read::str(c, true, "groups[].group_id")?),
+        );
+        vis.str(
+            fields::GROUPS_GROUP_STATE,
+            Some(rt::read::str(c, true, "groups[].group_state")?),
+        );
+        vis.i32(fields::GROUPS_GROUP_EPOCH, rt::read::i32(c, "groups[].group_epoch")?);
+        vis.i32(
+            fields::GROUPS_ASSIGNMENT_EPOCH,
+            rt::read::i32(c, "groups[].assignment_epoch")?,
+        );
+        let present = rt::read::present(c, true, "groups[].topology")?;
+        rt::visit::struct_field::<Topology<'a>, V>(c, present, v, fields::GROUPS_TOPOLOGY, vis)?;
+        rt::visit::array::<Member<'a>, V>(c, true, false, v, fields::GROUPS_MEMBERS, vis, "groups[].members")?;
+        vis.i32(
+            fields::GROUPS_AUTHORIZED_OPERATIONS,
+            rt::read::i32(c, "groups[].authorized_operations")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 14;
@@ -296,6 +347,36 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         rt::read::skip_array::<Subtopology<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::GROUPS_TOPOLOGY_EPOCH,
+            rt::read::i32(c, "groups[].topology.epoch")?,
+        );
+        rt::visit::array::<Subtopology<'a>, V>(
+            c,
+            true,
+            true,
+            v,
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES,
+            vis,
+            "groups[].topology.subtopologies",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPOLOGY_TAGGED_FIELDS,
+                vis,
+                "groups[].topology._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -458,6 +539,92 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         Some(())
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_MEMBERS_MEMBER_ID,
+            Some(rt::read::str(c, true, "groups[].members[].member_id")?),
+        );
+        vis.i32(
+            fields::GROUPS_MEMBERS_MEMBER_EPOCH,
+            rt::read::i32(c, "groups[].members[].member_epoch")?,
+        );
+        vis.str(
+            fields::GROUPS_MEMBERS_INSTANCE_ID,
+            rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?,
+        );
+        vis.str(
+            fields::GROUPS_MEMBERS_RACK_ID,
+            rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?,
+        );
+        vis.str(
+            fields::GROUPS_MEMBERS_CLIENT_ID,
+            Some(rt::read::str(c, true, "groups[].members[].client_id")?),
+        );
+        vis.str(
+            fields::GROUPS_MEMBERS_CLIENT_HOST,
+            Some(rt::read::str(c, true, "groups[].members[].client_host")?),
+        );
+        vis.i32(
+            fields::GROUPS_MEMBERS_TOPOLOGY_EPOCH,
+            rt::read::i32(c, "groups[].members[].topology_epoch")?,
+        );
+        vis.str(
+            fields::GROUPS_MEMBERS_PROCESS_ID,
+            Some(rt::read::str(c, true, "groups[].members[].process_id")?),
+        );
+        let present = rt::read::present(c, true, "groups[].members[].user_endpoint")?;
+        rt::visit::struct_field::<Endpoint<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_USER_ENDPOINT, vis)?;
+        rt::visit::array::<KeyValue<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_MEMBERS_CLIENT_TAGS,
+            vis,
+            "groups[].members[].client_tags",
+        )?;
+        rt::visit::array::<TaskOffset<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_MEMBERS_TASK_OFFSETS,
+            vis,
+            "groups[].members[].task_offsets",
+        )?;
+        rt::visit::array::<TaskOffset<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_MEMBERS_TASK_END_OFFSETS,
+            vis,
+            "groups[].members[].task_end_offsets",
+        )?;
+        let present = true;
+        rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_ASSIGNMENT, vis)?;
+        let present = true;
+        rt::visit::struct_field::<Assignment<'a>, V>(c, present, v, fields::GROUPS_MEMBERS_TARGET_ASSIGNMENT, vis)?;
+        vis.bool(
+            fields::GROUPS_MEMBERS_IS_CLASSIC,
+            rt::read::bool(c, "groups[].members[].is_classic")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_TAGGED_FIELDS,
+                vis,
+                "groups[].members[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 9;
@@ -587,6 +754,67 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         rt::read::skip_array::<TopicInfo<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
+            Some(rt::read::str(
+                c,
+                true,
+                "groups[].topology.subtopologies[].subtopology_id",
+            )?),
+        );
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPICS,
+            vis,
+            "groups[].topology.subtopologies[].source_topics",
+        )?;
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SINK_TOPICS,
+            vis,
+            "groups[].topology.subtopologies[].repartition_sink_topics",
+        )?;
+        rt::visit::array::<TopicInfo<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS,
+            vis,
+            "groups[].topology.subtopologies[].state_changelog_topics",
+        )?;
+        rt::visit::array::<TopicInfo<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS,
+            vis,
+            "groups[].topology.subtopologies[].repartition_source_topics",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS,
+                vis,
+                "groups[].topology.subtopologies[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -735,6 +963,32 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_MEMBERS_USER_ENDPOINT_HOST,
+            Some(rt::read::str(c, true, "groups[].members[].user_endpoint.host")?),
+        );
+        vis.u16(
+            fields::GROUPS_MEMBERS_USER_ENDPOINT_PORT,
+            rt::read::u16(c, "groups[].members[].user_endpoint.port")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_USER_ENDPOINT_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].user_endpoint._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -824,6 +1078,32 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_MEMBERS_CLIENT_TAGS_KEY,
+            Some(rt::read::str(c, true, "groups[].members[].client_tags[].key")?),
+        );
+        vis.str(
+            fields::GROUPS_MEMBERS_CLIENT_TAGS_VALUE,
+            Some(rt::read::str(c, true, "groups[].members[].client_tags[].value")?),
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_CLIENT_TAGS_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].client_tags[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -932,6 +1212,40 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_MEMBERS_TASK_OFFSETS_SUBTOPOLOGY_ID,
+            Some(rt::read::str(
+                c,
+                true,
+                "groups[].members[].task_offsets[].subtopology_id",
+            )?),
+        );
+        vis.i32(
+            fields::GROUPS_MEMBERS_TASK_OFFSETS_PARTITION,
+            rt::read::i32(c, "groups[].members[].task_offsets[].partition")?,
+        );
+        vis.i64(
+            fields::GROUPS_MEMBERS_TASK_OFFSETS_OFFSET,
+            rt::read::i64(c, "groups[].members[].task_offsets[].offset")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_TASK_OFFSETS_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].task_offsets[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -1037,6 +1351,51 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         rt::read::skip_array::<TaskIds<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<TaskIds<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS,
+            vis,
+            "groups[].members[].assignment.active_tasks",
+        )?;
+        rt::visit::array::<TaskIds<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS,
+            vis,
+            "groups[].members[].assignment.standby_tasks",
+        )?;
+        rt::visit::array::<TaskIds<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS,
+            vis,
+            "groups[].members[].assignment.warmup_tasks",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].assignment._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -1197,6 +1556,55 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
+            Some(rt::read::str(
+                c,
+                true,
+                "groups[].topology.subtopologies[].state_changelog_topics[].name",
+            )?),
+        );
+        vis.i32(
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS,
+            rt::read::i32(
+                c,
+                "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
+            )?,
+        );
+        vis.i16(
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR,
+            rt::read::i16(
+                c,
+                "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
+            )?,
+        );
+        rt::visit::array::<KeyValue<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS,
+            vis,
+            "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
+                vis,
+                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -1315,6 +1723,41 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_SUBTOPOLOGY_ID,
+            Some(rt::read::str(
+                c,
+                true,
+                "groups[].members[].assignment.active_tasks[].subtopology_id",
+            )?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_PARTITIONS,
+            vis,
+            "groups[].members[].assignment.active_tasks[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_TAGGED_FIELDS,
+                vis,
+                "groups[].members[].assignment.active_tasks[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -1374,6 +1817,194 @@ impl<'a> rt::Message<'a> for StreamsGroupDescribeResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::STREAMS_GROUP_DESCRIBE_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `groups`.
+    pub const GROUPS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `groups[].error_code`.
+    pub const GROUPS_ERROR_CODE: crate::FieldId = 3;
+    /// `groups[].error_message`.
+    pub const GROUPS_ERROR_MESSAGE: crate::FieldId = 4;
+    /// `groups[].group_id`.
+    pub const GROUPS_GROUP_ID: crate::FieldId = 5;
+    /// `groups[].group_state`.
+    pub const GROUPS_GROUP_STATE: crate::FieldId = 6;
+    /// `groups[].group_epoch`.
+    pub const GROUPS_GROUP_EPOCH: crate::FieldId = 7;
+    /// `groups[].assignment_epoch`.
+    pub const GROUPS_ASSIGNMENT_EPOCH: crate::FieldId = 8;
+    /// `groups[].topology`.
+    pub const GROUPS_TOPOLOGY: crate::FieldId = 9;
+    /// `groups[].members`.
+    pub const GROUPS_MEMBERS: crate::FieldId = 10;
+    /// `groups[].authorized_operations`.
+    pub const GROUPS_AUTHORIZED_OPERATIONS: crate::FieldId = 11;
+    /// `groups[]._tagged_fields`.
+    pub const GROUPS_TAGGED_FIELDS: crate::FieldId = 12;
+    /// `groups[].topology.epoch`.
+    pub const GROUPS_TOPOLOGY_EPOCH: crate::FieldId = 13;
+    /// `groups[].topology.subtopologies`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES: crate::FieldId = 14;
+    /// `groups[].topology._tagged_fields`.
+    pub const GROUPS_TOPOLOGY_TAGGED_FIELDS: crate::FieldId = 15;
+    /// `groups[].members[].member_id`.
+    pub const GROUPS_MEMBERS_MEMBER_ID: crate::FieldId = 16;
+    /// `groups[].members[].member_epoch`.
+    pub const GROUPS_MEMBERS_MEMBER_EPOCH: crate::FieldId = 17;
+    /// `groups[].members[].instance_id`.
+    pub const GROUPS_MEMBERS_INSTANCE_ID: crate::FieldId = 18;
+    /// `groups[].members[].rack_id`.
+    pub const GROUPS_MEMBERS_RACK_ID: crate::FieldId = 19;
+    /// `groups[].members[].client_id`.
+    pub const GROUPS_MEMBERS_CLIENT_ID: crate::FieldId = 20;
+    /// `groups[].members[].client_host`.
+    pub const GROUPS_MEMBERS_CLIENT_HOST: crate::FieldId = 21;
+    /// `groups[].members[].topology_epoch`.
+    pub const GROUPS_MEMBERS_TOPOLOGY_EPOCH: crate::FieldId = 22;
+    /// `groups[].members[].process_id`.
+    pub const GROUPS_MEMBERS_PROCESS_ID: crate::FieldId = 23;
+    /// `groups[].members[].user_endpoint`.
+    pub const GROUPS_MEMBERS_USER_ENDPOINT: crate::FieldId = 24;
+    /// `groups[].members[].client_tags`.
+    pub const GROUPS_MEMBERS_CLIENT_TAGS: crate::FieldId = 25;
+    /// `groups[].members[].task_offsets`.
+    pub const GROUPS_MEMBERS_TASK_OFFSETS: crate::FieldId = 26;
+    /// `groups[].members[].task_end_offsets`.
+    pub const GROUPS_MEMBERS_TASK_END_OFFSETS: crate::FieldId = 27;
+    /// `groups[].members[].assignment`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT: crate::FieldId = 28;
+    /// `groups[].members[].target_assignment`.
+    pub const GROUPS_MEMBERS_TARGET_ASSIGNMENT: crate::FieldId = 29;
+    /// `groups[].members[].is_classic`.
+    pub const GROUPS_MEMBERS_IS_CLASSIC: crate::FieldId = 30;
+    /// `groups[].members[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_TAGGED_FIELDS: crate::FieldId = 31;
+    /// `groups[].topology.subtopologies[].subtopology_id`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID: crate::FieldId = 32;
+    /// `groups[].topology.subtopologies[].source_topics`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPICS: crate::FieldId = 33;
+    /// `groups[].topology.subtopologies[].repartition_sink_topics`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SINK_TOPICS: crate::FieldId = 34;
+    /// `groups[].topology.subtopologies[].state_changelog_topics`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS: crate::FieldId = 35;
+    /// `groups[].topology.subtopologies[].repartition_source_topics`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS: crate::FieldId = 36;
+    /// `groups[].topology.subtopologies[]._tagged_fields`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS: crate::FieldId = 37;
+    /// `groups[].members[].user_endpoint.host`.
+    pub const GROUPS_MEMBERS_USER_ENDPOINT_HOST: crate::FieldId = 38;
+    /// `groups[].members[].user_endpoint.port`.
+    pub const GROUPS_MEMBERS_USER_ENDPOINT_PORT: crate::FieldId = 39;
+    /// `groups[].members[].user_endpoint._tagged_fields`.
+    pub const GROUPS_MEMBERS_USER_ENDPOINT_TAGGED_FIELDS: crate::FieldId = 40;
+    /// `groups[].members[].client_tags[].key`.
+    pub const GROUPS_MEMBERS_CLIENT_TAGS_KEY: crate::FieldId = 41;
+    /// `groups[].members[].client_tags[].value`.
+    pub const GROUPS_MEMBERS_CLIENT_TAGS_VALUE: crate::FieldId = 42;
+    /// `groups[].members[].client_tags[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_CLIENT_TAGS_TAGGED_FIELDS: crate::FieldId = 43;
+    /// `groups[].members[].task_offsets[].subtopology_id`.
+    pub const GROUPS_MEMBERS_TASK_OFFSETS_SUBTOPOLOGY_ID: crate::FieldId = 44;
+    /// `groups[].members[].task_offsets[].partition`.
+    pub const GROUPS_MEMBERS_TASK_OFFSETS_PARTITION: crate::FieldId = 45;
+    /// `groups[].members[].task_offsets[].offset`.
+    pub const GROUPS_MEMBERS_TASK_OFFSETS_OFFSET: crate::FieldId = 46;
+    /// `groups[].members[].task_offsets[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_TASK_OFFSETS_TAGGED_FIELDS: crate::FieldId = 47;
+    /// `groups[].members[].assignment.active_tasks`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS: crate::FieldId = 48;
+    /// `groups[].members[].assignment.standby_tasks`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_STANDBY_TASKS: crate::FieldId = 49;
+    /// `groups[].members[].assignment.warmup_tasks`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_WARMUP_TASKS: crate::FieldId = 50;
+    /// `groups[].members[].assignment._tagged_fields`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_TAGGED_FIELDS: crate::FieldId = 51;
+    /// `groups[].topology.subtopologies[].state_changelog_topics[].name`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME: crate::FieldId = 52;
+    /// `groups[].topology.subtopologies[].state_changelog_topics[].partitions`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS: crate::FieldId = 53;
+    /// `groups[].topology.subtopologies[].state_changelog_topics[].replication_factor`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR: crate::FieldId = 54;
+    /// `groups[].topology.subtopologies[].state_changelog_topics[].topic_configs`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS: crate::FieldId = 55;
+    /// `groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields`.
+    pub const GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS: crate::FieldId = 56;
+    /// `groups[].members[].assignment.active_tasks[].subtopology_id`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 57;
+    /// `groups[].members[].assignment.active_tasks[].partitions`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_PARTITIONS: crate::FieldId = 58;
+    /// `groups[].members[].assignment.active_tasks[]._tagged_fields`.
+    pub const GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 59;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "groups",
+        "_tagged_fields",
+        "groups[].error_code",
+        "groups[].error_message",
+        "groups[].group_id",
+        "groups[].group_state",
+        "groups[].group_epoch",
+        "groups[].assignment_epoch",
+        "groups[].topology",
+        "groups[].members",
+        "groups[].authorized_operations",
+        "groups[]._tagged_fields",
+        "groups[].topology.epoch",
+        "groups[].topology.subtopologies",
+        "groups[].topology._tagged_fields",
+        "groups[].members[].member_id",
+        "groups[].members[].member_epoch",
+        "groups[].members[].instance_id",
+        "groups[].members[].rack_id",
+        "groups[].members[].client_id",
+        "groups[].members[].client_host",
+        "groups[].members[].topology_epoch",
+        "groups[].members[].process_id",
+        "groups[].members[].user_endpoint",
+        "groups[].members[].client_tags",
+        "groups[].members[].task_offsets",
+        "groups[].members[].task_end_offsets",
+        "groups[].members[].assignment",
+        "groups[].members[].target_assignment",
+        "groups[].members[].is_classic",
+        "groups[].members[]._tagged_fields",
+        "groups[].topology.subtopologies[].subtopology_id",
+        "groups[].topology.subtopologies[].source_topics",
+        "groups[].topology.subtopologies[].repartition_sink_topics",
+        "groups[].topology.subtopologies[].state_changelog_topics",
+        "groups[].topology.subtopologies[].repartition_source_topics",
+        "groups[].topology.subtopologies[]._tagged_fields",
+        "groups[].members[].user_endpoint.host",
+        "groups[].members[].user_endpoint.port",
+        "groups[].members[].user_endpoint._tagged_fields",
+        "groups[].members[].client_tags[].key",
+        "groups[].members[].client_tags[].value",
+        "groups[].members[].client_tags[]._tagged_fields",
+        "groups[].members[].task_offsets[].subtopology_id",
+        "groups[].members[].task_offsets[].partition",
+        "groups[].members[].task_offsets[].offset",
+        "groups[].members[].task_offsets[]._tagged_fields",
+        "groups[].members[].assignment.active_tasks",
+        "groups[].members[].assignment.standby_tasks",
+        "groups[].members[].assignment.warmup_tasks",
+        "groups[].members[].assignment._tagged_fields",
+        "groups[].topology.subtopologies[].state_changelog_topics[].name",
+        "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
+        "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
+        "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+        "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+        "groups[].members[].assignment.active_tasks[].subtopology_id",
+        "groups[].members[].assignment.active_tasks[].partitions",
+        "groups[].members[].assignment.active_tasks[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -1383,6 +2014,7 @@ pub mod schema {
     pub static STREAMS_GROUP_DESCRIBE_RESPONSE: StructDesc = StructDesc {
         name: "StreamsGroupDescribeResponse",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -1396,6 +2028,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Groups",
@@ -1409,6 +2042,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -1417,6 +2051,7 @@ pub mod schema {
     pub static DESCRIBED_GROUP: StructDesc = StructDesc {
         name: "DescribedGroup",
         flexible: 0x1,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -1430,6 +2065,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -1443,6 +2079,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 4,
             },
             FieldDesc {
                 name: "GroupId",
@@ -1456,6 +2093,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "GroupState",
@@ -1469,6 +2107,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "GroupEpoch",
@@ -1482,6 +2121,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "AssignmentEpoch",
@@ -1495,6 +2135,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Topology",
@@ -1508,6 +2149,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 9,
             },
             FieldDesc {
                 name: "Members",
@@ -1521,6 +2163,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "AuthorizedOperations",
@@ -1534,6 +2177,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-2147483648),
+                id: 11,
             },
         ],
     };
@@ -1542,6 +2186,7 @@ pub mod schema {
     pub static TOPOLOGY: StructDesc = StructDesc {
         name: "Topology",
         flexible: 0x1,
+        tags_id: 15,
         fields: &[
             FieldDesc {
                 name: "Epoch",
@@ -1555,6 +2200,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "Subtopologies",
@@ -1568,6 +2214,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 14,
             },
         ],
     };
@@ -1576,6 +2223,7 @@ pub mod schema {
     pub static MEMBER: StructDesc = StructDesc {
         name: "Member",
         flexible: 0x1,
+        tags_id: 31,
         fields: &[
             FieldDesc {
                 name: "MemberId",
@@ -1589,6 +2237,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "MemberEpoch",
@@ -1602,6 +2251,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "InstanceId",
@@ -1615,6 +2265,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 18,
             },
             FieldDesc {
                 name: "RackId",
@@ -1628,6 +2279,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 19,
             },
             FieldDesc {
                 name: "ClientId",
@@ -1641,6 +2293,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
             FieldDesc {
                 name: "ClientHost",
@@ -1654,6 +2307,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 21,
             },
             FieldDesc {
                 name: "TopologyEpoch",
@@ -1667,6 +2321,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 22,
             },
             FieldDesc {
                 name: "ProcessId",
@@ -1680,6 +2335,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 23,
             },
             FieldDesc {
                 name: "UserEndpoint",
@@ -1693,6 +2349,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 24,
             },
             FieldDesc {
                 name: "ClientTags",
@@ -1706,6 +2363,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 25,
             },
             FieldDesc {
                 name: "TaskOffsets",
@@ -1719,6 +2377,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 26,
             },
             FieldDesc {
                 name: "TaskEndOffsets",
@@ -1732,6 +2391,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 27,
             },
             FieldDesc {
                 name: "Assignment",
@@ -1745,6 +2405,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 28,
             },
             FieldDesc {
                 name: "TargetAssignment",
@@ -1758,6 +2419,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 29,
             },
             FieldDesc {
                 name: "IsClassic",
@@ -1771,6 +2433,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 30,
             },
         ],
     };
@@ -1779,6 +2442,7 @@ pub mod schema {
     pub static SUBTOPOLOGY: StructDesc = StructDesc {
         name: "Subtopology",
         flexible: 0x1,
+        tags_id: 37,
         fields: &[
             FieldDesc {
                 name: "SubtopologyId",
@@ -1792,6 +2456,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 32,
             },
             FieldDesc {
                 name: "SourceTopics",
@@ -1805,6 +2470,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 33,
             },
             FieldDesc {
                 name: "RepartitionSinkTopics",
@@ -1818,6 +2484,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 34,
             },
             FieldDesc {
                 name: "StateChangelogTopics",
@@ -1831,6 +2498,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 35,
             },
             FieldDesc {
                 name: "RepartitionSourceTopics",
@@ -1844,6 +2512,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 36,
             },
         ],
     };
@@ -1852,6 +2521,7 @@ pub mod schema {
     pub static ENDPOINT: StructDesc = StructDesc {
         name: "Endpoint",
         flexible: 0x1,
+        tags_id: 40,
         fields: &[
             FieldDesc {
                 name: "Host",
@@ -1865,6 +2535,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 38,
             },
             FieldDesc {
                 name: "Port",
@@ -1878,6 +2549,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 39,
             },
         ],
     };
@@ -1886,6 +2558,7 @@ pub mod schema {
     pub static KEY_VALUE: StructDesc = StructDesc {
         name: "KeyValue",
         flexible: 0x1,
+        tags_id: 43,
         fields: &[
             FieldDesc {
                 name: "Key",
@@ -1899,6 +2572,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 41,
             },
             FieldDesc {
                 name: "Value",
@@ -1912,6 +2586,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 42,
             },
         ],
     };
@@ -1920,6 +2595,7 @@ pub mod schema {
     pub static TASK_OFFSET: StructDesc = StructDesc {
         name: "TaskOffset",
         flexible: 0x1,
+        tags_id: 47,
         fields: &[
             FieldDesc {
                 name: "SubtopologyId",
@@ -1933,6 +2609,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 44,
             },
             FieldDesc {
                 name: "Partition",
@@ -1946,6 +2623,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 45,
             },
             FieldDesc {
                 name: "Offset",
@@ -1959,6 +2637,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 46,
             },
         ],
     };
@@ -1967,6 +2646,7 @@ pub mod schema {
     pub static ASSIGNMENT: StructDesc = StructDesc {
         name: "Assignment",
         flexible: 0x1,
+        tags_id: 51,
         fields: &[
             FieldDesc {
                 name: "ActiveTasks",
@@ -1980,6 +2660,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 48,
             },
             FieldDesc {
                 name: "StandbyTasks",
@@ -1993,6 +2674,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 49,
             },
             FieldDesc {
                 name: "WarmupTasks",
@@ -2006,6 +2688,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 50,
             },
         ],
     };
@@ -2014,6 +2697,7 @@ pub mod schema {
     pub static TOPIC_INFO: StructDesc = StructDesc {
         name: "TopicInfo",
         flexible: 0x1,
+        tags_id: 56,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -2027,6 +2711,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 52,
             },
             FieldDesc {
                 name: "Partitions",
@@ -2040,6 +2725,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 53,
             },
             FieldDesc {
                 name: "ReplicationFactor",
@@ -2053,6 +2739,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 54,
             },
             FieldDesc {
                 name: "TopicConfigs",
@@ -2066,6 +2753,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 55,
             },
         ],
     };
@@ -2074,6 +2762,7 @@ pub mod schema {
     pub static TASK_IDS: StructDesc = StructDesc {
         name: "TaskIds",
         flexible: 0x1,
+        tags_id: 59,
         fields: &[
             FieldDesc {
                 name: "SubtopologyId",
@@ -2087,6 +2776,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 57,
             },
             FieldDesc {
                 name: "Partitions",
@@ -2100,6 +2790,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 58,
             },
         ],
     };

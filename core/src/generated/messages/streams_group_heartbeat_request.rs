@@ -146,6 +146,40 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
+        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
+        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+        vis.i32(
+            fields::ENDPOINT_INFORMATION_EPOCH,
+            rt::read::i32(c, "endpoint_information_epoch")?,
+        );
+        vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
+        vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
+        vis.i32(fields::REBALANCE_TIMEOUT_MS, rt::read::i32(c, "rebalance_timeout_ms")?);
+        let present = rt::read::present(c, true, "topology")?;
+        rt::visit::struct_field::<Topology<'a>, V>(c, present, v, fields::TOPOLOGY, vis)?;
+        rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
+        rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::STANDBY_TASKS, vis, "standby_tasks")?;
+        rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::WARMUP_TASKS, vis, "warmup_tasks")?;
+        vis.str(fields::PROCESS_ID, rt::read::opt_str(c, true, true, "process_id")?);
+        let present = rt::read::present(c, true, "user_endpoint")?;
+        rt::visit::struct_field::<Endpoint<'a>, V>(c, present, v, fields::USER_ENDPOINT, vis)?;
+        rt::visit::array::<KeyValue<'a>, V>(c, true, true, v, fields::CLIENT_TAGS, vis, "client_tags")?;
+        rt::visit::array::<TaskOffset<'a>, V>(c, true, true, v, fields::TASK_OFFSETS, vis, "task_offsets")?;
+        rt::visit::array::<TaskOffset<'a>, V>(c, true, true, v, fields::TASK_END_OFFSETS, vis, "task_end_offsets")?;
+        vis.bool(fields::SHUTDOWN_APPLICATION, rt::read::bool(c, "shutdown_application")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 13;
@@ -261,6 +295,28 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         Some(())
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::TOPOLOGY_EPOCH, rt::read::i32(c, "topology.epoch")?);
+        rt::visit::array::<Subtopology<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPOLOGY_SUBTOPOLOGIES,
+            vis,
+            "topology.subtopologies",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPOLOGY_TAGGED_FIELDS, vis, "topology._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -348,6 +404,37 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         rt::read::skip_array::<i32>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
+            Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::ACTIVE_TASKS_PARTITIONS,
+            vis,
+            "active_tasks[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::ACTIVE_TASKS_TAGGED_FIELDS,
+                vis,
+                "active_tasks[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -440,6 +527,29 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::USER_ENDPOINT_HOST,
+            Some(rt::read::str(c, true, "user_endpoint.host")?),
+        );
+        vis.u16(fields::USER_ENDPOINT_PORT, rt::read::u16(c, "user_endpoint.port")?);
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::USER_ENDPOINT_TAGGED_FIELDS,
+                vis,
+                "user_endpoint._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -527,6 +637,32 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::CLIENT_TAGS_KEY,
+            Some(rt::read::str(c, true, "client_tags[].key")?),
+        );
+        vis.str(
+            fields::CLIENT_TAGS_VALUE,
+            Some(rt::read::str(c, true, "client_tags[].value")?),
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::CLIENT_TAGS_TAGGED_FIELDS,
+                vis,
+                "client_tags[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -631,6 +767,33 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         rt::read::skip(c, 12)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TASK_OFFSETS_SUBTOPOLOGY_ID,
+            Some(rt::read::str(c, true, "task_offsets[].subtopology_id")?),
+        );
+        vis.i32(
+            fields::TASK_OFFSETS_PARTITION,
+            rt::read::i32(c, "task_offsets[].partition")?,
+        );
+        vis.i64(fields::TASK_OFFSETS_OFFSET, rt::read::i64(c, "task_offsets[].offset")?);
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TASK_OFFSETS_TAGGED_FIELDS,
+                vis,
+                "task_offsets[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -748,6 +911,81 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         rt::read::skip_array::<CopartitionGroup<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
+            Some(rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?),
+        );
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPICS,
+            vis,
+            "topology.subtopologies[].source_topics",
+        )?;
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPIC_REGEX,
+            vis,
+            "topology.subtopologies[].source_topic_regex",
+        )?;
+        rt::visit::array::<TopicInfo<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS,
+            vis,
+            "topology.subtopologies[].state_changelog_topics",
+        )?;
+        rt::visit::array::<&'a str, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SINK_TOPICS,
+            vis,
+            "topology.subtopologies[].repartition_sink_topics",
+        )?;
+        rt::visit::array::<TopicInfo<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS,
+            vis,
+            "topology.subtopologies[].repartition_source_topics",
+        )?;
+        rt::visit::array::<CopartitionGroup<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS,
+            vis,
+            "topology.subtopologies[].copartition_groups",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS,
+                vis,
+                "topology.subtopologies[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -926,6 +1164,52 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
+            Some(rt::read::str(
+                c,
+                true,
+                "topology.subtopologies[].state_changelog_topics[].name",
+            )?),
+        );
+        vis.i32(
+            fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS,
+            rt::read::i32(c, "topology.subtopologies[].state_changelog_topics[].partitions")?,
+        );
+        vis.i16(
+            fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR,
+            rt::read::i16(
+                c,
+                "topology.subtopologies[].state_changelog_topics[].replication_factor",
+            )?,
+        );
+        rt::visit::array::<KeyValue<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS,
+            vis,
+            "topology.subtopologies[].state_changelog_topics[].topic_configs",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS,
+                vis,
+                "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -1059,6 +1343,51 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<i16, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPICS,
+            vis,
+            "topology.subtopologies[].copartition_groups[].source_topics",
+        )?;
+        rt::visit::array::<i16, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPIC_REGEX,
+            vis,
+            "topology.subtopologies[].copartition_groups[].source_topic_regex",
+        )?;
+        rt::visit::array::<i16, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_REPARTITION_SOURCE_TOPICS,
+            vis,
+            "topology.subtopologies[].copartition_groups[].repartition_source_topics",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS,
+                vis,
+                "topology.subtopologies[].copartition_groups[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -1132,6 +1461,167 @@ impl<'a> rt::Message<'a> for StreamsGroupHeartbeatRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::STREAMS_GROUP_HEARTBEAT_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 1;
+    /// `member_epoch`.
+    pub const MEMBER_EPOCH: crate::FieldId = 2;
+    /// `endpoint_information_epoch`.
+    pub const ENDPOINT_INFORMATION_EPOCH: crate::FieldId = 3;
+    /// `instance_id`.
+    pub const INSTANCE_ID: crate::FieldId = 4;
+    /// `rack_id`.
+    pub const RACK_ID: crate::FieldId = 5;
+    /// `rebalance_timeout_ms`.
+    pub const REBALANCE_TIMEOUT_MS: crate::FieldId = 6;
+    /// `topology`.
+    pub const TOPOLOGY: crate::FieldId = 7;
+    /// `active_tasks`.
+    pub const ACTIVE_TASKS: crate::FieldId = 8;
+    /// `standby_tasks`.
+    pub const STANDBY_TASKS: crate::FieldId = 9;
+    /// `warmup_tasks`.
+    pub const WARMUP_TASKS: crate::FieldId = 10;
+    /// `process_id`.
+    pub const PROCESS_ID: crate::FieldId = 11;
+    /// `user_endpoint`.
+    pub const USER_ENDPOINT: crate::FieldId = 12;
+    /// `client_tags`.
+    pub const CLIENT_TAGS: crate::FieldId = 13;
+    /// `task_offsets`.
+    pub const TASK_OFFSETS: crate::FieldId = 14;
+    /// `task_end_offsets`.
+    pub const TASK_END_OFFSETS: crate::FieldId = 15;
+    /// `shutdown_application`.
+    pub const SHUTDOWN_APPLICATION: crate::FieldId = 16;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 17;
+    /// `topology.epoch`.
+    pub const TOPOLOGY_EPOCH: crate::FieldId = 18;
+    /// `topology.subtopologies`.
+    pub const TOPOLOGY_SUBTOPOLOGIES: crate::FieldId = 19;
+    /// `topology._tagged_fields`.
+    pub const TOPOLOGY_TAGGED_FIELDS: crate::FieldId = 20;
+    /// `active_tasks[].subtopology_id`.
+    pub const ACTIVE_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 21;
+    /// `active_tasks[].partitions`.
+    pub const ACTIVE_TASKS_PARTITIONS: crate::FieldId = 22;
+    /// `active_tasks[]._tagged_fields`.
+    pub const ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 23;
+    /// `user_endpoint.host`.
+    pub const USER_ENDPOINT_HOST: crate::FieldId = 24;
+    /// `user_endpoint.port`.
+    pub const USER_ENDPOINT_PORT: crate::FieldId = 25;
+    /// `user_endpoint._tagged_fields`.
+    pub const USER_ENDPOINT_TAGGED_FIELDS: crate::FieldId = 26;
+    /// `client_tags[].key`.
+    pub const CLIENT_TAGS_KEY: crate::FieldId = 27;
+    /// `client_tags[].value`.
+    pub const CLIENT_TAGS_VALUE: crate::FieldId = 28;
+    /// `client_tags[]._tagged_fields`.
+    pub const CLIENT_TAGS_TAGGED_FIELDS: crate::FieldId = 29;
+    /// `task_offsets[].subtopology_id`.
+    pub const TASK_OFFSETS_SUBTOPOLOGY_ID: crate::FieldId = 30;
+    /// `task_offsets[].partition`.
+    pub const TASK_OFFSETS_PARTITION: crate::FieldId = 31;
+    /// `task_offsets[].offset`.
+    pub const TASK_OFFSETS_OFFSET: crate::FieldId = 32;
+    /// `task_offsets[]._tagged_fields`.
+    pub const TASK_OFFSETS_TAGGED_FIELDS: crate::FieldId = 33;
+    /// `topology.subtopologies[].subtopology_id`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID: crate::FieldId = 34;
+    /// `topology.subtopologies[].source_topics`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPICS: crate::FieldId = 35;
+    /// `topology.subtopologies[].source_topic_regex`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_SOURCE_TOPIC_REGEX: crate::FieldId = 36;
+    /// `topology.subtopologies[].state_changelog_topics`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS: crate::FieldId = 37;
+    /// `topology.subtopologies[].repartition_sink_topics`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SINK_TOPICS: crate::FieldId = 38;
+    /// `topology.subtopologies[].repartition_source_topics`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_REPARTITION_SOURCE_TOPICS: crate::FieldId = 39;
+    /// `topology.subtopologies[].copartition_groups`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS: crate::FieldId = 40;
+    /// `topology.subtopologies[]._tagged_fields`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_TAGGED_FIELDS: crate::FieldId = 41;
+    /// `topology.subtopologies[].state_changelog_topics[].name`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME: crate::FieldId = 42;
+    /// `topology.subtopologies[].state_changelog_topics[].partitions`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_PARTITIONS: crate::FieldId = 43;
+    /// `topology.subtopologies[].state_changelog_topics[].replication_factor`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_REPLICATION_FACTOR: crate::FieldId = 44;
+    /// `topology.subtopologies[].state_changelog_topics[].topic_configs`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS: crate::FieldId = 45;
+    /// `topology.subtopologies[].state_changelog_topics[]._tagged_fields`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TAGGED_FIELDS: crate::FieldId = 46;
+    /// `topology.subtopologies[].copartition_groups[].source_topics`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPICS: crate::FieldId = 47;
+    /// `topology.subtopologies[].copartition_groups[].source_topic_regex`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_SOURCE_TOPIC_REGEX: crate::FieldId = 48;
+    /// `topology.subtopologies[].copartition_groups[].repartition_source_topics`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_REPARTITION_SOURCE_TOPICS: crate::FieldId = 49;
+    /// `topology.subtopologies[].copartition_groups[]._tagged_fields`.
+    pub const TOPOLOGY_SUBTOPOLOGIES_COPARTITION_GROUPS_TAGGED_FIELDS: crate::FieldId = 50;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "member_id",
+        "member_epoch",
+        "endpoint_information_epoch",
+        "instance_id",
+        "rack_id",
+        "rebalance_timeout_ms",
+        "topology",
+        "active_tasks",
+        "standby_tasks",
+        "warmup_tasks",
+        "process_id",
+        "user_endpoint",
+        "client_tags",
+        "task_offsets",
+        "task_end_offsets",
+        "shutdown_application",
+        "_tagged_fields",
+        "topology.epoch",
+        "topology.subtopologies",
+        "topology._tagged_fields",
+        "active_tasks[].subtopology_id",
+        "active_tasks[].partitions",
+        "active_tasks[]._tagged_fields",
+        "user_endpoint.host",
+        "user_endpoint.port",
+        "user_endpoint._tagged_fields",
+        "client_tags[].key",
+        "client_tags[].value",
+        "client_tags[]._tagged_fields",
+        "task_offsets[].subtopology_id",
+        "task_offsets[].partition",
+        "task_offsets[].offset",
+        "task_offsets[]._tagged_fields",
+        "topology.subtopologies[].subtopology_id",
+        "topology.subtopologies[].source_topics",
+        "topology.subtopologies[].source_topic_regex",
+        "topology.subtopologies[].state_changelog_topics",
+        "topology.subtopologies[].repartition_sink_topics",
+        "topology.subtopologies[].repartition_source_topics",
+        "topology.subtopologies[].copartition_groups",
+        "topology.subtopologies[]._tagged_fields",
+        "topology.subtopologies[].state_changelog_topics[].name",
+        "topology.subtopologies[].state_changelog_topics[].partitions",
+        "topology.subtopologies[].state_changelog_topics[].replication_factor",
+        "topology.subtopologies[].state_changelog_topics[].topic_configs",
+        "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+        "topology.subtopologies[].copartition_groups[].source_topics",
+        "topology.subtopologies[].copartition_groups[].source_topic_regex",
+        "topology.subtopologies[].copartition_groups[].repartition_source_topics",
+        "topology.subtopologies[].copartition_groups[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -1141,6 +1631,7 @@ pub mod schema {
     pub static STREAMS_GROUP_HEARTBEAT_REQUEST: StructDesc = StructDesc {
         name: "StreamsGroupHeartbeatRequest",
         flexible: 0x1,
+        tags_id: 17,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -1154,6 +1645,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "MemberId",
@@ -1167,6 +1659,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "MemberEpoch",
@@ -1180,6 +1673,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "EndpointInformationEpoch",
@@ -1193,6 +1687,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "InstanceId",
@@ -1206,6 +1701,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 4,
             },
             FieldDesc {
                 name: "RackId",
@@ -1219,6 +1715,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 5,
             },
             FieldDesc {
                 name: "RebalanceTimeoutMs",
@@ -1232,6 +1729,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 6,
             },
             FieldDesc {
                 name: "Topology",
@@ -1245,6 +1743,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 7,
             },
             FieldDesc {
                 name: "ActiveTasks",
@@ -1258,6 +1757,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 8,
             },
             FieldDesc {
                 name: "StandbyTasks",
@@ -1271,6 +1771,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 9,
             },
             FieldDesc {
                 name: "WarmupTasks",
@@ -1284,6 +1785,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 10,
             },
             FieldDesc {
                 name: "ProcessId",
@@ -1297,6 +1799,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 11,
             },
             FieldDesc {
                 name: "UserEndpoint",
@@ -1310,6 +1813,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 12,
             },
             FieldDesc {
                 name: "ClientTags",
@@ -1323,6 +1827,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 13,
             },
             FieldDesc {
                 name: "TaskOffsets",
@@ -1336,6 +1841,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 14,
             },
             FieldDesc {
                 name: "TaskEndOffsets",
@@ -1349,6 +1855,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 15,
             },
             FieldDesc {
                 name: "ShutdownApplication",
@@ -1362,6 +1869,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 16,
             },
         ],
     };
@@ -1370,6 +1878,7 @@ pub mod schema {
     pub static TOPOLOGY: StructDesc = StructDesc {
         name: "Topology",
         flexible: 0x1,
+        tags_id: 20,
         fields: &[
             FieldDesc {
                 name: "Epoch",
@@ -1383,6 +1892,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
             FieldDesc {
                 name: "Subtopologies",
@@ -1396,6 +1906,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 19,
             },
         ],
     };
@@ -1404,6 +1915,7 @@ pub mod schema {
     pub static TASK_IDS: StructDesc = StructDesc {
         name: "TaskIds",
         flexible: 0x1,
+        tags_id: 23,
         fields: &[
             FieldDesc {
                 name: "SubtopologyId",
@@ -1417,6 +1929,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 21,
             },
             FieldDesc {
                 name: "Partitions",
@@ -1430,6 +1943,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 22,
             },
         ],
     };
@@ -1438,6 +1952,7 @@ pub mod schema {
     pub static ENDPOINT: StructDesc = StructDesc {
         name: "Endpoint",
         flexible: 0x1,
+        tags_id: 26,
         fields: &[
             FieldDesc {
                 name: "Host",
@@ -1451,6 +1966,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 24,
             },
             FieldDesc {
                 name: "Port",
@@ -1464,6 +1980,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 25,
             },
         ],
     };
@@ -1472,6 +1989,7 @@ pub mod schema {
     pub static KEY_VALUE: StructDesc = StructDesc {
         name: "KeyValue",
         flexible: 0x1,
+        tags_id: 29,
         fields: &[
             FieldDesc {
                 name: "Key",
@@ -1485,6 +2003,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 27,
             },
             FieldDesc {
                 name: "Value",
@@ -1498,6 +2017,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 28,
             },
         ],
     };
@@ -1506,6 +2026,7 @@ pub mod schema {
     pub static TASK_OFFSET: StructDesc = StructDesc {
         name: "TaskOffset",
         flexible: 0x1,
+        tags_id: 33,
         fields: &[
             FieldDesc {
                 name: "SubtopologyId",
@@ -1519,6 +2040,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 30,
             },
             FieldDesc {
                 name: "Partition",
@@ -1532,6 +2054,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 31,
             },
             FieldDesc {
                 name: "Offset",
@@ -1545,6 +2068,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 32,
             },
         ],
     };
@@ -1553,6 +2077,7 @@ pub mod schema {
     pub static SUBTOPOLOGY: StructDesc = StructDesc {
         name: "Subtopology",
         flexible: 0x1,
+        tags_id: 41,
         fields: &[
             FieldDesc {
                 name: "SubtopologyId",
@@ -1566,6 +2091,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 34,
             },
             FieldDesc {
                 name: "SourceTopics",
@@ -1579,6 +2105,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 35,
             },
             FieldDesc {
                 name: "SourceTopicRegex",
@@ -1592,6 +2119,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 36,
             },
             FieldDesc {
                 name: "StateChangelogTopics",
@@ -1605,6 +2133,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 37,
             },
             FieldDesc {
                 name: "RepartitionSinkTopics",
@@ -1618,6 +2147,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 38,
             },
             FieldDesc {
                 name: "RepartitionSourceTopics",
@@ -1631,6 +2161,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 39,
             },
             FieldDesc {
                 name: "CopartitionGroups",
@@ -1644,6 +2175,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 40,
             },
         ],
     };
@@ -1652,6 +2184,7 @@ pub mod schema {
     pub static TOPIC_INFO: StructDesc = StructDesc {
         name: "TopicInfo",
         flexible: 0x1,
+        tags_id: 46,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -1665,6 +2198,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 42,
             },
             FieldDesc {
                 name: "Partitions",
@@ -1678,6 +2212,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 43,
             },
             FieldDesc {
                 name: "ReplicationFactor",
@@ -1691,6 +2226,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 44,
             },
             FieldDesc {
                 name: "TopicConfigs",
@@ -1704,6 +2240,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 45,
             },
         ],
     };
@@ -1712,6 +2249,7 @@ pub mod schema {
     pub static COPARTITION_GROUP: StructDesc = StructDesc {
         name: "CopartitionGroup",
         flexible: 0x1,
+        tags_id: 50,
         fields: &[
             FieldDesc {
                 name: "SourceTopics",
@@ -1725,6 +2263,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 47,
             },
             FieldDesc {
                 name: "SourceTopicRegex",
@@ -1738,6 +2277,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 48,
             },
             FieldDesc {
                 name: "RepartitionSourceTopics",
@@ -1751,6 +2291,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 49,
             },
         ],
     };

@@ -140,6 +140,55 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "error_message")?,
+        );
+        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
+        vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
+        vis.i32(
+            fields::HEARTBEAT_INTERVAL_MS,
+            rt::read::i32(c, "heartbeat_interval_ms")?,
+        );
+        vis.i32(
+            fields::ACCEPTABLE_RECOVERY_LAG,
+            rt::read::i32(c, "acceptable_recovery_lag")?,
+        );
+        vis.i32(
+            fields::TASK_OFFSET_INTERVAL_MS,
+            rt::read::i32(c, "task_offset_interval_ms")?,
+        );
+        rt::visit::array::<Status<'a>, V>(c, true, true, v, fields::STATUS, vis, "status")?;
+        rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
+        rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::STANDBY_TASKS, vis, "standby_tasks")?;
+        rt::visit::array::<TaskIds<'a>, V>(c, true, true, v, fields::WARMUP_TASKS, vis, "warmup_tasks")?;
+        vis.i32(
+            fields::ENDPOINT_INFORMATION_EPOCH,
+            rt::read::i32(c, "endpoint_information_epoch")?,
+        );
+        rt::visit::array::<EndpointToPartitions<'a>, V>(
+            c,
+            true,
+            true,
+            v,
+            fields::PARTITIONS_BY_USER_ENDPOINT,
+            vis,
+            "partitions_by_user_endpoint",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 26;
@@ -258,6 +307,24 @@ impl<'a> rt::Struct<'a> for Status<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i8(fields::STATUS_STATUS_CODE, rt::read::i8(c, "status[].status_code")?);
+        vis.str(
+            fields::STATUS_STATUS_DETAIL,
+            Some(rt::read::str(c, true, "status[].status_detail")?),
+        );
+        if true {
+            rt::visit::tags_only(c, fields::STATUS_TAGGED_FIELDS, vis, "status[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -345,6 +412,37 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         rt::read::skip_array::<i32>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
+            Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::ACTIVE_TASKS_PARTITIONS,
+            vis,
+            "active_tasks[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::ACTIVE_TASKS_TAGGED_FIELDS,
+                vis,
+                "active_tasks[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -437,6 +535,50 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
         rt::read::skip_array::<TopicPartition<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        let present = true;
+        rt::visit::struct_field::<Endpoint<'a>, V>(
+            c,
+            present,
+            v,
+            fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT,
+            vis,
+        )?;
+        rt::visit::array::<TopicPartition<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS,
+            vis,
+            "partitions_by_user_endpoint[].active_partitions",
+        )?;
+        rt::visit::array::<TopicPartition<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS,
+            vis,
+            "partitions_by_user_endpoint[].standby_partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::PARTITIONS_BY_USER_ENDPOINT_TAGGED_FIELDS,
+                vis,
+                "partitions_by_user_endpoint[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -553,6 +695,36 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_HOST,
+            Some(rt::read::str(
+                c,
+                true,
+                "partitions_by_user_endpoint[].user_endpoint.host",
+            )?),
+        );
+        vis.u16(
+            fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_PORT,
+            rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_TAGGED_FIELDS,
+                vis,
+                "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -649,6 +821,41 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TOPIC,
+            Some(rt::read::str(
+                c,
+                true,
+                "partitions_by_user_endpoint[].active_partitions[].topic",
+            )?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_PARTITIONS,
+            vis,
+            "partitions_by_user_endpoint[].active_partitions[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -708,6 +915,107 @@ impl<'a> rt::Message<'a> for StreamsGroupHeartbeatResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::STREAMS_GROUP_HEARTBEAT_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 3;
+    /// `member_epoch`.
+    pub const MEMBER_EPOCH: crate::FieldId = 4;
+    /// `heartbeat_interval_ms`.
+    pub const HEARTBEAT_INTERVAL_MS: crate::FieldId = 5;
+    /// `acceptable_recovery_lag`.
+    pub const ACCEPTABLE_RECOVERY_LAG: crate::FieldId = 6;
+    /// `task_offset_interval_ms`.
+    pub const TASK_OFFSET_INTERVAL_MS: crate::FieldId = 7;
+    /// `status`.
+    pub const STATUS: crate::FieldId = 8;
+    /// `active_tasks`.
+    pub const ACTIVE_TASKS: crate::FieldId = 9;
+    /// `standby_tasks`.
+    pub const STANDBY_TASKS: crate::FieldId = 10;
+    /// `warmup_tasks`.
+    pub const WARMUP_TASKS: crate::FieldId = 11;
+    /// `endpoint_information_epoch`.
+    pub const ENDPOINT_INFORMATION_EPOCH: crate::FieldId = 12;
+    /// `partitions_by_user_endpoint`.
+    pub const PARTITIONS_BY_USER_ENDPOINT: crate::FieldId = 13;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 14;
+    /// `status[].status_code`.
+    pub const STATUS_STATUS_CODE: crate::FieldId = 15;
+    /// `status[].status_detail`.
+    pub const STATUS_STATUS_DETAIL: crate::FieldId = 16;
+    /// `status[]._tagged_fields`.
+    pub const STATUS_TAGGED_FIELDS: crate::FieldId = 17;
+    /// `active_tasks[].subtopology_id`.
+    pub const ACTIVE_TASKS_SUBTOPOLOGY_ID: crate::FieldId = 18;
+    /// `active_tasks[].partitions`.
+    pub const ACTIVE_TASKS_PARTITIONS: crate::FieldId = 19;
+    /// `active_tasks[]._tagged_fields`.
+    pub const ACTIVE_TASKS_TAGGED_FIELDS: crate::FieldId = 20;
+    /// `partitions_by_user_endpoint[].user_endpoint`.
+    pub const PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT: crate::FieldId = 21;
+    /// `partitions_by_user_endpoint[].active_partitions`.
+    pub const PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS: crate::FieldId = 22;
+    /// `partitions_by_user_endpoint[].standby_partitions`.
+    pub const PARTITIONS_BY_USER_ENDPOINT_STANDBY_PARTITIONS: crate::FieldId = 23;
+    /// `partitions_by_user_endpoint[]._tagged_fields`.
+    pub const PARTITIONS_BY_USER_ENDPOINT_TAGGED_FIELDS: crate::FieldId = 24;
+    /// `partitions_by_user_endpoint[].user_endpoint.host`.
+    pub const PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_HOST: crate::FieldId = 25;
+    /// `partitions_by_user_endpoint[].user_endpoint.port`.
+    pub const PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_PORT: crate::FieldId = 26;
+    /// `partitions_by_user_endpoint[].user_endpoint._tagged_fields`.
+    pub const PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_TAGGED_FIELDS: crate::FieldId = 27;
+    /// `partitions_by_user_endpoint[].active_partitions[].topic`.
+    pub const PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TOPIC: crate::FieldId = 28;
+    /// `partitions_by_user_endpoint[].active_partitions[].partitions`.
+    pub const PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_PARTITIONS: crate::FieldId = 29;
+    /// `partitions_by_user_endpoint[].active_partitions[]._tagged_fields`.
+    pub const PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 30;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "member_id",
+        "member_epoch",
+        "heartbeat_interval_ms",
+        "acceptable_recovery_lag",
+        "task_offset_interval_ms",
+        "status",
+        "active_tasks",
+        "standby_tasks",
+        "warmup_tasks",
+        "endpoint_information_epoch",
+        "partitions_by_user_endpoint",
+        "_tagged_fields",
+        "status[].status_code",
+        "status[].status_detail",
+        "status[]._tagged_fields",
+        "active_tasks[].subtopology_id",
+        "active_tasks[].partitions",
+        "active_tasks[]._tagged_fields",
+        "partitions_by_user_endpoint[].user_endpoint",
+        "partitions_by_user_endpoint[].active_partitions",
+        "partitions_by_user_endpoint[].standby_partitions",
+        "partitions_by_user_endpoint[]._tagged_fields",
+        "partitions_by_user_endpoint[].user_endpoint.host",
+        "partitions_by_user_endpoint[].user_endpoint.port",
+        "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
+        "partitions_by_user_endpoint[].active_partitions[].topic",
+        "partitions_by_user_endpoint[].active_partitions[].partitions",
+        "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -717,6 +1025,7 @@ pub mod schema {
     pub static STREAMS_GROUP_HEARTBEAT_RESPONSE: StructDesc = StructDesc {
         name: "StreamsGroupHeartbeatResponse",
         flexible: 0x1,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -730,6 +1039,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -743,6 +1053,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -756,6 +1067,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 2,
             },
             FieldDesc {
                 name: "MemberId",
@@ -769,6 +1081,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "MemberEpoch",
@@ -782,6 +1095,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "HeartbeatIntervalMs",
@@ -795,6 +1109,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "AcceptableRecoveryLag",
@@ -808,6 +1123,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "TaskOffsetIntervalMs",
@@ -821,6 +1137,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Status",
@@ -834,6 +1151,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 8,
             },
             FieldDesc {
                 name: "ActiveTasks",
@@ -847,6 +1165,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 9,
             },
             FieldDesc {
                 name: "StandbyTasks",
@@ -860,6 +1179,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 10,
             },
             FieldDesc {
                 name: "WarmupTasks",
@@ -873,6 +1193,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 11,
             },
             FieldDesc {
                 name: "EndpointInformationEpoch",
@@ -886,6 +1207,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "PartitionsByUserEndpoint",
@@ -899,6 +1221,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 13,
             },
         ],
     };
@@ -907,6 +1230,7 @@ pub mod schema {
     pub static STATUS: StructDesc = StructDesc {
         name: "Status",
         flexible: 0x1,
+        tags_id: 17,
         fields: &[
             FieldDesc {
                 name: "StatusCode",
@@ -920,6 +1244,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "StatusDetail",
@@ -933,6 +1258,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
         ],
     };
@@ -941,6 +1267,7 @@ pub mod schema {
     pub static TASK_IDS: StructDesc = StructDesc {
         name: "TaskIds",
         flexible: 0x1,
+        tags_id: 20,
         fields: &[
             FieldDesc {
                 name: "SubtopologyId",
@@ -954,6 +1281,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
             FieldDesc {
                 name: "Partitions",
@@ -967,6 +1295,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 19,
             },
         ],
     };
@@ -975,6 +1304,7 @@ pub mod schema {
     pub static ENDPOINT_TO_PARTITIONS: StructDesc = StructDesc {
         name: "EndpointToPartitions",
         flexible: 0x1,
+        tags_id: 24,
         fields: &[
             FieldDesc {
                 name: "UserEndpoint",
@@ -988,6 +1318,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 21,
             },
             FieldDesc {
                 name: "ActivePartitions",
@@ -1001,6 +1332,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 22,
             },
             FieldDesc {
                 name: "StandbyPartitions",
@@ -1014,6 +1346,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 23,
             },
         ],
     };
@@ -1022,6 +1355,7 @@ pub mod schema {
     pub static ENDPOINT: StructDesc = StructDesc {
         name: "Endpoint",
         flexible: 0x1,
+        tags_id: 27,
         fields: &[
             FieldDesc {
                 name: "Host",
@@ -1035,6 +1369,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 25,
             },
             FieldDesc {
                 name: "Port",
@@ -1048,6 +1383,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 26,
             },
         ],
     };
@@ -1056,6 +1392,7 @@ pub mod schema {
     pub static TOPIC_PARTITION: StructDesc = StructDesc {
         name: "TopicPartition",
         flexible: 0x1,
+        tags_id: 30,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -1069,6 +1406,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 28,
             },
             FieldDesc {
                 name: "Partitions",
@@ -1082,6 +1420,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 29,
             },
         ],
     };

@@ -100,6 +100,49 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
+        vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
+        vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 4, "member_id")?));
+        if v >= 3 {
+            vis.str(
+                fields::GROUP_INSTANCE_ID,
+                rt::read::opt_str(c, v >= 4, v >= 3, "group_instance_id")?,
+            );
+        }
+        if v >= 5 {
+            vis.str(
+                fields::PROTOCOL_TYPE,
+                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?,
+            );
+        }
+        if v >= 5 {
+            vis.str(
+                fields::PROTOCOL_NAME,
+                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?,
+            );
+        }
+        rt::visit::array::<SyncGroupRequestAssignment<'a>, V>(
+            c,
+            v >= 4,
+            false,
+            v,
+            fields::ASSIGNMENTS,
+            vis,
+            "assignments",
+        )?;
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -216,6 +259,32 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::ASSIGNMENTS_MEMBER_ID,
+            Some(rt::read::str(c, v >= 4, "assignments[].member_id")?),
+        );
+        vis.bytes(
+            fields::ASSIGNMENTS_ASSIGNMENT,
+            Some(rt::read::bytes(c, v >= 4, "assignments[].assignment")?),
+        );
+        if v >= 4 {
+            rt::visit::tags_only(
+                c,
+                fields::ASSIGNMENTS_TAGGED_FIELDS,
+                vis,
+                "assignments[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -255,6 +324,47 @@ impl<'a> rt::Message<'a> for SyncGroupRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SYNC_GROUP_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `generation_id`.
+    pub const GENERATION_ID: crate::FieldId = 1;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 2;
+    /// `group_instance_id`.
+    pub const GROUP_INSTANCE_ID: crate::FieldId = 3;
+    /// `protocol_type`.
+    pub const PROTOCOL_TYPE: crate::FieldId = 4;
+    /// `protocol_name`.
+    pub const PROTOCOL_NAME: crate::FieldId = 5;
+    /// `assignments`.
+    pub const ASSIGNMENTS: crate::FieldId = 6;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 7;
+    /// `assignments[].member_id`.
+    pub const ASSIGNMENTS_MEMBER_ID: crate::FieldId = 8;
+    /// `assignments[].assignment`.
+    pub const ASSIGNMENTS_ASSIGNMENT: crate::FieldId = 9;
+    /// `assignments[]._tagged_fields`.
+    pub const ASSIGNMENTS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "generation_id",
+        "member_id",
+        "group_instance_id",
+        "protocol_type",
+        "protocol_name",
+        "assignments",
+        "_tagged_fields",
+        "assignments[].member_id",
+        "assignments[].assignment",
+        "assignments[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -264,6 +374,7 @@ pub mod schema {
     pub static SYNC_GROUP_REQUEST: StructDesc = StructDesc {
         name: "SyncGroupRequest",
         flexible: 0x30,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -277,6 +388,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "GenerationId",
@@ -290,6 +402,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "MemberId",
@@ -303,6 +416,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "GroupInstanceId",
@@ -316,6 +430,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Null,
+                id: 3,
             },
             FieldDesc {
                 name: "ProtocolType",
@@ -329,6 +444,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: true,
                 default: D::Null,
+                id: 4,
             },
             FieldDesc {
                 name: "ProtocolName",
@@ -342,6 +458,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: true,
                 default: D::Null,
+                id: 5,
             },
             FieldDesc {
                 name: "Assignments",
@@ -355,6 +472,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -363,6 +481,7 @@ pub mod schema {
     pub static SYNC_GROUP_REQUEST_ASSIGNMENT: StructDesc = StructDesc {
         name: "SyncGroupRequestAssignment",
         flexible: 0x30,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "MemberId",
@@ -376,6 +495,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Assignment",
@@ -389,6 +509,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };

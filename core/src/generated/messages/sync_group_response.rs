@@ -89,6 +89,36 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        }
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        if v >= 5 {
+            vis.str(
+                fields::PROTOCOL_TYPE,
+                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_type")?,
+            );
+        }
+        if v >= 5 {
+            vis.str(
+                fields::PROTOCOL_NAME,
+                rt::read::opt_str(c, v >= 4, v >= 5, "protocol_name")?,
+            );
+        }
+        vis.bytes(fields::ASSIGNMENT, Some(rt::read::bytes(c, v >= 4, "assignment")?));
+        if v >= 4 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -145,6 +175,32 @@ impl<'a> rt::Message<'a> for SyncGroupResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SYNC_GROUP_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `protocol_type`.
+    pub const PROTOCOL_TYPE: crate::FieldId = 2;
+    /// `protocol_name`.
+    pub const PROTOCOL_NAME: crate::FieldId = 3;
+    /// `assignment`.
+    pub const ASSIGNMENT: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "protocol_type",
+        "protocol_name",
+        "assignment",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -154,6 +210,7 @@ pub mod schema {
     pub static SYNC_GROUP_RESPONSE: StructDesc = StructDesc {
         name: "SyncGroupResponse",
         flexible: 0x30,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -167,6 +224,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: true,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -180,6 +238,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ProtocolType",
@@ -193,6 +252,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: true,
                 default: D::Null,
+                id: 2,
             },
             FieldDesc {
                 name: "ProtocolName",
@@ -206,6 +266,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: true,
                 default: D::Null,
+                id: 3,
             },
             FieldDesc {
                 name: "Assignment",
@@ -219,6 +280,7 @@ pub mod schema {
                 compact: 0x30,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };

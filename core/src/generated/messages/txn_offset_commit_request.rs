@@ -112,6 +112,38 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TRANSACTIONAL_ID,
+            Some(rt::read::str(c, v >= 3, "transactional_id")?),
+        );
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 3, "group_id")?));
+        vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
+        vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
+        if v >= 3 {
+            vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
+        }
+        if v >= 3 {
+            vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 3, "member_id")?));
+        }
+        if v >= 3 {
+            vis.str(
+                fields::GROUP_INSTANCE_ID,
+                rt::read::opt_str(c, v >= 3, v >= 3, "group_instance_id")?,
+            );
+        }
+        rt::visit::array::<TxnOffsetCommitRequestTopic<'a>, V>(c, v >= 3, false, v, fields::TOPICS, vis, "topics")?;
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 10;
@@ -235,6 +267,29 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 3, "topics[].name")?));
+        rt::visit::array::<TxnOffsetCommitRequestPartition<'a>, V>(
+            c,
+            v >= 3,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if v >= 3 {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -346,6 +401,42 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i64(
+            fields::TOPICS_PARTITIONS_COMMITTED_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].committed_offset")?,
+        );
+        if v >= 2 {
+            vis.i32(
+                fields::TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH,
+                rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?,
+            );
+        }
+        vis.str(
+            fields::TOPICS_PARTITIONS_COMMITTED_METADATA,
+            rt::read::opt_str(c, v >= 3, true, "topics[].partitions[].committed_metadata")?,
+        );
+        if v >= 3 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -403,6 +494,65 @@ impl<'a> rt::Message<'a> for TxnOffsetCommitRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::TXN_OFFSET_COMMIT_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `transactional_id`.
+    pub const TRANSACTIONAL_ID: crate::FieldId = 0;
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 1;
+    /// `producer_id`.
+    pub const PRODUCER_ID: crate::FieldId = 2;
+    /// `producer_epoch`.
+    pub const PRODUCER_EPOCH: crate::FieldId = 3;
+    /// `generation_id`.
+    pub const GENERATION_ID: crate::FieldId = 4;
+    /// `member_id`.
+    pub const MEMBER_ID: crate::FieldId = 5;
+    /// `group_instance_id`.
+    pub const GROUP_INSTANCE_ID: crate::FieldId = 6;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 7;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 8;
+    /// `topics[].name`.
+    pub const TOPICS_NAME: crate::FieldId = 9;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 10;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 12;
+    /// `topics[].partitions[].committed_offset`.
+    pub const TOPICS_PARTITIONS_COMMITTED_OFFSET: crate::FieldId = 13;
+    /// `topics[].partitions[].committed_leader_epoch`.
+    pub const TOPICS_PARTITIONS_COMMITTED_LEADER_EPOCH: crate::FieldId = 14;
+    /// `topics[].partitions[].committed_metadata`.
+    pub const TOPICS_PARTITIONS_COMMITTED_METADATA: crate::FieldId = 15;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 16;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "transactional_id",
+        "group_id",
+        "producer_id",
+        "producer_epoch",
+        "generation_id",
+        "member_id",
+        "group_instance_id",
+        "topics",
+        "_tagged_fields",
+        "topics[].name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].committed_offset",
+        "topics[].partitions[].committed_leader_epoch",
+        "topics[].partitions[].committed_metadata",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -412,6 +562,7 @@ pub mod schema {
     pub static TXN_OFFSET_COMMIT_REQUEST: StructDesc = StructDesc {
         name: "TxnOffsetCommitRequest",
         flexible: 0x38,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "TransactionalId",
@@ -425,6 +576,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "GroupId",
@@ -438,6 +590,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ProducerId",
@@ -451,6 +604,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "ProducerEpoch",
@@ -464,6 +618,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "GenerationId",
@@ -477,6 +632,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 4,
             },
             FieldDesc {
                 name: "MemberId",
@@ -490,6 +646,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "GroupInstanceId",
@@ -503,6 +660,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Null,
+                id: 6,
             },
             FieldDesc {
                 name: "Topics",
@@ -516,6 +674,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };
@@ -524,6 +683,7 @@ pub mod schema {
     pub static TXN_OFFSET_COMMIT_REQUEST_TOPIC: StructDesc = StructDesc {
         name: "TxnOffsetCommitRequestTopic",
         flexible: 0x38,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -537,6 +697,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Partitions",
@@ -550,6 +711,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -558,6 +720,7 @@ pub mod schema {
     pub static TXN_OFFSET_COMMIT_REQUEST_PARTITION: StructDesc = StructDesc {
         name: "TxnOffsetCommitRequestPartition",
         flexible: 0x38,
+        tags_id: 16,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -571,6 +734,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "CommittedOffset",
@@ -584,6 +748,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "CommittedLeaderEpoch",
@@ -597,6 +762,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 14,
             },
             FieldDesc {
                 name: "CommittedMetadata",
@@ -610,6 +776,7 @@ pub mod schema {
                 compact: 0x38,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
         ],
     };

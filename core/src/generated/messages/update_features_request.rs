@@ -72,6 +72,32 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
+        rt::visit::array::<FeatureUpdateKey<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::FEATURE_UPDATES,
+            vis,
+            "feature_updates",
+        )?;
+        if v >= 1 {
+            vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
+        }
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -188,6 +214,44 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::FEATURE_UPDATES_FEATURE,
+            Some(rt::read::str(c, true, "feature_updates[].feature")?),
+        );
+        vis.i16(
+            fields::FEATURE_UPDATES_MAX_VERSION_LEVEL,
+            rt::read::i16(c, "feature_updates[].max_version_level")?,
+        );
+        if v <= 0 {
+            vis.bool(
+                fields::FEATURE_UPDATES_ALLOW_DOWNGRADE,
+                rt::read::bool(c, "feature_updates[].allow_downgrade")?,
+            );
+        }
+        if v >= 1 {
+            vis.i8(
+                fields::FEATURE_UPDATES_UPGRADE_TYPE,
+                rt::read::i8(c, "feature_updates[].upgrade_type")?,
+            );
+        }
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::FEATURE_UPDATES_TAGGED_FIELDS,
+                vis,
+                "feature_updates[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -244,6 +308,41 @@ impl<'a> rt::Message<'a> for UpdateFeaturesRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::UPDATE_FEATURES_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `timeout_ms`.
+    pub const TIMEOUT_MS: crate::FieldId = 0;
+    /// `feature_updates`.
+    pub const FEATURE_UPDATES: crate::FieldId = 1;
+    /// `validate_only`.
+    pub const VALIDATE_ONLY: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `feature_updates[].feature`.
+    pub const FEATURE_UPDATES_FEATURE: crate::FieldId = 4;
+    /// `feature_updates[].max_version_level`.
+    pub const FEATURE_UPDATES_MAX_VERSION_LEVEL: crate::FieldId = 5;
+    /// `feature_updates[].allow_downgrade`.
+    pub const FEATURE_UPDATES_ALLOW_DOWNGRADE: crate::FieldId = 6;
+    /// `feature_updates[].upgrade_type`.
+    pub const FEATURE_UPDATES_UPGRADE_TYPE: crate::FieldId = 7;
+    /// `feature_updates[]._tagged_fields`.
+    pub const FEATURE_UPDATES_TAGGED_FIELDS: crate::FieldId = 8;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "timeout_ms",
+        "feature_updates",
+        "validate_only",
+        "_tagged_fields",
+        "feature_updates[].feature",
+        "feature_updates[].max_version_level",
+        "feature_updates[].allow_downgrade",
+        "feature_updates[].upgrade_type",
+        "feature_updates[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -253,6 +352,7 @@ pub mod schema {
     pub static UPDATE_FEATURES_REQUEST: StructDesc = StructDesc {
         name: "UpdateFeaturesRequest",
         flexible: 0x7,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "timeoutMs",
@@ -266,6 +366,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(60000),
+                id: 0,
             },
             FieldDesc {
                 name: "FeatureUpdates",
@@ -279,6 +380,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ValidateOnly",
@@ -292,6 +394,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 2,
             },
         ],
     };
@@ -300,6 +403,7 @@ pub mod schema {
     pub static FEATURE_UPDATE_KEY: StructDesc = StructDesc {
         name: "FeatureUpdateKey",
         flexible: 0x7,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "Feature",
@@ -313,6 +417,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "MaxVersionLevel",
@@ -326,6 +431,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "AllowDowngrade",
@@ -339,6 +445,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "UpgradeType",
@@ -352,6 +459,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(1),
+                id: 7,
             },
         ],
     };

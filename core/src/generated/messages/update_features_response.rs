@@ -84,6 +84,28 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        vis.str(
+            fields::ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "error_message")?,
+        );
+        if v <= 1 {
+            rt::visit::array::<UpdatableFeatureResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
+        }
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -180,6 +202,28 @@ impl<'a> rt::Struct<'a> for UpdatableFeatureResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::RESULTS_FEATURE,
+            Some(rt::read::str(c, true, "results[].feature")?),
+        );
+        vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
+        vis.str(
+            fields::RESULTS_ERROR_MESSAGE,
+            rt::read::opt_str(c, true, true, "results[].error_message")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -220,6 +264,41 @@ impl<'a> rt::Message<'a> for UpdateFeaturesResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::UPDATE_FEATURES_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `error_message`.
+    pub const ERROR_MESSAGE: crate::FieldId = 2;
+    /// `results`.
+    pub const RESULTS: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `results[].feature`.
+    pub const RESULTS_FEATURE: crate::FieldId = 5;
+    /// `results[].error_code`.
+    pub const RESULTS_ERROR_CODE: crate::FieldId = 6;
+    /// `results[].error_message`.
+    pub const RESULTS_ERROR_MESSAGE: crate::FieldId = 7;
+    /// `results[]._tagged_fields`.
+    pub const RESULTS_TAGGED_FIELDS: crate::FieldId = 8;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "error_message",
+        "results",
+        "_tagged_fields",
+        "results[].feature",
+        "results[].error_code",
+        "results[].error_message",
+        "results[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -229,6 +308,7 @@ pub mod schema {
     pub static UPDATE_FEATURES_RESPONSE: StructDesc = StructDesc {
         name: "UpdateFeaturesResponse",
         flexible: 0x7,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -242,6 +322,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -255,6 +336,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -268,6 +350,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Results",
@@ -281,6 +364,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: true,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -289,6 +373,7 @@ pub mod schema {
     pub static UPDATABLE_FEATURE_RESULT: StructDesc = StructDesc {
         name: "UpdatableFeatureResult",
         flexible: 0x7,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "Feature",
@@ -302,6 +387,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -315,6 +401,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "ErrorMessage",
@@ -328,6 +415,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };

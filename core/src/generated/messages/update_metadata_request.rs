@@ -127,6 +127,70 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+        if v >= 8 {
+            vis.bool(fields::IS_K_RAFT_CONTROLLER, rt::read::bool(c, "is_k_raft_controller")?);
+        }
+        vis.i32(fields::CONTROLLER_EPOCH, rt::read::i32(c, "controller_epoch")?);
+        if v >= 5 {
+            vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+        }
+        if v <= 4 {
+            rt::visit::array::<UpdateMetadataPartitionState<'a>, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::UNGROUPED_PARTITION_STATES,
+                vis,
+                "ungrouped_partition_states",
+            )?;
+        }
+        if v >= 5 {
+            rt::visit::array::<UpdateMetadataTopicState<'a>, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::TOPIC_STATES,
+                vis,
+                "topic_states",
+            )?;
+        }
+        rt::visit::array::<UpdateMetadataBroker<'a>, V>(
+            c,
+            v >= 6,
+            false,
+            v,
+            fields::LIVE_BROKERS,
+            vis,
+            "live_brokers",
+        )?;
+        if v >= 6 {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 if v >= 8 => {
+                        vis.i8(fields::TYPE, rt::read::i8(c, "type")?);
+                        rt::read::check_tag_size(c, before, size, tag, "type")?;
+                    }
+                    0 => return Err(rt::read::tag_not_in_version(c, tag, "type")),
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -337,6 +401,79 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 4 {
+            vis.str(
+                fields::UNGROUPED_PARTITION_STATES_TOPIC_NAME,
+                Some(rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?),
+            );
+        }
+        vis.i32(
+            fields::UNGROUPED_PARTITION_STATES_PARTITION_INDEX,
+            rt::read::i32(c, "ungrouped_partition_states[].partition_index")?,
+        );
+        vis.i32(
+            fields::UNGROUPED_PARTITION_STATES_CONTROLLER_EPOCH,
+            rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?,
+        );
+        vis.i32(
+            fields::UNGROUPED_PARTITION_STATES_LEADER,
+            rt::read::i32(c, "ungrouped_partition_states[].leader")?,
+        );
+        vis.i32(
+            fields::UNGROUPED_PARTITION_STATES_LEADER_EPOCH,
+            rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 6,
+            false,
+            v,
+            fields::UNGROUPED_PARTITION_STATES_ISR,
+            vis,
+            "ungrouped_partition_states[].isr",
+        )?;
+        vis.i32(
+            fields::UNGROUPED_PARTITION_STATES_ZK_VERSION,
+            rt::read::i32(c, "ungrouped_partition_states[].zk_version")?,
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 6,
+            false,
+            v,
+            fields::UNGROUPED_PARTITION_STATES_REPLICAS,
+            vis,
+            "ungrouped_partition_states[].replicas",
+        )?;
+        if v >= 4 {
+            rt::visit::array::<i32, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::UNGROUPED_PARTITION_STATES_OFFLINE_REPLICAS,
+                vis,
+                "ungrouped_partition_states[].offline_replicas",
+            )?;
+        }
+        if v >= 6 {
+            rt::visit::tags_only(
+                c,
+                fields::UNGROUPED_PARTITION_STATES_TAGGED_FIELDS,
+                vis,
+                "ungrouped_partition_states[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -474,6 +611,47 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 5 {
+            vis.str(
+                fields::TOPIC_STATES_TOPIC_NAME,
+                Some(rt::read::str(c, v >= 6, "topic_states[].topic_name")?),
+            );
+        }
+        if v >= 7 {
+            vis.uuid(
+                fields::TOPIC_STATES_TOPIC_ID,
+                rt::read::uuid(c, "topic_states[].topic_id")?,
+            );
+        }
+        if v >= 5 {
+            rt::visit::array::<UpdateMetadataPartitionState<'a>, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::TOPIC_STATES_PARTITION_STATES,
+                vis,
+                "topic_states[].partition_states",
+            )?;
+        }
+        if v >= 6 {
+            rt::visit::tags_only(
+                c,
+                fields::TOPIC_STATES_TAGGED_FIELDS,
+                vis,
+                "topic_states[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -624,6 +802,54 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::LIVE_BROKERS_ID, rt::read::i32(c, "live_brokers[].id")?);
+        if v <= 0 {
+            vis.str(
+                fields::LIVE_BROKERS_V0_HOST,
+                Some(rt::read::str(c, v >= 6, "live_brokers[].v0_host")?),
+            );
+        }
+        if v <= 0 {
+            vis.i32(
+                fields::LIVE_BROKERS_V0_PORT,
+                rt::read::i32(c, "live_brokers[].v0_port")?,
+            );
+        }
+        if v >= 1 {
+            rt::visit::array::<UpdateMetadataEndpoint<'a>, V>(
+                c,
+                v >= 6,
+                false,
+                v,
+                fields::LIVE_BROKERS_ENDPOINTS,
+                vis,
+                "live_brokers[].endpoints",
+            )?;
+        }
+        if v >= 2 {
+            vis.str(
+                fields::LIVE_BROKERS_RACK,
+                rt::read::opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?,
+            );
+        }
+        if v >= 6 {
+            rt::visit::tags_only(
+                c,
+                fields::LIVE_BROKERS_TAGGED_FIELDS,
+                vis,
+                "live_brokers[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -767,6 +993,48 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i32(
+                fields::LIVE_BROKERS_ENDPOINTS_PORT,
+                rt::read::i32(c, "live_brokers[].endpoints[].port")?,
+            );
+        }
+        if v >= 1 {
+            vis.str(
+                fields::LIVE_BROKERS_ENDPOINTS_HOST,
+                Some(rt::read::str(c, v >= 6, "live_brokers[].endpoints[].host")?),
+            );
+        }
+        if v >= 3 {
+            vis.str(
+                fields::LIVE_BROKERS_ENDPOINTS_LISTENER,
+                Some(rt::read::str(c, v >= 6, "live_brokers[].endpoints[].listener")?),
+            );
+        }
+        if v >= 1 {
+            vis.i16(
+                fields::LIVE_BROKERS_ENDPOINTS_SECURITY_PROTOCOL,
+                rt::read::i16(c, "live_brokers[].endpoints[].security_protocol")?,
+            );
+        }
+        if v >= 6 {
+            rt::visit::tags_only(
+                c,
+                fields::LIVE_BROKERS_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "live_brokers[].endpoints[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -839,6 +1107,116 @@ impl<'a> rt::Message<'a> for UpdateMetadataRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::UPDATE_METADATA_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `controller_id`.
+    pub const CONTROLLER_ID: crate::FieldId = 0;
+    /// `is_k_raft_controller`.
+    pub const IS_K_RAFT_CONTROLLER: crate::FieldId = 1;
+    /// `type`.
+    pub const TYPE: crate::FieldId = 2;
+    /// `controller_epoch`.
+    pub const CONTROLLER_EPOCH: crate::FieldId = 3;
+    /// `broker_epoch`.
+    pub const BROKER_EPOCH: crate::FieldId = 4;
+    /// `ungrouped_partition_states`.
+    pub const UNGROUPED_PARTITION_STATES: crate::FieldId = 5;
+    /// `topic_states`.
+    pub const TOPIC_STATES: crate::FieldId = 6;
+    /// `live_brokers`.
+    pub const LIVE_BROKERS: crate::FieldId = 7;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 8;
+    /// `ungrouped_partition_states[].topic_name`.
+    pub const UNGROUPED_PARTITION_STATES_TOPIC_NAME: crate::FieldId = 9;
+    /// `ungrouped_partition_states[].partition_index`.
+    pub const UNGROUPED_PARTITION_STATES_PARTITION_INDEX: crate::FieldId = 10;
+    /// `ungrouped_partition_states[].controller_epoch`.
+    pub const UNGROUPED_PARTITION_STATES_CONTROLLER_EPOCH: crate::FieldId = 11;
+    /// `ungrouped_partition_states[].leader`.
+    pub const UNGROUPED_PARTITION_STATES_LEADER: crate::FieldId = 12;
+    /// `ungrouped_partition_states[].leader_epoch`.
+    pub const UNGROUPED_PARTITION_STATES_LEADER_EPOCH: crate::FieldId = 13;
+    /// `ungrouped_partition_states[].isr`.
+    pub const UNGROUPED_PARTITION_STATES_ISR: crate::FieldId = 14;
+    /// `ungrouped_partition_states[].zk_version`.
+    pub const UNGROUPED_PARTITION_STATES_ZK_VERSION: crate::FieldId = 15;
+    /// `ungrouped_partition_states[].replicas`.
+    pub const UNGROUPED_PARTITION_STATES_REPLICAS: crate::FieldId = 16;
+    /// `ungrouped_partition_states[].offline_replicas`.
+    pub const UNGROUPED_PARTITION_STATES_OFFLINE_REPLICAS: crate::FieldId = 17;
+    /// `ungrouped_partition_states[]._tagged_fields`.
+    pub const UNGROUPED_PARTITION_STATES_TAGGED_FIELDS: crate::FieldId = 18;
+    /// `topic_states[].topic_name`.
+    pub const TOPIC_STATES_TOPIC_NAME: crate::FieldId = 19;
+    /// `topic_states[].topic_id`.
+    pub const TOPIC_STATES_TOPIC_ID: crate::FieldId = 20;
+    /// `topic_states[].partition_states`.
+    pub const TOPIC_STATES_PARTITION_STATES: crate::FieldId = 21;
+    /// `topic_states[]._tagged_fields`.
+    pub const TOPIC_STATES_TAGGED_FIELDS: crate::FieldId = 22;
+    /// `live_brokers[].id`.
+    pub const LIVE_BROKERS_ID: crate::FieldId = 23;
+    /// `live_brokers[].v0_host`.
+    pub const LIVE_BROKERS_V0_HOST: crate::FieldId = 24;
+    /// `live_brokers[].v0_port`.
+    pub const LIVE_BROKERS_V0_PORT: crate::FieldId = 25;
+    /// `live_brokers[].endpoints`.
+    pub const LIVE_BROKERS_ENDPOINTS: crate::FieldId = 26;
+    /// `live_brokers[].rack`.
+    pub const LIVE_BROKERS_RACK: crate::FieldId = 27;
+    /// `live_brokers[]._tagged_fields`.
+    pub const LIVE_BROKERS_TAGGED_FIELDS: crate::FieldId = 28;
+    /// `live_brokers[].endpoints[].port`.
+    pub const LIVE_BROKERS_ENDPOINTS_PORT: crate::FieldId = 29;
+    /// `live_brokers[].endpoints[].host`.
+    pub const LIVE_BROKERS_ENDPOINTS_HOST: crate::FieldId = 30;
+    /// `live_brokers[].endpoints[].listener`.
+    pub const LIVE_BROKERS_ENDPOINTS_LISTENER: crate::FieldId = 31;
+    /// `live_brokers[].endpoints[].security_protocol`.
+    pub const LIVE_BROKERS_ENDPOINTS_SECURITY_PROTOCOL: crate::FieldId = 32;
+    /// `live_brokers[].endpoints[]._tagged_fields`.
+    pub const LIVE_BROKERS_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 33;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "controller_id",
+        "is_k_raft_controller",
+        "type",
+        "controller_epoch",
+        "broker_epoch",
+        "ungrouped_partition_states",
+        "topic_states",
+        "live_brokers",
+        "_tagged_fields",
+        "ungrouped_partition_states[].topic_name",
+        "ungrouped_partition_states[].partition_index",
+        "ungrouped_partition_states[].controller_epoch",
+        "ungrouped_partition_states[].leader",
+        "ungrouped_partition_states[].leader_epoch",
+        "ungrouped_partition_states[].isr",
+        "ungrouped_partition_states[].zk_version",
+        "ungrouped_partition_states[].replicas",
+        "ungrouped_partition_states[].offline_replicas",
+        "ungrouped_partition_states[]._tagged_fields",
+        "topic_states[].topic_name",
+        "topic_states[].topic_id",
+        "topic_states[].partition_states",
+        "topic_states[]._tagged_fields",
+        "live_brokers[].id",
+        "live_brokers[].v0_host",
+        "live_brokers[].v0_port",
+        "live_brokers[].endpoints",
+        "live_brokers[].rack",
+        "live_brokers[]._tagged_fields",
+        "live_brokers[].endpoints[].port",
+        "live_brokers[].endpoints[].host",
+        "live_brokers[].endpoints[].listener",
+        "live_brokers[].endpoints[].security_protocol",
+        "live_brokers[].endpoints[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -848,6 +1226,7 @@ pub mod schema {
     pub static UPDATE_METADATA_REQUEST: StructDesc = StructDesc {
         name: "UpdateMetadataRequest",
         flexible: 0x1c0,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "ControllerId",
@@ -861,6 +1240,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "isKRaftController",
@@ -874,6 +1254,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 1,
             },
             FieldDesc {
                 name: "Type",
@@ -887,6 +1268,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Int(0),
+                id: 2,
             },
             FieldDesc {
                 name: "ControllerEpoch",
@@ -900,6 +1282,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "BrokerEpoch",
@@ -913,6 +1296,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 4,
             },
             FieldDesc {
                 name: "UngroupedPartitionStates",
@@ -926,6 +1310,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "TopicStates",
@@ -939,6 +1324,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "LiveBrokers",
@@ -952,6 +1338,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };
@@ -960,6 +1347,7 @@ pub mod schema {
     pub static UPDATE_METADATA_PARTITION_STATE: StructDesc = StructDesc {
         name: "UpdateMetadataPartitionState",
         flexible: 0x1c0,
+        tags_id: 18,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -973,6 +1361,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "PartitionIndex",
@@ -986,6 +1375,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "ControllerEpoch",
@@ -999,6 +1389,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Leader",
@@ -1012,6 +1403,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -1025,6 +1417,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "Isr",
@@ -1038,6 +1431,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "ZkVersion",
@@ -1051,6 +1445,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "Replicas",
@@ -1064,6 +1459,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "OfflineReplicas",
@@ -1077,6 +1473,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 17,
             },
         ],
     };
@@ -1085,6 +1482,7 @@ pub mod schema {
     pub static UPDATE_METADATA_TOPIC_STATE: StructDesc = StructDesc {
         name: "UpdateMetadataTopicState",
         flexible: 0x1c0,
+        tags_id: 22,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -1098,6 +1496,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 19,
             },
             FieldDesc {
                 name: "TopicId",
@@ -1111,6 +1510,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 20,
             },
             FieldDesc {
                 name: "PartitionStates",
@@ -1124,6 +1524,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 21,
             },
         ],
     };
@@ -1132,6 +1533,7 @@ pub mod schema {
     pub static UPDATE_METADATA_BROKER: StructDesc = StructDesc {
         name: "UpdateMetadataBroker",
         flexible: 0x1c0,
+        tags_id: 28,
         fields: &[
             FieldDesc {
                 name: "Id",
@@ -1145,6 +1547,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 23,
             },
             FieldDesc {
                 name: "V0Host",
@@ -1158,6 +1561,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 24,
             },
             FieldDesc {
                 name: "V0Port",
@@ -1171,6 +1575,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 25,
             },
             FieldDesc {
                 name: "Endpoints",
@@ -1184,6 +1589,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 26,
             },
             FieldDesc {
                 name: "Rack",
@@ -1197,6 +1603,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 27,
             },
         ],
     };
@@ -1205,6 +1612,7 @@ pub mod schema {
     pub static UPDATE_METADATA_ENDPOINT: StructDesc = StructDesc {
         name: "UpdateMetadataEndpoint",
         flexible: 0x1c0,
+        tags_id: 33,
         fields: &[
             FieldDesc {
                 name: "Port",
@@ -1218,6 +1626,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 29,
             },
             FieldDesc {
                 name: "Host",
@@ -1231,6 +1640,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 30,
             },
             FieldDesc {
                 name: "Listener",
@@ -1244,6 +1654,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: true,
                 default: D::Zero,
+                id: 31,
             },
             FieldDesc {
                 name: "SecurityProtocol",
@@ -1257,6 +1668,7 @@ pub mod schema {
                 compact: 0x1c0,
                 ignorable: false,
                 default: D::Zero,
+                id: 32,
             },
         ],
     };

@@ -63,6 +63,20 @@ impl<'a> rt::Struct<'a> for UpdateMetadataResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        if v >= 6 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -99,6 +113,17 @@ impl<'a> rt::Message<'a> for UpdateMetadataResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::UPDATE_METADATA_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["error_code", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -108,6 +133,7 @@ pub mod schema {
     pub static UPDATE_METADATA_RESPONSE: StructDesc = StructDesc {
         name: "UpdateMetadataResponse",
         flexible: 0x1c0,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "ErrorCode",
             json: "errorCode",
@@ -120,6 +146,7 @@ pub mod schema {
             compact: 0x1c0,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 }

@@ -92,6 +92,26 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
+        vis.i32(fields::CURRENT_LEADER_EPOCH, rt::read::i32(c, "current_leader_epoch")?);
+        vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
+        vis.uuid(fields::VOTER_DIRECTORY_ID, rt::read::uuid(c, "voter_directory_id")?);
+        rt::visit::array::<Listener<'a>, V>(c, true, false, v, fields::LISTENERS, vis, "listeners")?;
+        let present = true;
+        rt::visit::struct_field::<KRaftVersionFeature<'a>, V>(c, present, v, fields::K_RAFT_VERSION_FEATURE, vis)?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 24;
@@ -194,6 +214,28 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::LISTENERS_NAME,
+            Some(rt::read::str(c, true, "listeners[].name")?),
+        );
+        vis.str(
+            fields::LISTENERS_HOST,
+            Some(rt::read::str(c, true, "listeners[].host")?),
+        );
+        vis.u16(fields::LISTENERS_PORT, rt::read::u16(c, "listeners[].port")?);
+        if true {
+            rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -286,6 +328,32 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(
+            fields::K_RAFT_VERSION_FEATURE_MIN_SUPPORTED_VERSION,
+            rt::read::i16(c, "k_raft_version_feature.min_supported_version")?,
+        );
+        vis.i16(
+            fields::K_RAFT_VERSION_FEATURE_MAX_SUPPORTED_VERSION,
+            rt::read::i16(c, "k_raft_version_feature.max_supported_version")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::K_RAFT_VERSION_FEATURE_TAGGED_FIELDS,
+                vis,
+                "k_raft_version_feature._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -329,6 +397,56 @@ impl<'a> rt::Message<'a> for UpdateRaftVoterRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::UPDATE_RAFT_VOTER_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `cluster_id`.
+    pub const CLUSTER_ID: crate::FieldId = 0;
+    /// `current_leader_epoch`.
+    pub const CURRENT_LEADER_EPOCH: crate::FieldId = 1;
+    /// `voter_id`.
+    pub const VOTER_ID: crate::FieldId = 2;
+    /// `voter_directory_id`.
+    pub const VOTER_DIRECTORY_ID: crate::FieldId = 3;
+    /// `listeners`.
+    pub const LISTENERS: crate::FieldId = 4;
+    /// `k_raft_version_feature`.
+    pub const K_RAFT_VERSION_FEATURE: crate::FieldId = 5;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 6;
+    /// `listeners[].name`.
+    pub const LISTENERS_NAME: crate::FieldId = 7;
+    /// `listeners[].host`.
+    pub const LISTENERS_HOST: crate::FieldId = 8;
+    /// `listeners[].port`.
+    pub const LISTENERS_PORT: crate::FieldId = 9;
+    /// `listeners[]._tagged_fields`.
+    pub const LISTENERS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `k_raft_version_feature.min_supported_version`.
+    pub const K_RAFT_VERSION_FEATURE_MIN_SUPPORTED_VERSION: crate::FieldId = 11;
+    /// `k_raft_version_feature.max_supported_version`.
+    pub const K_RAFT_VERSION_FEATURE_MAX_SUPPORTED_VERSION: crate::FieldId = 12;
+    /// `k_raft_version_feature._tagged_fields`.
+    pub const K_RAFT_VERSION_FEATURE_TAGGED_FIELDS: crate::FieldId = 13;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "cluster_id",
+        "current_leader_epoch",
+        "voter_id",
+        "voter_directory_id",
+        "listeners",
+        "k_raft_version_feature",
+        "_tagged_fields",
+        "listeners[].name",
+        "listeners[].host",
+        "listeners[].port",
+        "listeners[]._tagged_fields",
+        "k_raft_version_feature.min_supported_version",
+        "k_raft_version_feature.max_supported_version",
+        "k_raft_version_feature._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -338,6 +456,7 @@ pub mod schema {
     pub static UPDATE_RAFT_VOTER_REQUEST: StructDesc = StructDesc {
         name: "UpdateRaftVoterRequest",
         flexible: 0x1,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "ClusterId",
@@ -351,6 +470,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "CurrentLeaderEpoch",
@@ -364,6 +484,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "VoterId",
@@ -377,6 +498,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "VoterDirectoryId",
@@ -390,6 +512,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Listeners",
@@ -403,6 +526,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "KRaftVersionFeature",
@@ -416,6 +540,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -424,6 +549,7 @@ pub mod schema {
     pub static LISTENER: StructDesc = StructDesc {
         name: "Listener",
         flexible: 0x1,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -437,6 +563,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Host",
@@ -450,6 +577,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Port",
@@ -463,6 +591,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -471,6 +600,7 @@ pub mod schema {
     pub static K_RAFT_VERSION_FEATURE: StructDesc = StructDesc {
         name: "KRaftVersionFeature",
         flexible: 0x1,
+        tags_id: 13,
         fields: &[
             FieldDesc {
                 name: "MinSupportedVersion",
@@ -484,6 +614,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "MaxSupportedVersion",
@@ -497,6 +628,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
         ],
     };

@@ -92,6 +92,34 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        let present = true;
+                        rt::visit::struct_field::<CurrentLeader<'a>, V>(c, present, v, fields::CURRENT_LEADER, vis)?;
+                        rt::read::check_tag_size(c, before, size, tag, "current_leader")?;
+                    }
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -210,6 +238,37 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::CURRENT_LEADER_LEADER_ID,
+            rt::read::i32(c, "current_leader.leader_id")?,
+        );
+        vis.i32(
+            fields::CURRENT_LEADER_LEADER_EPOCH,
+            rt::read::i32(c, "current_leader.leader_epoch")?,
+        );
+        vis.str(
+            fields::CURRENT_LEADER_HOST,
+            Some(rt::read::str(c, true, "current_leader.host")?),
+        );
+        vis.i32(fields::CURRENT_LEADER_PORT, rt::read::i32(c, "current_leader.port")?);
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::CURRENT_LEADER_TAGGED_FIELDS,
+                vis,
+                "current_leader._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -250,6 +309,41 @@ impl<'a> rt::Message<'a> for UpdateRaftVoterResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::UPDATE_RAFT_VOTER_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `throttle_time_ms`.
+    pub const THROTTLE_TIME_MS: crate::FieldId = 0;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 1;
+    /// `current_leader`.
+    pub const CURRENT_LEADER: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `current_leader.leader_id`.
+    pub const CURRENT_LEADER_LEADER_ID: crate::FieldId = 4;
+    /// `current_leader.leader_epoch`.
+    pub const CURRENT_LEADER_LEADER_EPOCH: crate::FieldId = 5;
+    /// `current_leader.host`.
+    pub const CURRENT_LEADER_HOST: crate::FieldId = 6;
+    /// `current_leader.port`.
+    pub const CURRENT_LEADER_PORT: crate::FieldId = 7;
+    /// `current_leader._tagged_fields`.
+    pub const CURRENT_LEADER_TAGGED_FIELDS: crate::FieldId = 8;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "throttle_time_ms",
+        "error_code",
+        "current_leader",
+        "_tagged_fields",
+        "current_leader.leader_id",
+        "current_leader.leader_epoch",
+        "current_leader.host",
+        "current_leader.port",
+        "current_leader._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -259,6 +353,7 @@ pub mod schema {
     pub static UPDATE_RAFT_VOTER_RESPONSE: StructDesc = StructDesc {
         name: "UpdateRaftVoterResponse",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ThrottleTimeMs",
@@ -272,6 +367,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -285,6 +381,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "CurrentLeader",
@@ -298,6 +395,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -306,6 +404,7 @@ pub mod schema {
     pub static CURRENT_LEADER: StructDesc = StructDesc {
         name: "CurrentLeader",
         flexible: 0x1,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "LeaderId",
@@ -319,6 +418,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 4,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -332,6 +432,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 5,
             },
             FieldDesc {
                 name: "Host",
@@ -345,6 +446,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Port",
@@ -358,6 +460,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };

@@ -74,6 +74,23 @@ impl<'a> rt::Struct<'a> for VoteRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
+        if v >= 1 {
+            vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
+        }
+        rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -168,6 +185,32 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, true, "topics[].topic_name")?),
+        );
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -326,6 +369,62 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_REPLICA_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].replica_epoch")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_REPLICA_ID,
+            rt::read::i32(c, "topics[].partitions[].replica_id")?,
+        );
+        if v >= 1 {
+            vis.uuid(
+                fields::TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID,
+                rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?,
+            );
+        }
+        if v >= 1 {
+            vis.uuid(
+                fields::TOPICS_PARTITIONS_VOTER_DIRECTORY_ID,
+                rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?,
+            );
+        }
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LAST_OFFSET_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].last_offset_epoch")?,
+        );
+        vis.i64(
+            fields::TOPICS_PARTITIONS_LAST_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].last_offset")?,
+        );
+        if v >= 2 {
+            vis.bool(
+                fields::TOPICS_PARTITIONS_PRE_VOTE,
+                rt::read::bool(c, "topics[].partitions[].pre_vote")?,
+            );
+        }
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 24;
@@ -387,6 +486,62 @@ impl<'a> rt::Message<'a> for VoteRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::VOTE_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `cluster_id`.
+    pub const CLUSTER_ID: crate::FieldId = 0;
+    /// `voter_id`.
+    pub const VOTER_ID: crate::FieldId = 1;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topics[].topic_name`.
+    pub const TOPICS_TOPIC_NAME: crate::FieldId = 4;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 5;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 7;
+    /// `topics[].partitions[].replica_epoch`.
+    pub const TOPICS_PARTITIONS_REPLICA_EPOCH: crate::FieldId = 8;
+    /// `topics[].partitions[].replica_id`.
+    pub const TOPICS_PARTITIONS_REPLICA_ID: crate::FieldId = 9;
+    /// `topics[].partitions[].replica_directory_id`.
+    pub const TOPICS_PARTITIONS_REPLICA_DIRECTORY_ID: crate::FieldId = 10;
+    /// `topics[].partitions[].voter_directory_id`.
+    pub const TOPICS_PARTITIONS_VOTER_DIRECTORY_ID: crate::FieldId = 11;
+    /// `topics[].partitions[].last_offset_epoch`.
+    pub const TOPICS_PARTITIONS_LAST_OFFSET_EPOCH: crate::FieldId = 12;
+    /// `topics[].partitions[].last_offset`.
+    pub const TOPICS_PARTITIONS_LAST_OFFSET: crate::FieldId = 13;
+    /// `topics[].partitions[].pre_vote`.
+    pub const TOPICS_PARTITIONS_PRE_VOTE: crate::FieldId = 14;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 15;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "cluster_id",
+        "voter_id",
+        "topics",
+        "_tagged_fields",
+        "topics[].topic_name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].replica_epoch",
+        "topics[].partitions[].replica_id",
+        "topics[].partitions[].replica_directory_id",
+        "topics[].partitions[].voter_directory_id",
+        "topics[].partitions[].last_offset_epoch",
+        "topics[].partitions[].last_offset",
+        "topics[].partitions[].pre_vote",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -396,6 +551,7 @@ pub mod schema {
     pub static VOTE_REQUEST: StructDesc = StructDesc {
         name: "VoteRequest",
         flexible: 0x7,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ClusterId",
@@ -409,6 +565,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Null,
+                id: 0,
             },
             FieldDesc {
                 name: "VoterId",
@@ -422,6 +579,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: true,
                 default: D::Int(-1),
+                id: 1,
             },
             FieldDesc {
                 name: "Topics",
@@ -435,6 +593,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -443,6 +602,7 @@ pub mod schema {
     pub static TOPIC_DATA: StructDesc = StructDesc {
         name: "TopicData",
         flexible: 0x7,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -456,6 +616,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Partitions",
@@ -469,6 +630,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -477,6 +639,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0x7,
+        tags_id: 15,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -490,6 +653,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "ReplicaEpoch",
@@ -503,6 +667,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "ReplicaId",
@@ -516,6 +681,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "ReplicaDirectoryId",
@@ -529,6 +695,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: true,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "VoterDirectoryId",
@@ -542,6 +709,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: true,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "LastOffsetEpoch",
@@ -555,6 +723,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "LastOffset",
@@ -568,6 +737,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "PreVote",
@@ -581,6 +751,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
         ],
     };

@@ -91,6 +91,41 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
+        rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 if v >= 1 => {
+                        rt::visit::array::<NodeEndpoint<'a>, V>(
+                            c,
+                            true,
+                            false,
+                            v,
+                            fields::NODE_ENDPOINTS,
+                            vis,
+                            "node_endpoints",
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "node_endpoints")?;
+                    }
+                    0 => return Err(rt::read::tag_not_in_version(c, tag, "node_endpoints")),
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -198,6 +233,32 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TOPICS_TOPIC_NAME,
+            Some(rt::read::str(c, true, "topics[].topic_name")?),
+        );
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -313,6 +374,39 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         }
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i32(
+                fields::NODE_ENDPOINTS_NODE_ID,
+                rt::read::i32(c, "node_endpoints[].node_id")?,
+            );
+        }
+        if v >= 1 {
+            vis.str(
+                fields::NODE_ENDPOINTS_HOST,
+                Some(rt::read::str(c, true, "node_endpoints[].host")?),
+            );
+        }
+        if v >= 1 {
+            vis.u16(fields::NODE_ENDPOINTS_PORT, rt::read::u16(c, "node_endpoints[].port")?);
+        }
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::NODE_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "node_endpoints[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -447,6 +541,44 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "topics[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "topics[].partitions[].error_code")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_ID,
+            rt::read::i32(c, "topics[].partitions[].leader_id")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+        );
+        vis.bool(
+            fields::TOPICS_PARTITIONS_VOTE_GRANTED,
+            rt::read::bool(c, "topics[].partitions[].vote_granted")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 15;
@@ -487,6 +619,65 @@ impl<'a> rt::Message<'a> for VoteResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::VOTE_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `node_endpoints`.
+    pub const NODE_ENDPOINTS: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// `topics[].topic_name`.
+    pub const TOPICS_TOPIC_NAME: crate::FieldId = 4;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 5;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 6;
+    /// `node_endpoints[].node_id`.
+    pub const NODE_ENDPOINTS_NODE_ID: crate::FieldId = 7;
+    /// `node_endpoints[].host`.
+    pub const NODE_ENDPOINTS_HOST: crate::FieldId = 8;
+    /// `node_endpoints[].port`.
+    pub const NODE_ENDPOINTS_PORT: crate::FieldId = 9;
+    /// `node_endpoints[]._tagged_fields`.
+    pub const NODE_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `topics[].partitions[].partition_index`.
+    pub const TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 11;
+    /// `topics[].partitions[].error_code`.
+    pub const TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 12;
+    /// `topics[].partitions[].leader_id`.
+    pub const TOPICS_PARTITIONS_LEADER_ID: crate::FieldId = 13;
+    /// `topics[].partitions[].leader_epoch`.
+    pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 14;
+    /// `topics[].partitions[].vote_granted`.
+    pub const TOPICS_PARTITIONS_VOTE_GRANTED: crate::FieldId = 15;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 16;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "error_code",
+        "topics",
+        "node_endpoints",
+        "_tagged_fields",
+        "topics[].topic_name",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "node_endpoints[].node_id",
+        "node_endpoints[].host",
+        "node_endpoints[].port",
+        "node_endpoints[]._tagged_fields",
+        "topics[].partitions[].partition_index",
+        "topics[].partitions[].error_code",
+        "topics[].partitions[].leader_id",
+        "topics[].partitions[].leader_epoch",
+        "topics[].partitions[].vote_granted",
+        "topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -496,6 +687,7 @@ pub mod schema {
     pub static VOTE_RESPONSE: StructDesc = StructDesc {
         name: "VoteResponse",
         flexible: 0x7,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "ErrorCode",
@@ -509,6 +701,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -522,6 +715,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "NodeEndpoints",
@@ -535,6 +729,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };
@@ -543,6 +738,7 @@ pub mod schema {
     pub static TOPIC_DATA: StructDesc = StructDesc {
         name: "TopicData",
         flexible: 0x7,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "TopicName",
@@ -556,6 +752,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Partitions",
@@ -569,6 +766,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };
@@ -577,6 +775,7 @@ pub mod schema {
     pub static NODE_ENDPOINT: StructDesc = StructDesc {
         name: "NodeEndpoint",
         flexible: 0x7,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "NodeId",
@@ -590,6 +789,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Host",
@@ -603,6 +803,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Port",
@@ -616,6 +817,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -624,6 +826,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0x7,
+        tags_id: 16,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -637,6 +840,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -650,6 +854,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "LeaderId",
@@ -663,6 +868,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -676,6 +882,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "VoteGranted",
@@ -689,6 +896,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
         ],
     };

@@ -67,6 +67,20 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
+        rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::VOTERS, vis, "voters")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -169,6 +183,33 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::VOTERS_VOTER_ID, rt::read::i32(c, "voters[].voter_id")?);
+        vis.uuid(
+            fields::VOTERS_VOTER_DIRECTORY_ID,
+            rt::read::uuid(c, "voters[].voter_directory_id")?,
+        );
+        rt::visit::array::<Endpoint<'a>, V>(c, true, false, v, fields::VOTERS_ENDPOINTS, vis, "voters[].endpoints")?;
+        let present = true;
+        rt::visit::struct_field::<KRaftVersionFeature<'a>, V>(
+            c,
+            present,
+            v,
+            fields::VOTERS_K_RAFT_VERSION_FEATURE,
+            vis,
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::VOTERS_TAGGED_FIELDS, vis, "voters[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -268,6 +309,36 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::VOTERS_ENDPOINTS_NAME,
+            Some(rt::read::str(c, true, "voters[].endpoints[].name")?),
+        );
+        vis.str(
+            fields::VOTERS_ENDPOINTS_HOST,
+            Some(rt::read::str(c, true, "voters[].endpoints[].host")?),
+        );
+        vis.u16(
+            fields::VOTERS_ENDPOINTS_PORT,
+            rt::read::u16(c, "voters[].endpoints[].port")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::VOTERS_ENDPOINTS_TAGGED_FIELDS,
+                vis,
+                "voters[].endpoints[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -363,6 +434,32 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i16(
+            fields::VOTERS_K_RAFT_VERSION_FEATURE_MIN_SUPPORTED_VERSION,
+            rt::read::i16(c, "voters[].k_raft_version_feature.min_supported_version")?,
+        );
+        vis.i16(
+            fields::VOTERS_K_RAFT_VERSION_FEATURE_MAX_SUPPORTED_VERSION,
+            rt::read::i16(c, "voters[].k_raft_version_feature.max_supported_version")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::VOTERS_K_RAFT_VERSION_FEATURE_TAGGED_FIELDS,
+                vis,
+                "voters[].k_raft_version_feature._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -408,6 +505,59 @@ impl<'a> rt::Message<'a> for VotersRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::VOTERS_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `version`.
+    pub const VERSION: crate::FieldId = 0;
+    /// `voters`.
+    pub const VOTERS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `voters[].voter_id`.
+    pub const VOTERS_VOTER_ID: crate::FieldId = 3;
+    /// `voters[].voter_directory_id`.
+    pub const VOTERS_VOTER_DIRECTORY_ID: crate::FieldId = 4;
+    /// `voters[].endpoints`.
+    pub const VOTERS_ENDPOINTS: crate::FieldId = 5;
+    /// `voters[].k_raft_version_feature`.
+    pub const VOTERS_K_RAFT_VERSION_FEATURE: crate::FieldId = 6;
+    /// `voters[]._tagged_fields`.
+    pub const VOTERS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `voters[].endpoints[].name`.
+    pub const VOTERS_ENDPOINTS_NAME: crate::FieldId = 8;
+    /// `voters[].endpoints[].host`.
+    pub const VOTERS_ENDPOINTS_HOST: crate::FieldId = 9;
+    /// `voters[].endpoints[].port`.
+    pub const VOTERS_ENDPOINTS_PORT: crate::FieldId = 10;
+    /// `voters[].endpoints[]._tagged_fields`.
+    pub const VOTERS_ENDPOINTS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `voters[].k_raft_version_feature.min_supported_version`.
+    pub const VOTERS_K_RAFT_VERSION_FEATURE_MIN_SUPPORTED_VERSION: crate::FieldId = 12;
+    /// `voters[].k_raft_version_feature.max_supported_version`.
+    pub const VOTERS_K_RAFT_VERSION_FEATURE_MAX_SUPPORTED_VERSION: crate::FieldId = 13;
+    /// `voters[].k_raft_version_feature._tagged_fields`.
+    pub const VOTERS_K_RAFT_VERSION_FEATURE_TAGGED_FIELDS: crate::FieldId = 14;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "version",
+        "voters",
+        "_tagged_fields",
+        "voters[].voter_id",
+        "voters[].voter_directory_id",
+        "voters[].endpoints",
+        "voters[].k_raft_version_feature",
+        "voters[]._tagged_fields",
+        "voters[].endpoints[].name",
+        "voters[].endpoints[].host",
+        "voters[].endpoints[].port",
+        "voters[].endpoints[]._tagged_fields",
+        "voters[].k_raft_version_feature.min_supported_version",
+        "voters[].k_raft_version_feature.max_supported_version",
+        "voters[].k_raft_version_feature._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -417,6 +567,7 @@ pub mod schema {
     pub static VOTERS_RECORD: StructDesc = StructDesc {
         name: "VotersRecord",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Version",
@@ -430,6 +581,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Voters",
@@ -443,6 +595,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -451,6 +604,7 @@ pub mod schema {
     pub static VOTER: StructDesc = StructDesc {
         name: "Voter",
         flexible: 0x1,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "VoterId",
@@ -464,6 +618,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "VoterDirectoryId",
@@ -477,6 +632,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Endpoints",
@@ -490,6 +646,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "KRaftVersionFeature",
@@ -503,6 +660,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -511,6 +669,7 @@ pub mod schema {
     pub static ENDPOINT: StructDesc = StructDesc {
         name: "Endpoint",
         flexible: 0x1,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -524,6 +683,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "Host",
@@ -537,6 +697,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Port",
@@ -550,6 +711,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -558,6 +720,7 @@ pub mod schema {
     pub static K_RAFT_VERSION_FEATURE: StructDesc = StructDesc {
         name: "KRaftVersionFeature",
         flexible: 0x1,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "MinSupportedVersion",
@@ -571,6 +734,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "MaxSupportedVersion",
@@ -584,6 +748,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };

@@ -68,6 +68,20 @@ impl<'a> rt::Struct<'a> for WriteShareGroupStateRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
+        rt::visit::array::<WriteStateData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -155,6 +169,28 @@ impl<'a> rt::Struct<'a> for WriteStateData<'a> {
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
+        rt::visit::array::<PartitionData<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS,
+            vis,
+            "topics[].partitions",
+        )?;
+        if true {
+            rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -265,6 +301,49 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::TOPICS_PARTITIONS_PARTITION,
+            rt::read::i32(c, "topics[].partitions[].partition")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_STATE_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].state_epoch")?,
+        );
+        vis.i32(
+            fields::TOPICS_PARTITIONS_LEADER_EPOCH,
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?,
+        );
+        vis.i64(
+            fields::TOPICS_PARTITIONS_START_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].start_offset")?,
+        );
+        rt::visit::array::<StateBatch<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::TOPICS_PARTITIONS_STATE_BATCHES,
+            vis,
+            "topics[].partitions[].state_batches",
+        )?;
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -370,6 +449,40 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(
+            fields::TOPICS_PARTITIONS_STATE_BATCHES_FIRST_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].state_batches[].first_offset")?,
+        );
+        vis.i64(
+            fields::TOPICS_PARTITIONS_STATE_BATCHES_LAST_OFFSET,
+            rt::read::i64(c, "topics[].partitions[].state_batches[].last_offset")?,
+        );
+        vis.i8(
+            fields::TOPICS_PARTITIONS_STATE_BATCHES_DELIVERY_STATE,
+            rt::read::i8(c, "topics[].partitions[].state_batches[].delivery_state")?,
+        );
+        vis.i16(
+            fields::TOPICS_PARTITIONS_STATE_BATCHES_DELIVERY_COUNT,
+            rt::read::i16(c, "topics[].partitions[].state_batches[].delivery_count")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPICS_PARTITIONS_STATE_BATCHES_TAGGED_FIELDS,
+                vis,
+                "topics[].partitions[].state_batches[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 19;
@@ -417,6 +530,65 @@ impl<'a> rt::Message<'a> for WriteShareGroupStateRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::WRITE_SHARE_GROUP_STATE_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `group_id`.
+    pub const GROUP_ID: crate::FieldId = 0;
+    /// `topics`.
+    pub const TOPICS: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `topics[].topic_id`.
+    pub const TOPICS_TOPIC_ID: crate::FieldId = 3;
+    /// `topics[].partitions`.
+    pub const TOPICS_PARTITIONS: crate::FieldId = 4;
+    /// `topics[]._tagged_fields`.
+    pub const TOPICS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// `topics[].partitions[].partition`.
+    pub const TOPICS_PARTITIONS_PARTITION: crate::FieldId = 6;
+    /// `topics[].partitions[].state_epoch`.
+    pub const TOPICS_PARTITIONS_STATE_EPOCH: crate::FieldId = 7;
+    /// `topics[].partitions[].leader_epoch`.
+    pub const TOPICS_PARTITIONS_LEADER_EPOCH: crate::FieldId = 8;
+    /// `topics[].partitions[].start_offset`.
+    pub const TOPICS_PARTITIONS_START_OFFSET: crate::FieldId = 9;
+    /// `topics[].partitions[].state_batches`.
+    pub const TOPICS_PARTITIONS_STATE_BATCHES: crate::FieldId = 10;
+    /// `topics[].partitions[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 11;
+    /// `topics[].partitions[].state_batches[].first_offset`.
+    pub const TOPICS_PARTITIONS_STATE_BATCHES_FIRST_OFFSET: crate::FieldId = 12;
+    /// `topics[].partitions[].state_batches[].last_offset`.
+    pub const TOPICS_PARTITIONS_STATE_BATCHES_LAST_OFFSET: crate::FieldId = 13;
+    /// `topics[].partitions[].state_batches[].delivery_state`.
+    pub const TOPICS_PARTITIONS_STATE_BATCHES_DELIVERY_STATE: crate::FieldId = 14;
+    /// `topics[].partitions[].state_batches[].delivery_count`.
+    pub const TOPICS_PARTITIONS_STATE_BATCHES_DELIVERY_COUNT: crate::FieldId = 15;
+    /// `topics[].partitions[].state_batches[]._tagged_fields`.
+    pub const TOPICS_PARTITIONS_STATE_BATCHES_TAGGED_FIELDS: crate::FieldId = 16;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "group_id",
+        "topics",
+        "_tagged_fields",
+        "topics[].topic_id",
+        "topics[].partitions",
+        "topics[]._tagged_fields",
+        "topics[].partitions[].partition",
+        "topics[].partitions[].state_epoch",
+        "topics[].partitions[].leader_epoch",
+        "topics[].partitions[].start_offset",
+        "topics[].partitions[].state_batches",
+        "topics[].partitions[]._tagged_fields",
+        "topics[].partitions[].state_batches[].first_offset",
+        "topics[].partitions[].state_batches[].last_offset",
+        "topics[].partitions[].state_batches[].delivery_state",
+        "topics[].partitions[].state_batches[].delivery_count",
+        "topics[].partitions[].state_batches[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -426,6 +598,7 @@ pub mod schema {
     pub static WRITE_SHARE_GROUP_STATE_REQUEST: StructDesc = StructDesc {
         name: "WriteShareGroupStateRequest",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "GroupId",
@@ -439,6 +612,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Topics",
@@ -452,6 +626,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -460,6 +635,7 @@ pub mod schema {
     pub static WRITE_STATE_DATA: StructDesc = StructDesc {
         name: "WriteStateData",
         flexible: 0x1,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "TopicId",
@@ -473,6 +649,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Partitions",
@@ -486,6 +663,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -494,6 +672,7 @@ pub mod schema {
     pub static PARTITION_DATA: StructDesc = StructDesc {
         name: "PartitionData",
         flexible: 0x1,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "Partition",
@@ -507,6 +686,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "StateEpoch",
@@ -520,6 +700,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -533,6 +714,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "StartOffset",
@@ -546,6 +728,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "StateBatches",
@@ -559,6 +742,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -567,6 +751,7 @@ pub mod schema {
     pub static STATE_BATCH: StructDesc = StructDesc {
         name: "StateBatch",
         flexible: 0x1,
+        tags_id: 16,
         fields: &[
             FieldDesc {
                 name: "FirstOffset",
@@ -580,6 +765,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "LastOffset",
@@ -593,6 +779,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "DeliveryState",
@@ -606,6 +793,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "DeliveryCount",
@@ -619,6 +807,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
         ],
     };

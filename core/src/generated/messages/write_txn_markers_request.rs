@@ -63,6 +63,19 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<WritableTxnMarker<'a>, V>(c, v >= 1, false, v, fields::MARKERS, vis, "markers")?;
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -172,6 +185,41 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(fields::MARKERS_PRODUCER_ID, rt::read::i64(c, "markers[].producer_id")?);
+        vis.i16(
+            fields::MARKERS_PRODUCER_EPOCH,
+            rt::read::i16(c, "markers[].producer_epoch")?,
+        );
+        vis.bool(
+            fields::MARKERS_TRANSACTION_RESULT,
+            rt::read::bool(c, "markers[].transaction_result")?,
+        );
+        rt::visit::array::<WritableTxnMarkerTopic<'a>, V>(
+            c,
+            v >= 1,
+            false,
+            v,
+            fields::MARKERS_TOPICS,
+            vis,
+            "markers[].topics",
+        )?;
+        vis.i32(
+            fields::MARKERS_COORDINATOR_EPOCH,
+            rt::read::i32(c, "markers[].coordinator_epoch")?,
+        );
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::MARKERS_TAGGED_FIELDS, vis, "markers[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 15;
@@ -266,6 +314,37 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::MARKERS_TOPICS_NAME,
+            Some(rt::read::str(c, v >= 1, "markers[].topics[].name")?),
+        );
+        rt::visit::array::<i32, V>(
+            c,
+            v >= 1,
+            false,
+            v,
+            fields::MARKERS_TOPICS_PARTITION_INDEXES,
+            vis,
+            "markers[].topics[].partition_indexes",
+        )?;
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::MARKERS_TOPICS_TAGGED_FIELDS,
+                vis,
+                "markers[].topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -315,6 +394,47 @@ impl<'a> rt::Message<'a> for WriteTxnMarkersRequest<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::WRITE_TXN_MARKERS_REQUEST;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `markers`.
+    pub const MARKERS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `markers[].producer_id`.
+    pub const MARKERS_PRODUCER_ID: crate::FieldId = 2;
+    /// `markers[].producer_epoch`.
+    pub const MARKERS_PRODUCER_EPOCH: crate::FieldId = 3;
+    /// `markers[].transaction_result`.
+    pub const MARKERS_TRANSACTION_RESULT: crate::FieldId = 4;
+    /// `markers[].topics`.
+    pub const MARKERS_TOPICS: crate::FieldId = 5;
+    /// `markers[].coordinator_epoch`.
+    pub const MARKERS_COORDINATOR_EPOCH: crate::FieldId = 6;
+    /// `markers[]._tagged_fields`.
+    pub const MARKERS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `markers[].topics[].name`.
+    pub const MARKERS_TOPICS_NAME: crate::FieldId = 8;
+    /// `markers[].topics[].partition_indexes`.
+    pub const MARKERS_TOPICS_PARTITION_INDEXES: crate::FieldId = 9;
+    /// `markers[].topics[]._tagged_fields`.
+    pub const MARKERS_TOPICS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "markers",
+        "_tagged_fields",
+        "markers[].producer_id",
+        "markers[].producer_epoch",
+        "markers[].transaction_result",
+        "markers[].topics",
+        "markers[].coordinator_epoch",
+        "markers[]._tagged_fields",
+        "markers[].topics[].name",
+        "markers[].topics[].partition_indexes",
+        "markers[].topics[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -324,6 +444,7 @@ pub mod schema {
     pub static WRITE_TXN_MARKERS_REQUEST: StructDesc = StructDesc {
         name: "WriteTxnMarkersRequest",
         flexible: 0x2,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Markers",
             json: "markers",
@@ -336,6 +457,7 @@ pub mod schema {
             compact: 0x2,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -343,6 +465,7 @@ pub mod schema {
     pub static WRITABLE_TXN_MARKER: StructDesc = StructDesc {
         name: "WritableTxnMarker",
         flexible: 0x2,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "ProducerId",
@@ -356,6 +479,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "ProducerEpoch",
@@ -369,6 +493,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "TransactionResult",
@@ -382,6 +507,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Topics",
@@ -395,6 +521,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "CoordinatorEpoch",
@@ -408,6 +535,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -416,6 +544,7 @@ pub mod schema {
     pub static WRITABLE_TXN_MARKER_TOPIC: StructDesc = StructDesc {
         name: "WritableTxnMarkerTopic",
         flexible: 0x2,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -429,6 +558,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "PartitionIndexes",
@@ -442,6 +572,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };

@@ -62,6 +62,19 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<WritableTxnMarkerResult<'a>, V>(c, v >= 1, false, v, fields::MARKERS, vis, "markers")?;
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -149,6 +162,28 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(fields::MARKERS_PRODUCER_ID, rt::read::i64(c, "markers[].producer_id")?);
+        rt::visit::array::<WritableTxnMarkerTopicResult<'a>, V>(
+            c,
+            v >= 1,
+            false,
+            v,
+            fields::MARKERS_TOPICS,
+            vis,
+            "markers[].topics",
+        )?;
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::MARKERS_TAGGED_FIELDS, vis, "markers[]._tagged_fields")?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -241,6 +276,37 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::MARKERS_TOPICS_NAME,
+            Some(rt::read::str(c, v >= 1, "markers[].topics[].name")?),
+        );
+        rt::visit::array::<WritableTxnMarkerPartitionResult<'a>, V>(
+            c,
+            v >= 1,
+            false,
+            v,
+            fields::MARKERS_TOPICS_PARTITIONS,
+            vis,
+            "markers[].topics[].partitions",
+        )?;
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::MARKERS_TOPICS_TAGGED_FIELDS,
+                vis,
+                "markers[].topics[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -336,6 +402,32 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::MARKERS_TOPICS_PARTITIONS_PARTITION_INDEX,
+            rt::read::i32(c, "markers[].topics[].partitions[].partition_index")?,
+        );
+        vis.i16(
+            fields::MARKERS_TOPICS_PARTITIONS_ERROR_CODE,
+            rt::read::i16(c, "markers[].topics[].partitions[].error_code")?,
+        );
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::MARKERS_TOPICS_PARTITIONS_TAGGED_FIELDS,
+                vis,
+                "markers[].topics[].partitions[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 6;
@@ -375,6 +467,47 @@ impl<'a> rt::Message<'a> for WriteTxnMarkersResponse<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::WRITE_TXN_MARKERS_RESPONSE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `markers`.
+    pub const MARKERS: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// `markers[].producer_id`.
+    pub const MARKERS_PRODUCER_ID: crate::FieldId = 2;
+    /// `markers[].topics`.
+    pub const MARKERS_TOPICS: crate::FieldId = 3;
+    /// `markers[]._tagged_fields`.
+    pub const MARKERS_TAGGED_FIELDS: crate::FieldId = 4;
+    /// `markers[].topics[].name`.
+    pub const MARKERS_TOPICS_NAME: crate::FieldId = 5;
+    /// `markers[].topics[].partitions`.
+    pub const MARKERS_TOPICS_PARTITIONS: crate::FieldId = 6;
+    /// `markers[].topics[]._tagged_fields`.
+    pub const MARKERS_TOPICS_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `markers[].topics[].partitions[].partition_index`.
+    pub const MARKERS_TOPICS_PARTITIONS_PARTITION_INDEX: crate::FieldId = 8;
+    /// `markers[].topics[].partitions[].error_code`.
+    pub const MARKERS_TOPICS_PARTITIONS_ERROR_CODE: crate::FieldId = 9;
+    /// `markers[].topics[].partitions[]._tagged_fields`.
+    pub const MARKERS_TOPICS_PARTITIONS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "markers",
+        "_tagged_fields",
+        "markers[].producer_id",
+        "markers[].topics",
+        "markers[]._tagged_fields",
+        "markers[].topics[].name",
+        "markers[].topics[].partitions",
+        "markers[].topics[]._tagged_fields",
+        "markers[].topics[].partitions[].partition_index",
+        "markers[].topics[].partitions[].error_code",
+        "markers[].topics[].partitions[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -384,6 +517,7 @@ pub mod schema {
     pub static WRITE_TXN_MARKERS_RESPONSE: StructDesc = StructDesc {
         name: "WriteTxnMarkersResponse",
         flexible: 0x2,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Markers",
             json: "markers",
@@ -396,6 +530,7 @@ pub mod schema {
             compact: 0x2,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 
@@ -403,6 +538,7 @@ pub mod schema {
     pub static WRITABLE_TXN_MARKER_RESULT: StructDesc = StructDesc {
         name: "WritableTxnMarkerResult",
         flexible: 0x2,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ProducerId",
@@ -416,6 +552,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Topics",
@@ -429,6 +566,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -437,6 +575,7 @@ pub mod schema {
     pub static WRITABLE_TXN_MARKER_TOPIC_RESULT: StructDesc = StructDesc {
         name: "WritableTxnMarkerTopicResult",
         flexible: 0x2,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -450,6 +589,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Partitions",
@@ -463,6 +603,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -471,6 +612,7 @@ pub mod schema {
     pub static WRITABLE_TXN_MARKER_PARTITION_RESULT: StructDesc = StructDesc {
         name: "WritableTxnMarkerPartitionResult",
         flexible: 0x2,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "PartitionIndex",
@@ -484,6 +626,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "ErrorCode",
@@ -497,6 +640,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };

@@ -79,6 +79,31 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        vis.str(fields::REASON, rt::read::opt_str(c, true, true, "reason")?);
+                        rt::read::check_tag_size(c, before, size, tag, "reason")?;
+                    }
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -131,6 +156,17 @@ impl<'a> rt::Message<'a> for AbortTransactionRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ABORT_TRANSACTION_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `reason`.
+    pub const REASON: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["reason", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -140,6 +176,7 @@ pub mod schema {
     pub static ABORT_TRANSACTION_RECORD: StructDesc = StructDesc {
         name: "AbortTransactionRecord",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "Reason",
             json: "reason",
@@ -152,6 +189,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Null,
+            id: 0,
         }],
     };
 }

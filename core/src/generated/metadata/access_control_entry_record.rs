@@ -108,6 +108,27 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::ID, rt::read::uuid(c, "id")?);
+        vis.i8(fields::RESOURCE_TYPE, rt::read::i8(c, "resource_type")?);
+        vis.str(fields::RESOURCE_NAME, Some(rt::read::str(c, true, "resource_name")?));
+        vis.i8(fields::PATTERN_TYPE, rt::read::i8(c, "pattern_type")?);
+        vis.str(fields::PRINCIPAL, Some(rt::read::str(c, true, "principal")?));
+        vis.str(fields::HOST, Some(rt::read::str(c, true, "host")?));
+        vis.i8(fields::OPERATION, rt::read::i8(c, "operation")?);
+        vis.i8(fields::PERMISSION_TYPE, rt::read::i8(c, "permission_type")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -154,6 +175,41 @@ impl<'a> rt::Message<'a> for AccessControlEntryRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ACCESS_CONTROL_ENTRY_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `id`.
+    pub const ID: crate::FieldId = 0;
+    /// `resource_type`.
+    pub const RESOURCE_TYPE: crate::FieldId = 1;
+    /// `resource_name`.
+    pub const RESOURCE_NAME: crate::FieldId = 2;
+    /// `pattern_type`.
+    pub const PATTERN_TYPE: crate::FieldId = 3;
+    /// `principal`.
+    pub const PRINCIPAL: crate::FieldId = 4;
+    /// `host`.
+    pub const HOST: crate::FieldId = 5;
+    /// `operation`.
+    pub const OPERATION: crate::FieldId = 6;
+    /// `permission_type`.
+    pub const PERMISSION_TYPE: crate::FieldId = 7;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 8;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "id",
+        "resource_type",
+        "resource_name",
+        "pattern_type",
+        "principal",
+        "host",
+        "operation",
+        "permission_type",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -163,6 +219,7 @@ pub mod schema {
     pub static ACCESS_CONTROL_ENTRY_RECORD: StructDesc = StructDesc {
         name: "AccessControlEntryRecord",
         flexible: 0x1,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "Id",
@@ -176,6 +233,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ResourceType",
@@ -189,6 +247,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ResourceName",
@@ -202,6 +261,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "PatternType",
@@ -215,6 +275,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Principal",
@@ -228,6 +289,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Host",
@@ -241,6 +303,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Operation",
@@ -254,6 +317,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "PermissionType",
@@ -267,6 +331,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };

@@ -114,6 +114,46 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+        vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        vis.i8(fields::FENCED, rt::read::i8(c, "fenced")?);
+                        rt::read::check_tag_size(c, before, size, tag, "fenced")?;
+                    }
+                    1 if v >= 1 => {
+                        vis.i8(
+                            fields::IN_CONTROLLED_SHUTDOWN,
+                            rt::read::i8(c, "in_controlled_shutdown")?,
+                        );
+                        rt::read::check_tag_size(c, before, size, tag, "in_controlled_shutdown")?;
+                    }
+                    1 => return Err(rt::read::tag_not_in_version(c, tag, "in_controlled_shutdown")),
+                    2 if v >= 2 => {
+                        rt::visit::array::<rt::Uuid, V>(c, true, false, v, fields::LOG_DIRS, vis, "log_dirs")?;
+                        rt::read::check_tag_size(c, before, size, tag, "log_dirs")?;
+                    }
+                    2 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -202,6 +242,32 @@ impl<'a> rt::Message<'a> for BrokerRegistrationChangeRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::BROKER_REGISTRATION_CHANGE_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `broker_id`.
+    pub const BROKER_ID: crate::FieldId = 0;
+    /// `broker_epoch`.
+    pub const BROKER_EPOCH: crate::FieldId = 1;
+    /// `fenced`.
+    pub const FENCED: crate::FieldId = 2;
+    /// `in_controlled_shutdown`.
+    pub const IN_CONTROLLED_SHUTDOWN: crate::FieldId = 3;
+    /// `log_dirs`.
+    pub const LOG_DIRS: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "broker_id",
+        "broker_epoch",
+        "fenced",
+        "in_controlled_shutdown",
+        "log_dirs",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -211,6 +277,7 @@ pub mod schema {
     pub static BROKER_REGISTRATION_CHANGE_RECORD: StructDesc = StructDesc {
         name: "BrokerRegistrationChangeRecord",
         flexible: 0x7,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "BrokerId",
@@ -224,6 +291,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "BrokerEpoch",
@@ -237,6 +305,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Fenced",
@@ -250,6 +319,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "InControlledShutdown",
@@ -263,6 +333,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "LogDirs",
@@ -276,6 +347,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };

@@ -62,6 +62,20 @@ impl<'a> rt::Struct<'a> for ClearElrRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPIC_NAME, Some(rt::read::str(c, true, "topic_name")?));
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -99,6 +113,17 @@ impl<'a> rt::Message<'a> for ClearElrRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CLEAR_ELR_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topic_name`.
+    pub const TOPIC_NAME: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["topic_name", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -108,6 +133,7 @@ pub mod schema {
     pub static CLEAR_ELR_RECORD: StructDesc = StructDesc {
         name: "ClearElrRecord",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "TopicName",
             json: "topicName",
@@ -120,6 +146,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 }

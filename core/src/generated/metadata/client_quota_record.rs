@@ -80,6 +80,23 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        rt::visit::array::<EntityData<'a>, V>(c, true, false, v, fields::ENTITY, vis, "entity")?;
+        vis.str(fields::KEY, Some(rt::read::str(c, true, "key")?));
+        vis.f64(fields::VALUE, rt::read::f64(c, "value")?);
+        vis.bool(fields::REMOVE, rt::read::bool(c, "remove")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 9;
@@ -172,6 +189,27 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::ENTITY_ENTITY_TYPE,
+            Some(rt::read::str(c, true, "entity[].entity_type")?),
+        );
+        vis.str(
+            fields::ENTITY_ENTITY_NAME,
+            rt::read::opt_str(c, true, true, "entity[].entity_name")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::ENTITY_TAGGED_FIELDS, vis, "entity[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -211,6 +249,38 @@ impl<'a> rt::Message<'a> for ClientQuotaRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CLIENT_QUOTA_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `entity`.
+    pub const ENTITY: crate::FieldId = 0;
+    /// `key`.
+    pub const KEY: crate::FieldId = 1;
+    /// `value`.
+    pub const VALUE: crate::FieldId = 2;
+    /// `remove`.
+    pub const REMOVE: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `entity[].entity_type`.
+    pub const ENTITY_ENTITY_TYPE: crate::FieldId = 5;
+    /// `entity[].entity_name`.
+    pub const ENTITY_ENTITY_NAME: crate::FieldId = 6;
+    /// `entity[]._tagged_fields`.
+    pub const ENTITY_TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "entity",
+        "key",
+        "value",
+        "remove",
+        "_tagged_fields",
+        "entity[].entity_type",
+        "entity[].entity_name",
+        "entity[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -220,6 +290,7 @@ pub mod schema {
     pub static CLIENT_QUOTA_RECORD: StructDesc = StructDesc {
         name: "ClientQuotaRecord",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "Entity",
@@ -233,6 +304,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Key",
@@ -246,6 +318,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Value",
@@ -259,6 +332,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Remove",
@@ -272,6 +346,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -280,6 +355,7 @@ pub mod schema {
     pub static ENTITY_DATA: StructDesc = StructDesc {
         name: "EntityData",
         flexible: 0x1,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "EntityType",
@@ -293,6 +369,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "EntityName",
@@ -306,6 +383,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };

@@ -72,6 +72,23 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i8(fields::RESOURCE_TYPE, rt::read::i8(c, "resource_type")?);
+        vis.str(fields::RESOURCE_NAME, Some(rt::read::str(c, true, "resource_name")?));
+        vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
+        vis.str(fields::VALUE, rt::read::opt_str(c, true, true, "value")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -114,6 +131,23 @@ impl<'a> rt::Message<'a> for ConfigRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::CONFIG_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `resource_type`.
+    pub const RESOURCE_TYPE: crate::FieldId = 0;
+    /// `resource_name`.
+    pub const RESOURCE_NAME: crate::FieldId = 1;
+    /// `name`.
+    pub const NAME: crate::FieldId = 2;
+    /// `value`.
+    pub const VALUE: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["resource_type", "resource_name", "name", "value", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -123,6 +157,7 @@ pub mod schema {
     pub static CONFIG_RECORD: StructDesc = StructDesc {
         name: "ConfigRecord",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "ResourceType",
@@ -136,6 +171,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ResourceName",
@@ -149,6 +185,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Name",
@@ -162,6 +199,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Value",
@@ -175,6 +213,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };

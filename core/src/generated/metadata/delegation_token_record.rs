@@ -96,6 +96,26 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::OWNER, Some(rt::read::str(c, true, "owner")?));
+        vis.str(fields::REQUESTER, Some(rt::read::str(c, true, "requester")?));
+        rt::visit::array::<&'a str, V>(c, true, false, v, fields::RENEWERS, vis, "renewers")?;
+        vis.i64(fields::ISSUE_TIMESTAMP, rt::read::i64(c, "issue_timestamp")?);
+        vis.i64(fields::MAX_TIMESTAMP, rt::read::i64(c, "max_timestamp")?);
+        vis.i64(fields::EXPIRATION_TIMESTAMP, rt::read::i64(c, "expiration_timestamp")?);
+        vis.str(fields::TOKEN_ID, Some(rt::read::str(c, true, "token_id")?));
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 24;
@@ -142,6 +162,38 @@ impl<'a> rt::Message<'a> for DelegationTokenRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::DELEGATION_TOKEN_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `owner`.
+    pub const OWNER: crate::FieldId = 0;
+    /// `requester`.
+    pub const REQUESTER: crate::FieldId = 1;
+    /// `renewers`.
+    pub const RENEWERS: crate::FieldId = 2;
+    /// `issue_timestamp`.
+    pub const ISSUE_TIMESTAMP: crate::FieldId = 3;
+    /// `max_timestamp`.
+    pub const MAX_TIMESTAMP: crate::FieldId = 4;
+    /// `expiration_timestamp`.
+    pub const EXPIRATION_TIMESTAMP: crate::FieldId = 5;
+    /// `token_id`.
+    pub const TOKEN_ID: crate::FieldId = 6;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 7;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "owner",
+        "requester",
+        "renewers",
+        "issue_timestamp",
+        "max_timestamp",
+        "expiration_timestamp",
+        "token_id",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -151,6 +203,7 @@ pub mod schema {
     pub static DELEGATION_TOKEN_RECORD: StructDesc = StructDesc {
         name: "DelegationTokenRecord",
         flexible: 0x1,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "Owner",
@@ -164,6 +217,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Requester",
@@ -177,6 +231,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Renewers",
@@ -190,6 +245,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "IssueTimestamp",
@@ -203,6 +259,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "MaxTimestamp",
@@ -216,6 +273,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "ExpirationTimestamp",
@@ -229,6 +287,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "TokenId",
@@ -242,6 +301,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };

@@ -68,6 +68,21 @@ impl<'a> rt::Struct<'a> for FeatureLevelRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
+        vis.i16(fields::FEATURE_LEVEL, rt::read::i16(c, "feature_level")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 2;
@@ -106,6 +121,19 @@ impl<'a> rt::Message<'a> for FeatureLevelRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::FEATURE_LEVEL_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `name`.
+    pub const NAME: crate::FieldId = 0;
+    /// `feature_level`.
+    pub const FEATURE_LEVEL: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["name", "feature_level", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -115,6 +143,7 @@ pub mod schema {
     pub static FEATURE_LEVEL_RECORD: StructDesc = StructDesc {
         name: "FeatureLevelRecord",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -128,6 +157,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "FeatureLevel",
@@ -141,6 +171,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

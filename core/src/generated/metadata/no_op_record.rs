@@ -54,6 +54,19 @@ impl<'a> rt::Struct<'a> for NoOpRecord<'a> {
         Ok(Self { unknown_tagged_fields })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -89,6 +102,15 @@ impl<'a> rt::Message<'a> for NoOpRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::NO_OP_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 0;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -98,6 +120,7 @@ pub mod schema {
     pub static NO_OP_RECORD: StructDesc = StructDesc {
         name: "NoOpRecord",
         flexible: 0x1,
+        tags_id: 0,
         fields: &[],
     };
 }

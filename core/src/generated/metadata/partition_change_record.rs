@@ -176,6 +176,84 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::PARTITION_ID, rt::read::i32(c, "partition_id")?);
+        vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        rt::visit::array::<i32, V>(c, true, true, v, fields::ISR, vis, "isr")?;
+                        rt::read::check_tag_size(c, before, size, tag, "isr")?;
+                    }
+                    1 => {
+                        vis.i32(fields::LEADER, rt::read::i32(c, "leader")?);
+                        rt::read::check_tag_size(c, before, size, tag, "leader")?;
+                    }
+                    2 => {
+                        rt::visit::array::<i32, V>(c, true, true, v, fields::REPLICAS, vis, "replicas")?;
+                        rt::read::check_tag_size(c, before, size, tag, "replicas")?;
+                    }
+                    3 => {
+                        rt::visit::array::<i32, V>(
+                            c,
+                            true,
+                            true,
+                            v,
+                            fields::REMOVING_REPLICAS,
+                            vis,
+                            "removing_replicas",
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "removing_replicas")?;
+                    }
+                    4 => {
+                        rt::visit::array::<i32, V>(c, true, true, v, fields::ADDING_REPLICAS, vis, "adding_replicas")?;
+                        rt::read::check_tag_size(c, before, size, tag, "adding_replicas")?;
+                    }
+                    5 => {
+                        vis.i8(fields::LEADER_RECOVERY_STATE, rt::read::i8(c, "leader_recovery_state")?);
+                        rt::read::check_tag_size(c, before, size, tag, "leader_recovery_state")?;
+                    }
+                    6 if v >= 2 => {
+                        rt::visit::array::<i32, V>(
+                            c,
+                            true,
+                            v >= 2,
+                            v,
+                            fields::ELIGIBLE_LEADER_REPLICAS,
+                            vis,
+                            "eligible_leader_replicas",
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "eligible_leader_replicas")?;
+                    }
+                    6 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
+                    7 if v >= 2 => {
+                        rt::visit::array::<i32, V>(c, true, v >= 2, v, fields::LAST_KNOWN_ELR, vis, "last_known_elr")?;
+                        rt::read::check_tag_size(c, before, size, tag, "last_known_elr")?;
+                    }
+                    7 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
+                    8 if v >= 1 => {
+                        rt::visit::array::<rt::Uuid, V>(c, true, v >= 1, v, fields::DIRECTORIES, vis, "directories")?;
+                        rt::read::check_tag_size(c, before, size, tag, "directories")?;
+                    }
+                    8 => return Err(rt::read::tag_not_in_version(c, tag, "directories")),
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -363,6 +441,50 @@ impl<'a> rt::Message<'a> for PartitionChangeRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::PARTITION_CHANGE_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `partition_id`.
+    pub const PARTITION_ID: crate::FieldId = 0;
+    /// `topic_id`.
+    pub const TOPIC_ID: crate::FieldId = 1;
+    /// `isr`.
+    pub const ISR: crate::FieldId = 2;
+    /// `leader`.
+    pub const LEADER: crate::FieldId = 3;
+    /// `replicas`.
+    pub const REPLICAS: crate::FieldId = 4;
+    /// `removing_replicas`.
+    pub const REMOVING_REPLICAS: crate::FieldId = 5;
+    /// `adding_replicas`.
+    pub const ADDING_REPLICAS: crate::FieldId = 6;
+    /// `leader_recovery_state`.
+    pub const LEADER_RECOVERY_STATE: crate::FieldId = 7;
+    /// `directories`.
+    pub const DIRECTORIES: crate::FieldId = 8;
+    /// `eligible_leader_replicas`.
+    pub const ELIGIBLE_LEADER_REPLICAS: crate::FieldId = 9;
+    /// `last_known_elr`.
+    pub const LAST_KNOWN_ELR: crate::FieldId = 10;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 11;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "partition_id",
+        "topic_id",
+        "isr",
+        "leader",
+        "replicas",
+        "removing_replicas",
+        "adding_replicas",
+        "leader_recovery_state",
+        "directories",
+        "eligible_leader_replicas",
+        "last_known_elr",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -372,6 +494,7 @@ pub mod schema {
     pub static PARTITION_CHANGE_RECORD: StructDesc = StructDesc {
         name: "PartitionChangeRecord",
         flexible: 0x7,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "PartitionId",
@@ -385,6 +508,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 0,
             },
             FieldDesc {
                 name: "TopicId",
@@ -398,6 +522,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Isr",
@@ -411,6 +536,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Null,
+                id: 2,
             },
             FieldDesc {
                 name: "Leader",
@@ -424,6 +550,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(-2),
+                id: 3,
             },
             FieldDesc {
                 name: "Replicas",
@@ -437,6 +564,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Null,
+                id: 4,
             },
             FieldDesc {
                 name: "RemovingReplicas",
@@ -450,6 +578,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Null,
+                id: 5,
             },
             FieldDesc {
                 name: "AddingReplicas",
@@ -463,6 +592,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Null,
+                id: 6,
             },
             FieldDesc {
                 name: "LeaderRecoveryState",
@@ -476,6 +606,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 7,
             },
             FieldDesc {
                 name: "Directories",
@@ -489,6 +620,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Null,
+                id: 8,
             },
             FieldDesc {
                 name: "EligibleLeaderReplicas",
@@ -502,6 +634,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Null,
+                id: 9,
             },
             FieldDesc {
                 name: "LastKnownElr",
@@ -515,6 +648,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Null,
+                id: 10,
             },
         ],
     };

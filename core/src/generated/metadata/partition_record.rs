@@ -167,6 +167,61 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::PARTITION_ID, rt::read::i32(c, "partition_id")?);
+        vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
+        rt::visit::array::<i32, V>(c, true, false, v, fields::REPLICAS, vis, "replicas")?;
+        rt::visit::array::<i32, V>(c, true, false, v, fields::ISR, vis, "isr")?;
+        rt::visit::array::<i32, V>(c, true, false, v, fields::REMOVING_REPLICAS, vis, "removing_replicas")?;
+        rt::visit::array::<i32, V>(c, true, false, v, fields::ADDING_REPLICAS, vis, "adding_replicas")?;
+        vis.i32(fields::LEADER, rt::read::i32(c, "leader")?);
+        vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
+        vis.i32(fields::PARTITION_EPOCH, rt::read::i32(c, "partition_epoch")?);
+        if v >= 1 {
+            rt::visit::array::<rt::Uuid, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
+        }
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        vis.i8(fields::LEADER_RECOVERY_STATE, rt::read::i8(c, "leader_recovery_state")?);
+                        rt::read::check_tag_size(c, before, size, tag, "leader_recovery_state")?;
+                    }
+                    1 if v >= 2 => {
+                        rt::visit::array::<i32, V>(
+                            c,
+                            true,
+                            v >= 2,
+                            v,
+                            fields::ELIGIBLE_LEADER_REPLICAS,
+                            vis,
+                            "eligible_leader_replicas",
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "eligible_leader_replicas")?;
+                    }
+                    1 => return Err(rt::read::tag_not_in_version(c, tag, "eligible_leader_replicas")),
+                    2 if v >= 2 => {
+                        rt::visit::array::<i32, V>(c, true, v >= 2, v, fields::LAST_KNOWN_ELR, vis, "last_known_elr")?;
+                        rt::read::check_tag_size(c, before, size, tag, "last_known_elr")?;
+                    }
+                    2 => return Err(rt::read::tag_not_in_version(c, tag, "last_known_elr")),
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 32;
@@ -287,6 +342,56 @@ impl<'a> rt::Message<'a> for PartitionRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::PARTITION_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `partition_id`.
+    pub const PARTITION_ID: crate::FieldId = 0;
+    /// `topic_id`.
+    pub const TOPIC_ID: crate::FieldId = 1;
+    /// `replicas`.
+    pub const REPLICAS: crate::FieldId = 2;
+    /// `isr`.
+    pub const ISR: crate::FieldId = 3;
+    /// `removing_replicas`.
+    pub const REMOVING_REPLICAS: crate::FieldId = 4;
+    /// `adding_replicas`.
+    pub const ADDING_REPLICAS: crate::FieldId = 5;
+    /// `leader`.
+    pub const LEADER: crate::FieldId = 6;
+    /// `leader_recovery_state`.
+    pub const LEADER_RECOVERY_STATE: crate::FieldId = 7;
+    /// `leader_epoch`.
+    pub const LEADER_EPOCH: crate::FieldId = 8;
+    /// `partition_epoch`.
+    pub const PARTITION_EPOCH: crate::FieldId = 9;
+    /// `directories`.
+    pub const DIRECTORIES: crate::FieldId = 10;
+    /// `eligible_leader_replicas`.
+    pub const ELIGIBLE_LEADER_REPLICAS: crate::FieldId = 11;
+    /// `last_known_elr`.
+    pub const LAST_KNOWN_ELR: crate::FieldId = 12;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 13;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "partition_id",
+        "topic_id",
+        "replicas",
+        "isr",
+        "removing_replicas",
+        "adding_replicas",
+        "leader",
+        "leader_recovery_state",
+        "leader_epoch",
+        "partition_epoch",
+        "directories",
+        "eligible_leader_replicas",
+        "last_known_elr",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -296,6 +401,7 @@ pub mod schema {
     pub static PARTITION_RECORD: StructDesc = StructDesc {
         name: "PartitionRecord",
         flexible: 0x7,
+        tags_id: 13,
         fields: &[
             FieldDesc {
                 name: "PartitionId",
@@ -309,6 +415,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 0,
             },
             FieldDesc {
                 name: "TopicId",
@@ -322,6 +429,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Replicas",
@@ -335,6 +443,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "Isr",
@@ -348,6 +457,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "RemovingReplicas",
@@ -361,6 +471,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "AddingReplicas",
@@ -374,6 +485,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Leader",
@@ -387,6 +499,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 6,
             },
             FieldDesc {
                 name: "LeaderRecoveryState",
@@ -400,6 +513,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(0),
+                id: 7,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -413,6 +527,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 8,
             },
             FieldDesc {
                 name: "PartitionEpoch",
@@ -426,6 +541,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 9,
             },
             FieldDesc {
                 name: "Directories",
@@ -439,6 +555,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "EligibleLeaderReplicas",
@@ -452,6 +569,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Null,
+                id: 11,
             },
             FieldDesc {
                 name: "LastKnownElr",
@@ -465,6 +583,7 @@ pub mod schema {
                 compact: 0x7,
                 ignorable: false,
                 default: D::Null,
+                id: 12,
             },
         ],
     };

@@ -76,6 +76,22 @@ impl<'a> rt::Struct<'a> for ProducerIdsRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+        vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+        vis.i64(fields::NEXT_PRODUCER_ID, rt::read::i64(c, "next_producer_id")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -114,6 +130,21 @@ impl<'a> rt::Message<'a> for ProducerIdsRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::PRODUCER_IDS_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `broker_id`.
+    pub const BROKER_ID: crate::FieldId = 0;
+    /// `broker_epoch`.
+    pub const BROKER_EPOCH: crate::FieldId = 1;
+    /// `next_producer_id`.
+    pub const NEXT_PRODUCER_ID: crate::FieldId = 2;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 3;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["broker_id", "broker_epoch", "next_producer_id", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -123,6 +154,7 @@ pub mod schema {
     pub static PRODUCER_IDS_RECORD: StructDesc = StructDesc {
         name: "ProducerIdsRecord",
         flexible: 0x1,
+        tags_id: 3,
         fields: &[
             FieldDesc {
                 name: "BrokerId",
@@ -136,6 +168,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "BrokerEpoch",
@@ -149,6 +182,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 1,
             },
             FieldDesc {
                 name: "NextProducerId",
@@ -162,6 +196,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
         ],
     };

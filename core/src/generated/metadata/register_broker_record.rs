@@ -136,6 +136,51 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+        if v >= 2 {
+            vis.bool(
+                fields::IS_MIGRATING_ZK_BROKER,
+                rt::read::bool(c, "is_migrating_zk_broker")?,
+            );
+        }
+        vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
+        vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
+        rt::visit::array::<BrokerEndpoint<'a>, V>(c, true, false, v, fields::END_POINTS, vis, "end_points")?;
+        rt::visit::array::<BrokerFeature<'a>, V>(c, true, false, v, fields::FEATURES, vis, "features")?;
+        vis.str(fields::RACK, rt::read::opt_str(c, true, true, "rack")?);
+        vis.bool(fields::FENCED, rt::read::bool(c, "fenced")?);
+        if v >= 1 {
+            vis.bool(
+                fields::IN_CONTROLLED_SHUTDOWN,
+                rt::read::bool(c, "in_controlled_shutdown")?,
+            );
+        }
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 if v >= 3 => {
+                        rt::visit::array::<rt::Uuid, V>(c, true, false, v, fields::LOG_DIRS, vis, "log_dirs")?;
+                        rt::read::check_tag_size(c, before, size, tag, "log_dirs")?;
+                    }
+                    0 => return Err(rt::read::tag_not_in_version(c, tag, "log_dirs")),
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 29;
@@ -283,6 +328,32 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::END_POINTS_NAME,
+            Some(rt::read::str(c, true, "end_points[].name")?),
+        );
+        vis.str(
+            fields::END_POINTS_HOST,
+            Some(rt::read::str(c, true, "end_points[].host")?),
+        );
+        vis.u16(fields::END_POINTS_PORT, rt::read::u16(c, "end_points[].port")?);
+        vis.i16(
+            fields::END_POINTS_SECURITY_PROTOCOL,
+            rt::read::i16(c, "end_points[].security_protocol")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::END_POINTS_TAGGED_FIELDS, vis, "end_points[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -382,6 +453,28 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
+        vis.i16(
+            fields::FEATURES_MIN_SUPPORTED_VERSION,
+            rt::read::i16(c, "features[].min_supported_version")?,
+        );
+        vis.i16(
+            fields::FEATURES_MAX_SUPPORTED_VERSION,
+            rt::read::i16(c, "features[].max_supported_version")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -421,6 +514,74 @@ impl<'a> rt::Message<'a> for RegisterBrokerRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::REGISTER_BROKER_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `broker_id`.
+    pub const BROKER_ID: crate::FieldId = 0;
+    /// `is_migrating_zk_broker`.
+    pub const IS_MIGRATING_ZK_BROKER: crate::FieldId = 1;
+    /// `incarnation_id`.
+    pub const INCARNATION_ID: crate::FieldId = 2;
+    /// `broker_epoch`.
+    pub const BROKER_EPOCH: crate::FieldId = 3;
+    /// `end_points`.
+    pub const END_POINTS: crate::FieldId = 4;
+    /// `features`.
+    pub const FEATURES: crate::FieldId = 5;
+    /// `rack`.
+    pub const RACK: crate::FieldId = 6;
+    /// `fenced`.
+    pub const FENCED: crate::FieldId = 7;
+    /// `in_controlled_shutdown`.
+    pub const IN_CONTROLLED_SHUTDOWN: crate::FieldId = 8;
+    /// `log_dirs`.
+    pub const LOG_DIRS: crate::FieldId = 9;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 10;
+    /// `end_points[].name`.
+    pub const END_POINTS_NAME: crate::FieldId = 11;
+    /// `end_points[].host`.
+    pub const END_POINTS_HOST: crate::FieldId = 12;
+    /// `end_points[].port`.
+    pub const END_POINTS_PORT: crate::FieldId = 13;
+    /// `end_points[].security_protocol`.
+    pub const END_POINTS_SECURITY_PROTOCOL: crate::FieldId = 14;
+    /// `end_points[]._tagged_fields`.
+    pub const END_POINTS_TAGGED_FIELDS: crate::FieldId = 15;
+    /// `features[].name`.
+    pub const FEATURES_NAME: crate::FieldId = 16;
+    /// `features[].min_supported_version`.
+    pub const FEATURES_MIN_SUPPORTED_VERSION: crate::FieldId = 17;
+    /// `features[].max_supported_version`.
+    pub const FEATURES_MAX_SUPPORTED_VERSION: crate::FieldId = 18;
+    /// `features[]._tagged_fields`.
+    pub const FEATURES_TAGGED_FIELDS: crate::FieldId = 19;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "broker_id",
+        "is_migrating_zk_broker",
+        "incarnation_id",
+        "broker_epoch",
+        "end_points",
+        "features",
+        "rack",
+        "fenced",
+        "in_controlled_shutdown",
+        "log_dirs",
+        "_tagged_fields",
+        "end_points[].name",
+        "end_points[].host",
+        "end_points[].port",
+        "end_points[].security_protocol",
+        "end_points[]._tagged_fields",
+        "features[].name",
+        "features[].min_supported_version",
+        "features[].max_supported_version",
+        "features[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -430,6 +591,7 @@ pub mod schema {
     pub static REGISTER_BROKER_RECORD: StructDesc = StructDesc {
         name: "RegisterBrokerRecord",
         flexible: 0xf,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "BrokerId",
@@ -443,6 +605,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "IsMigratingZkBroker",
@@ -456,6 +619,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 1,
             },
             FieldDesc {
                 name: "IncarnationId",
@@ -469,6 +633,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "BrokerEpoch",
@@ -482,6 +647,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "EndPoints",
@@ -495,6 +661,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Features",
@@ -508,6 +675,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Rack",
@@ -521,6 +689,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Fenced",
@@ -534,6 +703,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Bool(true),
+                id: 7,
             },
             FieldDesc {
                 name: "InControlledShutdown",
@@ -547,6 +717,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Bool(false),
+                id: 8,
             },
             FieldDesc {
                 name: "LogDirs",
@@ -560,6 +731,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -568,6 +740,7 @@ pub mod schema {
     pub static BROKER_ENDPOINT: StructDesc = StructDesc {
         name: "BrokerEndpoint",
         flexible: 0xf,
+        tags_id: 15,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -581,6 +754,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "Host",
@@ -594,6 +768,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "Port",
@@ -607,6 +782,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
             FieldDesc {
                 name: "SecurityProtocol",
@@ -620,6 +796,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
         ],
     };
@@ -628,6 +805,7 @@ pub mod schema {
     pub static BROKER_FEATURE: StructDesc = StructDesc {
         name: "BrokerFeature",
         flexible: 0xf,
+        tags_id: 19,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -641,6 +819,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "MinSupportedVersion",
@@ -654,6 +833,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "MaxSupportedVersion",
@@ -667,6 +847,7 @@ pub mod schema {
                 compact: 0xf,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
         ],
     };

@@ -86,6 +86,24 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
+        vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
+        vis.bool(fields::ZK_MIGRATION_READY, rt::read::bool(c, "zk_migration_ready")?);
+        rt::visit::array::<ControllerEndpoint<'a>, V>(c, true, false, v, fields::END_POINTS, vis, "end_points")?;
+        rt::visit::array::<ControllerFeature<'a>, V>(c, true, false, v, fields::FEATURES, vis, "features")?;
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 21;
@@ -192,6 +210,32 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::END_POINTS_NAME,
+            Some(rt::read::str(c, true, "end_points[].name")?),
+        );
+        vis.str(
+            fields::END_POINTS_HOST,
+            Some(rt::read::str(c, true, "end_points[].host")?),
+        );
+        vis.u16(fields::END_POINTS_PORT, rt::read::u16(c, "end_points[].port")?);
+        vis.i16(
+            fields::END_POINTS_SECURITY_PROTOCOL,
+            rt::read::i16(c, "end_points[].security_protocol")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::END_POINTS_TAGGED_FIELDS, vis, "end_points[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -291,6 +335,28 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
+        vis.i16(
+            fields::FEATURES_MIN_SUPPORTED_VERSION,
+            rt::read::i16(c, "features[].min_supported_version")?,
+        );
+        vis.i16(
+            fields::FEATURES_MAX_SUPPORTED_VERSION,
+            rt::read::i16(c, "features[].max_supported_version")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -330,6 +396,59 @@ impl<'a> rt::Message<'a> for RegisterControllerRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::REGISTER_CONTROLLER_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `controller_id`.
+    pub const CONTROLLER_ID: crate::FieldId = 0;
+    /// `incarnation_id`.
+    pub const INCARNATION_ID: crate::FieldId = 1;
+    /// `zk_migration_ready`.
+    pub const ZK_MIGRATION_READY: crate::FieldId = 2;
+    /// `end_points`.
+    pub const END_POINTS: crate::FieldId = 3;
+    /// `features`.
+    pub const FEATURES: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// `end_points[].name`.
+    pub const END_POINTS_NAME: crate::FieldId = 6;
+    /// `end_points[].host`.
+    pub const END_POINTS_HOST: crate::FieldId = 7;
+    /// `end_points[].port`.
+    pub const END_POINTS_PORT: crate::FieldId = 8;
+    /// `end_points[].security_protocol`.
+    pub const END_POINTS_SECURITY_PROTOCOL: crate::FieldId = 9;
+    /// `end_points[]._tagged_fields`.
+    pub const END_POINTS_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `features[].name`.
+    pub const FEATURES_NAME: crate::FieldId = 11;
+    /// `features[].min_supported_version`.
+    pub const FEATURES_MIN_SUPPORTED_VERSION: crate::FieldId = 12;
+    /// `features[].max_supported_version`.
+    pub const FEATURES_MAX_SUPPORTED_VERSION: crate::FieldId = 13;
+    /// `features[]._tagged_fields`.
+    pub const FEATURES_TAGGED_FIELDS: crate::FieldId = 14;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "controller_id",
+        "incarnation_id",
+        "zk_migration_ready",
+        "end_points",
+        "features",
+        "_tagged_fields",
+        "end_points[].name",
+        "end_points[].host",
+        "end_points[].port",
+        "end_points[].security_protocol",
+        "end_points[]._tagged_fields",
+        "features[].name",
+        "features[].min_supported_version",
+        "features[].max_supported_version",
+        "features[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -339,6 +458,7 @@ pub mod schema {
     pub static REGISTER_CONTROLLER_RECORD: StructDesc = StructDesc {
         name: "RegisterControllerRecord",
         flexible: 0x1,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "ControllerId",
@@ -352,6 +472,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "IncarnationId",
@@ -365,6 +486,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "ZkMigrationReady",
@@ -378,6 +500,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "EndPoints",
@@ -391,6 +514,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Features",
@@ -404,6 +528,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -412,6 +537,7 @@ pub mod schema {
     pub static CONTROLLER_ENDPOINT: StructDesc = StructDesc {
         name: "ControllerEndpoint",
         flexible: 0x1,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -425,6 +551,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Host",
@@ -438,6 +565,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Port",
@@ -451,6 +579,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "SecurityProtocol",
@@ -464,6 +593,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -472,6 +602,7 @@ pub mod schema {
     pub static CONTROLLER_FEATURE: StructDesc = StructDesc {
         name: "ControllerFeature",
         flexible: 0x1,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -485,6 +616,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "MinSupportedVersion",
@@ -498,6 +630,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "MaxSupportedVersion",
@@ -511,6 +644,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };

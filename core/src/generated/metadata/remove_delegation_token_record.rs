@@ -62,6 +62,20 @@ impl<'a> rt::Struct<'a> for RemoveDelegationTokenRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOKEN_ID, Some(rt::read::str(c, true, "token_id")?));
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -99,6 +113,17 @@ impl<'a> rt::Message<'a> for RemoveDelegationTokenRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::REMOVE_DELEGATION_TOKEN_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `token_id`.
+    pub const TOKEN_ID: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["token_id", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -108,6 +133,7 @@ pub mod schema {
     pub static REMOVE_DELEGATION_TOKEN_RECORD: StructDesc = StructDesc {
         name: "RemoveDelegationTokenRecord",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "TokenId",
             json: "tokenId",
@@ -120,6 +146,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 }

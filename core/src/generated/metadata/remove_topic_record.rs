@@ -62,6 +62,20 @@ impl<'a> rt::Struct<'a> for RemoveTopicRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -98,6 +112,17 @@ impl<'a> rt::Message<'a> for RemoveTopicRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::REMOVE_TOPIC_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topic_id`.
+    pub const TOPIC_ID: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["topic_id", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -107,6 +132,7 @@ pub mod schema {
     pub static REMOVE_TOPIC_RECORD: StructDesc = StructDesc {
         name: "RemoveTopicRecord",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "TopicId",
             json: "topicId",
@@ -119,6 +145,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 }

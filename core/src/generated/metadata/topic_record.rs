@@ -68,6 +68,21 @@ impl<'a> rt::Struct<'a> for TopicRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
+        vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -106,6 +121,19 @@ impl<'a> rt::Message<'a> for TopicRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::TOPIC_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `name`.
+    pub const NAME: crate::FieldId = 0;
+    /// `topic_id`.
+    pub const TOPIC_ID: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["name", "topic_id", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -115,6 +143,7 @@ pub mod schema {
     pub static TOPIC_RECORD: StructDesc = StructDesc {
         name: "TopicRecord",
         flexible: 0x1,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -128,6 +157,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "TopicId",
@@ -141,6 +171,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };

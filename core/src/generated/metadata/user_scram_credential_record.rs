@@ -82,6 +82,25 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
+        vis.i8(fields::MECHANISM, rt::read::i8(c, "mechanism")?);
+        vis.bytes(fields::SALT, Some(rt::read::bytes(c, true, "salt")?));
+        vis.bytes(fields::STORED_KEY, Some(rt::read::bytes(c, true, "stored_key")?));
+        vis.bytes(fields::SERVER_KEY, Some(rt::read::bytes(c, true, "server_key")?));
+        vis.i32(fields::ITERATIONS, rt::read::i32(c, "iterations")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 5;
@@ -127,6 +146,35 @@ impl<'a> rt::Message<'a> for UserScramCredentialRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::USER_SCRAM_CREDENTIAL_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `name`.
+    pub const NAME: crate::FieldId = 0;
+    /// `mechanism`.
+    pub const MECHANISM: crate::FieldId = 1;
+    /// `salt`.
+    pub const SALT: crate::FieldId = 2;
+    /// `stored_key`.
+    pub const STORED_KEY: crate::FieldId = 3;
+    /// `server_key`.
+    pub const SERVER_KEY: crate::FieldId = 4;
+    /// `iterations`.
+    pub const ITERATIONS: crate::FieldId = 5;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 6;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "name",
+        "mechanism",
+        "salt",
+        "stored_key",
+        "server_key",
+        "iterations",
+        "_tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -136,6 +184,7 @@ pub mod schema {
     pub static USER_SCRAM_CREDENTIAL_RECORD: StructDesc = StructDesc {
         name: "UserScramCredentialRecord",
         flexible: 0x1,
+        tags_id: 6,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -149,6 +198,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Mechanism",
@@ -162,6 +212,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "Salt",
@@ -175,6 +226,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "StoredKey",
@@ -188,6 +240,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "ServerKey",
@@ -201,6 +254,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "Iterations",
@@ -214,6 +268,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
         ],
     };

@@ -62,6 +62,20 @@ impl<'a> rt::Struct<'a> for ZkMigrationStateRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i8(fields::ZK_MIGRATION_STATE, rt::read::i8(c, "zk_migration_state")?);
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 1;
@@ -98,6 +112,17 @@ impl<'a> rt::Message<'a> for ZkMigrationStateRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::ZK_MIGRATION_STATE_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `zk_migration_state`.
+    pub const ZK_MIGRATION_STATE: crate::FieldId = 0;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 1;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["zk_migration_state", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -107,6 +132,7 @@ pub mod schema {
     pub static ZK_MIGRATION_STATE_RECORD: StructDesc = StructDesc {
         name: "ZkMigrationStateRecord",
         flexible: 0x1,
+        tags_id: 1,
         fields: &[FieldDesc {
             name: "ZkMigrationState",
             json: "zkMigrationState",
@@ -119,6 +145,7 @@ pub mod schema {
             compact: 0x1,
             ignorable: false,
             default: D::Zero,
+            id: 0,
         }],
     };
 }

@@ -112,6 +112,34 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 0 {
+            vis.str(fields::CLUSTER_ID, Some(rt::read::str(c, true, "cluster_id")?));
+        }
+        vis.i32(fields::LEADER_ID, rt::read::i32(c, "leader_id")?);
+        vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
+        vis.i32(fields::VOTED_ID, rt::read::i32(c, "voted_id")?);
+        if v >= 1 {
+            vis.uuid(fields::VOTED_DIRECTORY_ID, rt::read::uuid(c, "voted_directory_id")?);
+        }
+        if v <= 0 {
+            vis.i64(fields::APPLIED_OFFSET, rt::read::i64(c, "applied_offset")?);
+        }
+        if v <= 0 {
+            rt::visit::array::<Voter<'a>, V>(c, true, v <= 0, v, fields::CURRENT_VOTERS, vis, "current_voters")?;
+        }
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -236,6 +264,30 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 0 {
+            vis.i32(
+                fields::CURRENT_VOTERS_VOTER_ID,
+                rt::read::i32(c, "current_voters[].voter_id")?,
+            );
+        }
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::CURRENT_VOTERS_TAGGED_FIELDS,
+                vis,
+                "current_voters[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -280,6 +332,44 @@ impl<'a> rt::Message<'a> for QuorumStateData<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::QUORUM_STATE_DATA;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `cluster_id`.
+    pub const CLUSTER_ID: crate::FieldId = 0;
+    /// `leader_id`.
+    pub const LEADER_ID: crate::FieldId = 1;
+    /// `leader_epoch`.
+    pub const LEADER_EPOCH: crate::FieldId = 2;
+    /// `voted_id`.
+    pub const VOTED_ID: crate::FieldId = 3;
+    /// `voted_directory_id`.
+    pub const VOTED_DIRECTORY_ID: crate::FieldId = 4;
+    /// `applied_offset`.
+    pub const APPLIED_OFFSET: crate::FieldId = 5;
+    /// `current_voters`.
+    pub const CURRENT_VOTERS: crate::FieldId = 6;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 7;
+    /// `current_voters[].voter_id`.
+    pub const CURRENT_VOTERS_VOTER_ID: crate::FieldId = 8;
+    /// `current_voters[]._tagged_fields`.
+    pub const CURRENT_VOTERS_TAGGED_FIELDS: crate::FieldId = 9;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "cluster_id",
+        "leader_id",
+        "leader_epoch",
+        "voted_id",
+        "voted_directory_id",
+        "applied_offset",
+        "current_voters",
+        "_tagged_fields",
+        "current_voters[].voter_id",
+        "current_voters[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -289,6 +379,7 @@ pub mod schema {
     pub static QUORUM_STATE_DATA: StructDesc = StructDesc {
         name: "QuorumStateData",
         flexible: 0x3,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "ClusterId",
@@ -302,6 +393,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "LeaderId",
@@ -315,6 +407,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 1,
             },
             FieldDesc {
                 name: "LeaderEpoch",
@@ -328,6 +421,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 2,
             },
             FieldDesc {
                 name: "VotedId",
@@ -341,6 +435,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 3,
             },
             FieldDesc {
                 name: "VotedDirectoryId",
@@ -354,6 +449,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "AppliedOffset",
@@ -367,6 +463,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "CurrentVoters",
@@ -380,6 +477,7 @@ pub mod schema {
                 compact: 0x3,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -388,6 +486,7 @@ pub mod schema {
     pub static VOTER: StructDesc = StructDesc {
         name: "Voter",
         flexible: 0x3,
+        tags_id: 9,
         fields: &[FieldDesc {
             name: "VoterId",
             json: "voterId",
@@ -400,6 +499,7 @@ pub mod schema {
             compact: 0x3,
             ignorable: false,
             default: D::Zero,
+            id: 8,
         }],
     };
 }

@@ -63,6 +63,26 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.u32(fields::CRC, rt::read::u32(c, "crc")?);
+        rt::visit::array::<ProducerEntry<'a>, V>(
+            c,
+            false,
+            false,
+            v,
+            fields::PRODUCER_ENTRIES,
+            vis,
+            "producer_entries",
+        )?;
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -176,6 +196,48 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i64(
+            fields::PRODUCER_ENTRIES_PRODUCER_ID,
+            rt::read::i64(c, "producer_entries[].producer_id")?,
+        );
+        vis.i16(
+            fields::PRODUCER_ENTRIES_EPOCH,
+            rt::read::i16(c, "producer_entries[].epoch")?,
+        );
+        vis.i32(
+            fields::PRODUCER_ENTRIES_LAST_SEQUENCE,
+            rt::read::i32(c, "producer_entries[].last_sequence")?,
+        );
+        vis.i64(
+            fields::PRODUCER_ENTRIES_LAST_OFFSET,
+            rt::read::i64(c, "producer_entries[].last_offset")?,
+        );
+        vis.i32(
+            fields::PRODUCER_ENTRIES_OFFSET_DELTA,
+            rt::read::i32(c, "producer_entries[].offset_delta")?,
+        );
+        vis.i64(
+            fields::PRODUCER_ENTRIES_TIMESTAMP,
+            rt::read::i64(c, "producer_entries[].timestamp")?,
+        );
+        vis.i32(
+            fields::PRODUCER_ENTRIES_COORDINATOR_EPOCH,
+            rt::read::i32(c, "producer_entries[].coordinator_epoch")?,
+        );
+        vis.i64(
+            fields::PRODUCER_ENTRIES_CURRENT_TXN_FIRST_OFFSET,
+            rt::read::i64(c, "producer_entries[].current_txn_first_offset")?,
+        );
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 46;
@@ -215,6 +277,50 @@ impl<'a> rt::Message<'a> for ProducerSnapshot<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::PRODUCER_SNAPSHOT;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `crc`.
+    pub const CRC: crate::FieldId = 0;
+    /// `producer_entries`.
+    pub const PRODUCER_ENTRIES: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `producer_entries[].producer_id`.
+    pub const PRODUCER_ENTRIES_PRODUCER_ID: crate::FieldId = 3;
+    /// `producer_entries[].epoch`.
+    pub const PRODUCER_ENTRIES_EPOCH: crate::FieldId = 4;
+    /// `producer_entries[].last_sequence`.
+    pub const PRODUCER_ENTRIES_LAST_SEQUENCE: crate::FieldId = 5;
+    /// `producer_entries[].last_offset`.
+    pub const PRODUCER_ENTRIES_LAST_OFFSET: crate::FieldId = 6;
+    /// `producer_entries[].offset_delta`.
+    pub const PRODUCER_ENTRIES_OFFSET_DELTA: crate::FieldId = 7;
+    /// `producer_entries[].timestamp`.
+    pub const PRODUCER_ENTRIES_TIMESTAMP: crate::FieldId = 8;
+    /// `producer_entries[].coordinator_epoch`.
+    pub const PRODUCER_ENTRIES_COORDINATOR_EPOCH: crate::FieldId = 9;
+    /// `producer_entries[].current_txn_first_offset`.
+    pub const PRODUCER_ENTRIES_CURRENT_TXN_FIRST_OFFSET: crate::FieldId = 10;
+    /// `producer_entries[]._tagged_fields`.
+    pub const PRODUCER_ENTRIES_TAGGED_FIELDS: crate::FieldId = 11;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "crc",
+        "producer_entries",
+        "_tagged_fields",
+        "producer_entries[].producer_id",
+        "producer_entries[].epoch",
+        "producer_entries[].last_sequence",
+        "producer_entries[].last_offset",
+        "producer_entries[].offset_delta",
+        "producer_entries[].timestamp",
+        "producer_entries[].coordinator_epoch",
+        "producer_entries[].current_txn_first_offset",
+        "producer_entries[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -224,6 +330,7 @@ pub mod schema {
     pub static PRODUCER_SNAPSHOT: StructDesc = StructDesc {
         name: "ProducerSnapshot",
         flexible: 0x0,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Crc",
@@ -237,6 +344,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "ProducerEntries",
@@ -250,6 +358,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -258,6 +367,7 @@ pub mod schema {
     pub static PRODUCER_ENTRY: StructDesc = StructDesc {
         name: "ProducerEntry",
         flexible: 0x0,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "ProducerId",
@@ -271,6 +381,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Epoch",
@@ -284,6 +395,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "LastSequence",
@@ -297,6 +409,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "LastOffset",
@@ -310,6 +423,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "OffsetDelta",
@@ -323,6 +437,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "Timestamp",
@@ -336,6 +451,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "CoordinatorEpoch",
@@ -349,6 +465,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "CurrentTxnFirstOffset",
@@ -362,6 +479,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };

@@ -135,6 +135,58 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        let present = true;
+        rt::visit::struct_field::<RemoteLogSegmentIdEntry<'a>, V>(c, present, v, fields::REMOTE_LOG_SEGMENT_ID, vis)?;
+        vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
+        vis.i64(fields::END_OFFSET, rt::read::i64(c, "end_offset")?);
+        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+        vis.i64(fields::MAX_TIMESTAMP_MS, rt::read::i64(c, "max_timestamp_ms")?);
+        vis.i64(fields::EVENT_TIMESTAMP_MS, rt::read::i64(c, "event_timestamp_ms")?);
+        rt::visit::array::<SegmentLeaderEpochEntry<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SEGMENT_LEADER_EPOCHS,
+            vis,
+            "segment_leader_epochs",
+        )?;
+        vis.i32(
+            fields::SEGMENT_SIZE_IN_BYTES,
+            rt::read::i32(c, "segment_size_in_bytes")?,
+        );
+        vis.bytes(
+            fields::CUSTOM_METADATA,
+            rt::read::opt_bytes(c, true, true, "custom_metadata")?,
+        );
+        vis.i8(
+            fields::REMOTE_LOG_SEGMENT_STATE,
+            rt::read::i8(c, "remote_log_segment_state")?,
+        );
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        vis.bool(fields::TXN_INDEX_EMPTY, rt::read::bool(c, "txn_index_empty")?);
+                        rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
+                    }
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 41;
@@ -251,6 +303,36 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        let present = true;
+        rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(
+            c,
+            present,
+            v,
+            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION,
+            vis,
+        )?;
+        vis.uuid(
+            fields::REMOTE_LOG_SEGMENT_ID_ID,
+            rt::read::uuid(c, "remote_log_segment_id.id")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS,
+                vis,
+                "remote_log_segment_id._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 16;
@@ -345,6 +427,32 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         rt::read::skip(c, 12)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::SEGMENT_LEADER_EPOCHS_LEADER_EPOCH,
+            rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?,
+        );
+        vis.i64(
+            fields::SEGMENT_LEADER_EPOCHS_OFFSET,
+            rt::read::i64(c, "segment_leader_epochs[].offset")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS,
+                vis,
+                "segment_leader_epochs[]._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
@@ -449,6 +557,36 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_NAME,
+            Some(rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?),
+        );
+        vis.uuid(
+            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_ID,
+            rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?,
+        );
+        vis.i32(
+            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_PARTITION,
+            rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS,
+                vis,
+                "remote_log_segment_id.topic_id_partition._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -490,6 +628,80 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::REMOTE_LOG_SEGMENT_METADATA_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `remote_log_segment_id`.
+    pub const REMOTE_LOG_SEGMENT_ID: crate::FieldId = 0;
+    /// `start_offset`.
+    pub const START_OFFSET: crate::FieldId = 1;
+    /// `end_offset`.
+    pub const END_OFFSET: crate::FieldId = 2;
+    /// `broker_id`.
+    pub const BROKER_ID: crate::FieldId = 3;
+    /// `max_timestamp_ms`.
+    pub const MAX_TIMESTAMP_MS: crate::FieldId = 4;
+    /// `event_timestamp_ms`.
+    pub const EVENT_TIMESTAMP_MS: crate::FieldId = 5;
+    /// `segment_leader_epochs`.
+    pub const SEGMENT_LEADER_EPOCHS: crate::FieldId = 6;
+    /// `segment_size_in_bytes`.
+    pub const SEGMENT_SIZE_IN_BYTES: crate::FieldId = 7;
+    /// `custom_metadata`.
+    pub const CUSTOM_METADATA: crate::FieldId = 8;
+    /// `remote_log_segment_state`.
+    pub const REMOTE_LOG_SEGMENT_STATE: crate::FieldId = 9;
+    /// `txn_index_empty`.
+    pub const TXN_INDEX_EMPTY: crate::FieldId = 10;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 11;
+    /// `remote_log_segment_id.topic_id_partition`.
+    pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION: crate::FieldId = 12;
+    /// `remote_log_segment_id.id`.
+    pub const REMOTE_LOG_SEGMENT_ID_ID: crate::FieldId = 13;
+    /// `remote_log_segment_id._tagged_fields`.
+    pub const REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS: crate::FieldId = 14;
+    /// `segment_leader_epochs[].leader_epoch`.
+    pub const SEGMENT_LEADER_EPOCHS_LEADER_EPOCH: crate::FieldId = 15;
+    /// `segment_leader_epochs[].offset`.
+    pub const SEGMENT_LEADER_EPOCHS_OFFSET: crate::FieldId = 16;
+    /// `segment_leader_epochs[]._tagged_fields`.
+    pub const SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS: crate::FieldId = 17;
+    /// `remote_log_segment_id.topic_id_partition.name`.
+    pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_NAME: crate::FieldId = 18;
+    /// `remote_log_segment_id.topic_id_partition.id`.
+    pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_ID: crate::FieldId = 19;
+    /// `remote_log_segment_id.topic_id_partition.partition`.
+    pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_PARTITION: crate::FieldId = 20;
+    /// `remote_log_segment_id.topic_id_partition._tagged_fields`.
+    pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS: crate::FieldId = 21;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "remote_log_segment_id",
+        "start_offset",
+        "end_offset",
+        "broker_id",
+        "max_timestamp_ms",
+        "event_timestamp_ms",
+        "segment_leader_epochs",
+        "segment_size_in_bytes",
+        "custom_metadata",
+        "remote_log_segment_state",
+        "txn_index_empty",
+        "_tagged_fields",
+        "remote_log_segment_id.topic_id_partition",
+        "remote_log_segment_id.id",
+        "remote_log_segment_id._tagged_fields",
+        "segment_leader_epochs[].leader_epoch",
+        "segment_leader_epochs[].offset",
+        "segment_leader_epochs[]._tagged_fields",
+        "remote_log_segment_id.topic_id_partition.name",
+        "remote_log_segment_id.topic_id_partition.id",
+        "remote_log_segment_id.topic_id_partition.partition",
+        "remote_log_segment_id.topic_id_partition._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -499,6 +711,7 @@ pub mod schema {
     pub static REMOTE_LOG_SEGMENT_METADATA_RECORD: StructDesc = StructDesc {
         name: "RemoteLogSegmentMetadataRecord",
         flexible: 0x1,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "RemoteLogSegmentId",
@@ -512,6 +725,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "StartOffset",
@@ -525,6 +739,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "EndOffset",
@@ -538,6 +753,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "BrokerId",
@@ -551,6 +767,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "MaxTimestampMs",
@@ -564,6 +781,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "EventTimestampMs",
@@ -577,6 +795,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "SegmentLeaderEpochs",
@@ -590,6 +809,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "SegmentSizeInBytes",
@@ -603,6 +823,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "CustomMetadata",
@@ -616,6 +837,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 8,
             },
             FieldDesc {
                 name: "RemoteLogSegmentState",
@@ -629,6 +851,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "TxnIndexEmpty",
@@ -642,6 +865,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -650,6 +874,7 @@ pub mod schema {
     pub static REMOTE_LOG_SEGMENT_ID_ENTRY: StructDesc = StructDesc {
         name: "RemoteLogSegmentIdEntry",
         flexible: 0x1,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "TopicIdPartition",
@@ -663,6 +888,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "Id",
@@ -676,6 +902,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };
@@ -684,6 +911,7 @@ pub mod schema {
     pub static SEGMENT_LEADER_EPOCH_ENTRY: StructDesc = StructDesc {
         name: "SegmentLeaderEpochEntry",
         flexible: 0x1,
+        tags_id: 17,
         fields: &[
             FieldDesc {
                 name: "LeaderEpoch",
@@ -697,6 +925,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "Offset",
@@ -710,6 +939,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
         ],
     };
@@ -718,6 +948,7 @@ pub mod schema {
     pub static TOPIC_ID_PARTITION_ENTRY: StructDesc = StructDesc {
         name: "TopicIdPartitionEntry",
         flexible: 0x1,
+        tags_id: 21,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -731,6 +962,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
             FieldDesc {
                 name: "Id",
@@ -744,6 +976,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 19,
             },
             FieldDesc {
                 name: "Partition",
@@ -757,6 +990,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
         ],
     };

@@ -137,6 +137,58 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.uuid(fields::SEGMENT_ID, rt::read::uuid(c, "segment_id")?);
+        vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
+        vis.i64(fields::END_OFFSET, rt::read::i64(c, "end_offset")?);
+        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+        vis.i64(fields::MAX_TIMESTAMP_MS, rt::read::i64(c, "max_timestamp_ms")?);
+        vis.i64(fields::EVENT_TIMESTAMP_MS, rt::read::i64(c, "event_timestamp_ms")?);
+        rt::visit::array::<SegmentLeaderEpochEntry<'a>, V>(
+            c,
+            true,
+            false,
+            v,
+            fields::SEGMENT_LEADER_EPOCHS,
+            vis,
+            "segment_leader_epochs",
+        )?;
+        vis.i32(
+            fields::SEGMENT_SIZE_IN_BYTES,
+            rt::read::i32(c, "segment_size_in_bytes")?,
+        );
+        vis.bytes(
+            fields::CUSTOM_METADATA,
+            rt::read::opt_bytes(c, true, true, "custom_metadata")?,
+        );
+        vis.i8(
+            fields::REMOTE_LOG_SEGMENT_STATE,
+            rt::read::i8(c, "remote_log_segment_state")?,
+        );
+        if true {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        vis.bool(fields::TXN_INDEX_EMPTY, rt::read::bool(c, "txn_index_empty")?);
+                        rt::read::check_tag_size(c, before, size, tag, "txn_index_empty")?;
+                    }
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 57;
@@ -259,6 +311,32 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(
+            fields::SEGMENT_LEADER_EPOCHS_LEADER_EPOCH,
+            rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?,
+        );
+        vis.i64(
+            fields::SEGMENT_LEADER_EPOCHS_OFFSET,
+            rt::read::i64(c, "segment_leader_epochs[].offset")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS,
+                vis,
+                "segment_leader_epochs[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 12;
@@ -296,6 +374,59 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::REMOTE_LOG_SEGMENT_METADATA_SNAPSHOT_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `segment_id`.
+    pub const SEGMENT_ID: crate::FieldId = 0;
+    /// `start_offset`.
+    pub const START_OFFSET: crate::FieldId = 1;
+    /// `end_offset`.
+    pub const END_OFFSET: crate::FieldId = 2;
+    /// `broker_id`.
+    pub const BROKER_ID: crate::FieldId = 3;
+    /// `max_timestamp_ms`.
+    pub const MAX_TIMESTAMP_MS: crate::FieldId = 4;
+    /// `event_timestamp_ms`.
+    pub const EVENT_TIMESTAMP_MS: crate::FieldId = 5;
+    /// `segment_leader_epochs`.
+    pub const SEGMENT_LEADER_EPOCHS: crate::FieldId = 6;
+    /// `segment_size_in_bytes`.
+    pub const SEGMENT_SIZE_IN_BYTES: crate::FieldId = 7;
+    /// `custom_metadata`.
+    pub const CUSTOM_METADATA: crate::FieldId = 8;
+    /// `remote_log_segment_state`.
+    pub const REMOTE_LOG_SEGMENT_STATE: crate::FieldId = 9;
+    /// `txn_index_empty`.
+    pub const TXN_INDEX_EMPTY: crate::FieldId = 10;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 11;
+    /// `segment_leader_epochs[].leader_epoch`.
+    pub const SEGMENT_LEADER_EPOCHS_LEADER_EPOCH: crate::FieldId = 12;
+    /// `segment_leader_epochs[].offset`.
+    pub const SEGMENT_LEADER_EPOCHS_OFFSET: crate::FieldId = 13;
+    /// `segment_leader_epochs[]._tagged_fields`.
+    pub const SEGMENT_LEADER_EPOCHS_TAGGED_FIELDS: crate::FieldId = 14;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "segment_id",
+        "start_offset",
+        "end_offset",
+        "broker_id",
+        "max_timestamp_ms",
+        "event_timestamp_ms",
+        "segment_leader_epochs",
+        "segment_size_in_bytes",
+        "custom_metadata",
+        "remote_log_segment_state",
+        "txn_index_empty",
+        "_tagged_fields",
+        "segment_leader_epochs[].leader_epoch",
+        "segment_leader_epochs[].offset",
+        "segment_leader_epochs[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -305,6 +436,7 @@ pub mod schema {
     pub static REMOTE_LOG_SEGMENT_METADATA_SNAPSHOT_RECORD: StructDesc = StructDesc {
         name: "RemoteLogSegmentMetadataSnapshotRecord",
         flexible: 0x1,
+        tags_id: 11,
         fields: &[
             FieldDesc {
                 name: "SegmentId",
@@ -318,6 +450,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "StartOffset",
@@ -331,6 +464,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "EndOffset",
@@ -344,6 +478,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "BrokerId",
@@ -357,6 +492,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "MaxTimestampMs",
@@ -370,6 +506,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "EventTimestampMs",
@@ -383,6 +520,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "SegmentLeaderEpochs",
@@ -396,6 +534,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "SegmentSizeInBytes",
@@ -409,6 +548,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "CustomMetadata",
@@ -422,6 +562,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 8,
             },
             FieldDesc {
                 name: "RemoteLogSegmentState",
@@ -435,6 +576,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "TxnIndexEmpty",
@@ -448,6 +590,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
         ],
     };
@@ -456,6 +599,7 @@ pub mod schema {
     pub static SEGMENT_LEADER_EPOCH_ENTRY: StructDesc = StructDesc {
         name: "SegmentLeaderEpochEntry",
         flexible: 0x1,
+        tags_id: 14,
         fields: &[
             FieldDesc {
                 name: "LeaderEpoch",
@@ -469,6 +613,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "Offset",
@@ -482,6 +627,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 13,
             },
         ],
     };

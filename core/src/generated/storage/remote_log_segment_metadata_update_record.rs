@@ -84,6 +84,30 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        let present = true;
+        rt::visit::struct_field::<RemoteLogSegmentIdEntry<'a>, V>(c, present, v, fields::REMOTE_LOG_SEGMENT_ID, vis)?;
+        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+        vis.i64(fields::EVENT_TIMESTAMP_MS, rt::read::i64(c, "event_timestamp_ms")?);
+        vis.bytes(
+            fields::CUSTOM_METADATA,
+            rt::read::opt_bytes(c, true, true, "custom_metadata")?,
+        );
+        vis.i8(
+            fields::REMOTE_LOG_SEGMENT_STATE,
+            rt::read::i8(c, "remote_log_segment_state")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 13;
@@ -175,6 +199,36 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         rt::read::skip(c, 16)?;
         rt::read::skip_tags(c)?;
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        let present = true;
+        rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(
+            c,
+            present,
+            v,
+            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION,
+            vis,
+        )?;
+        vis.uuid(
+            fields::REMOTE_LOG_SEGMENT_ID_ID,
+            rt::read::uuid(c, "remote_log_segment_id.id")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS,
+                vis,
+                "remote_log_segment_id._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -280,6 +334,36 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_NAME,
+            Some(rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?),
+        );
+        vis.uuid(
+            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_ID,
+            rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?,
+        );
+        vis.i32(
+            fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_PARTITION,
+            rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS,
+                vis,
+                "remote_log_segment_id.topic_id_partition._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -321,6 +405,53 @@ impl<'a> rt::Message<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::REMOTE_LOG_SEGMENT_METADATA_UPDATE_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `remote_log_segment_id`.
+    pub const REMOTE_LOG_SEGMENT_ID: crate::FieldId = 0;
+    /// `broker_id`.
+    pub const BROKER_ID: crate::FieldId = 1;
+    /// `event_timestamp_ms`.
+    pub const EVENT_TIMESTAMP_MS: crate::FieldId = 2;
+    /// `custom_metadata`.
+    pub const CUSTOM_METADATA: crate::FieldId = 3;
+    /// `remote_log_segment_state`.
+    pub const REMOTE_LOG_SEGMENT_STATE: crate::FieldId = 4;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 5;
+    /// `remote_log_segment_id.topic_id_partition`.
+    pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION: crate::FieldId = 6;
+    /// `remote_log_segment_id.id`.
+    pub const REMOTE_LOG_SEGMENT_ID_ID: crate::FieldId = 7;
+    /// `remote_log_segment_id._tagged_fields`.
+    pub const REMOTE_LOG_SEGMENT_ID_TAGGED_FIELDS: crate::FieldId = 8;
+    /// `remote_log_segment_id.topic_id_partition.name`.
+    pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_NAME: crate::FieldId = 9;
+    /// `remote_log_segment_id.topic_id_partition.id`.
+    pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_ID: crate::FieldId = 10;
+    /// `remote_log_segment_id.topic_id_partition.partition`.
+    pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_PARTITION: crate::FieldId = 11;
+    /// `remote_log_segment_id.topic_id_partition._tagged_fields`.
+    pub const REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_TAGGED_FIELDS: crate::FieldId = 12;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "remote_log_segment_id",
+        "broker_id",
+        "event_timestamp_ms",
+        "custom_metadata",
+        "remote_log_segment_state",
+        "_tagged_fields",
+        "remote_log_segment_id.topic_id_partition",
+        "remote_log_segment_id.id",
+        "remote_log_segment_id._tagged_fields",
+        "remote_log_segment_id.topic_id_partition.name",
+        "remote_log_segment_id.topic_id_partition.id",
+        "remote_log_segment_id.topic_id_partition.partition",
+        "remote_log_segment_id.topic_id_partition._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -330,6 +461,7 @@ pub mod schema {
     pub static REMOTE_LOG_SEGMENT_METADATA_UPDATE_RECORD: StructDesc = StructDesc {
         name: "RemoteLogSegmentMetadataUpdateRecord",
         flexible: 0x1,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "RemoteLogSegmentId",
@@ -343,6 +475,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "BrokerId",
@@ -356,6 +489,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "EventTimestampMs",
@@ -369,6 +503,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "CustomMetadata",
@@ -382,6 +517,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Null,
+                id: 3,
             },
             FieldDesc {
                 name: "RemoteLogSegmentState",
@@ -395,6 +531,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };
@@ -403,6 +540,7 @@ pub mod schema {
     pub static REMOTE_LOG_SEGMENT_ID_ENTRY: StructDesc = StructDesc {
         name: "RemoteLogSegmentIdEntry",
         flexible: 0x1,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "TopicIdPartition",
@@ -416,6 +554,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Id",
@@ -429,6 +568,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };
@@ -437,6 +577,7 @@ pub mod schema {
     pub static TOPIC_ID_PARTITION_ENTRY: StructDesc = StructDesc {
         name: "TopicIdPartitionEntry",
         flexible: 0x1,
+        tags_id: 12,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -450,6 +591,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "Id",
@@ -463,6 +605,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "Partition",
@@ -476,6 +619,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
         ],
     };

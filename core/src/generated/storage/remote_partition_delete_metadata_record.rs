@@ -81,6 +81,27 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        let present = true;
+        rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(c, present, v, fields::TOPIC_ID_PARTITION, vis)?;
+        vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
+        vis.i64(fields::EVENT_TIMESTAMP_MS, rt::read::i64(c, "event_timestamp_ms")?);
+        vis.i8(
+            fields::REMOTE_PARTITION_DELETE_STATE,
+            rt::read::i8(c, "remote_partition_delete_state")?,
+        );
+        if true {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 13;
@@ -186,6 +207,36 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::TOPIC_ID_PARTITION_NAME,
+            Some(rt::read::str(c, true, "topic_id_partition.name")?),
+        );
+        vis.uuid(
+            fields::TOPIC_ID_PARTITION_ID,
+            rt::read::uuid(c, "topic_id_partition.id")?,
+        );
+        vis.i32(
+            fields::TOPIC_ID_PARTITION_PARTITION,
+            rt::read::i32(c, "topic_id_partition.partition")?,
+        );
+        if true {
+            rt::visit::tags_only(
+                c,
+                fields::TOPIC_ID_PARTITION_TAGGED_FIELDS,
+                vis,
+                "topic_id_partition._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -225,6 +276,41 @@ impl<'a> rt::Message<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::REMOTE_PARTITION_DELETE_METADATA_RECORD;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topic_id_partition`.
+    pub const TOPIC_ID_PARTITION: crate::FieldId = 0;
+    /// `broker_id`.
+    pub const BROKER_ID: crate::FieldId = 1;
+    /// `event_timestamp_ms`.
+    pub const EVENT_TIMESTAMP_MS: crate::FieldId = 2;
+    /// `remote_partition_delete_state`.
+    pub const REMOTE_PARTITION_DELETE_STATE: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `topic_id_partition.name`.
+    pub const TOPIC_ID_PARTITION_NAME: crate::FieldId = 5;
+    /// `topic_id_partition.id`.
+    pub const TOPIC_ID_PARTITION_ID: crate::FieldId = 6;
+    /// `topic_id_partition.partition`.
+    pub const TOPIC_ID_PARTITION_PARTITION: crate::FieldId = 7;
+    /// `topic_id_partition._tagged_fields`.
+    pub const TOPIC_ID_PARTITION_TAGGED_FIELDS: crate::FieldId = 8;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "topic_id_partition",
+        "broker_id",
+        "event_timestamp_ms",
+        "remote_partition_delete_state",
+        "_tagged_fields",
+        "topic_id_partition.name",
+        "topic_id_partition.id",
+        "topic_id_partition.partition",
+        "topic_id_partition._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -234,6 +320,7 @@ pub mod schema {
     pub static REMOTE_PARTITION_DELETE_METADATA_RECORD: StructDesc = StructDesc {
         name: "RemotePartitionDeleteMetadataRecord",
         flexible: 0x1,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "TopicIdPartition",
@@ -247,6 +334,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "BrokerId",
@@ -260,6 +348,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "EventTimestampMs",
@@ -273,6 +362,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "RemotePartitionDeleteState",
@@ -286,6 +376,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -294,6 +385,7 @@ pub mod schema {
     pub static TOPIC_ID_PARTITION_ENTRY: StructDesc = StructDesc {
         name: "TopicIdPartitionEntry",
         flexible: 0x1,
+        tags_id: 8,
         fields: &[
             FieldDesc {
                 name: "Name",
@@ -307,6 +399,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "Id",
@@ -320,6 +413,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "Partition",
@@ -333,6 +427,7 @@ pub mod schema {
                 compact: 0x1,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
         ],
     };

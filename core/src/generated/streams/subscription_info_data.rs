@@ -120,6 +120,55 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::VERSION, rt::read::i32(c, "version")?);
+        if v >= 3 {
+            vis.i32(
+                fields::LATEST_SUPPORTED_VERSION,
+                rt::read::i32(c, "latest_supported_version")?,
+            );
+        }
+        vis.uuid(fields::PROCESS_ID, rt::read::uuid(c, "process_id")?);
+        if v <= 6 {
+            rt::visit::array::<TaskId<'a>, V>(c, false, false, v, fields::PREV_TASKS, vis, "prev_tasks")?;
+        }
+        if v <= 6 {
+            rt::visit::array::<TaskId<'a>, V>(c, false, false, v, fields::STANDBY_TASKS, vis, "standby_tasks")?;
+        }
+        if v >= 2 {
+            vis.bytes(
+                fields::USER_END_POINT,
+                Some(rt::read::bytes(c, false, "user_end_point")?),
+            );
+        }
+        if v >= 7 {
+            rt::visit::array::<TaskOffsetSum<'a>, V>(
+                c,
+                false,
+                false,
+                v,
+                fields::TASK_OFFSET_SUMS,
+                vis,
+                "task_offset_sums",
+            )?;
+        }
+        if v >= 8 {
+            vis.i8(fields::UNIQUE_FIELD, rt::read::i8(c, "unique_field")?);
+        }
+        if v >= 9 {
+            vis.i32(fields::ERROR_CODE, rt::read::i32(c, "error_code")?);
+        }
+        if v >= 11 {
+            rt::visit::array::<ClientTag<'a>, V>(c, false, false, v, fields::CLIENT_TAGS, vis, "client_tags")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 20;
@@ -283,6 +332,28 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v <= 6 {
+            vis.i32(
+                fields::PREV_TASKS_TOPIC_GROUP_ID,
+                rt::read::i32(c, "prev_tasks[].topic_group_id")?,
+            );
+        }
+        if v <= 6 {
+            vis.i32(
+                fields::PREV_TASKS_PARTITION,
+                rt::read::i32(c, "prev_tasks[].partition")?,
+            );
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -418,6 +489,51 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
             rt::read::skip_array::<PartitionToOffsetSum<'a>>(c, false, v)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 7 {
+            vis.i32(
+                fields::TASK_OFFSET_SUMS_TOPIC_GROUP_ID,
+                rt::read::i32(c, "task_offset_sums[].topic_group_id")?,
+            );
+        }
+        if v >= 10 {
+            vis.i32(
+                fields::TASK_OFFSET_SUMS_PARTITION,
+                rt::read::i32(c, "task_offset_sums[].partition")?,
+            );
+        }
+        if v >= 10 {
+            vis.i64(
+                fields::TASK_OFFSET_SUMS_OFFSET_SUM,
+                rt::read::i64(c, "task_offset_sums[].offset_sum")?,
+            );
+        }
+        if v >= 10 {
+            vis.str(
+                fields::TASK_OFFSET_SUMS_NAMED_TOPOLOGY,
+                rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?,
+            );
+        }
+        if (7..=9).contains(&v) {
+            rt::visit::array::<PartitionToOffsetSum<'a>, V>(
+                c,
+                false,
+                false,
+                v,
+                fields::TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM,
+                vis,
+                "task_offset_sums[].partition_to_offset_sum",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -560,6 +676,28 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 11 {
+            vis.bytes(
+                fields::CLIENT_TAGS_KEY,
+                Some(rt::read::bytes(c, false, "client_tags[].key")?),
+            );
+        }
+        if v >= 11 {
+            vis.bytes(
+                fields::CLIENT_TAGS_VALUE,
+                Some(rt::read::bytes(c, false, "client_tags[].value")?),
+            );
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -670,6 +808,28 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if (7..=9).contains(&v) {
+            vis.i32(
+                fields::TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_PARTITION,
+                rt::read::i32(c, "task_offset_sums[].partition_to_offset_sum[].partition")?,
+            );
+        }
+        if (7..=9).contains(&v) {
+            vis.i64(
+                fields::TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_OFFSET_SUM,
+                rt::read::i64(c, "task_offset_sums[].partition_to_offset_sum[].offset_sum")?,
+            );
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -725,6 +885,92 @@ impl<'a> rt::Message<'a> for SubscriptionInfoData<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SUBSCRIPTION_INFO_DATA;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `version`.
+    pub const VERSION: crate::FieldId = 0;
+    /// `latest_supported_version`.
+    pub const LATEST_SUPPORTED_VERSION: crate::FieldId = 1;
+    /// `process_id`.
+    pub const PROCESS_ID: crate::FieldId = 2;
+    /// `prev_tasks`.
+    pub const PREV_TASKS: crate::FieldId = 3;
+    /// `standby_tasks`.
+    pub const STANDBY_TASKS: crate::FieldId = 4;
+    /// `user_end_point`.
+    pub const USER_END_POINT: crate::FieldId = 5;
+    /// `task_offset_sums`.
+    pub const TASK_OFFSET_SUMS: crate::FieldId = 6;
+    /// `unique_field`.
+    pub const UNIQUE_FIELD: crate::FieldId = 7;
+    /// `error_code`.
+    pub const ERROR_CODE: crate::FieldId = 8;
+    /// `client_tags`.
+    pub const CLIENT_TAGS: crate::FieldId = 9;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 10;
+    /// `prev_tasks[].topic_group_id`.
+    pub const PREV_TASKS_TOPIC_GROUP_ID: crate::FieldId = 11;
+    /// `prev_tasks[].partition`.
+    pub const PREV_TASKS_PARTITION: crate::FieldId = 12;
+    /// `prev_tasks[]._tagged_fields`.
+    pub const PREV_TASKS_TAGGED_FIELDS: crate::FieldId = 13;
+    /// `task_offset_sums[].topic_group_id`.
+    pub const TASK_OFFSET_SUMS_TOPIC_GROUP_ID: crate::FieldId = 14;
+    /// `task_offset_sums[].partition`.
+    pub const TASK_OFFSET_SUMS_PARTITION: crate::FieldId = 15;
+    /// `task_offset_sums[].offset_sum`.
+    pub const TASK_OFFSET_SUMS_OFFSET_SUM: crate::FieldId = 16;
+    /// `task_offset_sums[].named_topology`.
+    pub const TASK_OFFSET_SUMS_NAMED_TOPOLOGY: crate::FieldId = 17;
+    /// `task_offset_sums[].partition_to_offset_sum`.
+    pub const TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM: crate::FieldId = 18;
+    /// `task_offset_sums[]._tagged_fields`.
+    pub const TASK_OFFSET_SUMS_TAGGED_FIELDS: crate::FieldId = 19;
+    /// `client_tags[].key`.
+    pub const CLIENT_TAGS_KEY: crate::FieldId = 20;
+    /// `client_tags[].value`.
+    pub const CLIENT_TAGS_VALUE: crate::FieldId = 21;
+    /// `client_tags[]._tagged_fields`.
+    pub const CLIENT_TAGS_TAGGED_FIELDS: crate::FieldId = 22;
+    /// `task_offset_sums[].partition_to_offset_sum[].partition`.
+    pub const TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_PARTITION: crate::FieldId = 23;
+    /// `task_offset_sums[].partition_to_offset_sum[].offset_sum`.
+    pub const TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_OFFSET_SUM: crate::FieldId = 24;
+    /// `task_offset_sums[].partition_to_offset_sum[]._tagged_fields`.
+    pub const TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_TAGGED_FIELDS: crate::FieldId = 25;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "version",
+        "latest_supported_version",
+        "process_id",
+        "prev_tasks",
+        "standby_tasks",
+        "user_end_point",
+        "task_offset_sums",
+        "unique_field",
+        "error_code",
+        "client_tags",
+        "_tagged_fields",
+        "prev_tasks[].topic_group_id",
+        "prev_tasks[].partition",
+        "prev_tasks[]._tagged_fields",
+        "task_offset_sums[].topic_group_id",
+        "task_offset_sums[].partition",
+        "task_offset_sums[].offset_sum",
+        "task_offset_sums[].named_topology",
+        "task_offset_sums[].partition_to_offset_sum",
+        "task_offset_sums[]._tagged_fields",
+        "client_tags[].key",
+        "client_tags[].value",
+        "client_tags[]._tagged_fields",
+        "task_offset_sums[].partition_to_offset_sum[].partition",
+        "task_offset_sums[].partition_to_offset_sum[].offset_sum",
+        "task_offset_sums[].partition_to_offset_sum[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -734,6 +980,7 @@ pub mod schema {
     pub static SUBSCRIPTION_INFO_DATA: StructDesc = StructDesc {
         name: "SubscriptionInfoData",
         flexible: 0x0,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "version",
@@ -747,6 +994,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "latestSupportedVersion",
@@ -760,6 +1008,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Int(-1),
+                id: 1,
             },
             FieldDesc {
                 name: "processId",
@@ -773,6 +1022,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 2,
             },
             FieldDesc {
                 name: "prevTasks",
@@ -786,6 +1036,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "standbyTasks",
@@ -799,6 +1050,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
             FieldDesc {
                 name: "userEndPoint",
@@ -812,6 +1064,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "taskOffsetSums",
@@ -825,6 +1078,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "uniqueField",
@@ -838,6 +1092,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 7,
             },
             FieldDesc {
                 name: "errorCode",
@@ -851,6 +1106,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "clientTags",
@@ -864,6 +1120,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -872,6 +1129,7 @@ pub mod schema {
     pub static TASK_ID: StructDesc = StructDesc {
         name: "TaskId",
         flexible: 0x0,
+        tags_id: 13,
         fields: &[
             FieldDesc {
                 name: "topicGroupId",
@@ -885,6 +1143,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "partition",
@@ -898,6 +1157,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
         ],
     };
@@ -906,6 +1166,7 @@ pub mod schema {
     pub static TASK_OFFSET_SUM: StructDesc = StructDesc {
         name: "TaskOffsetSum",
         flexible: 0x0,
+        tags_id: 19,
         fields: &[
             FieldDesc {
                 name: "topicGroupId",
@@ -919,6 +1180,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "partition",
@@ -932,6 +1194,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "offsetSum",
@@ -945,6 +1208,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 16,
             },
             FieldDesc {
                 name: "namedTopology",
@@ -958,6 +1222,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 17,
             },
             FieldDesc {
                 name: "partitionToOffsetSum",
@@ -971,6 +1236,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 18,
             },
         ],
     };
@@ -979,6 +1245,7 @@ pub mod schema {
     pub static CLIENT_TAG: StructDesc = StructDesc {
         name: "ClientTag",
         flexible: 0x0,
+        tags_id: 22,
         fields: &[
             FieldDesc {
                 name: "key",
@@ -992,6 +1259,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
             FieldDesc {
                 name: "value",
@@ -1005,6 +1273,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 21,
             },
         ],
     };
@@ -1013,6 +1282,7 @@ pub mod schema {
     pub static PARTITION_TO_OFFSET_SUM: StructDesc = StructDesc {
         name: "PartitionToOffsetSum",
         flexible: 0x0,
+        tags_id: 25,
         fields: &[
             FieldDesc {
                 name: "partition",
@@ -1026,6 +1296,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 23,
             },
             FieldDesc {
                 name: "offsetSum",
@@ -1039,6 +1310,7 @@ pub mod schema {
                 compact: 0x0,
                 ignorable: false,
                 default: D::Zero,
+                id: 24,
             },
         ],
     };

@@ -96,6 +96,41 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        let present = rt::read::present(c, true, "nullable_struct")?;
+        rt::visit::struct_field::<MyStruct<'a>, V>(c, present, v, fields::NULLABLE_STRUCT, vis)?;
+        let present = rt::read::present(c, v >= 1, "nullable_struct2")?;
+        rt::visit::struct_field::<MyStruct2<'a>, V>(c, present, v, fields::NULLABLE_STRUCT2, vis)?;
+        if v >= 1 {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        let present = rt::read::tagged_present(c, v >= 1, "nullable_struct3")?;
+                        rt::visit::struct_field::<MyStruct3<'a>, V>(c, present, v, fields::NULLABLE_STRUCT3, vis)?;
+                        rt::read::check_tag_size(c, before, size, tag, "nullable_struct3")?;
+                    }
+                    1 => {
+                        let present = rt::read::tagged_present(c, v >= 1, "nullable_struct4")?;
+                        rt::visit::struct_field::<MyStruct4<'a>, V>(c, present, v, fields::NULLABLE_STRUCT4, vis)?;
+                        rt::read::check_tag_size(c, before, size, tag, "nullable_struct4")?;
+                    }
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -225,6 +260,32 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::NULLABLE_STRUCT_MY_STRING,
+            Some(rt::read::str(c, v >= 1, "nullable_struct.my_string")?),
+        );
+        vis.i32(
+            fields::NULLABLE_STRUCT_MY_INT,
+            rt::read::i32(c, "nullable_struct.my_int")?,
+        );
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::NULLABLE_STRUCT_TAGGED_FIELDS,
+                vis,
+                "nullable_struct._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 4;
@@ -314,6 +375,32 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(
+            fields::NULLABLE_STRUCT2_MY_STRING,
+            Some(rt::read::str(c, v >= 1, "nullable_struct2.my_string")?),
+        );
+        vis.i32(
+            fields::NULLABLE_STRUCT2_MY_INT,
+            rt::read::i32(c, "nullable_struct2.my_int")?,
+        );
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::NULLABLE_STRUCT2_TAGGED_FIELDS,
+                vis,
+                "nullable_struct2._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -417,6 +504,36 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.str(
+                fields::NULLABLE_STRUCT3_MY_STRING,
+                Some(rt::read::str(c, v >= 1, "nullable_struct3.my_string")?),
+            );
+        }
+        if v >= 1 {
+            vis.i32(
+                fields::NULLABLE_STRUCT3_MY_INT,
+                rt::read::i32(c, "nullable_struct3.my_int")?,
+            );
+        }
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::NULLABLE_STRUCT3_TAGGED_FIELDS,
+                vis,
+                "nullable_struct3._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -537,6 +654,36 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.str(
+                fields::NULLABLE_STRUCT4_MY_STRING,
+                Some(rt::read::str(c, v >= 1, "nullable_struct4.my_string")?),
+            );
+        }
+        if v >= 1 {
+            vis.i32(
+                fields::NULLABLE_STRUCT4_MY_INT,
+                rt::read::i32(c, "nullable_struct4.my_int")?,
+            );
+        }
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::NULLABLE_STRUCT4_TAGGED_FIELDS,
+                vis,
+                "nullable_struct4._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -590,6 +737,65 @@ impl<'a> rt::Message<'a> for NullableStructMessage<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::NULLABLE_STRUCT_MESSAGE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `nullable_struct`.
+    pub const NULLABLE_STRUCT: crate::FieldId = 0;
+    /// `nullable_struct2`.
+    pub const NULLABLE_STRUCT2: crate::FieldId = 1;
+    /// `nullable_struct3`.
+    pub const NULLABLE_STRUCT3: crate::FieldId = 2;
+    /// `nullable_struct4`.
+    pub const NULLABLE_STRUCT4: crate::FieldId = 3;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 4;
+    /// `nullable_struct.my_string`.
+    pub const NULLABLE_STRUCT_MY_STRING: crate::FieldId = 5;
+    /// `nullable_struct.my_int`.
+    pub const NULLABLE_STRUCT_MY_INT: crate::FieldId = 6;
+    /// `nullable_struct._tagged_fields`.
+    pub const NULLABLE_STRUCT_TAGGED_FIELDS: crate::FieldId = 7;
+    /// `nullable_struct2.my_string`.
+    pub const NULLABLE_STRUCT2_MY_STRING: crate::FieldId = 8;
+    /// `nullable_struct2.my_int`.
+    pub const NULLABLE_STRUCT2_MY_INT: crate::FieldId = 9;
+    /// `nullable_struct2._tagged_fields`.
+    pub const NULLABLE_STRUCT2_TAGGED_FIELDS: crate::FieldId = 10;
+    /// `nullable_struct3.my_string`.
+    pub const NULLABLE_STRUCT3_MY_STRING: crate::FieldId = 11;
+    /// `nullable_struct3.my_int`.
+    pub const NULLABLE_STRUCT3_MY_INT: crate::FieldId = 12;
+    /// `nullable_struct3._tagged_fields`.
+    pub const NULLABLE_STRUCT3_TAGGED_FIELDS: crate::FieldId = 13;
+    /// `nullable_struct4.my_string`.
+    pub const NULLABLE_STRUCT4_MY_STRING: crate::FieldId = 14;
+    /// `nullable_struct4.my_int`.
+    pub const NULLABLE_STRUCT4_MY_INT: crate::FieldId = 15;
+    /// `nullable_struct4._tagged_fields`.
+    pub const NULLABLE_STRUCT4_TAGGED_FIELDS: crate::FieldId = 16;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "nullable_struct",
+        "nullable_struct2",
+        "nullable_struct3",
+        "nullable_struct4",
+        "_tagged_fields",
+        "nullable_struct.my_string",
+        "nullable_struct.my_int",
+        "nullable_struct._tagged_fields",
+        "nullable_struct2.my_string",
+        "nullable_struct2.my_int",
+        "nullable_struct2._tagged_fields",
+        "nullable_struct3.my_string",
+        "nullable_struct3.my_int",
+        "nullable_struct3._tagged_fields",
+        "nullable_struct4.my_string",
+        "nullable_struct4.my_int",
+        "nullable_struct4._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -599,6 +805,7 @@ pub mod schema {
     pub static NULLABLE_STRUCT_MESSAGE: StructDesc = StructDesc {
         name: "NullableStructMessage",
         flexible: 0x6,
+        tags_id: 4,
         fields: &[
             FieldDesc {
                 name: "NullableStruct",
@@ -612,6 +819,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Null,
+                id: 0,
             },
             FieldDesc {
                 name: "NullableStruct2",
@@ -625,6 +833,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "NullableStruct3",
@@ -638,6 +847,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Null,
+                id: 2,
             },
             FieldDesc {
                 name: "NullableStruct4",
@@ -651,6 +861,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
         ],
     };
@@ -659,6 +870,7 @@ pub mod schema {
     pub static MY_STRUCT: StructDesc = StructDesc {
         name: "MyStruct",
         flexible: 0x6,
+        tags_id: 7,
         fields: &[
             FieldDesc {
                 name: "MyString",
@@ -672,6 +884,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "MyInt",
@@ -685,6 +898,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
         ],
     };
@@ -693,6 +907,7 @@ pub mod schema {
     pub static MY_STRUCT2: StructDesc = StructDesc {
         name: "MyStruct2",
         flexible: 0x6,
+        tags_id: 10,
         fields: &[
             FieldDesc {
                 name: "MyString",
@@ -706,6 +921,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 8,
             },
             FieldDesc {
                 name: "MyInt",
@@ -719,6 +935,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
         ],
     };
@@ -727,6 +944,7 @@ pub mod schema {
     pub static MY_STRUCT3: StructDesc = StructDesc {
         name: "MyStruct3",
         flexible: 0x6,
+        tags_id: 13,
         fields: &[
             FieldDesc {
                 name: "MyString",
@@ -740,6 +958,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "MyInt",
@@ -753,6 +972,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
         ],
     };
@@ -761,6 +981,7 @@ pub mod schema {
     pub static MY_STRUCT4: StructDesc = StructDesc {
         name: "MyStruct4",
         flexible: 0x6,
+        tags_id: 16,
         fields: &[
             FieldDesc {
                 name: "MyString",
@@ -774,6 +995,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "MyInt",
@@ -787,6 +1009,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
         ],
     };

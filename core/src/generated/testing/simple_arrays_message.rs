@@ -72,6 +72,23 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            rt::visit::array::<StructArray<'a>, V>(c, v >= 1, false, v, fields::GOATS, vis, "goats")?;
+        }
+        rt::visit::array::<i32, V>(c, v >= 1, false, v, fields::SHEEP, vis, "sheep")?;
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -183,6 +200,25 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.i8(fields::GOATS_COLOR, rt::read::i8(c, "goats[].color")?);
+        }
+        if v >= 2 {
+            vis.str(fields::GOATS_NAME, Some(rt::read::str(c, v >= 1, "goats[].name")?));
+        }
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::GOATS_TAGGED_FIELDS, vis, "goats[]._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -236,6 +272,32 @@ impl<'a> rt::Message<'a> for SimpleArraysMessage<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SIMPLE_ARRAYS_MESSAGE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `goats`.
+    pub const GOATS: crate::FieldId = 0;
+    /// `sheep`.
+    pub const SHEEP: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// `goats[].color`.
+    pub const GOATS_COLOR: crate::FieldId = 3;
+    /// `goats[].name`.
+    pub const GOATS_NAME: crate::FieldId = 4;
+    /// `goats[]._tagged_fields`.
+    pub const GOATS_TAGGED_FIELDS: crate::FieldId = 5;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "goats",
+        "sheep",
+        "_tagged_fields",
+        "goats[].color",
+        "goats[].name",
+        "goats[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -245,6 +307,7 @@ pub mod schema {
     pub static SIMPLE_ARRAYS_MESSAGE: StructDesc = StructDesc {
         name: "SimpleArraysMessage",
         flexible: 0x6,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Goats",
@@ -258,6 +321,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "Sheep",
@@ -271,6 +335,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
         ],
     };
@@ -279,6 +344,7 @@ pub mod schema {
     pub static STRUCT_ARRAY: StructDesc = StructDesc {
         name: "StructArray",
         flexible: 0x6,
+        tags_id: 5,
         fields: &[
             FieldDesc {
                 name: "Color",
@@ -292,6 +358,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 3,
             },
             FieldDesc {
                 name: "Name",
@@ -305,6 +372,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 4,
             },
         ],
     };

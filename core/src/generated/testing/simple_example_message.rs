@@ -246,6 +246,118 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 1 {
+            vis.uuid(fields::PROCESS_ID, rt::read::uuid(c, "process_id")?);
+        }
+        if v == 1 {
+            vis.bytes(
+                fields::ZERO_COPY_BYTE_BUFFER,
+                Some(rt::read::bytes(c, v >= 1, "zero_copy_byte_buffer")?),
+            );
+        }
+        if v == 1 {
+            vis.bytes(
+                fields::NULLABLE_ZERO_COPY_BYTE_BUFFER,
+                rt::read::opt_bytes(c, v >= 1, v == 1, "nullable_zero_copy_byte_buffer")?,
+            );
+        }
+        if v >= 2 {
+            let present = true;
+            rt::visit::struct_field::<MyStruct<'a>, V>(c, present, v, fields::MY_STRUCT, vis)?;
+        }
+        let present = true;
+        rt::visit::struct_field::<TestCommonStruct<'a>, V>(c, present, v, fields::MY_COMMON_STRUCT, vis)?;
+        let present = true;
+        rt::visit::struct_field::<TestCommonStruct<'a>, V>(c, present, v, fields::MY_OTHER_COMMON_STRUCT, vis)?;
+        if v >= 1 {
+            vis.u16(fields::MY_UINT16, rt::read::u16(c, "my_uint16")?);
+        }
+        if v >= 1 {
+            vis.u32(fields::MY_UINT32, rt::read::u32(c, "my_uint32")?);
+        }
+        if v >= 1 {
+            let n = rt::read::tag_count(c, "_tagged_fields")?;
+            let mut next_tag = 0u64;
+            for _ in 0..n {
+                let (tag, size) = rt::read::next_tag(c, &mut next_tag, "_tagged_fields")?;
+                let before = c.len();
+                match tag {
+                    0 => {
+                        rt::visit::array::<i32, V>(
+                            c,
+                            true,
+                            false,
+                            v,
+                            fields::MY_TAGGED_INT_ARRAY,
+                            vis,
+                            "my_tagged_int_array",
+                        )?;
+                        rt::read::check_tag_size(c, before, size, tag, "my_tagged_int_array")?;
+                    }
+                    1 => {
+                        vis.str(
+                            fields::MY_NULLABLE_STRING,
+                            rt::read::opt_str(c, true, v >= 1, "my_nullable_string")?,
+                        );
+                        rt::read::check_tag_size(c, before, size, tag, "my_nullable_string")?;
+                    }
+                    2 => {
+                        vis.i16(fields::MY_INT16, rt::read::i16(c, "my_int16")?);
+                        rt::read::check_tag_size(c, before, size, tag, "my_int16")?;
+                    }
+                    3 => {
+                        vis.f64(fields::MY_FLOAT64, rt::read::f64(c, "my_float64")?);
+                        rt::read::check_tag_size(c, before, size, tag, "my_float64")?;
+                    }
+                    4 => {
+                        vis.str(fields::MY_STRING, Some(rt::read::str(c, true, "my_string")?));
+                        rt::read::check_tag_size(c, before, size, tag, "my_string")?;
+                    }
+                    5 => {
+                        vis.bytes(fields::MY_BYTES, rt::read::opt_bytes(c, true, v >= 1, "my_bytes")?);
+                        rt::read::check_tag_size(c, before, size, tag, "my_bytes")?;
+                    }
+                    6 => {
+                        vis.uuid(fields::TAGGED_UUID, rt::read::uuid(c, "tagged_uuid")?);
+                        rt::read::check_tag_size(c, before, size, tag, "tagged_uuid")?;
+                    }
+                    7 => {
+                        vis.i64(fields::TAGGED_LONG, rt::read::i64(c, "tagged_long")?);
+                        rt::read::check_tag_size(c, before, size, tag, "tagged_long")?;
+                    }
+                    8 if v >= 2 => {
+                        let present = true;
+                        rt::visit::struct_field::<TaggedStruct<'a>, V>(c, present, v, fields::MY_TAGGED_STRUCT, vis)?;
+                        rt::read::check_tag_size(c, before, size, tag, "my_tagged_struct")?;
+                    }
+                    8 => return Err(rt::read::tag_not_in_version(c, tag, "my_tagged_struct")),
+                    9 if v >= 2 => {
+                        vis.i64(
+                            fields::TAGGED_LONG_FLEXIBLE_VERSION_SUBSET,
+                            rt::read::i64(c, "tagged_long_flexible_version_subset")?,
+                        );
+                        rt::read::check_tag_size(c, before, size, tag, "tagged_long_flexible_version_subset")?;
+                    }
+                    9 => {
+                        return Err(rt::read::tag_not_in_version(
+                            c,
+                            tag,
+                            "tagged_long_flexible_version_subset",
+                        ))
+                    }
+                    _ => rt::visit::unknown_tag(c, tag, size, fields::TAGGED_FIELDS, vis, "_tagged_fields")?,
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -593,6 +705,33 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 2 {
+            vis.i32(fields::MY_STRUCT_STRUCT_ID, rt::read::i32(c, "my_struct.struct_id")?);
+        }
+        if v >= 2 {
+            rt::visit::array::<StructArray<'a>, V>(
+                c,
+                v >= 1,
+                false,
+                v,
+                fields::MY_STRUCT_ARRAY_IN_STRUCT,
+                vis,
+                "my_struct.array_in_struct",
+            )?;
+        }
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::MY_STRUCT_TAGGED_FIELDS, vis, "my_struct._tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -696,6 +835,30 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
             rt::read::skip_tags(c)?;
         }
         Some(())
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 2 {
+            vis.str(
+                fields::MY_TAGGED_STRUCT_STRUCT_ID,
+                Some(rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?),
+            );
+        }
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::MY_TAGGED_STRUCT_TAGGED_FIELDS,
+                vis,
+                "my_tagged_struct._tagged_fields",
+            )?;
+        }
+        Ok(())
     }
 
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
@@ -802,6 +965,26 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.i32(fields::MY_COMMON_STRUCT_FOO, rt::read::i32(c, "my_common_struct.foo")?);
+        vis.i32(fields::MY_COMMON_STRUCT_BAR, rt::read::i32(c, "my_common_struct.bar")?);
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::MY_COMMON_STRUCT_TAGGED_FIELDS,
+                vis,
+                "my_common_struct._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 8;
@@ -891,6 +1074,30 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         Some(())
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        if v >= 2 {
+            vis.i32(
+                fields::MY_STRUCT_ARRAY_IN_STRUCT_ARRAY_FIELD_ID,
+                rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?,
+            );
+        }
+        if v >= 1 {
+            rt::visit::tags_only(
+                c,
+                fields::MY_STRUCT_ARRAY_IN_STRUCT_TAGGED_FIELDS,
+                vis,
+                "my_struct.array_in_struct[]._tagged_fields",
+            )?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -937,6 +1144,101 @@ impl<'a> rt::Message<'a> for SimpleExampleMessage<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SIMPLE_EXAMPLE_MESSAGE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `process_id`.
+    pub const PROCESS_ID: crate::FieldId = 0;
+    /// `my_tagged_int_array`.
+    pub const MY_TAGGED_INT_ARRAY: crate::FieldId = 1;
+    /// `my_nullable_string`.
+    pub const MY_NULLABLE_STRING: crate::FieldId = 2;
+    /// `my_int16`.
+    pub const MY_INT16: crate::FieldId = 3;
+    /// `my_float64`.
+    pub const MY_FLOAT64: crate::FieldId = 4;
+    /// `my_string`.
+    pub const MY_STRING: crate::FieldId = 5;
+    /// `my_bytes`.
+    pub const MY_BYTES: crate::FieldId = 6;
+    /// `tagged_uuid`.
+    pub const TAGGED_UUID: crate::FieldId = 7;
+    /// `tagged_long`.
+    pub const TAGGED_LONG: crate::FieldId = 8;
+    /// `zero_copy_byte_buffer`.
+    pub const ZERO_COPY_BYTE_BUFFER: crate::FieldId = 9;
+    /// `nullable_zero_copy_byte_buffer`.
+    pub const NULLABLE_ZERO_COPY_BYTE_BUFFER: crate::FieldId = 10;
+    /// `my_struct`.
+    pub const MY_STRUCT: crate::FieldId = 11;
+    /// `my_tagged_struct`.
+    pub const MY_TAGGED_STRUCT: crate::FieldId = 12;
+    /// `tagged_long_flexible_version_subset`.
+    pub const TAGGED_LONG_FLEXIBLE_VERSION_SUBSET: crate::FieldId = 13;
+    /// `my_common_struct`.
+    pub const MY_COMMON_STRUCT: crate::FieldId = 14;
+    /// `my_other_common_struct`.
+    pub const MY_OTHER_COMMON_STRUCT: crate::FieldId = 15;
+    /// `my_uint16`.
+    pub const MY_UINT16: crate::FieldId = 16;
+    /// `my_uint32`.
+    pub const MY_UINT32: crate::FieldId = 17;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 18;
+    /// `my_struct.struct_id`.
+    pub const MY_STRUCT_STRUCT_ID: crate::FieldId = 19;
+    /// `my_struct.array_in_struct`.
+    pub const MY_STRUCT_ARRAY_IN_STRUCT: crate::FieldId = 20;
+    /// `my_struct._tagged_fields`.
+    pub const MY_STRUCT_TAGGED_FIELDS: crate::FieldId = 21;
+    /// `my_tagged_struct.struct_id`.
+    pub const MY_TAGGED_STRUCT_STRUCT_ID: crate::FieldId = 22;
+    /// `my_tagged_struct._tagged_fields`.
+    pub const MY_TAGGED_STRUCT_TAGGED_FIELDS: crate::FieldId = 23;
+    /// `my_common_struct.foo`.
+    pub const MY_COMMON_STRUCT_FOO: crate::FieldId = 24;
+    /// `my_common_struct.bar`.
+    pub const MY_COMMON_STRUCT_BAR: crate::FieldId = 25;
+    /// `my_common_struct._tagged_fields`.
+    pub const MY_COMMON_STRUCT_TAGGED_FIELDS: crate::FieldId = 26;
+    /// `my_struct.array_in_struct[].array_field_id`.
+    pub const MY_STRUCT_ARRAY_IN_STRUCT_ARRAY_FIELD_ID: crate::FieldId = 27;
+    /// `my_struct.array_in_struct[]._tagged_fields`.
+    pub const MY_STRUCT_ARRAY_IN_STRUCT_TAGGED_FIELDS: crate::FieldId = 28;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &[
+        "process_id",
+        "my_tagged_int_array",
+        "my_nullable_string",
+        "my_int16",
+        "my_float64",
+        "my_string",
+        "my_bytes",
+        "tagged_uuid",
+        "tagged_long",
+        "zero_copy_byte_buffer",
+        "nullable_zero_copy_byte_buffer",
+        "my_struct",
+        "my_tagged_struct",
+        "tagged_long_flexible_version_subset",
+        "my_common_struct",
+        "my_other_common_struct",
+        "my_uint16",
+        "my_uint32",
+        "_tagged_fields",
+        "my_struct.struct_id",
+        "my_struct.array_in_struct",
+        "my_struct._tagged_fields",
+        "my_tagged_struct.struct_id",
+        "my_tagged_struct._tagged_fields",
+        "my_common_struct.foo",
+        "my_common_struct.bar",
+        "my_common_struct._tagged_fields",
+        "my_struct.array_in_struct[].array_field_id",
+        "my_struct.array_in_struct[]._tagged_fields",
+    ];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -946,6 +1248,7 @@ pub mod schema {
     pub static SIMPLE_EXAMPLE_MESSAGE: StructDesc = StructDesc {
         name: "SimpleExampleMessage",
         flexible: 0x6,
+        tags_id: 18,
         fields: &[
             FieldDesc {
                 name: "processId",
@@ -959,6 +1262,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "myTaggedIntArray",
@@ -972,6 +1276,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 1,
             },
             FieldDesc {
                 name: "myNullableString",
@@ -985,6 +1290,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Null,
+                id: 2,
             },
             FieldDesc {
                 name: "myInt16",
@@ -998,6 +1304,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Int(123),
+                id: 3,
             },
             FieldDesc {
                 name: "myFloat64",
@@ -1011,6 +1318,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Float(0x4028ae147ae147ae),
+                id: 4,
             },
             FieldDesc {
                 name: "myString",
@@ -1024,6 +1332,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 5,
             },
             FieldDesc {
                 name: "myBytes",
@@ -1037,6 +1346,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 6,
             },
             FieldDesc {
                 name: "taggedUuid",
@@ -1050,6 +1360,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Uuid(0x1f728a3b835344f6825ad1269b7bd6ec),
+                id: 7,
             },
             FieldDesc {
                 name: "taggedLong",
@@ -1063,6 +1374,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Int(914172222550880202),
+                id: 8,
             },
             FieldDesc {
                 name: "zeroCopyByteBuffer",
@@ -1076,6 +1388,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 9,
             },
             FieldDesc {
                 name: "nullableZeroCopyByteBuffer",
@@ -1089,6 +1402,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 10,
             },
             FieldDesc {
                 name: "myStruct",
@@ -1102,6 +1416,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 11,
             },
             FieldDesc {
                 name: "myTaggedStruct",
@@ -1115,6 +1430,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 12,
             },
             FieldDesc {
                 name: "taggedLongFlexibleVersionSubset",
@@ -1128,6 +1444,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: true,
                 default: D::Int(0),
+                id: 13,
             },
             FieldDesc {
                 name: "myCommonStruct",
@@ -1141,6 +1458,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 14,
             },
             FieldDesc {
                 name: "myOtherCommonStruct",
@@ -1154,6 +1472,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 15,
             },
             FieldDesc {
                 name: "myUint16",
@@ -1167,6 +1486,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Int(33000),
+                id: 16,
             },
             FieldDesc {
                 name: "myUint32",
@@ -1180,6 +1500,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Int(1234567),
+                id: 17,
             },
         ],
     };
@@ -1188,6 +1509,7 @@ pub mod schema {
     pub static MY_STRUCT: StructDesc = StructDesc {
         name: "MyStruct",
         flexible: 0x6,
+        tags_id: 21,
         fields: &[
             FieldDesc {
                 name: "structId",
@@ -1201,6 +1523,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 19,
             },
             FieldDesc {
                 name: "arrayInStruct",
@@ -1214,6 +1537,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Zero,
+                id: 20,
             },
         ],
     };
@@ -1222,6 +1546,7 @@ pub mod schema {
     pub static TAGGED_STRUCT: StructDesc = StructDesc {
         name: "TaggedStruct",
         flexible: 0x6,
+        tags_id: 23,
         fields: &[FieldDesc {
             name: "structId",
             json: "structId",
@@ -1234,6 +1559,7 @@ pub mod schema {
             compact: 0x6,
             ignorable: false,
             default: D::Zero,
+            id: 22,
         }],
     };
 
@@ -1241,6 +1567,7 @@ pub mod schema {
     pub static TEST_COMMON_STRUCT: StructDesc = StructDesc {
         name: "TestCommonStruct",
         flexible: 0x6,
+        tags_id: 26,
         fields: &[
             FieldDesc {
                 name: "foo",
@@ -1254,6 +1581,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Int(123),
+                id: 24,
             },
             FieldDesc {
                 name: "bar",
@@ -1267,6 +1595,7 @@ pub mod schema {
                 compact: 0x6,
                 ignorable: false,
                 default: D::Int(123),
+                id: 25,
             },
         ],
     };
@@ -1275,6 +1604,7 @@ pub mod schema {
     pub static STRUCT_ARRAY: StructDesc = StructDesc {
         name: "StructArray",
         flexible: 0x6,
+        tags_id: 28,
         fields: &[FieldDesc {
             name: "arrayFieldId",
             json: "arrayFieldId",
@@ -1287,6 +1617,7 @@ pub mod schema {
             compact: 0x6,
             ignorable: false,
             default: D::Zero,
+            id: 27,
         }],
     };
 }

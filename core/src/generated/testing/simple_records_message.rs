@@ -68,6 +68,21 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
+        c: &mut rt::Cursor<'a>,
+        v: i16,
+        vis: &mut V,
+    ) -> Result<(), rt::DecodeError> {
+        vis.str(fields::TOPIC, Some(rt::read::str(c, v >= 1, "topic")?));
+        vis.records(fields::RECORD_SET, rt::read::opt_bytes(c, v >= 1, true, "record_set")?);
+        if v >= 1 {
+            rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
+        }
+        Ok(())
+    }
+
     fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
         #[allow(unused_mut)]
         let mut n: usize = 0;
@@ -107,6 +122,19 @@ impl<'a> rt::Message<'a> for SimpleRecordsMessage<'a> {
     const SCHEMA: &'static rt::reflect::StructDesc = &schema::SIMPLE_RECORDS_MESSAGE;
 }
 
+/// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
+/// tagged-field section, named after the field's path.
+pub mod fields {
+    /// `topic`.
+    pub const TOPIC: crate::FieldId = 0;
+    /// `record_set`.
+    pub const RECORD_SET: crate::FieldId = 1;
+    /// `_tagged_fields`.
+    pub const TAGGED_FIELDS: crate::FieldId = 2;
+    /// The path of each field, by id.
+    pub const PATHS: &[&str] = &["topic", "record_set", "_tagged_fields"];
+}
+
 /// The field-level schema of this module's structs, for generic walkers.
 pub mod schema {
     #[allow(unused_imports)]
@@ -116,6 +144,7 @@ pub mod schema {
     pub static SIMPLE_RECORDS_MESSAGE: StructDesc = StructDesc {
         name: "SimpleRecordsMessage",
         flexible: 0x2,
+        tags_id: 2,
         fields: &[
             FieldDesc {
                 name: "Topic",
@@ -129,6 +158,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Zero,
+                id: 0,
             },
             FieldDesc {
                 name: "RecordSet",
@@ -142,6 +172,7 @@ pub mod schema {
                 compact: 0x2,
                 ignorable: false,
                 default: D::Null,
+                id: 1,
             },
         ],
     };
