@@ -13,9 +13,16 @@ fn strip<'a>(name: &'a str, suffix: &str) -> &'a str {
 /// `(path relative to fuzz/corpus, bytes)` for every seed.
 pub fn seeds(msgs: &[Message]) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
-    let opt = Options { max_len: 2, unknown_tags: true, null_one_in: 4 };
+    let opt = Options {
+        max_len: 2,
+        unknown_tags: true,
+        null_one_in: 4,
+    };
     let by_name = |n: &str| msgs.iter().find(|m| m.group == "messages" && m.name == n);
-    for m in msgs.iter().filter(|m| m.kind == "request" && m.group == "messages") {
+    for m in msgs
+        .iter()
+        .filter(|m| m.kind == "request" && m.group == "messages")
+    {
         let base = strip(&m.name, "Request");
         let target = format!("api_{}", snake(base));
         for (dir, mm) in [(0u8, Some(m)), (1u8, by_name(&format!("{base}Response")))] {
@@ -25,14 +32,26 @@ pub fn seeds(msgs: &[Message]) -> BTreeMap<String, Vec<u8>> {
                 let mut rng = Rng::new(u64::from(v) * 977 + u64::from(dir));
                 let mut bytes = vec![(dir << 7) | (v - min)];
                 bytes.extend(sample(mm, v, &mut rng, opt));
-                out.insert(format!("{target}/{}-v{v}", if dir == 0 { "request" } else { "response" }), bytes);
+                out.insert(
+                    format!(
+                        "{target}/{}-v{v}",
+                        if dir == 0 { "request" } else { "response" }
+                    ),
+                    bytes,
+                );
                 if dir == 0 {
-                    out.insert(format!("request_frames/{}-v{v}", snake(base)), request_frame(m, v, &mut rng, opt));
+                    out.insert(
+                        format!("request_frames/{}-v{v}", snake(base)),
+                        request_frame(m, v, &mut rng, opt),
+                    );
                 }
             }
         }
     }
-    for m in msgs.iter().filter(|m| m.kind == "metadata" && m.group == "metadata") {
+    for m in msgs
+        .iter()
+        .filter(|m| m.kind == "metadata" && m.group == "metadata")
+    {
         let target = format!("metadata_{}", snake(strip(&m.name, "Record")));
         let min = m.valid.min().unwrap_or(0);
         for v in m.valid.iter() {
@@ -47,12 +66,29 @@ pub fn seeds(msgs: &[Message]) -> BTreeMap<String, Vec<u8>> {
                 uvarint(&mut framed, x);
             }
             framed.extend(body);
-            out.insert(format!("request_frames/metadata-{}-v{v}", snake(&m.name)), framed);
+            out.insert(
+                format!("request_frames/metadata-{}-v{v}", snake(&m.name)),
+                framed,
+            );
         }
     }
-    for (i, (folder, sel)) in [("group-coordinator", 0u8), ("share-coordinator", 1), ("transaction-coordinator", 2)].iter().enumerate() {
-        for k in msgs.iter().filter(|m| m.folder == *folder && m.kind == "coordinator-key") {
-            let Some(val) = msgs.iter().find(|m| m.folder == *folder && m.kind == "coordinator-value" && m.api_key == k.api_key) else { continue };
+    for (i, (folder, sel)) in [
+        ("group-coordinator", 0u8),
+        ("share-coordinator", 1),
+        ("transaction-coordinator", 2),
+    ]
+    .iter()
+    .enumerate()
+    {
+        for k in msgs
+            .iter()
+            .filter(|m| m.folder == *folder && m.kind == "coordinator-key")
+        {
+            let Some(val) = msgs.iter().find(|m| {
+                m.folder == *folder && m.kind == "coordinator-value" && m.api_key == k.api_key
+            }) else {
+                continue;
+            };
             let mut rng = Rng::new(i as u64 * 7 + k.api_key.unwrap_or(0) as u64);
             let mut key = k.api_key.unwrap_or(0).to_be_bytes().to_vec();
             key.extend(sample(k, 0, &mut rng, opt));
@@ -65,13 +101,19 @@ pub fn seeds(msgs: &[Message]) -> BTreeMap<String, Vec<u8>> {
                 let mut bytes = vec![*sel, key.len() as u8];
                 bytes.extend(&key);
                 bytes.extend(&value);
-                out.insert(format!("coordinator_records/{}-v{v}", snake(&val.name)), bytes);
+                out.insert(
+                    format!("coordinator_records/{}-v{v}", snake(&val.name)),
+                    bytes,
+                );
             }
         }
     }
     for i in 0..16u64 {
         let mut rng = Rng::new(i + 1);
-        out.insert(format!("structured/seed-{i}"), (0..256).map(|_| rng.next() as u8).collect());
+        out.insert(
+            format!("structured/seed-{i}"),
+            (0..256).map(|_| rng.next() as u8).collect(),
+        );
     }
     out
 }

@@ -111,7 +111,11 @@ struct F<'m> {
 
 impl F<'_> {
     fn rust_ty(&self) -> String {
-        let t = if self.owned { owned_ty(&self.f.ty) } else { scalar_ty(&self.f.ty) };
+        let t = if self.owned {
+            owned_ty(&self.f.ty)
+        } else {
+            scalar_ty(&self.f.ty)
+        };
         if self.opt {
             format!("Option<{t}>")
         } else {
@@ -170,12 +174,19 @@ impl F<'_> {
             (Type::Array(_), true) => format!("self.{id}.as_ref().is_some_and(|a| a.is_empty())"),
             (Type::Bytes | Type::Records, false) => format!("self.{id}.is_empty()"),
             (Type::Bytes | Type::Records, true) if d == "None" => format!("self.{id}.is_none()"),
-            (Type::Bytes | Type::Records, true) => format!("self.{id}.as_ref().is_some_and(|b| b.is_empty())"),
+            (Type::Bytes | Type::Records, true) => {
+                format!("self.{id}.as_ref().is_some_and(|b| b.is_empty())")
+            }
             (Type::Float64, _) => format!("self.{id}.to_bits() == ({d}).to_bits()"),
-            (Type::String, false) if self.owned => format!("self.{id} == {:?}", self.f.default.as_deref().unwrap_or("")),
+            (Type::String, false) if self.owned => {
+                format!("self.{id} == {:?}", self.f.default.as_deref().unwrap_or(""))
+            }
             (Type::String, true) if self.owned => match d.as_str() {
                 "None" => format!("self.{id}.is_none()"),
-                _ => format!("self.{id}.as_deref() == Some({:?})", self.f.default.as_deref().unwrap_or("")),
+                _ => format!(
+                    "self.{id}.as_deref() == Some({:?})",
+                    self.f.default.as_deref().unwrap_or("")
+                ),
             },
             _ => format!("self.{id} == {d}"),
         }
@@ -187,7 +198,13 @@ fn facts<'m>(fields: &'m [Field], prefix: &str) -> Vec<F<'m>> {
         .iter()
         .map(|f| {
             let opt = !f.nullable.is_empty() || matches!(f.ty, Type::Records);
-            F { f, id: field_ident(&f.name), path: format!("{prefix}{}", snake(&f.name)), opt, owned: false }
+            F {
+                f,
+                id: field_ident(&f.name),
+                path: format!("{prefix}{}", snake(&f.name)),
+                opt,
+                owned: false,
+            }
         })
         .collect()
 }
@@ -201,7 +218,15 @@ fn vdoc(set: Versions, valid: Versions) -> String {
         return "none".into();
     }
     runs.iter()
-        .map(|&(a, b)| if b == hi { format!("{a}+") } else if a == b { format!("{a}") } else { format!("{a}-{b}") })
+        .map(|&(a, b)| {
+            if b == hi {
+                format!("{a}+")
+            } else if a == b {
+                format!("{a}")
+            } else {
+                format!("{a}-{b}")
+            }
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -214,7 +239,12 @@ fn doc_field(m: &Message, x: &F) -> String {
         let _ = write!(s, ", versions {}", vdoc(regular, m.valid));
     }
     if !f.tagged.is_empty() {
-        let _ = write!(s, ", tagged field {} at versions {}", f.tag.unwrap_or(0), vdoc(f.tagged, m.valid));
+        let _ = write!(
+            s,
+            ", tagged field {} at versions {}",
+            f.tag.unwrap_or(0),
+            vdoc(f.tagged, m.valid)
+        );
     }
     if !f.nullable.is_empty() {
         let _ = write!(s, ", nullable at {}", vdoc(f.nullable, m.valid));
@@ -232,7 +262,11 @@ fn doc_field(m: &Message, x: &F) -> String {
         s.push_str(", map key");
     }
     if let Some(fv) = f.flexible {
-        let _ = write!(s, ", classic (non-compact) encoding outside {}", vdoc(fv, m.valid));
+        let _ = write!(
+            s,
+            ", classic (non-compact) encoding outside {}",
+            vdoc(fv, m.valid)
+        );
     }
     s.push('.');
     s
@@ -243,7 +277,10 @@ pub fn message_module(m: &Message) -> String {
     let mut o = String::new();
     let src = match (&m.origin.newer, &m.origin.older, &m.origin.draft) {
         (_, _, Some(d)) => format!("kafka-wire's draft schema codegen/schemas/kip-1279/{d}"),
-        (Some(n), Some(old), _) => format!("Apache Kafka {n} and {old} schemas ({}/{}.json)", m.folder, m.name),
+        (Some(n), Some(old), _) => format!(
+            "Apache Kafka {n} and {old} schemas ({}/{}.json)",
+            m.folder, m.name
+        ),
         (Some(n), None, _) => format!("Apache Kafka {n} schema ({}/{}.json)", m.folder, m.name),
         (None, Some(old), _) => format!("Apache Kafka {old} schema ({}/{}.json)", m.folder, m.name),
         (None, None, _) => format!("Apache Kafka schemas ({}/{}.json)", m.folder, m.name),
@@ -255,10 +292,18 @@ pub fn message_module(m: &Message) -> String {
     let _ = writeln!(o, "//! | valid versions | {} |", m.valid);
     let _ = writeln!(o, "//! | flexible versions | {} |", m.flexible);
     if !m.older_only.is_empty() {
-        let _ = writeln!(o, "//! | versions defined by Kafka 3.9.1 only | {} |", m.older_only);
+        let _ = writeln!(
+            o,
+            "//! | versions defined by Kafka 3.9.1 only | {} |",
+            m.older_only
+        );
     }
     if m.latest_unstable {
-        let _ = writeln!(o, "//! | latest version unstable | yes (v{}) |", m.valid.max().unwrap_or(0));
+        let _ = writeln!(
+            o,
+            "//! | latest version unstable | yes (v{}) |",
+            m.valid.max().unwrap_or(0)
+        );
     }
     if !m.listeners.is_empty() {
         let _ = writeln!(o, "//! | listeners | {} |", m.listeners.join(", "));
@@ -296,17 +341,32 @@ fn id_bases(all: &[(String, String, Vec<Field>)]) -> Vec<u16> {
 /// The constant name of a field path: `topics[].partitions[].leader_id` is
 /// `TOPICS_PARTITIONS_LEADER_ID`.
 fn path_const(path: &str) -> String {
-    let s: String = path.replace("r#", "").chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' }).collect();
-    s.split('_').filter(|p| !p.is_empty()).collect::<Vec<_>>().join("_")
+    let s: String = path
+        .replace("r#", "")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    s.split('_')
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("_")
 }
 
 /// The `fields` module: every visitor field id as a constant, and the paths by id.
 fn emit_field_ids(o: &mut String, all: &[(String, String, Vec<Field>)], bases: &[u16]) {
-    o.push_str("
+    o.push_str(
+        "
 /// Field ids for [`crate::visit`]: one per field of each struct, and one per struct for its
 /// tagged-field section, named after the field's path.
 pub mod fields {
-");
+",
+    );
     let mut paths = Vec::new();
     for ((_, prefix, fields), base) in all.iter().zip(bases) {
         for f in fields {
@@ -319,7 +379,10 @@ pub mod fields {
     for (id, p) in paths.iter().enumerate() {
         let name = path_const(p);
         assert!(seen.insert(name.clone()), "two fields named {name}");
-        let _ = writeln!(o, "    /// `{p}`.\n    pub const {name}: crate::FieldId = {id};");
+        let _ = writeln!(
+            o,
+            "    /// `{p}`.\n    pub const {name}: crate::FieldId = {id};"
+        );
     }
     o.push_str("    /// The path of each field, by id.\n    pub const PATHS: &[&str] = &[\n");
     for p in &paths {
@@ -344,7 +407,11 @@ fn struct_height(fields: &[Field], all: &[(String, String, Vec<Field>)], depth: 
             },
             _ => None,
         })
-        .map(|n| all.iter().find(|(name, _, _)| name == n).map_or(0, |(_, _, fs)| 1 + struct_height(fs, all, depth + 1)))
+        .map(|n| {
+            all.iter()
+                .find(|(name, _, _)| name == n)
+                .map_or(0, |(_, _, fs)| 1 + struct_height(fs, all, depth + 1))
+        })
         .max()
         .unwrap_or(0)
 }
@@ -412,7 +479,10 @@ fn emit_schema(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)]
             *base as usize + fields.len()
         );
         for (i, f) in fields.iter().enumerate() {
-            let compact = f.flexible.map_or(m.flexible, |x| x.and(m.flexible)).and(m.valid);
+            let compact = f
+                .flexible
+                .map_or(m.flexible, |x| x.and(m.flexible))
+                .and(m.valid);
             let _ = writeln!(
                 o,
                 "            FieldDesc {{ name: \"{}\", json: \"{}\", kind: {}, array: {}, versions: {:#x}, nullable: {:#x}, tagged: {:#x}, tag: {}, compact: {:#x}, ignorable: {}, default: {}, id: {} }},",
@@ -484,7 +554,10 @@ fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)])
         }
         o.push_str("                unknown_tagged_fields: (&v.unknown_tagged_fields).into(),\n            }\n        }\n    }\n");
         let tagged: Vec<&F> = {
-            let mut t: Vec<&F> = fs.iter().filter(|x| !x.f.tagged.and(m.valid).is_empty()).collect();
+            let mut t: Vec<&F> = fs
+                .iter()
+                .filter(|x| !x.f.tagged.and(m.valid).is_empty())
+                .collect();
             t.sort_by_key(|x| x.f.tag);
             t
         };
@@ -545,7 +618,15 @@ fn emit_defmt(o: &mut String, name: &str, fs: &[F]) {
     );
 }
 
-fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[Field], root: bool, inline: bool) {
+fn emit_struct(
+    o: &mut String,
+    m: &Message,
+    name: &str,
+    prefix: &str,
+    fields: &[Field],
+    root: bool,
+    inline: bool,
+) {
     let fs = facts(fields, prefix);
     let valid = m.valid;
     let flex = cond(m.flexible, valid);
@@ -554,9 +635,16 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     if root {
         let _ = writeln!(o, "/// `{}` (see the module docs for versions).", m.name);
     } else {
-        let _ = writeln!(o, "/// The `{name}` struct of `{}` (field path `{}`).", m.name, prefix.trim_end_matches('.'));
+        let _ = writeln!(
+            o,
+            "/// The `{name}` struct of `{}` (field path `{}`).",
+            m.name,
+            prefix.trim_end_matches('.')
+        );
     }
-    o.push_str("///\n/// Returned by a parse as a view over the input, and built by hand for encoding.\n");
+    o.push_str(
+        "///\n/// Returned by a parse as a view over the input, and built by hand for encoding.\n",
+    );
     o.push_str("#[derive(Clone, Copy, Debug, PartialEq)]\n");
     let _ = writeln!(o, "pub struct {name}<'a> {{");
     for x in &fs {
@@ -567,7 +655,9 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     o.push_str("    pub unknown_tagged_fields: rt::TaggedFields<'a>,\n}\n\n");
     // --- defaults ---
     let _ = writeln!(o, "impl<'a> {name}<'a> {{");
-    o.push_str("    /// Every field at its schema default.\n    pub const DEFAULT: Self = Self {\n");
+    o.push_str(
+        "    /// Every field at its schema default.\n    pub const DEFAULT: Self = Self {\n",
+    );
     for x in &fs {
         let _ = writeln!(o, "        {}: {},", x.id, x.default_expr());
     }
@@ -576,11 +666,16 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     emit_defmt(o, name, &fs);
     // --- Struct impl ---
     let tagged: Vec<&F> = {
-        let mut t: Vec<&F> = fs.iter().filter(|x| !x.f.tagged.and(valid).is_empty()).collect();
+        let mut t: Vec<&F> = fs
+            .iter()
+            .filter(|x| !x.f.tagged.and(valid).is_empty())
+            .collect();
         t.sort_by_key(|x| x.f.tag);
         t
     };
-    let known_mask: u64 = tagged.iter().fold(0, |acc, x| acc | (1u64 << x.f.tag.unwrap_or(0)));
+    let known_mask: u64 = tagged
+        .iter()
+        .fold(0, |acc, x| acc | (1u64 << x.f.tag.unwrap_or(0)));
     let _ = writeln!(o, "impl<'a> rt::Struct<'a> for {name}<'a> {{");
     // read
     let uses_v = |s: &str| s.contains('v');
@@ -600,7 +695,10 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
             continue;
         }
         if let Some(rc) = run_cond(x) {
-            let run: Vec<&F> = fs[i..].iter().take_while(|y| run_cond(y).as_deref() == Some(rc.as_str())).collect();
+            let run: Vec<&F> = fs[i..]
+                .iter()
+                .take_while(|y| run_cond(y).as_deref() == Some(rc.as_str()))
+                .collect();
             if run.len() >= 2 {
                 let total: usize = run.iter().map(|y| fixed_width(&y.f.ty).unwrap_or(0)).sum();
                 let conditional = rc != "true";
@@ -614,7 +712,12 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
                 }
                 let _ = writeln!(body, "        {ind}let r: [u8; {total}] = match rt::read::run::<{total}>(c) {{\n            {ind}Some(r) => r,\n            {ind}None => {{");
                 for y in &run {
-                    let _ = writeln!(body, "                {ind}rt::read::{}(c, \"{}\")?;", prim_fn(&y.f.ty), y.path);
+                    let _ = writeln!(
+                        body,
+                        "                {ind}rt::read::{}(c, \"{}\")?;",
+                        prim_fn(&y.f.ty),
+                        y.path
+                    );
                 }
                 let _ = writeln!(body, "                {ind}return Err(rt::read::short(c, \"{}\"));\n            {ind}}}\n        {ind}}};", run[0].path);
                 let mut off = 0usize;
@@ -625,7 +728,12 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
                         // Any non-zero byte is true; bytes other than 0 and 1 are non-canonical.
                         let _ = writeln!(body, "        {ind}{bind}{} = rt::read::canon_bool(c, rt::read::u8_at::<{total}, {off}>(&r));", y.id);
                     } else {
-                        let _ = writeln!(body, "        {ind}{bind}{} = rt::read::{}_at::<{total}, {off}>(&r);", y.id, prim_fn(&y.f.ty));
+                        let _ = writeln!(
+                            body,
+                            "        {ind}{bind}{} = rt::read::{}_at::<{total}, {off}>(&r);",
+                            y.id,
+                            prim_fn(&y.f.ty)
+                        );
                     }
                     off += w;
                 }
@@ -644,7 +752,13 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
         let c = cond(present, valid);
         if c == "false" {
             if x.f.tagged.and(valid).is_empty() {
-                let _ = writeln!(body, "        let {}: {} = {};", x.id, x.rust_ty(), x.default_expr());
+                let _ = writeln!(
+                    body,
+                    "        let {}: {} = {};",
+                    x.id,
+                    x.rust_ty(),
+                    x.default_expr()
+                );
             }
             continue;
         }
@@ -653,7 +767,12 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
         if c == "true" {
             let _ = writeln!(body, "        let {} = {e};", x.id);
         } else {
-            let _ = writeln!(body, "        let {} = if {c} {{ {e} }} else {{ {} }};", x.id, x.default_expr());
+            let _ = writeln!(
+                body,
+                "        let {} = if {c} {{ {e} }} else {{ {} }};",
+                x.id,
+                x.default_expr()
+            );
         }
     }
     let fields_init: Vec<String> = fs.iter().map(|x| x.id.clone()).collect();
@@ -667,9 +786,18 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
             );
         } else {
             for x in &tagged {
-                let _ = writeln!(body, "        let mut {}_tag: {} = {};", x.id.trim_start_matches("r#"), x.rust_ty(), x.default_expr());
+                let _ = writeln!(
+                    body,
+                    "        let mut {}_tag: {} = {};",
+                    x.id.trim_start_matches("r#"),
+                    x.rust_ty(),
+                    x.default_expr()
+                );
             }
-            let _ = writeln!(body, "        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;");
+            let _ = writeln!(
+                body,
+                "        let mut unknown_tagged_fields = rt::TaggedFields::EMPTY;"
+            );
             let _ = writeln!(body, "        if {flex} {{");
             let _ = writeln!(body, "            let (n, section) = rt::read::tag_section(c, \"{prefix}_tagged_fields\")?;");
             body.push_str("            let mut unknown = 0u32;\n            let mut next_tag = 0u64;\n            for _ in 0..n {\n");
@@ -681,7 +809,11 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
                 needs_v |= uses_v(&tc);
                 let e = read_expr(m, x, true);
                 needs_v |= e.contains(", v,") || e.contains("(c, v)");
-                let guard = if tc == "true" { String::new() } else { format!(" if {tc}") };
+                let guard = if tc == "true" {
+                    String::new()
+                } else {
+                    format!(" if {tc}")
+                };
                 let local = format!("{}_tag", x.id.trim_start_matches("r#"));
                 // The encoder leaves a tagged field at its default out: one sent anyway is noted.
                 let at_default = x.is_default().replace(&format!("self.{}", x.id), &local);
@@ -728,10 +860,109 @@ fn emit_struct(o: &mut String, m: &Message, name: &str, prefix: &str, fields: &[
     let _ = writeln!(o, "        Ok(Self {{ {init} }})\n    }}\n");
 
     if !root {
+        if tagged.is_empty() {
+            emit_check(o, m, &fs, prefix, inline);
+        }
         emit_skip(o, m, &fs);
     }
     emit_visit(o, m, &fs, &tagged, prefix, inline);
     emit_size_write(o, m, &fs, &tagged, prefix);
+}
+
+/// The `check` function of a struct that can be an array element and has no known tagged
+/// fields: validates as `read` does (the same readers, the same errors, the same notes of
+/// non-canonical input) but builds no view, since the parse's array loop drops it. Runs of
+/// fixed-width fields take one bounds check, as in `read`.
+fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool) {
+    let valid = m.valid;
+    let mut body = String::new();
+    let mut i = 0;
+    while i < fs.len() {
+        let x = &fs[i];
+        let c = cond(x.f.versions.minus(x.f.tagged), valid);
+        i += 1;
+        if c == "false" {
+            continue;
+        }
+        let stmt = if fixed_width(&x.f.ty).is_some() {
+            // The run of fixed-width fields present at the same versions, starting here.
+            let mut run = vec![x];
+            while let Some(y) = fs.get(i) {
+                if fixed_width(&y.f.ty).is_none()
+                    || cond(y.f.versions.minus(y.f.tagged), valid) != c
+                {
+                    break;
+                }
+                run.push(y);
+                i += 1;
+            }
+            if run.len() == 1 {
+                format!("rt::read::{}(c, \"{}\")?;", prim_fn(&x.f.ty), x.path)
+            } else {
+                let total: usize = run.iter().map(|y| fixed_width(&y.f.ty).unwrap_or(0)).sum();
+                let mut st =
+                    format!("match rt::read::run::<{total}>(c) {{\n            Some(_r) => {{");
+                let mut off = 0;
+                for y in &run {
+                    if matches!(y.f.ty, Type::Bool) {
+                        let _ = write!(
+                            st,
+                            " rt::read::canon_bool(c, rt::read::u8_at::<{total}, {off}>(&_r));"
+                        );
+                    }
+                    off += fixed_width(&y.f.ty).unwrap_or(0);
+                }
+                st.push_str(" }\n            None => {\n");
+                for y in &run {
+                    let _ = writeln!(
+                        st,
+                        "                rt::read::{}(c, \"{}\")?;",
+                        prim_fn(&y.f.ty),
+                        y.path
+                    );
+                }
+                let _ = write!(st, "                return Err(rt::read::short(c, \"{}\"));\n            }}\n        }}", run[0].path);
+                st
+            }
+        } else {
+            let f = x.f;
+            let compact = cond(f.flexible.map_or(m.flexible, |o| o.and(m.flexible)), valid);
+            let nullable = cond(f.nullable, valid);
+            let p = &x.path;
+            match &f.ty {
+                Type::Array(e) => {
+                    let nl = if x.opt { nullable.as_str() } else { "false" };
+                    format!("rt::read::check_array::<{}>(c, {compact}, {nl}, v, \"{p}\")?;", scalar_ty(e))
+                }
+                Type::Struct(n) if x.opt => format!("if rt::read::present(c, {nullable}, \"{p}\")? {{ <{n} as rt::Struct>::check(c, v)?; }}"),
+                Type::Struct(n) => format!("<{n} as rt::Struct>::check(c, v)?;"),
+                _ => format!("{};", read_expr(m, x, false)),
+            }
+        };
+        if c == "true" {
+            let _ = writeln!(body, "        {stmt}");
+        } else {
+            let _ = writeln!(body, "        if {c} {{\n        {stmt}\n        }}");
+        }
+    }
+    let flex = cond(m.flexible, valid);
+    if flex != "false" {
+        let _ = writeln!(
+            body,
+            "        if {flex} {{ rt::read::check_tags(c, \"{prefix}_tagged_fields\")?; }}"
+        );
+    }
+    let attr = if inline { "    #[inline]\n" } else { "" };
+    o.push_str(attr);
+    o.push_str("    #[allow(unused_variables)]\n");
+    let _ = writeln!(
+        o,
+        "    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {{"
+    );
+    // A local copy of the cursor, kept in registers; handed back once every read succeeded.
+    o.push_str("        let mut local = cur.fork();\n        let c = &mut local;\n");
+    o.push_str(&body);
+    o.push_str("        cur.join(local);\n        Ok(())\n    }\n\n");
 }
 
 /// The `skip` function of a struct that can be an array element: steps over the struct in
@@ -811,7 +1042,10 @@ fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
         }
     }
     let sig_v = if needs_v { "v" } else { "_v" };
-    let _ = writeln!(o, "    fn skip(c: &mut rt::Cursor<'a>, {sig_v}: i16) -> Option<()> {{");
+    let _ = writeln!(
+        o,
+        "    fn skip(c: &mut rt::Cursor<'a>, {sig_v}: i16) -> Option<()> {{"
+    );
     o.push_str(&body);
     o.push_str("        Some(())\n    }\n\n");
 }
@@ -840,7 +1074,10 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
     let tf = format!("{prefix}_tagged_fields");
     if flex != "false" {
         if tagged.is_empty() {
-            let _ = writeln!(body, "        if {flex} {{ rt::visit::tags_only(c, {tags_id}, vis, \"{tf}\")?; }}");
+            let _ = writeln!(
+                body,
+                "        if {flex} {{ rt::visit::tags_only(c, {tags_id}, vis, \"{tf}\")?; }}"
+            );
         } else {
             let _ = writeln!(body, "        if {flex} {{");
             let _ = writeln!(body, "            let n = rt::read::tag_count(c, \"{tf}\")?;\n            let mut next_tag = 0u64;\n            for _ in 0..n {{");
@@ -848,7 +1085,11 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
             for x in tagged {
                 let t = x.f.tag.unwrap_or(0);
                 let tc = cond(x.f.tagged, valid.and(m.flexible));
-                let guard = if tc == "true" { String::new() } else { format!(" if {tc}") };
+                let guard = if tc == "true" {
+                    String::new()
+                } else {
+                    format!(" if {tc}")
+                };
                 let st = visit_stmt(m, x, true, id(x));
                 let _ = writeln!(
                     body,
@@ -875,23 +1116,40 @@ fn visit_stmt(m: &Message, x: &F, tagged: bool, id: String) -> String {
     let valid = m.valid;
     let f = x.f;
     let p = &x.path;
-    let compact = if tagged { "true".to_string() } else { cond(f.flexible.map_or(m.flexible, |o| o.and(m.flexible)), valid) };
+    let compact = if tagged {
+        "true".to_string()
+    } else {
+        cond(f.flexible.map_or(m.flexible, |o| o.and(m.flexible)), valid)
+    };
     let nullable = cond(f.nullable, valid);
     match &f.ty {
-        t if fixed_width(t).is_some() => format!("vis.{0}({id}, rt::read::{0}(c, \"{p}\")?);", prim_fn(t)),
-        Type::String if x.opt => format!("vis.str({id}, rt::read::opt_str(c, {compact}, {nullable}, \"{p}\")?);"),
+        t if fixed_width(t).is_some() => {
+            format!("vis.{0}({id}, rt::read::{0}(c, \"{p}\")?);", prim_fn(t))
+        }
+        Type::String if x.opt => {
+            format!("vis.str({id}, rt::read::opt_str(c, {compact}, {nullable}, \"{p}\")?);")
+        }
         Type::String => format!("vis.str({id}, Some(rt::read::str(c, {compact}, \"{p}\")?));"),
         Type::Bytes | Type::Records => {
-            let method = if matches!(f.ty, Type::Records) { "records" } else { "bytes" };
+            let method = if matches!(f.ty, Type::Records) {
+                "records"
+            } else {
+                "bytes"
+            };
             if x.opt {
-                format!("vis.{method}({id}, rt::read::opt_bytes(c, {compact}, {nullable}, \"{p}\")?);")
+                format!(
+                    "vis.{method}({id}, rt::read::opt_bytes(c, {compact}, {nullable}, \"{p}\")?);"
+                )
             } else {
                 format!("vis.{method}({id}, Some(rt::read::bytes(c, {compact}, \"{p}\")?));")
             }
         }
         Type::Array(e) => {
             let nl = if x.opt { nullable.as_str() } else { "false" };
-            format!("rt::visit::array::<{}, V>(c, {compact}, {nl}, v, {id}, vis, \"{p}\")?;", scalar_ty(e))
+            format!(
+                "rt::visit::array::<{}, V>(c, {compact}, {nl}, v, {id}, vis, \"{p}\")?;",
+                scalar_ty(e)
+            )
         }
         Type::Struct(n) => {
             let present = match (x.opt, tagged) {
@@ -939,7 +1197,11 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
         let anywhere = cond(x.f.versions, valid);
         if anywhere != "true" && !x.f.ignorable {
             sv |= uses_v(&anywhere);
-            let guard = if anywhere == "false" { String::new() } else { format!("!({anywhere}) && ") };
+            let guard = if anywhere == "false" {
+                String::new()
+            } else {
+                format!("!({anywhere}) && ")
+            };
             let _ = writeln!(
                 sb,
                 "        if {guard}!({}) {{\n            return Err(rt::write::not_in_version(\"{}\"));\n        }}",
@@ -971,8 +1233,15 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     } else {
         let _ = writeln!(sb, "        if !self.unknown_tagged_fields.is_empty() {{\n            return Err(rt::write::tags_not_in_version(\"{prefix}_tagged_fields\"));\n        }}");
     }
-    let _ = writeln!(o, "    fn size(&self, {}: i16) -> Result<usize, rt::EncodeError> {{", if sv { "v" } else { "_v" });
-    let _ = writeln!(o, "        #[allow(unused_mut)]\n        let mut n: usize = {fixed};");
+    let _ = writeln!(
+        o,
+        "    fn size(&self, {}: i16) -> Result<usize, rt::EncodeError> {{",
+        if sv { "v" } else { "_v" }
+    );
+    let _ = writeln!(
+        o,
+        "        #[allow(unused_mut)]\n        let mut n: usize = {fixed};"
+    );
     o.push_str(&sb);
     o.push_str("        Ok(n)\n    }\n\n");
 
@@ -1003,11 +1272,25 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
             for x in tagged {
                 let tc = cond(x.f.tagged, valid.and(m.flexible));
                 wv |= uses_v(&tc);
-                let _ = writeln!(wb, "            let has_{} = {tc} && !({});", x.id.trim_start_matches("r#"), x.is_default());
-                let _ = writeln!(wb, "            tags += usize::from(has_{});", x.id.trim_start_matches("r#"));
+                let _ = writeln!(
+                    wb,
+                    "            let has_{} = {tc} && !({});",
+                    x.id.trim_start_matches("r#"),
+                    x.is_default()
+                );
+                let _ = writeln!(
+                    wb,
+                    "            tags += usize::from(has_{});",
+                    x.id.trim_start_matches("r#")
+                );
             }
-            let _ = writeln!(wb, "            w.uvarint(tags as u32, \"{prefix}_tagged_fields\")?;");
-            wb.push_str("            let mut unknown = self.unknown_tagged_fields.iter().peekable();\n");
+            let _ = writeln!(
+                wb,
+                "            w.uvarint(tags as u32, \"{prefix}_tagged_fields\")?;"
+            );
+            wb.push_str(
+                "            let mut unknown = self.unknown_tagged_fields.iter().peekable();\n",
+            );
             for x in tagged {
                 let t = x.f.tag.unwrap_or(0);
                 let id = x.id.trim_start_matches("r#");
@@ -1051,14 +1334,26 @@ fn read_expr(m: &Message, x: &F, tagged: bool) -> String {
         t if fixed_width(t).is_some() => format!("rt::read::{}(c, \"{p}\")?", prim_fn(t)),
         Type::String if x.opt => format!("rt::read::opt_str(c, {compact}, {nullable}, \"{p}\")?"),
         Type::String => format!("rt::read::str(c, {compact}, \"{p}\")?"),
-        Type::Bytes | Type::Records if x.opt => format!("rt::read::opt_bytes(c, {compact}, {nullable}, \"{p}\")?"),
+        Type::Bytes | Type::Records if x.opt => {
+            format!("rt::read::opt_bytes(c, {compact}, {nullable}, \"{p}\")?")
+        }
         Type::Bytes | Type::Records => format!("rt::read::bytes(c, {compact}, \"{p}\")?"),
         Type::Array(e) if x.opt => {
-            format!("rt::read::opt_array::<{}>(c, {compact}, {nullable}, v, \"{p}\")?", scalar_ty(e))
+            format!(
+                "rt::read::opt_array::<{}>(c, {compact}, {nullable}, v, \"{p}\")?",
+                scalar_ty(e)
+            )
         }
-        Type::Array(e) => format!("rt::read::array::<{}>(c, {compact}, v, \"{p}\")?", scalar_ty(e)),
-        Type::Struct(n) if x.opt && tagged => format!("rt::read::opt_struct_tagged::<{n}>(c, {nullable}, v, \"{p}\")?"),
-        Type::Struct(n) if x.opt => format!("rt::read::opt_struct::<{n}>(c, {nullable}, v, \"{p}\")?"),
+        Type::Array(e) => format!(
+            "rt::read::array::<{}>(c, {compact}, v, \"{p}\")?",
+            scalar_ty(e)
+        ),
+        Type::Struct(n) if x.opt && tagged => {
+            format!("rt::read::opt_struct_tagged::<{n}>(c, {nullable}, v, \"{p}\")?")
+        }
+        Type::Struct(n) if x.opt => {
+            format!("rt::read::opt_struct::<{n}>(c, {nullable}, v, \"{p}\")?")
+        }
         Type::Struct(n) => format!("<{n} as rt::Struct>::read(c, v)?"),
         _ => unreachable!(),
     }
@@ -1095,15 +1390,34 @@ fn size_expr(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
     }
     match &f.ty {
         t if fixed_width(t).is_some() => (String::new(), fixed_width(t)),
-        Type::String if x.opt => (format!("rt::write::opt_str_size(self.{id}, {compact}, {nullable}, \"{p}\")?"), None),
-        Type::String => (format!("rt::write::str_size(self.{id}, {compact}, \"{p}\")?"), None),
-        Type::Bytes | Type::Records if x.opt => {
-            (format!("rt::write::opt_bytes_size(self.{id}, {compact}, {nullable}, \"{p}\")?"), None)
-        }
-        Type::Bytes | Type::Records => (format!("rt::write::bytes_size(self.{id}, {compact}, \"{p}\")?"), None),
-        Type::Array(_) if x.opt => (format!("rt::write::opt_array_size(&self.{id}, {compact}, {nullable}, v, \"{p}\")?"), None),
-        Type::Array(_) => (format!("rt::write::array_size(&self.{id}, {compact}, v, \"{p}\")?"), None),
-        Type::Struct(_) if x.opt => (format!("rt::write::opt_struct_size(&self.{id}, {nullable}, v, \"{p}\")?"), None),
+        Type::String if x.opt => (
+            format!("rt::write::opt_str_size(self.{id}, {compact}, {nullable}, \"{p}\")?"),
+            None,
+        ),
+        Type::String => (
+            format!("rt::write::str_size(self.{id}, {compact}, \"{p}\")?"),
+            None,
+        ),
+        Type::Bytes | Type::Records if x.opt => (
+            format!("rt::write::opt_bytes_size(self.{id}, {compact}, {nullable}, \"{p}\")?"),
+            None,
+        ),
+        Type::Bytes | Type::Records => (
+            format!("rt::write::bytes_size(self.{id}, {compact}, \"{p}\")?"),
+            None,
+        ),
+        Type::Array(_) if x.opt => (
+            format!("rt::write::opt_array_size(&self.{id}, {compact}, {nullable}, v, \"{p}\")?"),
+            None,
+        ),
+        Type::Array(_) => (
+            format!("rt::write::array_size(&self.{id}, {compact}, v, \"{p}\")?"),
+            None,
+        ),
+        Type::Struct(_) if x.opt => (
+            format!("rt::write::opt_struct_size(&self.{id}, {nullable}, v, \"{p}\")?"),
+            None,
+        ),
         Type::Struct(_) => (format!("rt::Struct::size(&self.{id}, v)?"), None),
         _ => unreachable!(),
     }
@@ -1125,14 +1439,26 @@ fn write_stmt(m: &Message, x: &F, tagged: bool) -> String {
     if x.owned {
         return match &f.ty {
             t if fixed_width(t).is_some() => format!("w.{}(self.{id}, \"{p}\")?;", prim_fn(t)),
-            Type::String if x.opt => format!("w.opt_str(self.{id}.as_deref(), {compact}, \"{p}\")?;"),
+            Type::String if x.opt => {
+                format!("w.opt_str(self.{id}.as_deref(), {compact}, \"{p}\")?;")
+            }
             Type::String => format!("w.str(&self.{id}, {compact}, \"{p}\")?;"),
-            Type::Bytes | Type::Records if x.opt => format!("w.opt_bytes(self.{id}.as_deref(), {compact}, \"{p}\")?;"),
+            Type::Bytes | Type::Records if x.opt => {
+                format!("w.opt_bytes(self.{id}.as_deref(), {compact}, \"{p}\")?;")
+            }
             Type::Bytes | Type::Records => format!("w.bytes(&self.{id}, {compact}, \"{p}\")?;"),
-            Type::Array(_) if x.opt => format!("rt::owned::write_opt_vec(w, &self.{id}, {compact}, v, \"{p}\")?;"),
-            Type::Array(_) => format!("rt::owned::write_vec(w, &self.{id}, {compact}, v, \"{p}\")?;"),
-            Type::Struct(_) if x.opt && tagged => format!("rt::owned::write_opt_struct_tagged(w, &self.{id}, {nullable}, v, \"{p}\")?;"),
-            Type::Struct(_) if x.opt => format!("rt::owned::write_opt_struct(w, &self.{id}, {nullable}, v, \"{p}\")?;"),
+            Type::Array(_) if x.opt => {
+                format!("rt::owned::write_opt_vec(w, &self.{id}, {compact}, v, \"{p}\")?;")
+            }
+            Type::Array(_) => {
+                format!("rt::owned::write_vec(w, &self.{id}, {compact}, v, \"{p}\")?;")
+            }
+            Type::Struct(_) if x.opt && tagged => format!(
+                "rt::owned::write_opt_struct_tagged(w, &self.{id}, {nullable}, v, \"{p}\")?;"
+            ),
+            Type::Struct(_) if x.opt => {
+                format!("rt::owned::write_opt_struct(w, &self.{id}, {nullable}, v, \"{p}\")?;")
+            }
             Type::Struct(_) => format!("rt::OwnedStruct::write(&self.{id}, w, v)?;"),
             _ => unreachable!(),
         };
@@ -1141,11 +1467,15 @@ fn write_stmt(m: &Message, x: &F, tagged: bool) -> String {
         t if fixed_width(t).is_some() => format!("w.{}(self.{id}, \"{p}\")?;", prim_fn(t)),
         Type::String if x.opt => format!("w.opt_str(self.{id}, {compact}, \"{p}\")?;"),
         Type::String => format!("w.str(self.{id}, {compact}, \"{p}\")?;"),
-        Type::Bytes | Type::Records if x.opt => format!("w.opt_bytes(self.{id}, {compact}, \"{p}\")?;"),
+        Type::Bytes | Type::Records if x.opt => {
+            format!("w.opt_bytes(self.{id}, {compact}, \"{p}\")?;")
+        }
         Type::Bytes | Type::Records => format!("w.bytes(self.{id}, {compact}, \"{p}\")?;"),
         Type::Array(_) if x.opt => format!("w.opt_array(&self.{id}, {compact}, v, \"{p}\")?;"),
         Type::Array(_) => format!("w.array(&self.{id}, {compact}, v, \"{p}\")?;"),
-        Type::Struct(_) if x.opt && tagged => format!("w.opt_struct_tagged(&self.{id}, {nullable}, v, \"{p}\")?;"),
+        Type::Struct(_) if x.opt && tagged => {
+            format!("w.opt_struct_tagged(&self.{id}, {nullable}, v, \"{p}\")?;")
+        }
         Type::Struct(_) if x.opt => format!("w.opt_struct(&self.{id}, {nullable}, v, \"{p}\")?;"),
         Type::Struct(_) => format!("rt::Struct::write(&self.{id}, w, v)?;"),
         _ => unreachable!(),
@@ -1167,8 +1497,14 @@ fn kind_variant(m: &Message) -> &'static str {
 fn emit_message_impl(o: &mut String, m: &Message) {
     let lo = m.valid.min().unwrap_or(0);
     let hi = m.valid.max().unwrap_or(0);
-    let flex = m.flexible.and(m.valid).min().map_or("None".to_string(), |v| format!("Some({v})"));
-    let key = m.api_key.map_or("None".to_string(), |k| format!("Some({k})"));
+    let flex = m
+        .flexible
+        .and(m.valid)
+        .min()
+        .map_or("None".to_string(), |v| format!("Some({v})"));
+    let key = m
+        .api_key
+        .map_or("None".to_string(), |k| format!("Some({k})"));
     let _ = writeln!(
         o,
         "\nimpl<'a> rt::Message<'a> for {name}<'a> {{\n    const INFO: rt::MessageInfo = rt::MessageInfo {{\n        name: \"{name}\",\n        kind: rt::MessageKind::{kind},\n        api_key: {key},\n        min_version: {lo},\n        max_version: {hi},\n        flexible_min: {flex},\n        latest_version_unstable: {unstable},\n        provisional: {prov},\n    }};\n    const SCHEMA: &'static rt::reflect::StructDesc = &schema::{st};\n}}",
@@ -1183,7 +1519,10 @@ fn emit_message_impl(o: &mut String, m: &Message) {
 /// The `mod.rs` of one group: module declarations and explicit re-exports.
 pub fn group_mod(group: &str, msgs: &[&Message]) -> String {
     let mut o = header("Apache Kafka 4.1.1 and 3.9.1 schemas and kafka-wire's drafts");
-    let _ = writeln!(o, "//! Generated `{group}` modules: one per schema, each named after it in snake case.\n");
+    let _ = writeln!(
+        o,
+        "//! Generated `{group}` modules: one per schema, each named after it in snake case.\n"
+    );
     for m in msgs {
         let _ = writeln!(o, "pub mod {};", snake(&m.name));
     }
@@ -1233,11 +1572,25 @@ fn variant(name: &str, suffix: &str) -> String {
 }
 
 /// Emits an enum over a set of messages, with parse/encode dispatch by a key.
-fn body_enum(o: &mut String, enum_name: &str, doc: &str, key_ty: &str, entries: &[(String, String, &Message)]) {
+fn body_enum(
+    o: &mut String,
+    enum_name: &str,
+    doc: &str,
+    key_ty: &str,
+    entries: &[(String, String, &Message)],
+) {
     // entries: (variant, path, message)
     let _ = writeln!(o, "/// {doc}\n#[derive(Clone, Copy, Debug, PartialEq)]\n#[non_exhaustive]\npub enum {enum_name}<'a> {{");
     for (v, p, m) in entries {
-        let _ = writeln!(o, "    /// [`{p}`]{}.", if m.provisional { " (provisional API key)" } else { "" });
+        let _ = writeln!(
+            o,
+            "    /// [`{p}`]{}.",
+            if m.provisional {
+                " (provisional API key)"
+            } else {
+                ""
+            }
+        );
         let _ = writeln!(o, "    {v}({p}<'a>),");
     }
     o.push_str("}\n\n");
@@ -1258,22 +1611,34 @@ fn body_enum(o: &mut String, enum_name: &str, doc: &str, key_ty: &str, entries: 
     o.push_str("        }\n    }\n\n");
     let _ = writeln!(o, "    /// The facts of the message held.\n    pub fn info(&self) -> rt::MessageInfo {{\n        match self {{");
     for (v, p, _) in entries {
-        let _ = writeln!(o, "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::INFO,");
+        let _ = writeln!(
+            o,
+            "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::INFO,"
+        );
     }
     o.push_str("        }\n    }\n\n");
     let _ = writeln!(o, "    /// The field-level schema of the message held.\n    pub fn schema(&self) -> &'static rt::reflect::StructDesc {{\n        match self {{");
     for (v, p, _) in entries {
-        let _ = writeln!(o, "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::SCHEMA,");
+        let _ = writeln!(
+            o,
+            "            Self::{v}(_) => <{p}<'a> as rt::Message<'a>>::SCHEMA,"
+        );
     }
     o.push_str("        }\n    }\n\n");
     let _ = writeln!(o, "    /// Exact encoded size at `version`.\n    pub fn encoded_len(&self, version: i16) -> Result<usize, rt::EncodeError> {{\n        match self {{");
     for (v, _, _) in entries {
-        let _ = writeln!(o, "            Self::{v}(m) => rt::Message::encoded_len(m, version),");
+        let _ = writeln!(
+            o,
+            "            Self::{v}(m) => rt::Message::encoded_len(m, version),"
+        );
     }
     o.push_str("        }\n    }\n\n");
     let _ = writeln!(o, "    /// Encodes at `version` into `sink`.\n    pub fn encode<S: rt::Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, rt::EncodeError> {{\n        match self {{");
     for (v, _, _) in entries {
-        let _ = writeln!(o, "            Self::{v}(m) => rt::Message::encode(m, sink, version),");
+        let _ = writeln!(
+            o,
+            "            Self::{v}(m) => rt::Message::encode(m, sink, version),"
+        );
     }
     o.push_str("        }\n    }\n}\n\n");
 }
@@ -1282,7 +1647,11 @@ fn body_enum(o: &mut String, enum_name: &str, doc: &str, key_ty: &str, entries: 
 fn key_enum(o: &mut String, name: &str, doc: &str, entries: &[(String, i16, &Message)]) {
     let _ = writeln!(o, "/// {doc}\n#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]\n#[non_exhaustive]\npub enum {name} {{");
     for (v, k, m) in entries {
-        let _ = writeln!(o, "    /// Key {k}{}.", if m.provisional { ", provisional" } else { "" });
+        let _ = writeln!(
+            o,
+            "    /// Key {k}{}.",
+            if m.provisional { ", provisional" } else { "" }
+        );
         let _ = writeln!(o, "    {v} = {k},");
     }
     o.push_str("}\n\n");
@@ -1302,10 +1671,20 @@ fn key_enum(o: &mut String, name: &str, doc: &str, entries: &[(String, i16, &Mes
     o.push_str("        }\n    }\n}\n\n");
 }
 
-fn info_fn(o: &mut String, name: &str, fname: &str, doc: &str, entries: &[(String, i16, &Message)]) {
+fn info_fn(
+    o: &mut String,
+    name: &str,
+    fname: &str,
+    doc: &str,
+    entries: &[(String, i16, &Message)],
+) {
     let _ = writeln!(o, "impl {name} {{\n    /// {doc}\n    pub fn {fname}(self) -> rt::MessageInfo {{\n        match self {{");
     for (v, _, m) in entries {
-        let _ = writeln!(o, "            Self::{v} => <{}::{}<'static> as rt::Message<'static>>::INFO,", m.group, m.name);
+        let _ = writeln!(
+            o,
+            "            Self::{v} => <{}::{}<'static> as rt::Message<'static>>::INFO,",
+            m.group, m.name
+        );
     }
     o.push_str("        }\n    }\n}\n\n");
 }
@@ -1315,70 +1694,214 @@ pub fn api(msgs: &[Message]) -> String {
     let mut o = header("Apache Kafka 4.1.1 and 3.9.1 schemas and kafka-wire's drafts");
     o.push_str("//! API keys and record types, with dispatch from a key and version to the message views.\n\nuse crate::rt;\nuse super::*;\n\n");
     let by = |kind: &str, group: &str| -> Vec<&Message> {
-        let mut v: Vec<&Message> = msgs.iter().filter(|m| m.kind == kind && m.group == group).collect();
+        let mut v: Vec<&Message> = msgs
+            .iter()
+            .filter(|m| m.kind == kind && m.group == group)
+            .collect();
         v.sort_by_key(|m| m.api_key);
         v
     };
     let reqs = by("request", "messages");
     let resps = by("response", "messages");
     // --- ApiKey ---
-    let keys: Vec<(String, i16, &Message)> =
-        reqs.iter().map(|m| (variant(&m.name, "Request"), m.api_key.unwrap_or(0), *m)).collect();
-    key_enum(&mut o, "ApiKey", "Every Kafka API key, with the provisional keys of kafka-wire's drafts.", &keys);
+    let keys: Vec<(String, i16, &Message)> = reqs
+        .iter()
+        .map(|m| (variant(&m.name, "Request"), m.api_key.unwrap_or(0), *m))
+        .collect();
+    key_enum(
+        &mut o,
+        "ApiKey",
+        "Every Kafka API key, with the provisional keys of kafka-wire's drafts.",
+        &keys,
+    );
     o.push_str("impl ApiKey {\n    /// Facts of the request schema.\n    pub fn request_info(self) -> rt::MessageInfo {\n        match self {\n");
     for (v, _, m) in &keys {
-        let _ = writeln!(o, "            Self::{v} => <messages::{}<'static> as rt::Message<'static>>::INFO,", m.name);
+        let _ = writeln!(
+            o,
+            "            Self::{v} => <messages::{}<'static> as rt::Message<'static>>::INFO,",
+            m.name
+        );
     }
     o.push_str("        }\n    }\n\n    /// Facts of the response schema.\n    pub fn response_info(self) -> rt::MessageInfo {\n        match self {\n");
     for (v, _, _) in &keys {
-        let r = resps.iter().find(|r| variant(&r.name, "Response") == *v).expect("response for every request");
-        let _ = writeln!(o, "            Self::{v} => <messages::{}<'static> as rt::Message<'static>>::INFO,", r.name);
+        let r = resps
+            .iter()
+            .find(|r| variant(&r.name, "Response") == *v)
+            .expect("response for every request");
+        let _ = writeln!(
+            o,
+            "            Self::{v} => <messages::{}<'static> as rt::Message<'static>>::INFO,",
+            r.name
+        );
     }
     o.push_str("        }\n    }\n\n");
     o.push_str("    /// The request header version used with request `version` (0 only for ControlledShutdown v0).\n    pub fn request_header_version(self, version: i16) -> i16 {\n        if matches!(self, Self::ControlledShutdown) && version == 0 {\n            0\n        } else if self.request_info().is_flexible(version) {\n            2\n        } else {\n            1\n        }\n    }\n\n");
     o.push_str("    /// The response header version used with response `version` (ApiVersions always uses 0).\n    pub fn response_header_version(self, version: i16) -> i16 {\n        if matches!(self, Self::ApiVersions) || !self.response_info().is_flexible(version) {\n            0\n        } else {\n            1\n        }\n    }\n}\n\n");
-    let req_entries: Vec<(String, String, &Message)> =
-        reqs.iter().map(|m| (variant(&m.name, "Request"), format!("messages::{}", m.name), *m)).collect();
-    body_enum(&mut o, "RequestBody", "A request body of any API.", "ApiKey", &req_entries);
+    let req_entries: Vec<(String, String, &Message)> = reqs
+        .iter()
+        .map(|m| {
+            (
+                variant(&m.name, "Request"),
+                format!("messages::{}", m.name),
+                *m,
+            )
+        })
+        .collect();
+    body_enum(
+        &mut o,
+        "RequestBody",
+        "A request body of any API.",
+        "ApiKey",
+        &req_entries,
+    );
     let resp_entries: Vec<(String, String, &Message)> = keys
         .iter()
         .map(|(v, _, _)| {
-            let r = resps.iter().find(|r| variant(&r.name, "Response") == *v).expect("response");
+            let r = resps
+                .iter()
+                .find(|r| variant(&r.name, "Response") == *v)
+                .expect("response");
             (v.clone(), format!("messages::{}", r.name), *r)
         })
         .collect();
-    body_enum(&mut o, "ResponseBody", "A response body of any API.", "ApiKey", &resp_entries);
+    body_enum(
+        &mut o,
+        "ResponseBody",
+        "A response body of any API.",
+        "ApiKey",
+        &resp_entries,
+    );
     // --- metadata records ---
     let meta = by("metadata", "metadata");
-    let mkeys: Vec<(String, i16, &Message)> = meta.iter().map(|m| (variant(&m.name, "Record"), m.api_key.unwrap_or(0), *m)).collect();
-    key_enum(&mut o, "MetadataRecordType", "Every KRaft metadata record type.", &mkeys);
-    info_fn(&mut o, "MetadataRecordType", "info", "Facts of the record schema (valid and flexible versions).", &mkeys);
-    let mentries: Vec<(String, String, &Message)> =
-        meta.iter().map(|m| (variant(&m.name, "Record"), format!("metadata::{}", m.name), *m)).collect();
-    body_enum(&mut o, "MetadataRecord", "A KRaft metadata record of any type.", "MetadataRecordType", &mentries);
+    let mkeys: Vec<(String, i16, &Message)> = meta
+        .iter()
+        .map(|m| (variant(&m.name, "Record"), m.api_key.unwrap_or(0), *m))
+        .collect();
+    key_enum(
+        &mut o,
+        "MetadataRecordType",
+        "Every KRaft metadata record type.",
+        &mkeys,
+    );
+    info_fn(
+        &mut o,
+        "MetadataRecordType",
+        "info",
+        "Facts of the record schema (valid and flexible versions).",
+        &mkeys,
+    );
+    let mentries: Vec<(String, String, &Message)> = meta
+        .iter()
+        .map(|m| {
+            (
+                variant(&m.name, "Record"),
+                format!("metadata::{}", m.name),
+                *m,
+            )
+        })
+        .collect();
+    body_enum(
+        &mut o,
+        "MetadataRecord",
+        "A KRaft metadata record of any type.",
+        "MetadataRecordType",
+        &mentries,
+    );
     // --- coordinator records ---
     for (folder, prefix, what) in [
-        ("group-coordinator", "GroupCoordinator", "group coordinator (`__consumer_offsets`)"),
-        ("share-coordinator", "ShareCoordinator", "share coordinator (`__share_group_state`)"),
-        ("transaction-coordinator", "TransactionCoordinator", "transaction coordinator (`__transaction_state`)"),
+        (
+            "group-coordinator",
+            "GroupCoordinator",
+            "group coordinator (`__consumer_offsets`)",
+        ),
+        (
+            "share-coordinator",
+            "ShareCoordinator",
+            "share coordinator (`__share_group_state`)",
+        ),
+        (
+            "transaction-coordinator",
+            "TransactionCoordinator",
+            "transaction coordinator (`__transaction_state`)",
+        ),
     ] {
-        let mut ks: Vec<&Message> = msgs.iter().filter(|m| m.folder == folder && m.kind == "coordinator-key").collect();
+        let mut ks: Vec<&Message> = msgs
+            .iter()
+            .filter(|m| m.folder == folder && m.kind == "coordinator-key")
+            .collect();
         ks.sort_by_key(|m| m.api_key);
-        let mut vs: Vec<&Message> = msgs.iter().filter(|m| m.folder == folder && m.kind == "coordinator-value").collect();
+        let mut vs: Vec<&Message> = msgs
+            .iter()
+            .filter(|m| m.folder == folder && m.kind == "coordinator-value")
+            .collect();
         vs.sort_by_key(|m| m.api_key);
-        let tkeys: Vec<(String, i16, &Message)> = ks.iter().map(|m| (variant(&m.name, "Key"), m.api_key.unwrap_or(0), *m)).collect();
+        let tkeys: Vec<(String, i16, &Message)> = ks
+            .iter()
+            .map(|m| (variant(&m.name, "Key"), m.api_key.unwrap_or(0), *m))
+            .collect();
         let tname = format!("{prefix}RecordType");
-        key_enum(&mut o, &tname, &format!("Every record type of the {what}."), &tkeys);
-        info_fn(&mut o, &tname, "key_info", "Facts of the key schema.", &tkeys);
+        key_enum(
+            &mut o,
+            &tname,
+            &format!("Every record type of the {what}."),
+            &tkeys,
+        );
+        info_fn(
+            &mut o,
+            &tname,
+            "key_info",
+            "Facts of the key schema.",
+            &tkeys,
+        );
         let vkeys: Vec<(String, i16, &Message)> = tkeys
             .iter()
-            .filter_map(|(v, k, _)| vs.iter().find(|m| m.api_key == Some(*k)).map(|m| (v.clone(), *k, *m)))
+            .filter_map(|(v, k, _)| {
+                vs.iter()
+                    .find(|m| m.api_key == Some(*k))
+                    .map(|m| (v.clone(), *k, *m))
+            })
             .collect();
-        info_fn(&mut o, &tname, "value_info", "Facts of the value schema.", &vkeys);
-        let ke: Vec<(String, String, &Message)> = ks.iter().map(|m| (variant(&m.name, "Key"), format!("coordinator::{}", m.name), *m)).collect();
-        body_enum(&mut o, &format!("{prefix}Key"), &format!("A record key of the {what}."), &tname, &ke);
-        let ve: Vec<(String, String, &Message)> = vs.iter().map(|m| (variant(&m.name, "Value"), format!("coordinator::{}", m.name), *m)).collect();
-        body_enum(&mut o, &format!("{prefix}Value"), &format!("A record value of the {what}."), &tname, &ve);
+        info_fn(
+            &mut o,
+            &tname,
+            "value_info",
+            "Facts of the value schema.",
+            &vkeys,
+        );
+        let ke: Vec<(String, String, &Message)> = ks
+            .iter()
+            .map(|m| {
+                (
+                    variant(&m.name, "Key"),
+                    format!("coordinator::{}", m.name),
+                    *m,
+                )
+            })
+            .collect();
+        body_enum(
+            &mut o,
+            &format!("{prefix}Key"),
+            &format!("A record key of the {what}."),
+            &tname,
+            &ke,
+        );
+        let ve: Vec<(String, String, &Message)> = vs
+            .iter()
+            .map(|m| {
+                (
+                    variant(&m.name, "Value"),
+                    format!("coordinator::{}", m.name),
+                    *m,
+                )
+            })
+            .collect();
+        body_enum(
+            &mut o,
+            &format!("{prefix}Value"),
+            &format!("A record value of the {what}."),
+            &tname,
+            &ve,
+        );
     }
     o
 }
@@ -1387,7 +1910,10 @@ pub fn api(msgs: &[Message]) -> String {
 /// for coordinator records, request frames and structured values. Paths are relative to `fuzz/`.
 pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
     let mut targets: Vec<(String, String)> = Vec::new();
-    let mut reqs: Vec<&Message> = msgs.iter().filter(|m| m.kind == "request" && m.group == "messages").collect();
+    let mut reqs: Vec<&Message> = msgs
+        .iter()
+        .filter(|m| m.kind == "request" && m.group == "messages")
+        .collect();
     reqs.sort_by_key(|m| m.api_key);
     for m in reqs {
         let base = variant(&m.name, "Request");
@@ -1395,15 +1921,36 @@ pub fn fuzz(msgs: &[Message]) -> Vec<(String, String)> {
         let call = format!("kafka_wire_ext::check_api!(kafka_wire::messages::{}, kafka_wire::messages::{resp}, data)", m.name);
         targets.push((format!("api_{}", snake(&base)), call));
     }
-    let mut meta: Vec<&Message> = msgs.iter().filter(|m| m.kind == "metadata" && m.group == "metadata").collect();
+    let mut meta: Vec<&Message> = msgs
+        .iter()
+        .filter(|m| m.kind == "metadata" && m.group == "metadata")
+        .collect();
     meta.sort_by_key(|m| m.api_key);
     for m in meta {
-        targets.push((format!("metadata_{}", snake(&variant(&m.name, "Record"))), format!("kafka_wire_ext::check_one!(kafka_wire::metadata::{}, data)", m.name)));
+        targets.push((
+            format!("metadata_{}", snake(&variant(&m.name, "Record"))),
+            format!(
+                "kafka_wire_ext::check_one!(kafka_wire::metadata::{}, data)",
+                m.name
+            ),
+        ));
     }
-    targets.push(("coordinator_records".into(), "kafka_wire_ext::fuzzing::check_coordinator(data)".into()));
-    targets.push(("request_frames".into(), "kafka_wire_ext::fuzzing::check_frames(data)".into()));
-    targets.push(("record_batches".into(), "kafka_wire_ext::fuzzing::check_record_batches(data)".into()));
-    targets.push(("structured".into(), "kafka_wire_ext::fuzzing::check_structured(data)".into()));
+    targets.push((
+        "coordinator_records".into(),
+        "kafka_wire_ext::fuzzing::check_coordinator(data)".into(),
+    ));
+    targets.push((
+        "request_frames".into(),
+        "kafka_wire_ext::fuzzing::check_frames(data)".into(),
+    ));
+    targets.push((
+        "record_batches".into(),
+        "kafka_wire_ext::fuzzing::check_record_batches(data)".into(),
+    ));
+    targets.push((
+        "structured".into(),
+        "kafka_wire_ext::fuzzing::check_structured(data)".into(),
+    ));
     let head = "# @generated by kafka-wire-codegen from Apache Kafka 4.1.1 and 3.9.1 schemas and kafka-wire's drafts.\n# Generated — do not edit. Regenerate with `cargo run -p kafka-wire-codegen`.\n\n";
     let mut toml = String::from(head);
     toml.push_str("[package]\nname = \"kafka-wire-fuzz\"\nversion = \"0.0.0\"\npublish = false\nedition = \"2021\"\n\n[package.metadata]\ncargo-fuzz = true\n\n");

@@ -26,7 +26,10 @@ pub fn rustfmt(src: &str) -> Result<String, String> {
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     let _ = t.join();
     if !out.status.success() {
-        return Err(format!("rustfmt failed: {}", String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "rustfmt failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     String::from_utf8(out.stdout).map_err(|e| e.to_string())
 }
@@ -57,7 +60,10 @@ fn render_core(msgs: &[model::Message]) -> Result<BTreeMap<String, String>, Stri
     let groups = emit::groups(msgs);
     for (g, ms) in &groups {
         for m in ms {
-            files.insert(format!("{g}/{}.rs", model::snake(&m.name)), emit::message_module(m));
+            files.insert(
+                format!("{g}/{}.rs", model::snake(&m.name)),
+                emit::message_module(m),
+            );
         }
         files.insert(format!("{g}/mod.rs"), emit::group_mod(g, ms));
     }
@@ -72,15 +78,30 @@ fn render_core(msgs: &[model::Message]) -> Result<BTreeMap<String, String>, Stri
     files.insert("mod.rs".into(), root);
     // Format in parallel: rustfmt is the slow part.
     let items: Vec<(String, String)> = files.into_iter().collect();
-    let n = std::thread::available_parallelism().map_or(2, |n| n.get()).max(1);
-    let chunks: Vec<Vec<(String, String)>> = (0..n).map(|i| items.iter().skip(i).step_by(n).cloned().collect()).collect();
+    let n = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .max(1);
+    let chunks: Vec<Vec<(String, String)>> = (0..n)
+        .map(|i| items.iter().skip(i).step_by(n).cloned().collect())
+        .collect();
     let mut out = BTreeMap::new();
     let results: Vec<Result<Vec<(String, String)>, String>> = std::thread::scope(|s| {
         let hs: Vec<_> = chunks
             .into_iter()
-            .map(|c| s.spawn(move || c.into_iter().map(|(p, src)| rustfmt(&src).map(|f| (p, f))).collect()))
+            .map(|c| {
+                s.spawn(move || {
+                    c.into_iter()
+                        .map(|(p, src)| rustfmt(&src).map(|f| (p, f)))
+                        .collect()
+                })
+            })
             .collect();
-        hs.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("formatter thread panicked".into()))).collect()
+        hs.into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("formatter thread panicked".into()))
+            })
+            .collect()
     });
     for r in results {
         for (p, f) in r? {
@@ -92,7 +113,11 @@ fn render_core(msgs: &[model::Message]) -> Result<BTreeMap<String, String>, Stri
 
 /// Writes `files` under the repository root `out` (or, with `check`, compares). Removes stale
 /// `.rs` files below [`GENERATED_DIRS`]. Returns the paths that differ.
-pub fn write_tree(out: &Path, files: &BTreeMap<String, String>, check: bool) -> std::io::Result<Vec<String>> {
+pub fn write_tree(
+    out: &Path,
+    files: &BTreeMap<String, String>,
+    check: bool,
+) -> std::io::Result<Vec<String>> {
     let mut diffs = Vec::new();
     for (p, content) in files {
         let path = out.join(p);
@@ -110,13 +135,19 @@ pub fn write_tree(out: &Path, files: &BTreeMap<String, String>, check: bool) -> 
     // Stale files.
     let mut stack: Vec<std::path::PathBuf> = GENERATED_DIRS.iter().map(|d| out.join(d)).collect();
     while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
         for e in rd.flatten() {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == "rs") {
-                let rel = p.strip_prefix(out).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+                let rel = p
+                    .strip_prefix(out)
+                    .unwrap_or(&p)
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 if !files.contains_key(&rel) {
                     diffs.push(rel);
                     if !check {

@@ -22,7 +22,11 @@ fn main() -> ExitCode {
     let mut corpus: Option<PathBuf> = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        let mut val = || args.next().map(PathBuf::from).ok_or_else(|| format!("{a} needs a value"));
+        let mut val = || {
+            args.next()
+                .map(PathBuf::from)
+                .ok_or_else(|| format!("{a} needs a value"))
+        };
         let r = match a.as_str() {
             "--kafka" => val().map(|v| inputs.newer = v),
             "--kafka-old" => val().map(|v| inputs.older = v),
@@ -55,12 +59,18 @@ fn main() -> ExitCode {
         let seeds = kafka_wire_codegen::corpus::seeds(&msgs);
         for (p, bytes) in &seeds {
             let path = dir.join(p);
-            if let Err(e) = std::fs::create_dir_all(path.parent().unwrap_or(&dir)).and_then(|_| std::fs::write(&path, bytes)) {
+            if let Err(e) = std::fs::create_dir_all(path.parent().unwrap_or(&dir))
+                .and_then(|_| std::fs::write(&path, bytes))
+            {
                 eprintln!("error: {}: {e}", path.display());
                 return ExitCode::FAILURE;
             }
         }
-        eprintln!("{} seed inputs written under {}", seeds.len(), dir.display());
+        eprintln!(
+            "{} seed inputs written under {}",
+            seeds.len(),
+            dir.display()
+        );
         return ExitCode::SUCCESS;
     }
     let files = match kafka_wire_codegen::render(&msgs) {
@@ -75,11 +85,19 @@ fn main() -> ExitCode {
             for d in &diffs {
                 eprintln!("out of date: {d}");
             }
-            eprintln!("{} generated file(s) differ; run `cargo run -p kafka-wire-codegen`", diffs.len());
+            eprintln!(
+                "{} generated file(s) differ; run `cargo run -p kafka-wire-codegen`",
+                diffs.len()
+            );
             ExitCode::FAILURE
         }
         Ok(_) => {
-            eprintln!("{} messages, {} files {}", msgs.len(), files.len(), if check { "up to date" } else { "written" });
+            eprintln!(
+                "{} messages, {} files {}",
+                msgs.len(),
+                files.len(),
+                if check { "up to date" } else { "written" }
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -96,7 +96,8 @@ pub fn load(inputs: &Inputs) -> Result<Vec<Message>, SchemaError> {
             let s = schema::load_file(&p)?;
             older.insert(key(&s), s);
         }
-        let names: std::collections::BTreeSet<String> = newer.keys().chain(older.keys()).cloned().collect();
+        let names: std::collections::BTreeSet<String> =
+            newer.keys().chain(older.keys()).cloned().collect();
         for name in names {
             let m = merge(newer.get(&name), older.get(&name), folder, group)?;
             if let Some(m) = m {
@@ -112,13 +113,20 @@ pub fn load(inputs: &Inputs) -> Result<Vec<Message>, SchemaError> {
             continue;
         }
         let mut s = schema::load_file_with(&p, false)?;
-        let stem = s.name.trim_end_matches("Request").trim_end_matches("Response").to_string();
+        let stem = s
+            .name
+            .trim_end_matches("Request")
+            .trim_end_matches("Response")
+            .to_string();
         let Some(key) = provisional.get(&stem) else {
             return Err(SchemaError {
                 file: keys_file.display().to_string(),
                 line: 1,
                 column: 1,
-                rule: format!("no provisional API key for {stem} (needed by {})", p.display()),
+                rule: format!(
+                    "no provisional API key for {stem} (needed by {})",
+                    p.display()
+                ),
             });
         };
         if s.api_key.is_some() {
@@ -132,7 +140,11 @@ pub fn load(inputs: &Inputs) -> Result<Vec<Message>, SchemaError> {
         s.api_key = Some(*key);
         let mut m = merge(Some(&s), None, "drafts", "messages")?.expect("draft has versions");
         m.provisional = true;
-        m.origin = Origin { newer: None, older: None, draft: Some(p.file_name().unwrap().to_string_lossy().into()) };
+        m.origin = Origin {
+            newer: None,
+            older: None,
+            draft: Some(p.file_name().unwrap().to_string_lossy().into()),
+        };
         if out.contains_key(&("messages".to_string(), m.name.clone())) {
             return Err(SchemaError {
                 file: p.display().to_string(),
@@ -148,7 +160,11 @@ pub fn load(inputs: &Inputs) -> Result<Vec<Message>, SchemaError> {
     let mut seen: BTreeMap<(String, String, i16), String> = BTreeMap::new();
     for m in &msgs {
         if let Some(k) = m.api_key {
-            let scope = if m.kind.starts_with("coordinator") { m.folder.clone() } else { m.group.clone() };
+            let scope = if m.kind.starts_with("coordinator") {
+                m.folder.clone()
+            } else {
+                m.group.clone()
+            };
             if let Some(other) = seen.insert((scope, m.kind.clone(), k), m.name.clone()) {
                 return Err(SchemaError {
                     file: m.name.clone(),
@@ -191,10 +207,20 @@ fn read_provisional(path: &Path) -> Result<BTreeMap<String, i16>, SchemaError> {
 
 fn merge_err(new: Option<&Schema>, old: Option<&Schema>, rule: String) -> SchemaError {
     let file = new.or(old).map_or(String::new(), |s| s.file.clone());
-    SchemaError { file, line: 1, column: 1, rule }
+    SchemaError {
+        file,
+        line: 1,
+        column: 1,
+        rule,
+    }
 }
 
-fn merge(new: Option<&Schema>, old: Option<&Schema>, folder: &str, group: &str) -> Result<Option<Message>, SchemaError> {
+fn merge(
+    new: Option<&Schema>,
+    old: Option<&Schema>,
+    folder: &str,
+    group: &str,
+) -> Result<Option<Message>, SchemaError> {
     // Kafka 4.0 turned the coordinator records from plain `data` schemas, versioned by record
     // type, into `coordinator-key`/`coordinator-value` schemas with an apiKey. The bytes are the
     // same (an int16 type, then the body); the newer definition replaces the older one.
@@ -206,13 +232,21 @@ fn merge(new: Option<&Schema>, old: Option<&Schema>, folder: &str, group: &str) 
     let b = old.map_or(Versions::NONE, |s| s.valid);
     let old_only = b.minus(a);
     let valid = a.or(b);
-    let base = new.filter(|s| !s.valid.is_empty()).or(old).or(new).expect("one side");
+    let base = new
+        .filter(|s| !s.valid.is_empty())
+        .or(old)
+        .or(new)
+        .expect("one side");
     if valid.is_empty() && base.kind != "header" {
         return Ok(None);
     }
     if let (Some(n), Some(o)) = (new, old) {
         if n.kind != o.kind || (!n.valid.is_empty() && n.api_key != o.api_key) {
-            return Err(merge_err(new, old, format!("{}: type or apiKey differs between releases", n.name)));
+            return Err(merge_err(
+                new,
+                old,
+                format!("{}: type or apiKey differs between releases", n.name),
+            ));
         }
         if n.valid.is_empty() {
             // Removed in the newer release: the older one defines everything.
@@ -220,12 +254,22 @@ fn merge(new: Option<&Schema>, old: Option<&Schema>, folder: &str, group: &str) 
     }
     let runs = valid.runs();
     if runs.len() > 1 {
-        return Err(merge_err(new, old, format!("{}: merged valid versions {valid} are not contiguous", base.name)));
+        return Err(merge_err(
+            new,
+            old,
+            format!(
+                "{}: merged valid versions {valid} are not contiguous",
+                base.name
+            ),
+        ));
     }
-    let flexible = new.map_or(Versions::NONE, |s| s.flexible.and(a)).or(old.map_or(Versions::NONE, |s| s.flexible.and(old_only)));
+    let flexible = new
+        .map_or(Versions::NONE, |s| s.flexible.and(a))
+        .or(old.map_or(Versions::NONE, |s| s.flexible.and(old_only)));
     let nf: &[Field] = new.map_or(&[], |s| &s.fields);
     let of: &[Field] = old.map_or(&[], |s| &s.fields);
-    let fields = merge_fields(nf, of, a, old_only).map_err(|e| merge_err(new, old, format!("{}: {e}", base.name)))?;
+    let fields = merge_fields(nf, of, a, old_only)
+        .map_err(|e| merge_err(new, old, format!("{}: {e}", base.name)))?;
     // Common structs: merge by name.
     let mut common = Vec::new();
     let nc: Vec<&CommonStruct> = new.map_or(vec![], |s| s.common.iter().collect());
@@ -239,11 +283,23 @@ fn merge(new: Option<&Schema>, old: Option<&Schema>, folder: &str, group: &str) 
     for n in names {
         let x = nc.iter().find(|c| c.name == n);
         let y = oc.iter().find(|c| c.name == n);
-        let fields = merge_fields(x.map_or(&[][..], |c| &c.fields), y.map_or(&[][..], |c| &c.fields), a, old_only)
-            .map_err(|e| merge_err(new, old, format!("{}: common struct {n}: {e}", base.name)))?;
-        let versions = x.map_or(Versions::NONE, |c| c.versions.and(a)).or(y.map_or(Versions::NONE, |c| c.versions.and(old_only)));
+        let fields = merge_fields(
+            x.map_or(&[][..], |c| &c.fields),
+            y.map_or(&[][..], |c| &c.fields),
+            a,
+            old_only,
+        )
+        .map_err(|e| merge_err(new, old, format!("{}: common struct {n}: {e}", base.name)))?;
+        let versions = x
+            .map_or(Versions::NONE, |c| c.versions.and(a))
+            .or(y.map_or(Versions::NONE, |c| c.versions.and(old_only)));
         let loc = x.or(y).map(|c| c.loc.clone()).expect("one side");
-        common.push(CommonStruct { name: n, versions, fields, loc });
+        common.push(CommonStruct {
+            name: n,
+            versions,
+            fields,
+            loc,
+        });
     }
     Ok(Some(Message {
         name: base.name.clone(),
@@ -267,34 +323,65 @@ fn merge(new: Option<&Schema>, old: Option<&Schema>, folder: &str, group: &str) 
     }))
 }
 
-fn merge_one(n: Option<&Field>, o: Option<&Field>, a: Versions, old: Versions) -> Result<Option<Field>, String> {
+fn merge_one(
+    n: Option<&Field>,
+    o: Option<&Field>,
+    a: Versions,
+    old: Versions,
+) -> Result<Option<Field>, String> {
     let pick = |f: fn(&Field) -> Versions| -> Versions {
-        n.map_or(Versions::NONE, |x| f(x).and(a)).or(o.map_or(Versions::NONE, |x| f(x).and(old)))
+        n.map_or(Versions::NONE, |x| f(x).and(a))
+            .or(o.map_or(Versions::NONE, |x| f(x).and(old)))
     };
     let versions = pick(|f| f.versions);
     if versions.is_empty() {
         return Ok(None);
     }
-    let base = n.filter(|x| !x.versions.and(a).is_empty()).or(o).or(n).expect("one side");
+    let base = n
+        .filter(|x| !x.versions.and(a).is_empty())
+        .or(o)
+        .or(n)
+        .expect("one side");
     if let (Some(x), Some(y)) = (n, o) {
         if !x.versions.and(a).is_empty() && !y.versions.and(old).is_empty() && x.ty != y.ty {
-            return Err(format!("field {} is {} in one release and {} in the other", x.name, x.ty, y.ty));
+            return Err(format!(
+                "field {} is {} in one release and {} in the other",
+                x.name, x.ty, y.ty
+            ));
         }
         let xt = x.tagged.and(a);
         let yt = y.tagged.and(old);
         if !xt.is_empty() && !yt.is_empty() && x.tag != y.tag {
-            return Err(format!("field {} has different tags in the two releases", x.name));
+            return Err(format!(
+                "field {} has different tags in the two releases",
+                x.name
+            ));
         }
     }
     let tagged = pick(|f| f.tagged);
-    let tag = if tagged.is_empty() { None } else { n.filter(|x| !x.tagged.and(a).is_empty()).or(o).and_then(|x| x.tag) };
+    let tag = if tagged.is_empty() {
+        None
+    } else {
+        n.filter(|x| !x.tagged.and(a).is_empty())
+            .or(o)
+            .and_then(|x| x.tag)
+    };
     let compact_override = {
         let f = |x: &Field| x.flexible.unwrap_or(Versions(u64::MAX));
-        n.map_or(Versions::NONE, |x| f(x).and(a)).or(o.map_or(Versions::NONE, |x| f(x).and(old)))
+        n.map_or(Versions::NONE, |x| f(x).and(a))
+            .or(o.map_or(Versions::NONE, |x| f(x).and(old)))
     };
-    let fields = match (n.and_then(|x| x.fields.as_ref()), o.and_then(|x| x.fields.as_ref())) {
+    let fields = match (
+        n.and_then(|x| x.fields.as_ref()),
+        o.and_then(|x| x.fields.as_ref()),
+    ) {
         (None, None) => None,
-        (x, y) => Some(merge_fields(x.map_or(&[], |v| v), y.map_or(&[], |v| v), a, old)?),
+        (x, y) => Some(merge_fields(
+            x.map_or(&[], |v| v),
+            y.map_or(&[], |v| v),
+            a,
+            old,
+        )?),
     };
     Ok(Some(Field {
         name: base.name.clone(),
@@ -303,8 +390,14 @@ fn merge_one(n: Option<&Field>, o: Option<&Field>, a: Versions, old: Versions) -
         nullable: pick(|f| f.nullable),
         tagged,
         tag,
-        flexible: if compact_override.0 == u64::MAX || compact_override.and(versions) == versions { None } else { Some(compact_override) },
-        default: n.and_then(|x| x.default.clone()).or(o.and_then(|x| x.default.clone())),
+        flexible: if compact_override.0 == u64::MAX || compact_override.and(versions) == versions {
+            None
+        } else {
+            Some(compact_override)
+        },
+        default: n
+            .and_then(|x| x.default.clone())
+            .or(o.and_then(|x| x.default.clone())),
         ignorable: base.ignorable,
         entity_type: base.entity_type.clone(),
         map_key: base.map_key,
@@ -315,7 +408,12 @@ fn merge_one(n: Option<&Field>, o: Option<&Field>, a: Versions, old: Versions) -
 }
 
 /// Merges two ordered field lists into one that keeps both orders.
-fn merge_fields(new: &[Field], old: &[Field], a: Versions, oldv: Versions) -> Result<Vec<Field>, String> {
+fn merge_fields(
+    new: &[Field],
+    old: &[Field],
+    a: Versions,
+    oldv: Versions,
+) -> Result<Vec<Field>, String> {
     let mut out = Vec::new();
     let mut i = 0;
     let in_new = |name: &str| new.iter().any(|f| f.name == name);
@@ -324,7 +422,10 @@ fn merge_fields(new: &[Field], old: &[Field], a: Versions, oldv: Versions) -> Re
             Some(j) if j >= i => {
                 for of in &old[i..j] {
                     if in_new(&of.name) {
-                        return Err(format!("fields {} and {} are in a different order in the two releases", nf.name, of.name));
+                        return Err(format!(
+                            "fields {} and {} are in a different order in the two releases",
+                            nf.name, of.name
+                        ));
                     }
                     if let Some(m) = merge_one(None, Some(of), a, oldv)? {
                         out.push(m);
@@ -335,7 +436,12 @@ fn merge_fields(new: &[Field], old: &[Field], a: Versions, oldv: Versions) -> Re
                 }
                 i = j + 1;
             }
-            Some(_) => return Err(format!("field {} is in a different order in the two releases", nf.name)),
+            Some(_) => {
+                return Err(format!(
+                    "field {} is in a different order in the two releases",
+                    nf.name
+                ))
+            }
             None => {
                 if let Some(m) = merge_one(Some(nf), None, a, oldv)? {
                     out.push(m);
@@ -380,10 +486,11 @@ pub fn snake(name: &str) -> String {
 pub fn field_ident(name: &str) -> String {
     let s = snake(name);
     match s.as_str() {
-        "type" | "match" | "ref" | "self" | "move" | "loop" | "mod" | "fn" | "impl" | "use" | "where" | "async" | "await"
-        | "dyn" | "box" | "final" | "override" | "yield" | "crate" | "super" | "struct" | "enum" | "trait" | "const"
-        | "static" | "mut" | "let" | "if" | "else" | "for" | "while" | "in" | "return" | "break" | "continue"
-        | "true" | "false" | "as" | "pub" | "unsafe" | "extern" | "abstract" | "become" | "do" | "macro"
+        "type" | "match" | "ref" | "self" | "move" | "loop" | "mod" | "fn" | "impl" | "use"
+        | "where" | "async" | "await" | "dyn" | "box" | "final" | "override" | "yield"
+        | "crate" | "super" | "struct" | "enum" | "trait" | "const" | "static" | "mut" | "let"
+        | "if" | "else" | "for" | "while" | "in" | "return" | "break" | "continue" | "true"
+        | "false" | "as" | "pub" | "unsafe" | "extern" | "abstract" | "become" | "do" | "macro"
         | "priv" | "typeof" | "unsized" | "virtual" | "try" | "gen" => format!("r#{s}"),
         _ => s,
     }
@@ -393,12 +500,15 @@ pub use schema::Type as FieldType;
 
 /// Every struct of a message, flattened: `(rust name, path prefix, fields)`, root first.
 pub fn structs(m: &Message) -> Vec<(String, String, Vec<Field>)> {
-    let mut out: Vec<(String, String, Vec<Field>)> = vec![(m.name.clone(), String::new(), m.fields.clone())];
+    let mut out: Vec<(String, String, Vec<Field>)> =
+        vec![(m.name.clone(), String::new(), m.fields.clone())];
     let mut i = 0;
     while i < out.len() {
         let (_, prefix, fields) = out[i].clone();
         for f in &fields {
-            let Some(sn) = f.ty.struct_name() else { continue };
+            let Some(sn) = f.ty.struct_name() else {
+                continue;
+            };
             if out.iter().any(|(n, _, _)| n == sn) {
                 continue;
             }
@@ -409,7 +519,11 @@ pub fn structs(m: &Message) -> Vec<(String, String, Vec<Field>)> {
                     None => continue,
                 },
             };
-            let p = format!("{prefix}{}{}.", snake(&f.name), if f.ty.is_array() { "[]" } else { "" });
+            let p = format!(
+                "{prefix}{}{}.",
+                snake(&f.name),
+                if f.ty.is_array() { "[]" } else { "" }
+            );
             out.push((sn.to_string(), p, sub));
         }
         i += 1;

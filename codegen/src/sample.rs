@@ -50,7 +50,11 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_len: 3, unknown_tags: true, null_one_in: 4 }
+        Options {
+            max_len: 3,
+            unknown_tags: true,
+            null_one_in: 4,
+        }
     }
 }
 
@@ -89,7 +93,10 @@ fn struct_fields<'m>(cx: &Cx<'m>, f: &'m Field) -> &'m [Field] {
         Some(fs) => fs,
         None => {
             let n = f.ty.struct_name().unwrap_or("");
-            cx.m.common.iter().find(|c| c.name == n).map_or(&[], |c| &c.fields)
+            cx.m.common
+                .iter()
+                .find(|c| c.name == n)
+                .map_or(&[], |c| &c.fields)
         }
     }
 }
@@ -98,7 +105,18 @@ fn write_struct(cx: &Cx, fields: &[Field], rng: &mut Rng, out: &mut Vec<u8>, dep
     for f in fields {
         if f.versions.contains(cx.v) && !f.tagged.contains(cx.v) {
             let nullable = f.nullable.contains(cx.v);
-            write_value(cx, f, &f.ty, nullable, compact(cx, f), false, rng, out, depth, false);
+            write_value(
+                cx,
+                f,
+                &f.ty,
+                nullable,
+                compact(cx, f),
+                false,
+                rng,
+                out,
+                depth,
+                false,
+            );
         }
     }
     if !flexible(cx) {
@@ -111,7 +129,9 @@ fn write_struct(cx: &Cx, fields: &[Field], rng: &mut Rng, out: &mut Vec<u8>, dep
         }
         let nullable = f.nullable.contains(cx.v);
         let mut val = Vec::new();
-        write_value(cx, f, &f.ty, nullable, true, false, rng, &mut val, depth, true);
+        write_value(
+            cx, f, &f.ty, nullable, true, false, rng, &mut val, depth, true,
+        );
         let mut def = Vec::new();
         write_default(cx, f, &mut def, true);
         if val != def {
@@ -156,7 +176,11 @@ fn write_default(cx: &Cx, f: &Field, out: &mut Vec<u8>, tagged: bool) {
         Type::Int16 | Type::Uint16 => int(out, 2),
         Type::Int32 | Type::Uint32 => int(out, 4),
         Type::Int64 => int(out, 8),
-        Type::Float64 => out.extend_from_slice(&d.and_then(|s| s.parse::<f64>().ok()).unwrap_or(0.0).to_be_bytes()),
+        Type::Float64 => out.extend_from_slice(
+            &d.and_then(|s| s.parse::<f64>().ok())
+                .unwrap_or(0.0)
+                .to_be_bytes(),
+        ),
         Type::String => {
             let s = d.unwrap_or("");
             uvarint(out, s.len() as u32 + 1);
@@ -250,7 +274,11 @@ fn write_value(
             if null {
                 null_prefix(out, false);
             } else {
-                let n = if depth > 3 { 0 } else { rng.below(cx.opt.max_len + 1) as usize };
+                let n = if depth > 3 {
+                    0
+                } else {
+                    rng.below(cx.opt.max_len + 1) as usize
+                };
                 len_prefix(out, n, false);
                 for _ in 0..n {
                     write_value(cx, f, e, false, compact, true, rng, out, depth + 1, false);

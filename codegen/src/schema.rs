@@ -24,7 +24,11 @@ impl Versions {
             return Versions(0);
         }
         let hi = hi.min(MAX_VERSION);
-        let upper = if hi == 63 { u64::MAX } else { (1u64 << (hi + 1)) - 1 };
+        let upper = if hi == 63 {
+            u64::MAX
+        } else {
+            (1u64 << (hi + 1)) - 1
+        };
         Versions(upper & !((1u64 << lo) - 1))
     }
     pub fn from(lo: u8) -> Versions {
@@ -114,7 +118,11 @@ pub struct SchemaError {
 
 impl fmt::Display for SchemaError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.rule)
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.rule
+        )
     }
 }
 
@@ -189,7 +197,10 @@ impl Type {
     }
     /// Types that can be null on the wire.
     pub fn can_be_nullable(&self) -> bool {
-        matches!(self, Type::String | Type::Bytes | Type::Records | Type::Array(_) | Type::Struct(_))
+        matches!(
+            self,
+            Type::String | Type::Bytes | Type::Records | Type::Array(_) | Type::Struct(_)
+        )
     }
 }
 
@@ -283,7 +294,12 @@ impl Ctx<'_> {
     }
     fn err(&self, pos: usize, rule: impl Into<String>) -> SchemaError {
         let l = self.loc(pos);
-        SchemaError { file: self.file.clone(), line: l.line, column: l.column, rule: rule.into() }
+        SchemaError {
+            file: self.file.clone(),
+            line: l.line,
+            column: l.column,
+            rule: rule.into(),
+        }
     }
 }
 
@@ -310,7 +326,10 @@ pub fn load_str(file: &str, text: &str) -> Result<Schema, SchemaError> {
 
 /// [`load_str`], with the apiKey requirement switchable.
 pub fn load_str_with(file: &str, text: &str, need_api_key: bool) -> Result<Schema, SchemaError> {
-    let cx = Ctx { file: file.to_string(), text };
+    let cx = Ctx {
+        file: file.to_string(),
+        text,
+    };
     let opts = jsonc_parser::ParseOptions {
         allow_comments: true,
         allow_loose_object_property_names: false,
@@ -331,13 +350,25 @@ pub fn load_str_with(file: &str, text: &str, need_api_key: bool) -> Result<Schem
         Err(e) => {
             let r = e.range();
             if let Some((pos, ch)) = stray.filter(|(pos, _)| *pos < r.start) {
-                return Err(cx.err(pos, format!("not valid JSON: character U+{:04X} outside a string", ch as u32)));
+                return Err(cx.err(
+                    pos,
+                    format!(
+                        "not valid JSON: character U+{:04X} outside a string",
+                        ch as u32
+                    ),
+                ));
             }
             return Err(cx.err(r.start, format!("not valid JSON: {}", e.kind())));
         }
     };
     if let Some((pos, ch)) = stray {
-        return Err(cx.err(pos, format!("not valid JSON: character U+{:04X} outside a string", ch as u32)));
+        return Err(cx.err(
+            pos,
+            format!(
+                "not valid JSON: character U+{:04X} outside a string",
+                ch as u32
+            ),
+        ));
     }
     let Some(Value::Object(root)) = parsed.value else {
         return Err(cx.err(0, "the file must hold one JSON object"));
@@ -392,7 +423,10 @@ fn keys<'a>(cx: &Ctx, o: &'a Object<'a>, allowed: &[&str], what: &str) -> Result
         let text = &cx.text[r.start..r.end];
         if let Some(prev) = seen.insert(k, text) {
             if prev != text {
-                return Err(cx.err(p.range.start, format!("duplicate key \"{k}\" with a different value in {what}")));
+                return Err(cx.err(
+                    p.range.start,
+                    format!("duplicate key \"{k}\" with a different value in {what}"),
+                ));
             }
         }
     }
@@ -403,7 +437,11 @@ fn prop<'a>(o: &'a Object<'a>, k: &str) -> Option<&'a ObjectProp<'a>> {
     o.properties.iter().find(|p| p.name.as_str() == k)
 }
 
-fn string<'a>(cx: &Ctx, o: &'a Object<'a>, k: &str) -> Result<Option<(String, usize)>, SchemaError> {
+fn string<'a>(
+    cx: &Ctx,
+    o: &'a Object<'a>,
+    k: &str,
+) -> Result<Option<(String, usize)>, SchemaError> {
     match prop(o, k) {
         None => Ok(None),
         Some(p) => match &p.value {
@@ -419,7 +457,9 @@ fn boolean(cx: &Ctx, o: &Object, k: &str) -> Result<bool, SchemaError> {
         Some(p) => match &p.value {
             Value::BooleanLit(b) => Ok(b.value),
             // Jackson coerces the strings "true" and "false".
-            Value::StringLit(sl) if sl.value == "true" || sl.value == "false" => Ok(sl.value == "true"),
+            Value::StringLit(sl) if sl.value == "true" || sl.value == "false" => {
+                Ok(sl.value == "true")
+            }
             v => Err(cx.err(v.range().start, format!("\"{k}\" must be true or false"))),
         },
     }
@@ -431,12 +471,24 @@ fn integer(cx: &Ctx, o: &Object, k: &str, lo: i64, hi: i64) -> Result<Option<i64
         Some(p) => match &p.value {
             Value::NumberLit(n) => match n.value.parse::<i64>() {
                 Ok(v) if (lo..=hi).contains(&v) => Ok(Some(v)),
-                _ => Err(cx.err(n.range.start, format!("\"{k}\" must be an integer from {lo} to {hi}, not {}", n.value))),
+                _ => Err(cx.err(
+                    n.range.start,
+                    format!(
+                        "\"{k}\" must be an integer from {lo} to {hi}, not {}",
+                        n.value
+                    ),
+                )),
             },
             // Jackson coerces a string holding an integer.
             Value::StringLit(sl) => match sl.value.parse::<i64>() {
                 Ok(v) if (lo..=hi).contains(&v) => Ok(Some(v)),
-                _ => Err(cx.err(sl.range.start, format!("\"{k}\" must be an integer from {lo} to {hi}, not \"{}\"", sl.value))),
+                _ => Err(cx.err(
+                    sl.range.start,
+                    format!(
+                        "\"{k}\" must be an integer from {lo} to {hi}, not \"{}\"",
+                        sl.value
+                    ),
+                )),
             },
             v => Err(cx.err(v.range().start, format!("\"{k}\" must be a number"))),
         },
@@ -446,7 +498,10 @@ fn integer(cx: &Ctx, o: &Object, k: &str, lo: i64, hi: i64) -> Result<Option<i64
 /// Parses a version range: `"none"`, `"N"`, `"N+"`, `"N-M"`.
 pub fn parse_versions(s: &str) -> Result<Versions, String> {
     let num = |t: &str| -> Result<u8, String> {
-        if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) || (t.len() > 1 && t.starts_with('0')) {
+        if t.is_empty()
+            || !t.bytes().all(|b| b.is_ascii_digit())
+            || (t.len() > 1 && t.starts_with('0'))
+        {
             return Err(format!("malformed version range \"{s}\""));
         }
         t.parse::<u8>()
@@ -474,7 +529,9 @@ pub fn parse_versions(s: &str) -> Result<Versions, String> {
 fn versions(cx: &Ctx, o: &Object, k: &str) -> Result<Option<Versions>, SchemaError> {
     match string(cx, o, k)? {
         None => Ok(None),
-        Some((s, pos)) => parse_versions(&s).map(Some).map_err(|e| cx.err(pos, format!("\"{k}\": {e}"))),
+        Some((s, pos)) => parse_versions(&s)
+            .map(Some)
+            .map_err(|e| cx.err(pos, format!("\"{k}\": {e}"))),
     }
 }
 
@@ -496,23 +553,28 @@ fn schema(cx: &Ctx, o: &Object, need_api_key: bool) -> Result<Schema, SchemaErro
         ],
         "the schema",
     )?;
-    let (kind, kpos) = string(cx, o, "type")?.ok_or_else(|| cx.err(o.range.start, "missing \"type\""))?;
+    let (kind, kpos) =
+        string(cx, o, "type")?.ok_or_else(|| cx.err(o.range.start, "missing \"type\""))?;
     if !KINDS.contains(&kind.as_str()) {
         return Err(cx.err(kpos, format!("unknown schema type \"{kind}\"")));
     }
-    let (name, npos) = string(cx, o, "name")?.ok_or_else(|| cx.err(o.range.start, "missing \"name\""))?;
+    let (name, npos) =
+        string(cx, o, "name")?.ok_or_else(|| cx.err(o.range.start, "missing \"name\""))?;
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
         return Err(cx.err(npos, format!("invalid message name \"{name}\"")));
     }
     let api_key = integer(cx, o, "apiKey", 0, i64::from(i16::MAX))?.map(|v| v as i16);
-    if matches!(kind.as_str(), "request" | "response" | "metadata" | "coordinator-key" | "coordinator-value")
-        && api_key.is_none()
+    if matches!(
+        kind.as_str(),
+        "request" | "response" | "metadata" | "coordinator-key" | "coordinator-value"
+    ) && api_key.is_none()
         && need_api_key
         && !(kind == "metadata" && name.starts_with("RemoteLog"))
     {
         return Err(cx.err(npos, format!("a {kind} schema needs an \"apiKey\"")));
     }
-    let valid = versions(cx, o, "validVersions")?.ok_or_else(|| cx.err(o.range.start, "missing \"validVersions\""))?;
+    let valid = versions(cx, o, "validVersions")?
+        .ok_or_else(|| cx.err(o.range.start, "missing \"validVersions\""))?;
     if valid.max() == Some(MAX_VERSION) {
         return Err(cx.err(o.range.start, "\"validVersions\" must be bounded"));
     }
@@ -521,7 +583,10 @@ fn schema(cx: &Ctx, o: &Object, need_api_key: bool) -> Result<Schema, SchemaErro
     if let Some(d) = versions(cx, o, "deprecatedVersions")? {
         if !d.is_subset(valid) && !valid.is_empty() {
             let p = prop(o, "deprecatedVersions").map_or(0, |p| p.range.start);
-            return Err(cx.err(p, format!("deprecatedVersions {d} outside validVersions {valid}")));
+            return Err(cx.err(
+                p,
+                format!("deprecatedVersions {d} outside validVersions {valid}"),
+            ));
         }
     }
     let mut listeners = Vec::new();
@@ -532,7 +597,9 @@ fn schema(cx: &Ctx, o: &Object, need_api_key: bool) -> Result<Schema, SchemaErro
         for e in &a.elements {
             match e {
                 Value::StringLit(s) => listeners.push(s.value.to_string()),
-                v => return Err(cx.err(v.range().start, "\"listeners\" must be an array of strings")),
+                v => {
+                    return Err(cx.err(v.range().start, "\"listeners\" must be an array of strings"))
+                }
             }
         }
     }
@@ -547,9 +614,13 @@ fn schema(cx: &Ctx, o: &Object, need_api_key: bool) -> Result<Schema, SchemaErro
                 return Err(cx.err(e.range().start, "a common struct must be an object"));
             };
             keys(cx, so, &["name", "versions", "fields"], "a common struct")?;
-            let (sname, spos) =
-                string(cx, so, "name")?.ok_or_else(|| cx.err(so.range.start, "common struct without \"name\""))?;
-            if Type::parse(&sname).and_then(|t| t.struct_name().map(str::to_string)).as_deref() != Some(&sname) {
+            let (sname, spos) = string(cx, so, "name")?
+                .ok_or_else(|| cx.err(so.range.start, "common struct without \"name\""))?;
+            if Type::parse(&sname)
+                .and_then(|t| t.struct_name().map(str::to_string))
+                .as_deref()
+                != Some(&sname)
+            {
                 return Err(cx.err(spos, format!("invalid struct name \"{sname}\"")));
             }
             let sv = versions(cx, so, "versions")?.unwrap_or(valid);
@@ -558,11 +629,27 @@ fn schema(cx: &Ctx, o: &Object, need_api_key: bool) -> Result<Schema, SchemaErro
             if fields.is_empty() {
                 return Err(cx.err(spos, format!("common struct \"{sname}\" has no fields")));
             }
-            common.push(CommonStruct { name: sname, versions: sv, fields, loc: cx.loc(so.range.start) });
+            common.push(CommonStruct {
+                name: sname,
+                versions: sv,
+                fields,
+                loc: cx.loc(so.range.start),
+            });
         }
     }
     let fields = field_list(cx, o, &sc, valid)?.unwrap_or_default();
-    let s = Schema { file: cx.file.clone(), kind, name, api_key, valid, flexible, latest_unstable, listeners, fields, common };
+    let s = Schema {
+        file: cx.file.clone(),
+        kind,
+        name,
+        api_key,
+        valid,
+        flexible,
+        latest_unstable,
+        listeners,
+        fields,
+        common,
+    };
     check_structs(cx, &s)?;
     Ok(s)
 }
@@ -572,8 +659,15 @@ struct StructCx {
     valid: Versions,
 }
 
-fn field_list(cx: &Ctx, o: &Object, sc: &StructCx, parent: Versions) -> Result<Option<Vec<Field>>, SchemaError> {
-    let Some(p) = prop(o, "fields") else { return Ok(None) };
+fn field_list(
+    cx: &Ctx,
+    o: &Object,
+    sc: &StructCx,
+    parent: Versions,
+) -> Result<Option<Vec<Field>>, SchemaError> {
+    let Some(p) = prop(o, "fields") else {
+        return Ok(None);
+    };
     let Value::Array(a) = &p.value else {
         return Err(cx.err(p.range.start, "\"fields\" must be an array"));
     };
@@ -586,11 +680,17 @@ fn field_list(cx: &Ctx, o: &Object, sc: &StructCx, parent: Versions) -> Result<O
         };
         let f = field(cx, fo, sc, parent)?;
         if !names.insert(f.name.to_ascii_lowercase()) {
-            return Err(cx.err(fo.range.start, format!("duplicate field name \"{}\"", f.name)));
+            return Err(cx.err(
+                fo.range.start,
+                format!("duplicate field name \"{}\"", f.name),
+            ));
         }
         if let Some(t) = f.tag {
             if !tags.insert(t) {
-                return Err(cx.err(fo.range.start, format!("duplicate tag {t} (field \"{}\")", f.name)));
+                return Err(cx.err(
+                    fo.range.start,
+                    format!("duplicate tag {t} (field \"{}\")", f.name),
+                ));
             }
         }
         out.push(f);
@@ -621,15 +721,20 @@ fn field(cx: &Ctx, o: &Object, sc: &StructCx, _parent: Versions) -> Result<Field
         "a field",
     )?;
     let at = o.range.start;
-    let (name, npos) = string(cx, o, "name")?.ok_or_else(|| cx.err(at, "field without \"name\""))?;
+    let (name, npos) =
+        string(cx, o, "name")?.ok_or_else(|| cx.err(at, "field without \"name\""))?;
     if name.is_empty() {
         return Err(cx.err(npos, "empty field name"));
     }
-    if !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic()) || !name.chars().all(|c| c.is_ascii_alphanumeric()) {
+    if !name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        || !name.chars().all(|c| c.is_ascii_alphanumeric())
+    {
         return Err(cx.err(npos, format!("invalid field name \"{name}\"")));
     }
-    let (tys, tpos) = string(cx, o, "type")?.ok_or_else(|| cx.err(at, format!("field \"{name}\" has no \"type\"")))?;
-    let ty = Type::parse(&tys).ok_or_else(|| cx.err(tpos, format!("field \"{name}\" has unknown type \"{tys}\"")))?;
+    let (tys, tpos) = string(cx, o, "type")?
+        .ok_or_else(|| cx.err(at, format!("field \"{name}\" has no \"type\"")))?;
+    let ty = Type::parse(&tys)
+        .ok_or_else(|| cx.err(tpos, format!("field \"{name}\" has unknown type \"{tys}\"")))?;
     let tagged = versions(cx, o, "taggedVersions")?;
     let tag = integer(cx, o, "tag", 0, i64::from(i32::MAX))?.map(|t| t as u32);
     let vers = match versions(cx, o, "versions")? {
@@ -645,7 +750,13 @@ fn field(cx: &Ctx, o: &Object, sc: &StructCx, _parent: Versions) -> Result<Field
     }
     if let (Some(lo), Some(vmax)) = (vers.min(), sc.valid.max()) {
         if lo > vmax || vers.max().is_some_and(|hi| hi != MAX_VERSION && hi > vmax) {
-            return Err(cx.err(vpos, format!("field \"{name}\" versions {vers} are outside validVersions {}", sc.valid)));
+            return Err(cx.err(
+                vpos,
+                format!(
+                    "field \"{name}\" versions {vers} are outside validVersions {}",
+                    sc.valid
+                ),
+            ));
         }
     }
     let nullable_given = versions(cx, o, "nullableVersions")?.unwrap_or(Versions::NONE);
@@ -653,28 +764,58 @@ fn field(cx: &Ctx, o: &Object, sc: &StructCx, _parent: Versions) -> Result<Field
     if !nullable.is_empty() {
         let p = prop(o, "nullableVersions").map_or(at, |p| p.value.range().start);
         if !ty.can_be_nullable() {
-            return Err(cx.err(p, format!("field \"{name}\" of type {ty} cannot be nullable")));
+            return Err(cx.err(
+                p,
+                format!("field \"{name}\" of type {ty} cannot be nullable"),
+            ));
         }
         if nullable.and(vers).is_empty() {
-            return Err(cx.err(p, format!("field \"{name}\" nullableVersions {nullable} are outside its versions {vers}")));
+            return Err(cx.err(
+                p,
+                format!(
+                    "field \"{name}\" nullableVersions {nullable} are outside its versions {vers}"
+                ),
+            ));
         }
     }
     match (tagged, tag) {
-        (Some(_), None) => return Err(cx.err(at, format!("field \"{name}\" has \"taggedVersions\" but no \"tag\""))),
-        (None, Some(_)) => return Err(cx.err(at, format!("field \"{name}\" has a \"tag\" but no \"taggedVersions\""))),
+        (Some(_), None) => {
+            return Err(cx.err(
+                at,
+                format!("field \"{name}\" has \"taggedVersions\" but no \"tag\""),
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(cx.err(
+                at,
+                format!("field \"{name}\" has a \"tag\" but no \"taggedVersions\""),
+            ))
+        }
         _ => {}
     }
     let tagged_v = tagged.unwrap_or(Versions::NONE);
     if let Some(t) = tagged {
         let p = prop(o, "taggedVersions").map_or(at, |p| p.value.range().start);
         if !t.is_subset(sc.flexible) {
-            return Err(cx.err(p, format!("field \"{name}\" taggedVersions {t} are outside the flexible versions {}", sc.flexible)));
+            return Err(cx.err(
+                p,
+                format!(
+                    "field \"{name}\" taggedVersions {t} are outside the flexible versions {}",
+                    sc.flexible
+                ),
+            ));
         }
         if !t.is_subset(vers) {
-            return Err(cx.err(p, format!("field \"{name}\" taggedVersions {t} are outside its versions {vers}")));
+            return Err(cx.err(
+                p,
+                format!("field \"{name}\" taggedVersions {t} are outside its versions {vers}"),
+            ));
         }
         if tag.is_some_and(|t| t >= 64) {
-            return Err(cx.err(p, format!("field \"{name}\": tags from 64 up are not supported by this generator")));
+            return Err(cx.err(
+                p,
+                format!("field \"{name}\": tags from 64 up are not supported by this generator"),
+            ));
         }
     }
     let flexible = versions(cx, o, "flexibleVersions")?;
@@ -695,20 +836,32 @@ fn field(cx: &Ctx, o: &Object, sc: &StructCx, _parent: Versions) -> Result<Field
             Value::NumberLit(n) => Some(n.value.to_string()),
             // Kafka's loader reads a JSON null as "no default".
             Value::NullKeyword(_) => None,
-            v => return Err(cx.err(v.range().start, format!("field \"{name}\": \"default\" must be a string, number or boolean"))),
+            v => {
+                return Err(cx.err(
+                    v.range().start,
+                    format!("field \"{name}\": \"default\" must be a string, number or boolean"),
+                ))
+            }
         },
     };
     if let Some(d) = &default {
         let p = prop(o, "default").map_or(at, |p| p.value.range().start);
-        check_default(&ty, d, !nullable.is_empty()).map_err(|e| cx.err(p, format!("field \"{name}\": {e}")))?;
+        check_default(&ty, d, !nullable.is_empty())
+            .map_err(|e| cx.err(p, format!("field \"{name}\": {e}")))?;
     }
     let fields = field_list(cx, o, sc, vers)?;
     if let Some(fs) = &fields {
         if ty.struct_name().is_none() {
-            return Err(cx.err(at, format!("field \"{name}\" of type {ty} cannot have \"fields\"")));
+            return Err(cx.err(
+                at,
+                format!("field \"{name}\" of type {ty} cannot have \"fields\""),
+            ));
         }
         if fs.is_empty() {
-            return Err(cx.err(at, format!("struct type {ty} of field \"{name}\" has no fields")));
+            return Err(cx.err(
+                at,
+                format!("struct type {ty} of field \"{name}\" has no fields"),
+            ));
         }
     }
     let entity_type = string(cx, o, "entityType")?.map(|(s, _)| s);
@@ -789,7 +942,13 @@ fn check_default(ty: &Type, d: &str, nullable: bool) -> Result<(), String> {
         _ => Err(format!("default \"{d}\" is not a valid {ty}")),
     };
     if d == "null" {
-        return if nullable { Ok(()) } else { Err(format!("default \"null\" on a field of type {ty} that is never nullable")) };
+        return if nullable {
+            Ok(())
+        } else {
+            Err(format!(
+                "default \"null\" on a field of type {ty} that is never nullable"
+            ))
+        };
     }
     match ty {
         Type::Bool => match d {
@@ -802,14 +961,21 @@ fn check_default(ty: &Type, d: &str, nullable: bool) -> Result<(), String> {
         Type::Int32 => int(i32::MIN.into(), i32::MAX.into()),
         Type::Uint32 => int(0, u32::MAX.into()),
         Type::Int64 => int(i64::MIN.into(), i64::MAX.into()),
-        Type::Float64 => d.parse::<f64>().map(|_| ()).map_err(|_| format!("default \"{d}\" is not a valid float64")),
+        Type::Float64 => d
+            .parse::<f64>()
+            .map(|_| ())
+            .map_err(|_| format!("default \"{d}\" is not a valid float64")),
         Type::String => Ok(()),
-        Type::Uuid => parse_uuid(d).map(|_| ()).ok_or_else(|| format!("default \"{d}\" is not a valid uuid")),
+        Type::Uuid => parse_uuid(d)
+            .map(|_| ())
+            .ok_or_else(|| format!("default \"{d}\" is not a valid uuid")),
         Type::Bytes | Type::Records | Type::Array(_) | Type::Struct(_) => {
             if d.is_empty() {
                 Ok(())
             } else {
-                Err(format!("default \"{d}\" is not allowed for type {ty} (only \"null\")"))
+                Err(format!(
+                    "default \"{d}\" is not allowed for type {ty} (only \"null\")"
+                ))
             }
         }
     }
@@ -830,7 +996,9 @@ fn check_structs(cx: &Ctx, s: &Schema) -> Result<(), SchemaError> {
         file_name: &str,
     ) -> Result<(), SchemaError> {
         for f in fs {
-            let Some(sn) = f.ty.struct_name() else { continue };
+            let Some(sn) = f.ty.struct_name() else {
+                continue;
+            };
             match &f.fields {
                 Some(sub) => {
                     if common.contains(sn) {
@@ -838,7 +1006,9 @@ fn check_structs(cx: &Ctx, s: &Schema) -> Result<(), SchemaError> {
                             file: cx.file.clone(),
                             line: f.loc.line,
                             column: f.loc.column,
-                            rule: format!("struct {sn} is defined both inline and in commonStructs"),
+                            rule: format!(
+                                "struct {sn} is defined both inline and in commonStructs"
+                            ),
                         });
                     }
                     if !inline.insert(sn.to_string()) || sn == file_name {
@@ -857,7 +1027,10 @@ fn check_structs(cx: &Ctx, s: &Schema) -> Result<(), SchemaError> {
                             file: cx.file.clone(),
                             line: f.loc.line,
                             column: f.loc.column,
-                            rule: format!("field \"{}\" has struct type {} without fields", f.name, f.ty),
+                            rule: format!(
+                                "field \"{}\" has struct type {} without fields",
+                                f.name, f.ty
+                            ),
                         });
                     }
                 }

@@ -32,25 +32,54 @@ fn a_valid_schema_loads() {
 
 #[test]
 fn unknown_key() {
-    rejects(&schema(r#"    { "name": "A", "type": "int32", "versions": "0+", "color": "red" }"#), 8, "unknown key \"color\"");
-    rejects(&schema(r#"    { "name": "A", "type": "int32", "versions": "0+" }"#).replace("\"apiKey\"", "\"apiKee\""), 2, "unknown key");
+    rejects(
+        &schema(r#"    { "name": "A", "type": "int32", "versions": "0+", "color": "red" }"#),
+        8,
+        "unknown key \"color\"",
+    );
+    rejects(
+        &schema(r#"    { "name": "A", "type": "int32", "versions": "0+" }"#)
+            .replace("\"apiKey\"", "\"apiKee\""),
+        2,
+        "unknown key",
+    );
 }
 
 #[test]
 fn malformed_version_range() {
-    rejects(&schema(r#"    { "name": "A", "type": "int32", "versions": "0++" }"#), 8, "malformed version range");
-    rejects(&schema(r#"    { "name": "A", "type": "int32", "versions": "one" }"#), 8, "malformed version range");
+    rejects(
+        &schema(r#"    { "name": "A", "type": "int32", "versions": "0++" }"#),
+        8,
+        "malformed version range",
+    );
+    rejects(
+        &schema(r#"    { "name": "A", "type": "int32", "versions": "one" }"#),
+        8,
+        "malformed version range",
+    );
 }
 
 #[test]
 fn inverted_version_range() {
-    rejects(&schema(r#"    { "name": "A", "type": "int32", "versions": "3-1" }"#), 8, "inverted version range");
+    rejects(
+        &schema(r#"    { "name": "A", "type": "int32", "versions": "3-1" }"#),
+        8,
+        "inverted version range",
+    );
 }
 
 #[test]
 fn versions_outside_valid_versions() {
-    rejects(&schema(r#"    { "name": "A", "type": "int32", "versions": "4+" }"#), 8, "outside validVersions");
-    rejects(&schema(r#"    { "name": "A", "type": "int32", "versions": "1-5" }"#), 8, "outside validVersions");
+    rejects(
+        &schema(r#"    { "name": "A", "type": "int32", "versions": "4+" }"#),
+        8,
+        "outside validVersions",
+    );
+    rejects(
+        &schema(r#"    { "name": "A", "type": "int32", "versions": "1-5" }"#),
+        8,
+        "outside validVersions",
+    );
 }
 
 #[test]
@@ -67,33 +96,85 @@ fn duplicate_tags() {
 
 #[test]
 fn tagged_fields_outside_flexible_versions() {
-    rejects(&schema(r#"    { "name": "A", "type": "int32", "versions": "1+", "taggedVersions": "1+", "tag": 0 }"#), 8, "outside the flexible versions");
+    rejects(
+        &schema(
+            r#"    { "name": "A", "type": "int32", "versions": "1+", "taggedVersions": "1+", "tag": 0 }"#,
+        ),
+        8,
+        "outside the flexible versions",
+    );
 }
 
 #[test]
 fn tag_without_tagged_versions_and_the_reverse() {
-    rejects(&schema(r#"    { "name": "A", "type": "int32", "versions": "2+", "tag": 0 }"#), 8, "a \"tag\" but no \"taggedVersions\"");
-    rejects(&schema(r#"    { "name": "A", "type": "int32", "versions": "2+", "taggedVersions": "2+" }"#), 8, "no \"tag\"");
+    rejects(
+        &schema(r#"    { "name": "A", "type": "int32", "versions": "2+", "tag": 0 }"#),
+        8,
+        "a \"tag\" but no \"taggedVersions\"",
+    );
+    rejects(
+        &schema(
+            r#"    { "name": "A", "type": "int32", "versions": "2+", "taggedVersions": "2+" }"#,
+        ),
+        8,
+        "no \"tag\"",
+    );
 }
 
 #[test]
 fn nullable_versions_outside_versions() {
-    rejects(&schema(r#"    { "name": "A", "type": "string", "versions": "0-1", "nullableVersions": "2+" }"#), 8, "outside its versions");
-    rejects(&schema(r#"    { "name": "A", "type": "int32", "versions": "0+", "nullableVersions": "0+" }"#), 8, "cannot be nullable");
+    rejects(
+        &schema(
+            r#"    { "name": "A", "type": "string", "versions": "0-1", "nullableVersions": "2+" }"#,
+        ),
+        8,
+        "outside its versions",
+    );
+    rejects(
+        &schema(
+            r#"    { "name": "A", "type": "int32", "versions": "0+", "nullableVersions": "0+" }"#,
+        ),
+        8,
+        "cannot be nullable",
+    );
 }
 
 #[test]
 fn defaults_that_do_not_parse() {
-    rejects(&schema(r#"    { "name": "A", "type": "int8", "versions": "0+", "default": "300" }"#), 8, "not a valid int8");
-    rejects(&schema(r#"    { "name": "A", "type": "bool", "versions": "0+", "default": "yes" }"#), 8, "not a valid bool");
-    rejects(&schema(r#"    { "name": "A", "type": "uuid", "versions": "0+", "default": "xyz" }"#), 8, "not a valid uuid");
-    rejects(&schema(r#"    { "name": "A", "type": "string", "versions": "0+", "default": "null" }"#), 8, "never nullable");
-    rejects(&schema(r#"    { "name": "A", "type": "[]int32", "versions": "0+", "default": "[1]" }"#), 8, "only \"null\"");
+    rejects(
+        &schema(r#"    { "name": "A", "type": "int8", "versions": "0+", "default": "300" }"#),
+        8,
+        "not a valid int8",
+    );
+    rejects(
+        &schema(r#"    { "name": "A", "type": "bool", "versions": "0+", "default": "yes" }"#),
+        8,
+        "not a valid bool",
+    );
+    rejects(
+        &schema(r#"    { "name": "A", "type": "uuid", "versions": "0+", "default": "xyz" }"#),
+        8,
+        "not a valid uuid",
+    );
+    rejects(
+        &schema(r#"    { "name": "A", "type": "string", "versions": "0+", "default": "null" }"#),
+        8,
+        "never nullable",
+    );
+    rejects(
+        &schema(r#"    { "name": "A", "type": "[]int32", "versions": "0+", "default": "[1]" }"#),
+        8,
+        "only \"null\"",
+    );
 }
 
 #[test]
 fn empty_or_duplicate_names() {
-    rejects(&schema(r#"    { "name": "", "type": "int32", "versions": "0+" }"#), 8, "empty field name");
+    rejects(
+        &schema(r#"    { "name": "", "type": "int32", "versions": "0+" }"#),
+        8,
+        "empty field name",
+    );
     rejects(
         &schema(
             r#"    { "name": "A", "type": "int32", "versions": "0+" },
@@ -106,19 +187,45 @@ fn empty_or_duplicate_names() {
 
 #[test]
 fn struct_type_without_fields() {
-    rejects(&schema(r#"    { "name": "A", "type": "[]Missing", "versions": "0+" }"#), 8, "without fields");
-    rejects(&schema(r#"    { "name": "A", "type": "[]Empty", "versions": "0+", "fields": [] }"#), 8, "has no fields");
+    rejects(
+        &schema(r#"    { "name": "A", "type": "[]Missing", "versions": "0+" }"#),
+        8,
+        "without fields",
+    );
+    rejects(
+        &schema(r#"    { "name": "A", "type": "[]Empty", "versions": "0+", "fields": [] }"#),
+        8,
+        "has no fields",
+    );
 }
 
 #[test]
 fn unknown_type() {
-    rejects(&schema(r#"    { "name": "A", "type": "int128", "versions": "0+" }"#), 8, "unknown type");
+    rejects(
+        &schema(r#"    { "name": "A", "type": "int128", "versions": "0+" }"#),
+        8,
+        "unknown type",
+    );
 }
 
 #[test]
 fn json_syntax_errors_are_located() {
-    rejects(&schema(r#"    { "name": "A", "type": "int32", "versions": "0+" }
-    { "name": "B", "type": "int32", "versions": "0+" }"#), 8, "Expected comma");
-    rejects(&schema(r#"    { "name": "A", "type": "int32", "versions": "0+", }"#), 8, "Trailing commas");
-    rejects(&schema("    { \"name\":\u{a0}\"A\", \"type\": \"int32\", \"versions\": \"0+\" }"), 8, "U+00A0");
+    rejects(
+        &schema(
+            r#"    { "name": "A", "type": "int32", "versions": "0+" }
+    { "name": "B", "type": "int32", "versions": "0+" }"#,
+        ),
+        8,
+        "Expected comma",
+    );
+    rejects(
+        &schema(r#"    { "name": "A", "type": "int32", "versions": "0+", }"#),
+        8,
+        "Trailing commas",
+    );
+    rejects(
+        &schema("    { \"name\":\u{a0}\"A\", \"type\": \"int32\", \"versions\": \"0+\" }"),
+        8,
+        "U+00A0",
+    );
 }

@@ -42,7 +42,10 @@ fn committed_fuzz_seeds_cover_every_key_version_and_direction() {
     assert!(missing.is_empty(), "seeds missing or stale (run `cargo run -p kafka-wire-codegen -- --fuzz-corpus fuzz/corpus`): {missing:?}");
     // Every request and response version of every API key has a seed.
     let mut pairs = 0;
-    for m in msgs.iter().filter(|m| m.group == "messages" && (m.kind == "request" || m.kind == "response")) {
+    for m in msgs
+        .iter()
+        .filter(|m| m.group == "messages" && (m.kind == "request" || m.kind == "response"))
+    {
         pairs += m.valid.iter().count();
     }
     let api_seeds = seeds.keys().filter(|k| k.starts_with("api_")).count();

@@ -68,6 +68,15 @@ fn every_message_every_version_round_trips() {
     }
     eprintln!("{cases} cases, {} failures", failures.len());
     let shown: Vec<&String> = failures.iter().take(15).collect();
-    assert!(failures.is_empty(), "{} of {cases} cases failed:\n{}", failures.len(), shown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} cases failed:\n{}",
+        failures.len(),
+        shown
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
     assert!(cases > 10_000, "only {cases} cases");
 }

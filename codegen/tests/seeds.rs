@@ -11,7 +11,10 @@ fn seed(name: &str) -> String {
         .expect("seeds folder")
         .flatten()
         .map(|e| e.path())
-        .find(|p| p.file_name().is_some_and(|f| f.to_string_lossy().starts_with(name)))
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|f| f.to_string_lossy().starts_with(name))
+        })
         .unwrap_or_else(|| panic!("seed {name} not found"));
     std::fs::read_to_string(path).expect("read seed")
 }
@@ -56,14 +59,21 @@ fn load(block: &str, draft: bool) -> Result<(), SchemaError> {
 
 /// Line (1-based, within `block`) of the first line containing `needle`.
 fn line_of(block: &str, needle: &str) -> usize {
-    block.lines().position(|l| l.contains(needle)).map(|i| i + 1).unwrap_or_else(|| panic!("{needle:?} not in block"))
+    block
+        .lines()
+        .position(|l| l.contains(needle))
+        .map(|i| i + 1)
+        .unwrap_or_else(|| panic!("{needle:?} not in block"))
 }
 
 fn expect_err(block: &str, draft: bool, line: usize, rule: &str) -> SchemaError {
     let e = load(block, draft).expect_err("the defect must be rejected");
     assert_eq!(e.line, line, "wrong line for {rule:?}: {e}");
     assert!(e.rule.contains(rule), "error {e} should say {rule:?}");
-    assert!(e.to_string().starts_with("seed:"), "error names the file: {e}");
+    assert!(
+        e.to_string().starts_with("seed:"),
+        "error names the file: {e}"
+    );
     e
 }
 
@@ -104,7 +114,8 @@ fn check(seed_name: &str, schema: &str, draft: bool, defects: &[Defect], n: usiz
     expect_err(&b, draft, line, d.rule);
     if n + 1 == defects.len() {
         let fixed = (d.fix)(&b);
-        load(&fixed, draft).unwrap_or_else(|e| panic!("{schema} still fails after every repair: {e}"));
+        load(&fixed, draft)
+            .unwrap_or_else(|e| panic!("{schema} still fails after every repair: {e}"));
     }
 }
 
@@ -113,13 +124,18 @@ const NOT_WS: &str = "character U+00A0 outside a string";
 const NO_TAG: &str = "\"taggedVersions\" but no \"tag\"";
 
 fn add_comma_after_elr(b: &str) -> String {
-    b.replace("the new eligible leader replicas otherwise.\" }", "the new eligible leader replicas otherwise.\" },")
-        .replace("\"The eligible leader replicas of this partition.\" }", "\"The eligible leader replicas of this partition.\" },")
+    b.replace(
+        "the new eligible leader replicas otherwise.\" }",
+        "the new eligible leader replicas otherwise.\" },",
+    )
+    .replace(
+        "\"The eligible leader replicas of this partition.\" }",
+        "\"The eligible leader replicas of this partition.\" },",
+    )
 }
 fn drop_tbd(b: &str) -> String {
     b.replace("\"apiKey\": TBD,\n", "")
 }
-
 
 #[test]
 fn seed_files_as_given_are_not_schemas() {
@@ -132,7 +148,12 @@ fn seed_files_as_given_are_not_schemas() {
 }
 
 // --- 000: PartitionChangeRecord (KIP-966) ---
-const S000_PCR: &[Defect] = &[Defect { at: "\"name\": \"LastKnownELR\"", line_offset: -1, rule: "Expected comma", fix: add_comma_after_elr }];
+const S000_PCR: &[Defect] = &[Defect {
+    at: "\"name\": \"LastKnownELR\"",
+    line_offset: -1,
+    rule: "Expected comma",
+    fix: add_comma_after_elr,
+}];
 #[test]
 fn seed000_partition_change_record_missing_comma() {
     check("000", "PartitionChangeRecord", false, S000_PCR, 0);
@@ -140,8 +161,18 @@ fn seed000_partition_change_record_missing_comma() {
 
 // --- 001: PartitionChangeRecord, PartitionRecord, BrokerRegistrationRequest (KIP-966) ---
 const S001_PCR: &[Defect] = &[
-    Defect { at: NBSP, line_offset: 0, rule: NOT_WS, fix: nbsp },
-    Defect { at: "\"name\": \"LastKnownELR\"", line_offset: -1, rule: "Expected comma", fix: add_comma_after_elr },
+    Defect {
+        at: NBSP,
+        line_offset: 0,
+        rule: NOT_WS,
+        fix: nbsp,
+    },
+    Defect {
+        at: "\"name\": \"LastKnownELR\"",
+        line_offset: -1,
+        rule: "Expected comma",
+        fix: add_comma_after_elr,
+    },
 ];
 #[test]
 fn seed001_partition_change_record_non_breaking_spaces() {
@@ -153,16 +184,44 @@ fn seed001_partition_change_record_missing_comma() {
 }
 
 fn tag_elr(b: &str) -> String {
-    b.replacen("\"taggedVersions\": \"1+\",\n", "\"taggedVersions\": \"1+\", \"tag\": 1,\n", 1)
+    b.replacen(
+        "\"taggedVersions\": \"1+\",\n",
+        "\"taggedVersions\": \"1+\", \"tag\": 1,\n",
+        1,
+    )
 }
 fn tag_last_known_elr(b: &str) -> String {
-    b.replacen("\"taggedVersions\": \"1+\",\n", "\"taggedVersions\": \"1+\", \"tag\": 2,\n", 1)
+    b.replacen(
+        "\"taggedVersions\": \"1+\",\n",
+        "\"taggedVersions\": \"1+\", \"tag\": 2,\n",
+        1,
+    )
 }
 const S001_PR: &[Defect] = &[
-    Defect { at: NBSP, line_offset: 0, rule: NOT_WS, fix: nbsp },
-    Defect { at: "\"name\": \"LastKnownELR\"", line_offset: -1, rule: "Expected comma", fix: add_comma_after_elr },
-    Defect { at: "\"name\": \"EligibleLeaderReplicas\"", line_offset: 0, rule: NO_TAG, fix: tag_elr },
-    Defect { at: "\"name\": \"LastKnownELR\"", line_offset: 0, rule: NO_TAG, fix: tag_last_known_elr },
+    Defect {
+        at: NBSP,
+        line_offset: 0,
+        rule: NOT_WS,
+        fix: nbsp,
+    },
+    Defect {
+        at: "\"name\": \"LastKnownELR\"",
+        line_offset: -1,
+        rule: "Expected comma",
+        fix: add_comma_after_elr,
+    },
+    Defect {
+        at: "\"name\": \"EligibleLeaderReplicas\"",
+        line_offset: 0,
+        rule: NO_TAG,
+        fix: tag_elr,
+    },
+    Defect {
+        at: "\"name\": \"LastKnownELR\"",
+        line_offset: 0,
+        rule: NO_TAG,
+        fix: tag_last_known_elr,
+    },
 ];
 #[test]
 fn seed001_partition_record_non_breaking_spaces() {
@@ -181,7 +240,12 @@ fn seed001_partition_record_last_known_elr_tagged_without_tag() {
     check("001", "PartitionRecord", false, S001_PR, 3);
 }
 
-const S001_BR: &[Defect] = &[Defect { at: NBSP, line_offset: 0, rule: NOT_WS, fix: nbsp }];
+const S001_BR: &[Defect] = &[Defect {
+    at: NBSP,
+    line_offset: 0,
+    rule: NOT_WS,
+    fix: nbsp,
+}];
 #[test]
 fn seed001_broker_registration_request_non_breaking_spaces() {
     // Its only defect; repaired, it loads (BrokerEpoch at v2 later shipped as PreviousBrokerEpoch at v3).
@@ -190,15 +254,33 @@ fn seed001_broker_registration_request_non_breaking_spaces() {
 
 // --- 002: AlterPartitionRequest (KIP-903) ---
 fn drop_trailing_comma(b: &str) -> String {
-    b.replace("epoch check is not supported.\" },", "epoch check is not supported.\" }")
+    b.replace(
+        "epoch check is not supported.\" },",
+        "epoch check is not supported.\" }",
+    )
 }
 fn valid_versions_0_3(b: &str) -> String {
     b.replace("\"validVersions\": \"0-2\"", "\"validVersions\": \"0-3\"")
 }
 const S002_AP: &[Defect] = &[
-    Defect { at: NBSP, line_offset: 0, rule: NOT_WS, fix: nbsp },
-    Defect { at: "epoch check is not supported.\" },", line_offset: 0, rule: "Trailing commas are not allowed", fix: drop_trailing_comma },
-    Defect { at: "\"name\": \"NewIsrWithEpochs\"", line_offset: 0, rule: "versions 3+ are outside validVersions 0-2", fix: valid_versions_0_3 },
+    Defect {
+        at: NBSP,
+        line_offset: 0,
+        rule: NOT_WS,
+        fix: nbsp,
+    },
+    Defect {
+        at: "epoch check is not supported.\" },",
+        line_offset: 0,
+        rule: "Trailing commas are not allowed",
+        fix: drop_trailing_comma,
+    },
+    Defect {
+        at: "\"name\": \"NewIsrWithEpochs\"",
+        line_offset: 0,
+        rule: "versions 3+ are outside validVersions 0-2",
+        fix: valid_versions_0_3,
+    },
 ];
 #[test]
 fn seed002_alter_partition_request_non_breaking_spaces() {
@@ -214,7 +296,12 @@ fn seed002_alter_partition_request_versions_beyond_valid_versions() {
 }
 
 // --- 003: AlterPartitionResponse (KIP-704) ---
-const S003_APR: &[Defect] = &[Defect { at: NBSP, line_offset: 0, rule: NOT_WS, fix: nbsp }];
+const S003_APR: &[Defect] = &[Defect {
+    at: NBSP,
+    line_offset: 0,
+    rule: NOT_WS,
+    fix: nbsp,
+}];
 #[test]
 fn seed003_alter_partition_response_non_breaking_space() {
     // Its only defect: one non-breaking space before a comment. Repaired, it loads.
@@ -222,7 +309,12 @@ fn seed003_alter_partition_response_non_breaking_space() {
 }
 
 // --- 004: KIP-1279 mirror RPCs (apiKey TBD) ---
-const TBD: Defect = Defect { at: "TBD", line_offset: 0, rule: "not valid JSON", fix: drop_tbd };
+const TBD: Defect = Defect {
+    at: "TBD",
+    line_offset: 0,
+    rule: "not valid JSON",
+    fix: drop_tbd,
+};
 const S004_DMREQ: &[Defect] = &[TBD];
 const S004_BLEREQ: &[Defect] = &[TBD];
 const S004_BLERESP: &[Defect] = &[TBD];
@@ -232,16 +324,39 @@ fn name_last_mirror_epoch(b: &str) -> String {
 }
 const S004_DMRESP: &[Defect] = &[
     TBD,
-    Defect { at: NBSP, line_offset: 0, rule: NOT_WS, fix: nbsp },
-    Defect { at: "\"name\": \"\"", line_offset: 0, rule: "empty field name", fix: name_last_mirror_epoch },
+    Defect {
+        at: NBSP,
+        line_offset: 0,
+        rule: NOT_WS,
+        fix: nbsp,
+    },
+    Defect {
+        at: "\"name\": \"\"",
+        line_offset: 0,
+        rule: "empty field name",
+        fix: name_last_mirror_epoch,
+    },
 ];
 fn restore_quote(b: &str) -> String {
-    b.replace("\"versions\": \"0\", default\"", "\"versions\": \"0\", \"default\"")
+    b.replace(
+        "\"versions\": \"0\", default\"",
+        "\"versions\": \"0\", \"default\"",
+    )
 }
 const S004_RMSRESP: &[Defect] = &[
     TBD,
-    Defect { at: NBSP, line_offset: 0, rule: NOT_WS, fix: nbsp },
-    Defect { at: "default\": \"-1\",", line_offset: 0, rule: "not valid JSON", fix: restore_quote },
+    Defect {
+        at: NBSP,
+        line_offset: 0,
+        rule: NOT_WS,
+        fix: nbsp,
+    },
+    Defect {
+        at: "default\": \"-1\",",
+        line_offset: 0,
+        rule: "not valid JSON",
+        fix: restore_quote,
+    },
 ];
 #[test]
 fn seed004_describe_mirrors_request_api_key_tbd() {
@@ -291,7 +406,12 @@ fn every_seed_draft_is_covered() {
     for s in ["000", "001", "002", "003", "004"] {
         for (_, b) in blocks(&seed(s)) {
             let b = nbsp(&b);
-            let n = b.split("\"name\": \"").nth(1).and_then(|r| r.split('"').next()).unwrap_or("").to_string();
+            let n = b
+                .split("\"name\": \"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .unwrap_or("")
+                .to_string();
             names.push(format!("{s}:{n}"));
         }
     }

@@ -60,10 +60,18 @@ fn parse_iterate_and_encode_allocate_nothing() {
     let msgs = model::load(&inputs).expect("schemas load");
     let mut cases = Vec::new();
     for m in &msgs {
-        let e = catalog::ALL.iter().find(|e| e.group == m.group && e.info.name == m.name).expect("in catalog");
+        let e = catalog::ALL
+            .iter()
+            .find(|e| e.group == m.group && e.info.name == m.name)
+            .expect("in catalog");
         for v in m.valid.iter() {
             for seed in 0..3 {
-                let bytes = sample(m, v, &mut Rng::new(seed + 1000 * u64::from(v)), Options::default());
+                let bytes = sample(
+                    m,
+                    v,
+                    &mut Rng::new(seed + 1000 * u64::from(v)),
+                    Options::default(),
+                );
                 cases.push((e, i16::from(v), bytes));
             }
         }
@@ -77,13 +85,19 @@ fn parse_iterate_and_encode_allocate_nothing() {
             }
             // Errors allocate nothing either: every truncation of a non-empty message fails.
             if !bytes.is_empty() {
-                ok -= usize::from((e.transcode)(&bytes[..bytes.len() - 1], *v, &mut out, *v).is_ok());
+                ok -=
+                    usize::from((e.transcode)(&bytes[..bytes.len() - 1], *v, &mut out, *v).is_ok());
             }
         }
         ok
     });
     assert_eq!(ok, cases.len(), "every case round-trips");
-    assert_eq!(allocs, 0, "allocations during parse/iterate/encode of {} messages", cases.len());
+    assert_eq!(
+        allocs,
+        0,
+        "allocations during parse/iterate/encode of {} messages",
+        cases.len()
+    );
 
     // The sequential visitor, through the catalog's visitor objects: every message, and every
     // truncation's error.
@@ -111,5 +125,10 @@ fn parse_iterate_and_encode_allocate_nothing() {
     });
     assert_eq!(ok, cases.len(), "every case visits, and no truncation does");
     assert!(events > 10_000, "{events} events");
-    assert_eq!(allocs, 0, "allocations while visiting {} messages", cases.len());
+    assert_eq!(
+        allocs,
+        0,
+        "allocations while visiting {} messages",
+        cases.len()
+    );
 }

@@ -14,6 +14,13 @@ pub trait Struct<'a>: Copy + Sized {
     /// Reads the struct at `version` from the cursor, validating every byte it covers.
     #[doc(hidden)]
     fn read(c: &mut Cursor<'a>, version: i16) -> Result<Self, DecodeError>;
+    /// Validates the struct at `version` as [`Struct::read`] does, building nothing: what the
+    /// parse runs over the elements of an array, which it does not keep.
+    #[doc(hidden)]
+    #[inline]
+    fn check(c: &mut Cursor<'a>, version: i16) -> Result<(), DecodeError> {
+        Self::read(c, version).map(|_| ())
+    }
     /// Steps over the struct at `version` in bytes that a parse has already validated.
     #[doc(hidden)]
     #[inline]
@@ -35,6 +42,10 @@ impl<'a, T: Struct<'a>> Elem<'a> for T {
     #[inline]
     fn read_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<Self, DecodeError> {
         T::read(c, version)
+    }
+    #[inline]
+    fn check_elem(c: &mut Cursor<'a>, version: i16, _: bool, _: &'static str) -> Result<(), DecodeError> {
+        T::check(c, version)
     }
     #[inline]
     fn skip_elem(c: &mut Cursor<'a>, version: i16, _: bool) -> Option<()> {

@@ -26,6 +26,12 @@ pub trait Elem<'a>: Copy + Sized {
     const COPY_WIRE: bool = false;
     #[doc(hidden)]
     fn read_elem(c: &mut Cursor<'a>, version: i16, compact: bool, f: &'static str) -> Result<Self, DecodeError>;
+    /// Validates one element as [`Elem::read_elem`] does, building nothing.
+    #[doc(hidden)]
+    #[inline]
+    fn check_elem(c: &mut Cursor<'a>, version: i16, compact: bool, f: &'static str) -> Result<(), DecodeError> {
+        Self::read_elem(c, version, compact, f).map(|_| ())
+    }
     /// Steps over one element of bytes that a parse has already validated.
     #[doc(hidden)]
     #[inline]

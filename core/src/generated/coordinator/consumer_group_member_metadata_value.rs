@@ -281,6 +281,20 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?;
+        rt::read::check_array::<ClassicProtocol<'a>>(c, true, false, v, "classic_member_metadata.supported_protocols")?;
+        if true {
+            rt::read::check_tags(c, "classic_member_metadata._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 4)?;
         rt::read::skip_array::<ClassicProtocol<'a>>(c, true, v)?;
@@ -409,6 +423,20 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
             metadata,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "classic_member_metadata.supported_protocols[].name")?;
+        rt::read::bytes(c, true, "classic_member_metadata.supported_protocols[].metadata")?;
+        if true {
+            rt::read::check_tags(c, "classic_member_metadata.supported_protocols[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

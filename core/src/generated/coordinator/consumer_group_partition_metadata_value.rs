@@ -159,6 +159,22 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "topics[].topic_id")?;
+        rt::read::str(c, true, "topics[].topic_name")?;
+        rt::read::i32(c, "topics[].num_partitions")?;
+        rt::read::check_array::<PartitionMetadata<'a>>(c, true, false, v, "topics[].partition_metadata")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_str(c, true)?;
@@ -282,6 +298,20 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
             racks,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "topics[].partition_metadata[].partition")?;
+        rt::read::check_array::<&'a str>(c, true, false, v, "topics[].partition_metadata[].racks")?;
+        if true {
+            rt::read::check_tags(c, "topics[].partition_metadata[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -165,6 +165,20 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "topic_partitions[].topic_id")?;
+        rt::read::check_array::<i32>(c, true, false, v, "topic_partitions[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topic_partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_array::<i32>(c, true, v)?;

@@ -236,6 +236,30 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 4, "members[].member_id")?;
+        if v >= 3 {
+            rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?;
+        }
+        rt::read::str(c, v >= 4, "members[].client_id")?;
+        rt::read::str(c, v >= 4, "members[].client_host")?;
+        if v >= 1 {
+            rt::read::i32(c, "members[].rebalance_timeout")?;
+        }
+        rt::read::i32(c, "members[].session_timeout")?;
+        rt::read::bytes(c, v >= 4, "members[].subscription")?;
+        rt::read::bytes(c, v >= 4, "members[].assignment")?;
+        if v >= 4 {
+            rt::read::check_tags(c, "members[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 4)?;
         if v >= 3 {

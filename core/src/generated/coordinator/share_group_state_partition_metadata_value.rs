@@ -190,6 +190,21 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "initializing_topics[].topic_id")?;
+        rt::read::str(c, true, "initializing_topics[].topic_name")?;
+        rt::read::check_array::<i32>(c, true, false, v, "initializing_topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "initializing_topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_str(c, true)?;
@@ -315,6 +330,20 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             topic_name,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "deleting_topics[].topic_id")?;
+        rt::read::str(c, true, "deleting_topics[].topic_name")?;
+        if true {
+            rt::read::check_tags(c, "deleting_topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -196,6 +196,28 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<19>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i64(c, "state_batches[].first_offset")?;
+                rt::read::i64(c, "state_batches[].last_offset")?;
+                rt::read::i8(c, "state_batches[].delivery_state")?;
+                rt::read::i16(c, "state_batches[].delivery_count")?;
+                return Err(rt::read::short(c, "state_batches[].first_offset"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "state_batches[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip(c, 19)?;
         rt::read::skip_tags(c)?;

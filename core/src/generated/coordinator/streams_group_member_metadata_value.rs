@@ -223,6 +223,20 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "user_endpoint.host")?;
+        rt::read::u16(c, "user_endpoint.port")?;
+        if true {
+            rt::read::check_tags(c, "user_endpoint._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 2)?;
@@ -333,6 +347,20 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "client_tags[].key")?;
+        rt::read::str(c, true, "client_tags[].value")?;
+        if true {
+            rt::read::check_tags(c, "client_tags[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

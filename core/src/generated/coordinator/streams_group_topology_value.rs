@@ -185,6 +185,24 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "subtopologies[].subtopology_id")?;
+        rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].source_topics")?;
+        rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].source_topic_regex")?;
+        rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].state_changelog_topics")?;
+        rt::read::check_array::<&'a str>(c, true, false, v, "subtopologies[].repartition_sink_topics")?;
+        rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "subtopologies[].repartition_source_topics")?;
+        rt::read::check_array::<CopartitionGroup<'a>>(c, true, false, v, "subtopologies[].copartition_groups")?;
+        if true {
+            rt::read::check_tags(c, "subtopologies[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_array::<&'a str>(c, true, v)?;
@@ -411,6 +429,37 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "subtopologies[].state_changelog_topics[].partitions")?;
+                rt::read::i16(c, "subtopologies[].state_changelog_topics[].replication_factor")?;
+                return Err(rt::read::short(
+                    c,
+                    "subtopologies[].state_changelog_topics[].partitions",
+                ));
+            }
+        }
+        rt::read::check_array::<TopicConfig<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "subtopologies[].state_changelog_topics[].topic_configs",
+        )?;
+        if true {
+            rt::read::check_tags(c, "subtopologies[].state_changelog_topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 6)?;
@@ -561,6 +610,33 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             repartition_source_topics,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::check_array::<i16>(c, true, false, v, "subtopologies[].copartition_groups[].source_topics")?;
+        rt::read::check_array::<i16>(
+            c,
+            true,
+            false,
+            v,
+            "subtopologies[].copartition_groups[].source_topic_regex",
+        )?;
+        rt::read::check_array::<i16>(
+            c,
+            true,
+            false,
+            v,
+            "subtopologies[].copartition_groups[].repartition_source_topics",
+        )?;
+        if true {
+            rt::read::check_tags(c, "subtopologies[].copartition_groups[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -738,6 +814,27 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "subtopologies[].state_changelog_topics[].topic_configs[].key")?;
+        rt::read::str(
+            c,
+            true,
+            "subtopologies[].state_changelog_topics[].topic_configs[].value",
+        )?;
+        if true {
+            rt::read::check_tags(
+                c,
+                "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+            )?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

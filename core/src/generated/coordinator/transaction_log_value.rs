@@ -381,6 +381,20 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 1, "transaction_partitions[].topic")?;
+        rt::read::check_array::<i32>(c, v >= 1, false, v, "transaction_partitions[].partition_ids")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "transaction_partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 1)?;
         rt::read::skip_array::<i32>(c, v >= 1, v)?;

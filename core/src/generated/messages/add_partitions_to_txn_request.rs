@@ -323,6 +323,37 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 4 {
+            rt::read::str(c, v >= 3, "transactions[].transactional_id")?;
+        }
+        if v >= 4 {
+            match rt::read::run::<11>(c) {
+                Some(_r) => {
+                    rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&_r));
+                }
+                None => {
+                    rt::read::i64(c, "transactions[].producer_id")?;
+                    rt::read::i16(c, "transactions[].producer_epoch")?;
+                    rt::read::bool(c, "transactions[].verify_only")?;
+                    return Err(rt::read::short(c, "transactions[].producer_id"));
+                }
+            }
+        }
+        if v >= 4 {
+            rt::read::check_array::<AddPartitionsToTxnTopic<'a>>(c, v >= 3, false, v, "transactions[].topics")?;
+        }
+        if v >= 3 {
+            rt::read::check_tags(c, "transactions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 4 {
             rt::read::skip_str(c, v >= 3)?;
@@ -514,6 +545,20 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?;
+        rt::read::check_array::<i32>(c, v >= 3, false, v, "v3_and_below_topics[].partitions")?;
+        if v >= 3 {
+            rt::read::check_tags(c, "v3_and_below_topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

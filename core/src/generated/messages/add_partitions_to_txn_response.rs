@@ -243,6 +243,29 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 4 {
+            rt::read::str(c, v >= 3, "results_by_transaction[].transactional_id")?;
+        }
+        if v >= 4 {
+            rt::read::check_array::<AddPartitionsToTxnTopicResult<'a>>(
+                c,
+                v >= 3,
+                false,
+                v,
+                "results_by_transaction[].topic_results",
+            )?;
+        }
+        if v >= 3 {
+            rt::read::check_tags(c, "results_by_transaction[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 4 {
             rt::read::skip_str(c, v >= 3)?;
@@ -402,6 +425,26 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?;
+        rt::read::check_array::<AddPartitionsToTxnPartitionResult<'a>>(
+            c,
+            v >= 3,
+            false,
+            v,
+            "results_by_topic_v3_and_below[].results_by_partition",
+        )?;
+        if v >= 3 {
+            rt::read::check_tags(c, "results_by_topic_v3_and_below[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 3)?;
         rt::read::skip_array::<AddPartitionsToTxnPartitionResult<'a>>(c, v >= 3, v)?;
@@ -549,6 +592,38 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
             partition_error_code,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(
+                    c,
+                    "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
+                )?;
+                rt::read::i16(
+                    c,
+                    "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
+                )?;
+                return Err(rt::read::short(
+                    c,
+                    "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
+                ));
+            }
+        }
+        if v >= 3 {
+            rt::read::check_tags(
+                c,
+                "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+            )?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

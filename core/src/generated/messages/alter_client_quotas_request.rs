@@ -164,6 +164,20 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::check_array::<EntityData<'a>>(c, v >= 1, false, v, "entries[].entity")?;
+        rt::read::check_array::<OpData<'a>>(c, v >= 1, false, v, "entries[].ops")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "entries[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
         rt::read::skip_array::<OpData<'a>>(c, v >= 1, v)?;
@@ -269,6 +283,20 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
             entity_name,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
+        rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "entries[].entity[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -401,6 +429,29 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
             remove,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 1, "entries[].ops[].key")?;
+        match rt::read::run::<9>(c) {
+            Some(_r) => {
+                rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&_r));
+            }
+            None => {
+                rt::read::f64(c, "entries[].ops[].value")?;
+                rt::read::bool(c, "entries[].ops[].remove")?;
+                return Err(rt::read::short(c, "entries[].ops[].value"));
+            }
+        }
+        if v >= 1 {
+            rt::read::check_tags(c, "entries[].ops[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

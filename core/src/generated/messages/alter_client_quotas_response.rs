@@ -169,6 +169,21 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i16(c, "entries[].error_code")?;
+        rt::read::opt_str(c, v >= 1, true, "entries[].error_message")?;
+        rt::read::check_array::<EntityData<'a>>(c, v >= 1, false, v, "entries[].entity")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "entries[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 2)?;
         rt::read::skip_str(c, v >= 1)?;
@@ -280,6 +295,20 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
             entity_name,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
+        rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "entries[].entity[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -177,6 +177,22 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i16(c, "responses[].error_code")?;
+        rt::read::opt_str(c, v >= 2, true, "responses[].error_message")?;
+        rt::read::i8(c, "responses[].resource_type")?;
+        rt::read::str(c, v >= 2, "responses[].resource_name")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "responses[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 2)?;
         rt::read::skip_str(c, v >= 2)?;

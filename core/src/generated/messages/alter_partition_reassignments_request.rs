@@ -182,6 +182,20 @@ impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "topics[].name")?;
+        rt::read::check_array::<ReassignablePartition<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_array::<ReassignablePartition<'a>>(c, true, v)?;
@@ -293,6 +307,20 @@ impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
             replicas,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "topics[].partitions[].partition_index")?;
+        rt::read::check_array::<i32>(c, true, true, v, "topics[].partitions[].replicas")?;
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -187,6 +187,24 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 1 {
+            rt::read::str(c, true, "topics[].topic_name")?;
+        }
+        if v >= 2 {
+            rt::read::uuid(c, "topics[].topic_id")?;
+        }
+        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 1 {
             rt::read::skip_str(c, true)?;
@@ -354,6 +372,36 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             partition_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<8>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        if v <= 2 {
+            rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].new_isr")?;
+        }
+        if v >= 3 {
+            rt::read::check_array::<BrokerState<'a>>(c, true, false, v, "topics[].partitions[].new_isr_with_epochs")?;
+        }
+        if v >= 1 {
+            rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?;
+        }
+        rt::read::i32(c, "topics[].partitions[].partition_epoch")?;
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -568,6 +616,31 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
             broker_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 3 {
+            match rt::read::run::<12>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].new_isr_with_epochs[].broker_id")?;
+                    rt::read::i64(c, "topics[].partitions[].new_isr_with_epochs[].broker_epoch")?;
+                    return Err(rt::read::short(
+                        c,
+                        "topics[].partitions[].new_isr_with_epochs[].broker_id",
+                    ));
+                }
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[].new_isr_with_epochs[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -187,6 +187,25 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 1 {
+            rt::read::str(c, true, "topics[].topic_name")?;
+        }
+        if v >= 2 {
+            rt::read::uuid(c, "topics[].topic_id")?;
+        }
+        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 1 {
             rt::read::skip_str(c, true)?;
@@ -354,6 +373,33 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             partition_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<14>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].isr")?;
+        if v >= 1 {
+            rt::read::i8(c, "topics[].partitions[].leader_recovery_state")?;
+        }
+        rt::read::i32(c, "topics[].partitions[].partition_epoch")?;
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

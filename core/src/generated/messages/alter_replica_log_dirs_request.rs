@@ -157,6 +157,20 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 2, "dirs[].path")?;
+        rt::read::check_array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, false, v, "dirs[].topics")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "dirs[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 2)?;
         rt::read::skip_array::<AlterReplicaLogDirTopic<'a>>(c, v >= 2, v)?;
@@ -270,6 +284,20 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 2, "dirs[].topics[].name")?;
+        rt::read::check_array::<i32>(c, v >= 2, false, v, "dirs[].topics[].partitions")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "dirs[].topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -165,6 +165,20 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 2, "results[].topic_name")?;
+        rt::read::check_array::<AlterReplicaLogDirPartitionResult<'a>>(c, v >= 2, false, v, "results[].partitions")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 2)?;
         rt::read::skip_array::<AlterReplicaLogDirPartitionResult<'a>>(c, v >= 2, v)?;
@@ -283,6 +297,26 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "results[].partitions[].partition_index")?;
+                rt::read::i16(c, "results[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "results[].partitions[].partition_index"));
+            }
+        }
+        if v >= 2 {
+            rt::read::check_tags(c, "results[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -191,6 +191,27 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "responses[].topic_name")?;
+        rt::read::uuid(c, "responses[].topic_id")?;
+        rt::read::check_array::<AlterShareGroupOffsetsResponsePartition<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "responses[].partitions",
+        )?;
+        if true {
+            rt::read::check_tags(c, "responses[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 16)?;
@@ -315,6 +336,27 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
             error_message,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "responses[].partitions[].partition_index")?;
+                rt::read::i16(c, "responses[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+            }
+        }
+        rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
+        if true {
+            rt::read::check_tags(c, "responses[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

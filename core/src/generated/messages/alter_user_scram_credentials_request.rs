@@ -167,6 +167,20 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "deletions[].name")?;
+        rt::read::i8(c, "deletions[].mechanism")?;
+        if true {
+            rt::read::check_tags(c, "deletions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 1)?;
@@ -289,6 +303,29 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
             salted_password,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "upsertions[].name")?;
+        match rt::read::run::<5>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i8(c, "upsertions[].mechanism")?;
+                rt::read::i32(c, "upsertions[].iterations")?;
+                return Err(rt::read::short(c, "upsertions[].mechanism"));
+            }
+        }
+        rt::read::bytes(c, true, "upsertions[].salt")?;
+        rt::read::bytes(c, true, "upsertions[].salted_password")?;
+        if true {
+            rt::read::check_tags(c, "upsertions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

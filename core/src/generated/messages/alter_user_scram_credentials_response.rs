@@ -164,6 +164,21 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "results[].user")?;
+        rt::read::i16(c, "results[].error_code")?;
+        rt::read::opt_str(c, true, true, "results[].error_message")?;
+        if true {
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 2)?;

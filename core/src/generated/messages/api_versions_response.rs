@@ -348,6 +348,27 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i16(c, "api_keys[].api_key")?;
+                rt::read::i16(c, "api_keys[].min_version")?;
+                rt::read::i16(c, "api_keys[].max_version")?;
+                return Err(rt::read::short(c, "api_keys[].api_key"));
+            }
+        }
+        if v >= 3 {
+            rt::read::check_tags(c, "api_keys[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 6)?;
         if v >= 3 {
@@ -476,6 +497,31 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
             max_version,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 3 {
+            rt::read::str(c, v >= 3, "supported_features[].name")?;
+        }
+        if v >= 3 {
+            match rt::read::run::<4>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i16(c, "supported_features[].min_version")?;
+                    rt::read::i16(c, "supported_features[].max_version")?;
+                    return Err(rt::read::short(c, "supported_features[].min_version"));
+                }
+            }
+        }
+        if v >= 3 {
+            rt::read::check_tags(c, "supported_features[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -649,6 +695,31 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
             min_version_level,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 3 {
+            rt::read::str(c, v >= 3, "finalized_features[].name")?;
+        }
+        if v >= 3 {
+            match rt::read::run::<4>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i16(c, "finalized_features[].max_version_level")?;
+                    rt::read::i16(c, "finalized_features[].min_version_level")?;
+                    return Err(rt::read::short(c, "finalized_features[].max_version_level"));
+                }
+            }
+        }
+        if v >= 3 {
+            rt::read::check_tags(c, "finalized_features[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -172,6 +172,19 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "directories[].id")?;
+        rt::read::check_array::<TopicData<'a>>(c, true, false, v, "directories[].topics")?;
+        if true {
+            rt::read::check_tags(c, "directories[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_array::<TopicData<'a>>(c, true, v)?;
@@ -288,6 +301,20 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "directories[].topics[].topic_id")?;
+        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "directories[].topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "directories[].topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
@@ -400,6 +427,19 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             partition_index,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
+        if true {
+            rt::read::check_tags(c, "directories[].topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -171,6 +171,19 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "directories[].id")?;
+        rt::read::check_array::<TopicData<'a>>(c, true, false, v, "directories[].topics")?;
+        if true {
+            rt::read::check_tags(c, "directories[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_array::<TopicData<'a>>(c, true, v)?;
@@ -285,6 +298,20 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "directories[].topics[].topic_id")?;
+        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "directories[].topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "directories[].topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -416,6 +443,29 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "directories[].topics[].partitions[].error_code")?;
+                return Err(rt::read::short(
+                    c,
+                    "directories[].topics[].partitions[].partition_index",
+                ));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "directories[].topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -159,6 +159,20 @@ impl<'a> rt::Struct<'a> for TopicState<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "topics[].topic_id")?;
+        rt::read::check_array::<LeaderEpochState<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_array::<LeaderEpochState<'a>>(c, true, v)?;
@@ -277,6 +291,26 @@ impl<'a> rt::Struct<'a> for LeaderEpochState<'a> {
             min_leader_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<8>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i32(c, "topics[].partitions[].min_leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -211,6 +211,19 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::check_array::<TopicPartitions<'a>>(c, true, false, v, "assignment.topic_partitions")?;
+        if true {
+            rt::read::check_tags(c, "assignment._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
@@ -318,6 +331,20 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?;
+        rt::read::check_array::<i32>(c, true, false, v, "assignment.topic_partitions[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "assignment.topic_partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -154,6 +154,17 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, false, "assigned_partitions[].topic")?;
+        rt::read::check_array::<i32>(c, false, false, v, "assigned_partitions[].partitions")?;
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, false)?;
         rt::read::skip_array::<i32>(c, false, v)?;

@@ -210,6 +210,21 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 1 {
+            rt::read::str(c, false, "owned_partitions[].topic")?;
+        }
+        if v >= 1 {
+            rt::read::check_array::<i32>(c, false, false, v, "owned_partitions[].partitions")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 1 {
             rt::read::skip_str(c, false)?;

@@ -174,6 +174,20 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?;
+        rt::read::i32(c, "remaining_partitions[].partition_index")?;
+        if v >= 3 {
+            rt::read::check_tags(c, "remaining_partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 3)?;
         rt::read::skip(c, 4)?;

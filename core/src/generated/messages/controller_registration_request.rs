@@ -203,6 +203,28 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "listeners[].name")?;
+        rt::read::str(c, true, "listeners[].host")?;
+        match rt::read::run::<4>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::u16(c, "listeners[].port")?;
+                rt::read::i16(c, "listeners[].security_protocol")?;
+                return Err(rt::read::short(c, "listeners[].port"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "listeners[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_str(c, true)?;
@@ -327,6 +349,27 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
             max_supported_version,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "features[].name")?;
+        match rt::read::run::<4>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i16(c, "features[].min_supported_version")?;
+                rt::read::i16(c, "features[].max_supported_version")?;
+                return Err(rt::read::short(c, "features[].min_supported_version"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "features[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

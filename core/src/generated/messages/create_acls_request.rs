@@ -190,6 +190,33 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i8(c, "creations[].resource_type")?;
+        rt::read::str(c, v >= 2, "creations[].resource_name")?;
+        if v >= 1 {
+            rt::read::i8(c, "creations[].resource_pattern_type")?;
+        }
+        rt::read::str(c, v >= 2, "creations[].principal")?;
+        rt::read::str(c, v >= 2, "creations[].host")?;
+        match rt::read::run::<2>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i8(c, "creations[].operation")?;
+                rt::read::i8(c, "creations[].permission_type")?;
+                return Err(rt::read::short(c, "creations[].operation"));
+            }
+        }
+        if v >= 2 {
+            rt::read::check_tags(c, "creations[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 1)?;
         rt::read::skip_str(c, v >= 2)?;

@@ -209,6 +209,20 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 2, "renewers[].principal_type")?;
+        rt::read::str(c, v >= 2, "renewers[].principal_name")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "renewers[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 2)?;
         rt::read::skip_str(c, v >= 2)?;

@@ -180,6 +180,21 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 2, "topics[].name")?;
+        rt::read::i32(c, "topics[].count")?;
+        rt::read::check_array::<CreatePartitionsAssignment<'a>>(c, v >= 2, true, v, "topics[].assignments")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 2)?;
         rt::read::skip(c, 4)?;
@@ -290,6 +305,19 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
             broker_ids,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::check_array::<i32>(c, v >= 2, false, v, "topics[].assignments[].broker_ids")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "topics[].assignments[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -197,6 +197,29 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 5, "topics[].name")?;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].num_partitions")?;
+                rt::read::i16(c, "topics[].replication_factor")?;
+                return Err(rt::read::short(c, "topics[].num_partitions"));
+            }
+        }
+        rt::read::check_array::<CreatableReplicaAssignment<'a>>(c, v >= 5, false, v, "topics[].assignments")?;
+        rt::read::check_array::<CreatableTopicConfig<'a>>(c, v >= 5, false, v, "topics[].configs")?;
+        if v >= 5 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 5)?;
         rt::read::skip(c, 6)?;
@@ -335,6 +358,20 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "topics[].assignments[].partition_index")?;
+        rt::read::check_array::<i32>(c, v >= 5, false, v, "topics[].assignments[].broker_ids")?;
+        if v >= 5 {
+            rt::read::check_tags(c, "topics[].assignments[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 4)?;
         rt::read::skip_array::<i32>(c, v >= 5, v)?;
@@ -455,6 +492,20 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 5, "topics[].configs[].name")?;
+        rt::read::opt_str(c, v >= 5, true, "topics[].configs[].value")?;
+        if v >= 5 {
+            rt::read::check_tags(c, "topics[].configs[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -497,6 +497,38 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 5 {
+            rt::read::str(c, v >= 5, "topics[].configs[].name")?;
+        }
+        if v >= 5 {
+            rt::read::opt_str(c, v >= 5, v >= 5, "topics[].configs[].value")?;
+        }
+        if v >= 5 {
+            match rt::read::run::<3>(c) {
+                Some(_r) => {
+                    rt::read::canon_bool(c, rt::read::u8_at::<3, 0>(&_r));
+                    rt::read::canon_bool(c, rt::read::u8_at::<3, 2>(&_r));
+                }
+                None => {
+                    rt::read::bool(c, "topics[].configs[].read_only")?;
+                    rt::read::i8(c, "topics[].configs[].config_source")?;
+                    rt::read::bool(c, "topics[].configs[].is_sensitive")?;
+                    return Err(rt::read::short(c, "topics[].configs[].read_only"));
+                }
+            }
+        }
+        if v >= 5 {
+            rt::read::check_tags(c, "topics[].configs[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 5 {
             rt::read::skip_str(c, v >= 5)?;

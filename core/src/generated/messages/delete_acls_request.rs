@@ -190,6 +190,33 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i8(c, "filters[].resource_type_filter")?;
+        rt::read::opt_str(c, v >= 2, true, "filters[].resource_name_filter")?;
+        if v >= 1 {
+            rt::read::i8(c, "filters[].pattern_type_filter")?;
+        }
+        rt::read::opt_str(c, v >= 2, true, "filters[].principal_filter")?;
+        rt::read::opt_str(c, v >= 2, true, "filters[].host_filter")?;
+        match rt::read::run::<2>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i8(c, "filters[].operation")?;
+                rt::read::i8(c, "filters[].permission_type")?;
+                return Err(rt::read::short(c, "filters[].operation"));
+            }
+        }
+        if v >= 2 {
+            rt::read::check_tags(c, "filters[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 1)?;
         rt::read::skip_str(c, v >= 2)?;

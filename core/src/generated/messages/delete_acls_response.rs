@@ -172,6 +172,21 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i16(c, "filter_results[].error_code")?;
+        rt::read::opt_str(c, v >= 2, true, "filter_results[].error_message")?;
+        rt::read::check_array::<DeleteAclsMatchingAcl<'a>>(c, v >= 2, false, v, "filter_results[].matching_acls")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "filter_results[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 2)?;
         rt::read::skip_str(c, v >= 2)?;
@@ -340,6 +355,35 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
             permission_type,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i16(c, "filter_results[].matching_acls[].error_code")?;
+        rt::read::opt_str(c, v >= 2, true, "filter_results[].matching_acls[].error_message")?;
+        rt::read::i8(c, "filter_results[].matching_acls[].resource_type")?;
+        rt::read::str(c, v >= 2, "filter_results[].matching_acls[].resource_name")?;
+        if v >= 1 {
+            rt::read::i8(c, "filter_results[].matching_acls[].pattern_type")?;
+        }
+        rt::read::str(c, v >= 2, "filter_results[].matching_acls[].principal")?;
+        rt::read::str(c, v >= 2, "filter_results[].matching_acls[].host")?;
+        match rt::read::run::<2>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i8(c, "filter_results[].matching_acls[].operation")?;
+                rt::read::i8(c, "filter_results[].matching_acls[].permission_type")?;
+                return Err(rt::read::short(c, "filter_results[].matching_acls[].operation"));
+            }
+        }
+        if v >= 2 {
+            rt::read::check_tags(c, "filter_results[].matching_acls[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

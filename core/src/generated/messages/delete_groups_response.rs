@@ -165,6 +165,20 @@ impl<'a> rt::Struct<'a> for DeletableGroupResult<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 2, "results[].group_id")?;
+        rt::read::i16(c, "results[].error_code")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 2)?;
         rt::read::skip(c, 2)?;

@@ -205,6 +205,28 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "responses[].topic_name")?;
+        match rt::read::run::<18>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::uuid(c, "responses[].topic_id")?;
+                rt::read::i16(c, "responses[].error_code")?;
+                return Err(rt::read::short(c, "responses[].topic_id"));
+            }
+        }
+        rt::read::opt_str(c, true, true, "responses[].error_message")?;
+        if true {
+            rt::read::check_tags(c, "responses[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 18)?;

@@ -155,6 +155,20 @@ impl<'a> rt::Struct<'a> for DeleteStateResult<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "results[].topic_id")?;
+        rt::read::check_array::<PartitionResult<'a>>(c, true, false, v, "results[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
@@ -279,6 +293,27 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
             error_message,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "results[].partitions[].partition")?;
+                rt::read::i16(c, "results[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "results[].partitions[].partition"));
+            }
+        }
+        rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
+        if true {
+            rt::read::check_tags(c, "results[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -207,6 +207,24 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 6 {
+            rt::read::opt_str(c, v >= 4, v >= 6, "topics[].name")?;
+        }
+        if v >= 6 {
+            rt::read::uuid(c, "topics[].topic_id")?;
+        }
+        if v >= 4 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 6 {
             rt::read::skip_str(c, v >= 4)?;

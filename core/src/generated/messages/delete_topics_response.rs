@@ -189,6 +189,26 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?;
+        if v >= 6 {
+            rt::read::uuid(c, "responses[].topic_id")?;
+        }
+        rt::read::i16(c, "responses[].error_code")?;
+        if v >= 5 {
+            rt::read::opt_str(c, v >= 4, v >= 5, "responses[].error_message")?;
+        }
+        if v >= 4 {
+            rt::read::check_tags(c, "responses[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 4)?;
         if v >= 6 {

@@ -192,6 +192,24 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i8(c, "resources[].resource_type")?;
+        rt::read::str(c, v >= 2, "resources[].resource_name")?;
+        if v >= 1 {
+            rt::read::i8(c, "resources[].pattern_type")?;
+        }
+        rt::read::check_array::<AclDescription<'a>>(c, v >= 2, false, v, "resources[].acls")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "resources[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 1)?;
         rt::read::skip_str(c, v >= 2)?;
@@ -344,6 +362,28 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
             permission_type,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 2, "resources[].acls[].principal")?;
+        rt::read::str(c, v >= 2, "resources[].acls[].host")?;
+        match rt::read::run::<2>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i8(c, "resources[].acls[].operation")?;
+                rt::read::i8(c, "resources[].acls[].permission_type")?;
+                return Err(rt::read::short(c, "resources[].acls[].operation"));
+            }
+        }
+        if v >= 2 {
+            rt::read::check_tags(c, "resources[].acls[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -172,6 +172,21 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 1, "components[].entity_type")?;
+        rt::read::i8(c, "components[].match_type")?;
+        rt::read::opt_str(c, v >= 1, true, "components[].match")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "components[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 1)?;
         rt::read::skip(c, 1)?;

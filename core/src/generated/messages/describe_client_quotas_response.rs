@@ -183,6 +183,20 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::check_array::<EntityData<'a>>(c, v >= 1, false, v, "entries[].entity")?;
+        rt::read::check_array::<ValueData<'a>>(c, v >= 1, false, v, "entries[].values")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "entries[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_array::<EntityData<'a>>(c, v >= 1, v)?;
         rt::read::skip_array::<ValueData<'a>>(c, v >= 1, v)?;
@@ -288,6 +302,20 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
             entity_name,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?;
+        rt::read::opt_str(c, v >= 1, true, "entries[].entity[].entity_name")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "entries[].entity[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -406,6 +434,20 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 1, "entries[].values[].key")?;
+        rt::read::f64(c, "entries[].values[].value")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "entries[].values[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

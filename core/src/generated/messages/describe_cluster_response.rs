@@ -244,6 +244,25 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "brokers[].broker_id")?;
+        rt::read::str(c, true, "brokers[].host")?;
+        rt::read::i32(c, "brokers[].port")?;
+        rt::read::opt_str(c, true, true, "brokers[].rack")?;
+        if v >= 2 {
+            rt::read::bool(c, "brokers[].is_fenced")?;
+        }
+        if true {
+            rt::read::check_tags(c, "brokers[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 4)?;
         rt::read::skip_str(c, true)?;

@@ -198,6 +198,21 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i8(c, "resources[].resource_type")?;
+        rt::read::str(c, v >= 4, "resources[].resource_name")?;
+        rt::read::check_array::<&'a str>(c, v >= 4, true, v, "resources[].configuration_keys")?;
+        if v >= 4 {
+            rt::read::check_tags(c, "resources[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 1)?;
         rt::read::skip_str(c, v >= 4)?;

@@ -172,6 +172,22 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i16(c, "results[].error_code")?;
+        rt::read::opt_str(c, v >= 4, true, "results[].error_message")?;
+        rt::read::i8(c, "results[].resource_type")?;
+        rt::read::str(c, v >= 4, "results[].resource_name")?;
+        rt::read::check_array::<DescribeConfigsResourceResult<'a>>(c, v >= 4, false, v, "results[].configs")?;
+        if v >= 4 {
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 2)?;
         rt::read::skip_str(c, v >= 4)?;
@@ -352,6 +368,37 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
             documentation,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 4, "results[].configs[].name")?;
+        rt::read::opt_str(c, v >= 4, true, "results[].configs[].value")?;
+        rt::read::bool(c, "results[].configs[].read_only")?;
+        if v <= 0 {
+            rt::read::bool(c, "results[].configs[].is_default")?;
+        }
+        if v >= 1 {
+            rt::read::i8(c, "results[].configs[].config_source")?;
+        }
+        rt::read::bool(c, "results[].configs[].is_sensitive")?;
+        if v >= 1 {
+            rt::read::check_array::<DescribeConfigsSynonym<'a>>(c, v >= 4, false, v, "results[].configs[].synonyms")?;
+        }
+        if v >= 3 {
+            rt::read::i8(c, "results[].configs[].config_type")?;
+        }
+        if v >= 3 {
+            rt::read::opt_str(c, v >= 4, v >= 3, "results[].configs[].documentation")?;
+        }
+        if v >= 4 {
+            rt::read::check_tags(c, "results[].configs[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -583,6 +630,27 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
             source,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 1 {
+            rt::read::str(c, v >= 4, "results[].configs[].synonyms[].name")?;
+        }
+        if v >= 1 {
+            rt::read::opt_str(c, v >= 4, v >= 1, "results[].configs[].synonyms[].value")?;
+        }
+        if v >= 1 {
+            rt::read::i8(c, "results[].configs[].synonyms[].source")?;
+        }
+        if v >= 4 {
+            rt::read::check_tags(c, "results[].configs[].synonyms[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -216,6 +216,38 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 2, "tokens[].principal_type")?;
+        rt::read::str(c, v >= 2, "tokens[].principal_name")?;
+        if v >= 3 {
+            rt::read::str(c, v >= 2, "tokens[].token_requester_principal_type")?;
+        }
+        if v >= 3 {
+            rt::read::str(c, v >= 2, "tokens[].token_requester_principal_name")?;
+        }
+        match rt::read::run::<24>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i64(c, "tokens[].issue_timestamp")?;
+                rt::read::i64(c, "tokens[].expiry_timestamp")?;
+                rt::read::i64(c, "tokens[].max_timestamp")?;
+                return Err(rt::read::short(c, "tokens[].issue_timestamp"));
+            }
+        }
+        rt::read::str(c, v >= 2, "tokens[].token_id")?;
+        rt::read::bytes(c, v >= 2, "tokens[].hmac")?;
+        rt::read::check_array::<DescribedDelegationTokenRenewer<'a>>(c, v >= 2, false, v, "tokens[].renewers")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "tokens[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 2)?;
         rt::read::skip_str(c, v >= 2)?;
@@ -412,6 +444,20 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
             principal_name,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?;
+        rt::read::str(c, v >= 2, "tokens[].renewers[].principal_name")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "tokens[].renewers[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

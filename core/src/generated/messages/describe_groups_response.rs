@@ -206,6 +206,30 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i16(c, "groups[].error_code")?;
+        if v >= 6 {
+            rt::read::opt_str(c, v >= 5, v >= 6, "groups[].error_message")?;
+        }
+        rt::read::str(c, v >= 5, "groups[].group_id")?;
+        rt::read::str(c, v >= 5, "groups[].group_state")?;
+        rt::read::str(c, v >= 5, "groups[].protocol_type")?;
+        rt::read::str(c, v >= 5, "groups[].protocol_data")?;
+        rt::read::check_array::<DescribedGroupMember<'a>>(c, v >= 5, false, v, "groups[].members")?;
+        if v >= 3 {
+            rt::read::i32(c, "groups[].authorized_operations")?;
+        }
+        if v >= 5 {
+            rt::read::check_tags(c, "groups[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 2)?;
         if v >= 6 {
@@ -400,6 +424,26 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
             member_assignment,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 5, "groups[].members[].member_id")?;
+        if v >= 4 {
+            rt::read::opt_str(c, v >= 5, v >= 4, "groups[].members[].group_instance_id")?;
+        }
+        rt::read::str(c, v >= 5, "groups[].members[].client_id")?;
+        rt::read::str(c, v >= 5, "groups[].members[].client_host")?;
+        rt::read::bytes(c, v >= 5, "groups[].members[].member_metadata")?;
+        rt::read::bytes(c, v >= 5, "groups[].members[].member_assignment")?;
+        if v >= 5 {
+            rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

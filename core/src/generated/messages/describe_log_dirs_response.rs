@@ -195,6 +195,30 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i16(c, "results[].error_code")?;
+        rt::read::str(c, v >= 2, "results[].log_dir")?;
+        rt::read::check_array::<DescribeLogDirsTopic<'a>>(c, v >= 2, false, v, "results[].topics")?;
+        if v >= 4 {
+            match rt::read::run::<16>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i64(c, "results[].total_bytes")?;
+                    rt::read::i64(c, "results[].usable_bytes")?;
+                    return Err(rt::read::short(c, "results[].total_bytes"));
+                }
+            }
+        }
+        if v >= 2 {
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 2)?;
         rt::read::skip_str(c, v >= 2)?;
@@ -340,6 +364,20 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 2, "results[].topics[].name")?;
+        rt::read::check_array::<DescribeLogDirsPartition<'a>>(c, v >= 2, false, v, "results[].topics[].partitions")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "results[].topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 2)?;
         rt::read::skip_array::<DescribeLogDirsPartition<'a>>(c, v >= 2, v)?;
@@ -475,6 +513,30 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
             is_future_key,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<21>(c) {
+            Some(_r) => {
+                rt::read::canon_bool(c, rt::read::u8_at::<21, 20>(&_r));
+            }
+            None => {
+                rt::read::i32(c, "results[].topics[].partitions[].partition_index")?;
+                rt::read::i64(c, "results[].topics[].partitions[].partition_size")?;
+                rt::read::i64(c, "results[].topics[].partitions[].offset_lag")?;
+                rt::read::bool(c, "results[].topics[].partitions[].is_future_key")?;
+                return Err(rt::read::short(c, "results[].topics[].partitions[].partition_index"));
+            }
+        }
+        if v >= 2 {
+            rt::read::check_tags(c, "results[].topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -189,6 +189,21 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i16(c, "mirrors[].error_code")?;
+        rt::read::str(c, true, "mirrors[].mirror_name")?;
+        rt::read::i32(c, "mirrors[].authorized_operations")?;
+        rt::read::check_array::<TopicPartitions<'a>>(c, true, false, v, "mirrors[].topics")?;
+        if true {
+            rt::read::check_tags(c, "mirrors[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 2)?;
         rt::read::skip_str(c, true)?;
@@ -303,6 +318,20 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "mirrors[].topics[].topic_name")?;
+        rt::read::check_array::<PartitionDetail<'a>>(c, true, false, v, "mirrors[].topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "mirrors[].topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -448,6 +477,30 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
             last_mirror_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<28>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "mirrors[].topics[].partitions[].partition_index")?;
+                rt::read::i64(c, "mirrors[].topics[].partitions[].source_offset")?;
+                rt::read::i64(c, "mirrors[].topics[].partitions[].destination_offset")?;
+                rt::read::i64(c, "mirrors[].topics[].partitions[].lag")?;
+                return Err(rt::read::short(c, "mirrors[].topics[].partitions[].partition_index"));
+            }
+        }
+        rt::read::str(c, true, "mirrors[].topics[].partitions[].state")?;
+        rt::read::i32(c, "mirrors[].topics[].partitions[].last_mirror_epoch")?;
+        if true {
+            rt::read::check_tags(c, "mirrors[].topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -162,6 +162,19 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "topics[].name")?;
+        rt::read::check_array::<PartitionResponse<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_array::<PartitionResponse<'a>>(c, true, v)?;
@@ -285,6 +298,28 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
             active_producers,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        rt::read::opt_str(c, true, true, "topics[].partitions[].error_message")?;
+        rt::read::check_array::<ProducerState<'a>>(c, true, false, v, "topics[].partitions[].active_producers")?;
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -456,6 +491,33 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
             current_txn_start_offset,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<36>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i64(c, "topics[].partitions[].active_producers[].producer_id")?;
+                rt::read::i32(c, "topics[].partitions[].active_producers[].producer_epoch")?;
+                rt::read::i32(c, "topics[].partitions[].active_producers[].last_sequence")?;
+                rt::read::i64(c, "topics[].partitions[].active_producers[].last_timestamp")?;
+                rt::read::i32(c, "topics[].partitions[].active_producers[].coordinator_epoch")?;
+                rt::read::i64(c, "topics[].partitions[].active_producers[].current_txn_start_offset")?;
+                return Err(rt::read::short(
+                    c,
+                    "topics[].partitions[].active_producers[].producer_id",
+                ));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[].active_producers[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -198,6 +198,19 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "topics[].topic_name")?;
+        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
@@ -319,6 +332,24 @@ impl<'a> rt::Struct<'a> for Node<'a> {
             listeners,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 2 {
+            rt::read::i32(c, "nodes[].node_id")?;
+        }
+        if v >= 2 {
+            rt::read::check_array::<Listener<'a>>(c, true, false, v, "nodes[].listeners")?;
+        }
+        if true {
+            rt::read::check_tags(c, "nodes[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -491,6 +522,40 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             observers,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        if v >= 2 {
+            rt::read::opt_str(c, true, v >= 2, "topics[].partitions[].error_message")?;
+        }
+        match rt::read::run::<16>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                rt::read::i64(c, "topics[].partitions[].high_watermark")?;
+                return Err(rt::read::short(c, "topics[].partitions[].leader_id"));
+            }
+        }
+        rt::read::check_array::<ReplicaState<'a>>(c, true, false, v, "topics[].partitions[].current_voters")?;
+        rt::read::check_array::<ReplicaState<'a>>(c, true, false, v, "topics[].partitions[].observers")?;
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -679,6 +744,27 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 2 {
+            rt::read::str(c, true, "nodes[].listeners[].name")?;
+        }
+        if v >= 2 {
+            rt::read::str(c, true, "nodes[].listeners[].host")?;
+        }
+        if v >= 2 {
+            rt::read::u16(c, "nodes[].listeners[].port")?;
+        }
+        if true {
+            rt::read::check_tags(c, "nodes[].listeners[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 2 {
             rt::read::skip_str(c, true)?;
@@ -864,6 +950,36 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             last_caught_up_timestamp,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?;
+        if v >= 2 {
+            rt::read::uuid(c, "topics[].partitions[].current_voters[].replica_directory_id")?;
+        }
+        rt::read::i64(c, "topics[].partitions[].current_voters[].log_end_offset")?;
+        if v >= 1 {
+            match rt::read::run::<16>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i64(c, "topics[].partitions[].current_voters[].last_fetch_timestamp")?;
+                    rt::read::i64(c, "topics[].partitions[].current_voters[].last_caught_up_timestamp")?;
+                    return Err(rt::read::short(
+                        c,
+                        "topics[].partitions[].current_voters[].last_fetch_timestamp",
+                    ));
+                }
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[].current_voters[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

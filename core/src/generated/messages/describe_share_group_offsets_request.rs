@@ -165,6 +165,20 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "groups[].group_id")?;
+        rt::read::check_array::<DescribeShareGroupOffsetsRequestTopic<'a>>(c, true, true, v, "groups[].topics")?;
+        if true {
+            rt::read::check_tags(c, "groups[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_array::<DescribeShareGroupOffsetsRequestTopic<'a>>(c, true, v)?;
@@ -273,6 +287,20 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "groups[].topics[].topic_name")?;
+        rt::read::check_array::<i32>(c, true, false, v, "groups[].topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -174,6 +174,21 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "groups[].group_id")?;
+        rt::read::check_array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, false, v, "groups[].topics")?;
+        rt::read::i16(c, "groups[].error_code")?;
+        rt::read::opt_str(c, true, true, "groups[].error_message")?;
+        if true {
+            rt::read::check_tags(c, "groups[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_array::<DescribeShareGroupOffsetsResponseTopic<'a>>(c, true, v)?;
@@ -301,6 +316,27 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "groups[].topics[].topic_name")?;
+        rt::read::uuid(c, "groups[].topics[].topic_id")?;
+        rt::read::check_array::<DescribeShareGroupOffsetsResponsePartition<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "groups[].topics[].partitions",
+        )?;
+        if true {
+            rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -447,6 +483,29 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
             error_message,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<18>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?;
+                rt::read::i64(c, "groups[].topics[].partitions[].start_offset")?;
+                rt::read::i32(c, "groups[].topics[].partitions[].leader_epoch")?;
+                rt::read::i16(c, "groups[].topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "groups[].topics[].partitions[].partition_index"));
+            }
+        }
+        rt::read::opt_str(c, true, true, "groups[].topics[].partitions[].error_message")?;
+        if true {
+            rt::read::check_tags(c, "groups[].topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

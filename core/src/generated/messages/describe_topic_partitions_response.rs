@@ -197,6 +197,38 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i16(c, "topics[].error_code")?;
+        rt::read::opt_str(c, true, true, "topics[].name")?;
+        match rt::read::run::<17>(c) {
+            Some(_r) => {
+                rt::read::canon_bool(c, rt::read::u8_at::<17, 16>(&_r));
+            }
+            None => {
+                rt::read::uuid(c, "topics[].topic_id")?;
+                rt::read::bool(c, "topics[].is_internal")?;
+                return Err(rt::read::short(c, "topics[].topic_id"));
+            }
+        }
+        rt::read::check_array::<DescribeTopicPartitionsResponsePartition<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "topics[].partitions",
+        )?;
+        rt::read::i32(c, "topics[].topic_authorized_operations")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 2)?;
         rt::read::skip_str(c, true)?;
@@ -322,6 +354,20 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
             partition_index,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "next_cursor.topic_name")?;
+        rt::read::i32(c, "next_cursor.partition_index")?;
+        if true {
+            rt::read::check_tags(c, "next_cursor._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
@@ -472,6 +518,33 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
             offline_replicas,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<14>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+            }
+        }
+        rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].replica_nodes")?;
+        rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].isr_nodes")?;
+        rt::read::check_array::<i32>(c, true, true, v, "topics[].partitions[].eligible_leader_replicas")?;
+        rt::read::check_array::<i32>(c, true, true, v, "topics[].partitions[].last_known_elr")?;
+        rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].offline_replicas")?;
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

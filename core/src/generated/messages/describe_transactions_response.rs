@@ -199,6 +199,32 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i16(c, "transaction_states[].error_code")?;
+        rt::read::str(c, true, "transaction_states[].transactional_id")?;
+        rt::read::str(c, true, "transaction_states[].transaction_state")?;
+        match rt::read::run::<22>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "transaction_states[].transaction_timeout_ms")?;
+                rt::read::i64(c, "transaction_states[].transaction_start_time_ms")?;
+                rt::read::i64(c, "transaction_states[].producer_id")?;
+                rt::read::i16(c, "transaction_states[].producer_epoch")?;
+                return Err(rt::read::short(c, "transaction_states[].transaction_timeout_ms"));
+            }
+        }
+        rt::read::check_array::<TopicData<'a>>(c, true, false, v, "transaction_states[].topics")?;
+        if true {
+            rt::read::check_tags(c, "transaction_states[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 2)?;
         rt::read::skip_str(c, true)?;
@@ -358,6 +384,20 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "transaction_states[].topics[].topic")?;
+        rt::read::check_array::<i32>(c, true, false, v, "transaction_states[].topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "transaction_states[].topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

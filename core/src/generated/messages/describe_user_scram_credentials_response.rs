@@ -195,6 +195,22 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "results[].user")?;
+        rt::read::i16(c, "results[].error_code")?;
+        rt::read::opt_str(c, true, true, "results[].error_message")?;
+        rt::read::check_array::<CredentialInfo<'a>>(c, true, false, v, "results[].credential_infos")?;
+        if true {
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 2)?;
@@ -324,6 +340,26 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
             iterations,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<5>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i8(c, "results[].credential_infos[].mechanism")?;
+                rt::read::i32(c, "results[].credential_infos[].iterations")?;
+                return Err(rt::read::short(c, "results[].credential_infos[].mechanism"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "results[].credential_infos[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

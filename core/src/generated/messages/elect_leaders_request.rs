@@ -189,6 +189,20 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 2, "topic_partitions[].topic")?;
+        rt::read::check_array::<i32>(c, v >= 2, false, v, "topic_partitions[].partitions")?;
+        if v >= 2 {
+            rt::read::check_tags(c, "topic_partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 2)?;
         rt::read::skip_array::<i32>(c, v >= 2, v)?;

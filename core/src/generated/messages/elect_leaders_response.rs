@@ -184,6 +184,26 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 2, "replica_election_results[].topic")?;
+        rt::read::check_array::<PartitionResult<'a>>(
+            c,
+            v >= 2,
+            false,
+            v,
+            "replica_election_results[].partition_result",
+        )?;
+        if v >= 2 {
+            rt::read::check_tags(c, "replica_election_results[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 2)?;
         rt::read::skip_array::<PartitionResult<'a>>(c, v >= 2, v)?;
@@ -332,6 +352,35 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
             error_message,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "replica_election_results[].partition_result[].partition_id")?;
+                rt::read::i16(c, "replica_election_results[].partition_result[].error_code")?;
+                return Err(rt::read::short(
+                    c,
+                    "replica_election_results[].partition_result[].partition_id",
+                ));
+            }
+        }
+        rt::read::opt_str(
+            c,
+            v >= 2,
+            true,
+            "replica_election_results[].partition_result[].error_message",
+        )?;
+        if v >= 2 {
+            rt::read::check_tags(c, "replica_election_results[].partition_result[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -191,6 +191,19 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 1, "topics[].topic_name")?;
+        rt::read::check_array::<PartitionData<'a>>(c, v >= 1, false, v, "topics[].partitions")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 1)?;
         rt::read::skip_array::<PartitionData<'a>>(c, v >= 1, v)?;
@@ -324,6 +337,27 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
             port,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 1 {
+            rt::read::str(c, v >= 1, "leader_endpoints[].name")?;
+        }
+        if v >= 1 {
+            rt::read::str(c, v >= 1, "leader_endpoints[].host")?;
+        }
+        if v >= 1 {
+            rt::read::u16(c, "leader_endpoints[].port")?;
+        }
+        if v >= 1 {
+            rt::read::check_tags(c, "leader_endpoints[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -508,6 +542,39 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             preferred_candidates,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<12>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        if v <= 0 {
+            rt::read::check_array::<i32>(c, v >= 1, false, v, "topics[].partitions[].preferred_successors")?;
+        }
+        if v >= 1 {
+            rt::read::check_array::<ReplicaInfo<'a>>(
+                c,
+                v >= 1,
+                false,
+                v,
+                "topics[].partitions[].preferred_candidates",
+            )?;
+        }
+        if v >= 1 {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -706,6 +773,31 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
             candidate_directory_id,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 1 {
+            match rt::read::run::<20>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].preferred_candidates[].candidate_id")?;
+                    rt::read::uuid(c, "topics[].partitions[].preferred_candidates[].candidate_directory_id")?;
+                    return Err(rt::read::short(
+                        c,
+                        "topics[].partitions[].preferred_candidates[].candidate_id",
+                    ));
+                }
+            }
+        }
+        if v >= 1 {
+            rt::read::check_tags(c, "topics[].partitions[].preferred_candidates[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -421,6 +421,28 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 15 {
+            match rt::read::run::<12>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "replica_state.replica_id")?;
+                    rt::read::i64(c, "replica_state.replica_epoch")?;
+                    return Err(rt::read::short(c, "replica_state.replica_id"));
+                }
+            }
+        }
+        if v >= 12 {
+            rt::read::check_tags(c, "replica_state._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 15 {
             rt::read::skip(c, 12)?;
@@ -570,6 +592,25 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 12 {
+            rt::read::str(c, v >= 12, "topics[].topic")?;
+        }
+        if v >= 13 {
+            rt::read::uuid(c, "topics[].topic_id")?;
+        }
+        rt::read::check_array::<FetchPartition<'a>>(c, v >= 12, false, v, "topics[].partitions")?;
+        if v >= 12 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -723,6 +764,27 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if (7..=12).contains(&v) {
+            rt::read::str(c, v >= 12, "forgotten_topics_data[].topic")?;
+        }
+        if v >= 13 {
+            rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
+        }
+        if v >= 7 {
+            rt::read::check_array::<i32>(c, v >= 12, false, v, "forgotten_topics_data[].partitions")?;
+        }
+        if v >= 12 {
+            rt::read::check_tags(c, "forgotten_topics_data[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

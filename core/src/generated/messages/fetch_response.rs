@@ -292,6 +292,24 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 12 {
+            rt::read::str(c, v >= 12, "responses[].topic")?;
+        }
+        if v >= 13 {
+            rt::read::uuid(c, "responses[].topic_id")?;
+        }
+        rt::read::check_array::<PartitionData<'a>>(c, v >= 12, false, v, "responses[].partitions")?;
+        if v >= 12 {
+            rt::read::check_tags(c, "responses[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 12 {
             rt::read::skip_str(c, v >= 12)?;
@@ -455,6 +473,30 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             rack,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 16 {
+            rt::read::i32(c, "node_endpoints[].node_id")?;
+        }
+        if v >= 16 {
+            rt::read::str(c, v >= 12, "node_endpoints[].host")?;
+        }
+        if v >= 16 {
+            rt::read::i32(c, "node_endpoints[].port")?;
+        }
+        if v >= 16 {
+            rt::read::opt_str(c, v >= 12, v >= 16, "node_endpoints[].rack")?;
+        }
+        if v >= 12 {
+            rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -1052,6 +1094,28 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 12 {
+            match rt::read::run::<12>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "responses[].partitions[].diverging_epoch.epoch")?;
+                    rt::read::i64(c, "responses[].partitions[].diverging_epoch.end_offset")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].diverging_epoch.epoch"));
+                }
+            }
+        }
+        if v >= 12 {
+            rt::read::check_tags(c, "responses[].partitions[].diverging_epoch._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 12 {
             rt::read::skip(c, 12)?;
@@ -1210,6 +1274,28 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 12 {
+            match rt::read::run::<8>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
+                    rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
+                    return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+                }
+            }
+        }
+        if v >= 12 {
+            rt::read::check_tags(c, "responses[].partitions[].current_leader._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 12 {
             rt::read::skip(c, 8)?;
@@ -1364,6 +1450,26 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<12>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i64(c, "responses[].partitions[].snapshot_id.end_offset")?;
+                rt::read::i32(c, "responses[].partitions[].snapshot_id.epoch")?;
+                return Err(rt::read::short(c, "responses[].partitions[].snapshot_id.end_offset"));
+            }
+        }
+        if v >= 12 {
+            rt::read::check_tags(c, "responses[].partitions[].snapshot_id._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 12)?;
         if v >= 12 {
@@ -1497,6 +1603,31 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
             first_offset,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 4 {
+            match rt::read::run::<16>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i64(c, "responses[].partitions[].aborted_transactions[].producer_id")?;
+                    rt::read::i64(c, "responses[].partitions[].aborted_transactions[].first_offset")?;
+                    return Err(rt::read::short(
+                        c,
+                        "responses[].partitions[].aborted_transactions[].producer_id",
+                    ));
+                }
+            }
+        }
+        if v >= 12 {
+            rt::read::check_tags(c, "responses[].partitions[].aborted_transactions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -223,6 +223,19 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "topics[].name")?;
+        rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_array::<PartitionSnapshot<'a>>(c, true, v)?;
@@ -547,6 +560,26 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
             epoch,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<12>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
+                rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -235,6 +235,19 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "topics[].name")?;
+        rt::read::check_array::<PartitionSnapshot<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_array::<PartitionSnapshot<'a>>(c, true, v)?;
@@ -363,6 +376,27 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             port,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 1 {
+            rt::read::i32(c, "node_endpoints[].node_id")?;
+        }
+        if v >= 1 {
+            rt::read::str(c, true, "node_endpoints[].host")?;
+        }
+        if v >= 1 {
+            rt::read::u16(c, "node_endpoints[].port")?;
+        }
+        if true {
+            rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -757,6 +791,26 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<12>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?;
+                rt::read::i32(c, "topics[].partitions[].snapshot_id.epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].snapshot_id.end_offset"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[].snapshot_id._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip(c, 12)?;
         rt::read::skip_tags(c)?;
@@ -878,6 +932,26 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             leader_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<8>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].current_leader.leader_id")?;
+                rt::read::i32(c, "topics[].partitions[].current_leader.leader_epoch")?;
+                return Err(rt::read::short(c, "topics[].partitions[].current_leader.leader_id"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[].current_leader._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -317,6 +317,40 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 4 {
+            rt::read::str(c, v >= 3, "coordinators[].key")?;
+        }
+        if v >= 4 {
+            rt::read::i32(c, "coordinators[].node_id")?;
+        }
+        if v >= 4 {
+            rt::read::str(c, v >= 3, "coordinators[].host")?;
+        }
+        if v >= 4 {
+            match rt::read::run::<6>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "coordinators[].port")?;
+                    rt::read::i16(c, "coordinators[].error_code")?;
+                    return Err(rt::read::short(c, "coordinators[].port"));
+                }
+            }
+        }
+        if v >= 4 {
+            rt::read::opt_str(c, v >= 3, v >= 4, "coordinators[].error_message")?;
+        }
+        if v >= 3 {
+            rt::read::check_tags(c, "coordinators[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 4 {
             rt::read::skip_str(c, v >= 3)?;

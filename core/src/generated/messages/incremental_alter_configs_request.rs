@@ -163,6 +163,21 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i8(c, "resources[].resource_type")?;
+        rt::read::str(c, v >= 1, "resources[].resource_name")?;
+        rt::read::check_array::<AlterableConfig<'a>>(c, v >= 1, false, v, "resources[].configs")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "resources[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 1)?;
         rt::read::skip_str(c, v >= 1)?;
@@ -291,6 +306,21 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 1, "resources[].configs[].name")?;
+        rt::read::i8(c, "resources[].configs[].config_operation")?;
+        rt::read::opt_str(c, v >= 1, true, "resources[].configs[].value")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "resources[].configs[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

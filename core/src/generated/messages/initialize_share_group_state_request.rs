@@ -165,6 +165,20 @@ impl<'a> rt::Struct<'a> for InitializeStateData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "topics[].topic_id")?;
+        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
@@ -283,6 +297,27 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             start_offset,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<16>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition")?;
+                rt::read::i32(c, "topics[].partitions[].state_epoch")?;
+                rt::read::i64(c, "topics[].partitions[].start_offset")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

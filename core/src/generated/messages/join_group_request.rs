@@ -244,6 +244,20 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 6, "protocols[].name")?;
+        rt::read::bytes(c, v >= 6, "protocols[].metadata")?;
+        if v >= 6 {
+            rt::read::check_tags(c, "protocols[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 6)?;
         rt::read::skip_bytes(c, v >= 6)?;

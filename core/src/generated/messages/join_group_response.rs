@@ -264,6 +264,23 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 6, "members[].member_id")?;
+        if v >= 5 {
+            rt::read::opt_str(c, v >= 6, v >= 5, "members[].group_instance_id")?;
+        }
+        rt::read::bytes(c, v >= 6, "members[].metadata")?;
+        if v >= 6 {
+            rt::read::check_tags(c, "members[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 6)?;
         if v >= 5 {

@@ -372,6 +372,46 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 1 {
+            rt::read::str(c, v >= 4, "ungrouped_partition_states[].topic_name")?;
+        }
+        match rt::read::run::<16>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "ungrouped_partition_states[].partition_index")?;
+                rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?;
+                rt::read::i32(c, "ungrouped_partition_states[].leader")?;
+                rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?;
+                return Err(rt::read::short(c, "ungrouped_partition_states[].partition_index"));
+            }
+        }
+        rt::read::check_array::<i32>(c, v >= 4, false, v, "ungrouped_partition_states[].isr")?;
+        rt::read::i32(c, "ungrouped_partition_states[].partition_epoch")?;
+        rt::read::check_array::<i32>(c, v >= 4, false, v, "ungrouped_partition_states[].replicas")?;
+        if v >= 3 {
+            rt::read::check_array::<i32>(c, v >= 4, false, v, "ungrouped_partition_states[].adding_replicas")?;
+        }
+        if v >= 3 {
+            rt::read::check_array::<i32>(c, v >= 4, false, v, "ungrouped_partition_states[].removing_replicas")?;
+        }
+        if v >= 1 {
+            rt::read::bool(c, "ungrouped_partition_states[].is_new")?;
+        }
+        if v >= 6 {
+            rt::read::i8(c, "ungrouped_partition_states[].leader_recovery_state")?;
+        }
+        if v >= 4 {
+            rt::read::check_tags(c, "ungrouped_partition_states[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 1 {
             rt::read::skip_str(c, v >= 4)?;
@@ -653,6 +693,33 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 2 {
+            rt::read::str(c, v >= 4, "topic_states[].topic_name")?;
+        }
+        if v >= 5 {
+            rt::read::uuid(c, "topic_states[].topic_id")?;
+        }
+        if v >= 2 {
+            rt::read::check_array::<LeaderAndIsrPartitionState<'a>>(
+                c,
+                v >= 4,
+                false,
+                v,
+                "topic_states[].partition_states",
+            )?;
+        }
+        if v >= 4 {
+            rt::read::check_tags(c, "topic_states[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 2 {
             rt::read::skip_str(c, v >= 4)?;
@@ -810,6 +877,21 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
             port,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "live_leaders[].broker_id")?;
+        rt::read::str(c, v >= 4, "live_leaders[].host_name")?;
+        rt::read::i32(c, "live_leaders[].port")?;
+        if v >= 4 {
+            rt::read::check_tags(c, "live_leaders[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -211,6 +211,29 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 4 {
+            rt::read::str(c, v >= 4, "partition_errors[].topic_name")?;
+        }
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "partition_errors[].partition_index")?;
+                rt::read::i16(c, "partition_errors[].error_code")?;
+                return Err(rt::read::short(c, "partition_errors[].partition_index"));
+            }
+        }
+        if v >= 4 {
+            rt::read::check_tags(c, "partition_errors[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 4 {
             rt::read::skip_str(c, v >= 4)?;
@@ -347,6 +370,24 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
             partition_errors,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 5 {
+            rt::read::uuid(c, "topics[].topic_id")?;
+        }
+        if v >= 5 {
+            rt::read::check_array::<LeaderAndIsrPartitionError<'a>>(c, v >= 4, false, v, "topics[].partition_errors")?;
+        }
+        if v >= 4 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

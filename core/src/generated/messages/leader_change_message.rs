@@ -186,6 +186,22 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "voters[].voter_id")?;
+        if v >= 1 {
+            rt::read::uuid(c, "voters[].voter_directory_id")?;
+        }
+        if true {
+            rt::read::check_tags(c, "voters[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 4)?;
         if v >= 1 {

@@ -213,6 +213,27 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 3 {
+            rt::read::str(c, v >= 4, "members[].member_id")?;
+        }
+        if v >= 3 {
+            rt::read::opt_str(c, v >= 4, v >= 3, "members[].group_instance_id")?;
+        }
+        if v >= 5 {
+            rt::read::opt_str(c, v >= 4, v >= 5, "members[].reason")?;
+        }
+        if v >= 4 {
+            rt::read::check_tags(c, "members[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 3 {
             rt::read::skip_str(c, v >= 4)?;

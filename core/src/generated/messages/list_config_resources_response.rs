@@ -186,6 +186,22 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "config_resources[].resource_name")?;
+        if v >= 1 {
+            rt::read::i8(c, "config_resources[].resource_type")?;
+        }
+        if true {
+            rt::read::check_tags(c, "config_resources[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         if v >= 1 {

@@ -189,6 +189,26 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 3, "groups[].group_id")?;
+        rt::read::str(c, v >= 3, "groups[].protocol_type")?;
+        if v >= 4 {
+            rt::read::str(c, v >= 3, "groups[].group_state")?;
+        }
+        if v >= 5 {
+            rt::read::str(c, v >= 3, "groups[].group_type")?;
+        }
+        if v >= 3 {
+            rt::read::check_tags(c, "groups[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 3)?;
         rt::read::skip_str(c, v >= 3)?;

@@ -198,6 +198,20 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 6, "topics[].name")?;
+        rt::read::check_array::<ListOffsetsPartition<'a>>(c, v >= 6, false, v, "topics[].partitions")?;
+        if v >= 6 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 6)?;
         rt::read::skip_array::<ListOffsetsPartition<'a>>(c, v >= 6, v)?;
@@ -323,6 +337,26 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
             max_num_offsets,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "topics[].partitions[].partition_index")?;
+        if v >= 4 {
+            rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?;
+        }
+        rt::read::i64(c, "topics[].partitions[].timestamp")?;
+        if v <= 0 {
+            rt::read::i32(c, "topics[].partitions[].max_num_offsets")?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

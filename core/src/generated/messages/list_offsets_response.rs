@@ -175,6 +175,20 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 6, "topics[].name")?;
+        rt::read::check_array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, false, v, "topics[].partitions")?;
+        if v >= 6 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 6)?;
         rt::read::skip_array::<ListOffsetsPartitionResponse<'a>>(c, v >= 6, v)?;
@@ -333,6 +347,42 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             leader_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        if v <= 0 {
+            rt::read::check_array::<i64>(c, v >= 6, false, v, "topics[].partitions[].old_style_offsets")?;
+        }
+        if v >= 1 {
+            match rt::read::run::<16>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i64(c, "topics[].partitions[].timestamp")?;
+                    rt::read::i64(c, "topics[].partitions[].offset")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].timestamp"));
+                }
+            }
+        }
+        if v >= 4 {
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -183,6 +183,20 @@ impl<'a> rt::Struct<'a> for OngoingTopicReassignment<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "topics[].name")?;
+        rt::read::check_array::<OngoingPartitionReassignment<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_array::<OngoingPartitionReassignment<'a>>(c, true, v)?;
@@ -298,6 +312,22 @@ impl<'a> rt::Struct<'a> for OngoingPartitionReassignment<'a> {
             removing_replicas,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "topics[].partitions[].partition_index")?;
+        rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].replicas")?;
+        rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].adding_replicas")?;
+        rt::read::check_array::<i32>(c, true, false, v, "topics[].partitions[].removing_replicas")?;
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -197,6 +197,21 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "transaction_states[].transactional_id")?;
+        rt::read::i64(c, "transaction_states[].producer_id")?;
+        rt::read::str(c, true, "transaction_states[].transaction_state")?;
+        if true {
+            rt::read::check_tags(c, "transaction_states[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 8)?;

@@ -235,6 +235,22 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 10 {
+            rt::read::uuid(c, "topics[].topic_id")?;
+        }
+        rt::read::opt_str(c, v >= 9, v >= 10, "topics[].name")?;
+        if v >= 9 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 10 {
             rt::read::skip(c, 16)?;

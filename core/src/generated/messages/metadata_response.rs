@@ -262,6 +262,24 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "brokers[].node_id")?;
+        rt::read::str(c, v >= 9, "brokers[].host")?;
+        rt::read::i32(c, "brokers[].port")?;
+        if v >= 1 {
+            rt::read::opt_str(c, v >= 9, v >= 1, "brokers[].rack")?;
+        }
+        if v >= 9 {
+            rt::read::check_tags(c, "brokers[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 4)?;
         rt::read::skip_str(c, v >= 9)?;
@@ -410,6 +428,30 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
             topic_authorized_operations,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i16(c, "topics[].error_code")?;
+        rt::read::opt_str(c, v >= 9, v >= 12, "topics[].name")?;
+        if v >= 10 {
+            rt::read::uuid(c, "topics[].topic_id")?;
+        }
+        if v >= 1 {
+            rt::read::bool(c, "topics[].is_internal")?;
+        }
+        rt::read::check_array::<MetadataResponsePartition<'a>>(c, v >= 9, false, v, "topics[].partitions")?;
+        if v >= 8 {
+            rt::read::i32(c, "topics[].topic_authorized_operations")?;
+        }
+        if v >= 9 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -609,6 +651,35 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
             offline_replicas,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<10>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+            }
+        }
+        if v >= 7 {
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+        }
+        rt::read::check_array::<i32>(c, v >= 9, false, v, "topics[].partitions[].replica_nodes")?;
+        rt::read::check_array::<i32>(c, v >= 9, false, v, "topics[].partitions[].isr_nodes")?;
+        if v >= 5 {
+            rt::read::check_array::<i32>(c, v >= 9, false, v, "topics[].partitions[].offline_replicas")?;
+        }
+        if v >= 9 {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

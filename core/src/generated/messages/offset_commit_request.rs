@@ -256,6 +256,25 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 9 {
+            rt::read::str(c, v >= 8, "topics[].name")?;
+        }
+        if v >= 10 {
+            rt::read::uuid(c, "topics[].topic_id")?;
+        }
+        rt::read::check_array::<OffsetCommitRequestPartition<'a>>(c, v >= 8, false, v, "topics[].partitions")?;
+        if v >= 8 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 9 {
             rt::read::skip_str(c, v >= 8)?;
@@ -414,6 +433,33 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
             committed_metadata,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<12>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i64(c, "topics[].partitions[].committed_offset")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        if v >= 6 {
+            rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?;
+        }
+        if v == 1 {
+            rt::read::i64(c, "topics[].partitions[].commit_timestamp")?;
+        }
+        rt::read::opt_str(c, v >= 8, true, "topics[].partitions[].committed_metadata")?;
+        if v >= 8 {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -189,6 +189,25 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponseTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 9 {
+            rt::read::str(c, v >= 8, "topics[].name")?;
+        }
+        if v >= 10 {
+            rt::read::uuid(c, "topics[].topic_id")?;
+        }
+        rt::read::check_array::<OffsetCommitResponsePartition<'a>>(c, v >= 8, false, v, "topics[].partitions")?;
+        if v >= 8 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 9 {
             rt::read::skip_str(c, v >= 8)?;
@@ -324,6 +343,26 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        if v >= 8 {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -145,6 +145,17 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, false, "topics[].name")?;
+        rt::read::check_array::<OffsetDeleteRequestPartition<'a>>(c, false, false, v, "topics[].partitions")?;
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, false)?;
         rt::read::skip_array::<OffsetDeleteRequestPartition<'a>>(c, false, v)?;
@@ -234,6 +245,16 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
             partition_index,
             unknown_tagged_fields: rt::TaggedFields::EMPTY,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "topics[].partitions[].partition_index")?;
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -152,6 +152,17 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, false, "topics[].name")?;
+        rt::read::check_array::<OffsetDeleteResponsePartition<'a>>(c, false, false, v, "topics[].partitions")?;
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, false)?;
         rt::read::skip_array::<OffsetDeleteResponsePartition<'a>>(c, false, v)?;
@@ -249,6 +260,23 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
             error_code,
             unknown_tagged_fields: rt::TaggedFields::EMPTY,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

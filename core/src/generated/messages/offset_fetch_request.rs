@@ -245,6 +245,24 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 7 {
+            rt::read::str(c, v >= 6, "topics[].name")?;
+        }
+        if v <= 7 {
+            rt::read::check_array::<i32>(c, v >= 6, false, v, "topics[].partition_indexes")?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 7 {
             rt::read::skip_str(c, v >= 6)?;
@@ -400,6 +418,30 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
             topics,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 8 {
+            rt::read::str(c, v >= 6, "groups[].group_id")?;
+        }
+        if v >= 9 {
+            rt::read::opt_str(c, v >= 6, v >= 9, "groups[].member_id")?;
+        }
+        if v >= 9 {
+            rt::read::i32(c, "groups[].member_epoch")?;
+        }
+        if v >= 8 {
+            rt::read::check_array::<OffsetFetchRequestTopics<'a>>(c, v >= 6, v >= 8, v, "groups[].topics")?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "groups[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -578,6 +620,27 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
             partition_indexes,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if (8..=9).contains(&v) {
+            rt::read::str(c, v >= 6, "groups[].topics[].name")?;
+        }
+        if v >= 10 {
+            rt::read::uuid(c, "groups[].topics[].topic_id")?;
+        }
+        if v >= 8 {
+            rt::read::check_array::<i32>(c, v >= 6, false, v, "groups[].topics[].partition_indexes")?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

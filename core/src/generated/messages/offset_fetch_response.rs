@@ -229,6 +229,24 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 7 {
+            rt::read::str(c, v >= 6, "topics[].name")?;
+        }
+        if v <= 7 {
+            rt::read::check_array::<OffsetFetchResponsePartition<'a>>(c, v >= 6, false, v, "topics[].partitions")?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 7 {
             rt::read::skip_str(c, v >= 6)?;
@@ -374,6 +392,26 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 8 {
+            rt::read::str(c, v >= 6, "groups[].group_id")?;
+        }
+        if v >= 8 {
+            rt::read::check_array::<OffsetFetchResponseTopics<'a>>(c, v >= 6, false, v, "groups[].topics")?;
+        }
+        if v >= 8 {
+            rt::read::i16(c, "groups[].error_code")?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "groups[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -564,6 +602,37 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 7 {
+            match rt::read::run::<12>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                    rt::read::i64(c, "topics[].partitions[].committed_offset")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+                }
+            }
+        }
+        if (5..=7).contains(&v) {
+            rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?;
+        }
+        if v <= 7 {
+            rt::read::opt_str(c, v >= 6, v <= 7, "topics[].partitions[].metadata")?;
+        }
+        if v <= 7 {
+            rt::read::i16(c, "topics[].partitions[].error_code")?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -775,6 +844,33 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if (8..=9).contains(&v) {
+            rt::read::str(c, v >= 6, "groups[].topics[].name")?;
+        }
+        if v >= 10 {
+            rt::read::uuid(c, "groups[].topics[].topic_id")?;
+        }
+        if v >= 8 {
+            rt::read::check_array::<OffsetFetchResponsePartitions<'a>>(
+                c,
+                v >= 6,
+                false,
+                v,
+                "groups[].topics[].partitions",
+            )?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "groups[].topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if (8..=9).contains(&v) {
             rt::read::skip_str(c, v >= 6)?;
@@ -965,6 +1061,35 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 8 {
+            match rt::read::run::<16>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?;
+                    rt::read::i64(c, "groups[].topics[].partitions[].committed_offset")?;
+                    rt::read::i32(c, "groups[].topics[].partitions[].committed_leader_epoch")?;
+                    return Err(rt::read::short(c, "groups[].topics[].partitions[].partition_index"));
+                }
+            }
+        }
+        if v >= 8 {
+            rt::read::opt_str(c, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata")?;
+        }
+        if v >= 8 {
+            rt::read::i16(c, "groups[].topics[].partitions[].error_code")?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "groups[].topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -176,6 +176,20 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 4, "topics[].topic")?;
+        rt::read::check_array::<OffsetForLeaderPartition<'a>>(c, v >= 4, false, v, "topics[].partitions")?;
+        if v >= 4 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 4)?;
         rt::read::skip_array::<OffsetForLeaderPartition<'a>>(c, v >= 4, v)?;
@@ -292,6 +306,23 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
             leader_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "topics[].partitions[].partition")?;
+        if v >= 2 {
+            rt::read::i32(c, "topics[].partitions[].current_leader_epoch")?;
+        }
+        rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+        if v >= 4 {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

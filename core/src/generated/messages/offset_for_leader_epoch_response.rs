@@ -175,6 +175,20 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 4, "topics[].topic")?;
+        rt::read::check_array::<EpochEndOffset<'a>>(c, v >= 4, false, v, "topics[].partitions")?;
+        if v >= 4 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 4)?;
         rt::read::skip_array::<EpochEndOffset<'a>>(c, v >= 4, v)?;
@@ -304,6 +318,30 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
             end_offset,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                rt::read::i32(c, "topics[].partitions[].partition")?;
+                return Err(rt::read::short(c, "topics[].partitions[].error_code"));
+            }
+        }
+        if v >= 1 {
+            rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+        }
+        rt::read::i64(c, "topics[].partitions[].end_offset")?;
+        if v >= 4 {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

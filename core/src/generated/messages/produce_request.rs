@@ -212,6 +212,25 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 12 {
+            rt::read::str(c, v >= 9, "topic_data[].name")?;
+        }
+        if v >= 13 {
+            rt::read::uuid(c, "topic_data[].topic_id")?;
+        }
+        rt::read::check_array::<PartitionProduceData<'a>>(c, v >= 9, false, v, "topic_data[].partition_data")?;
+        if v >= 9 {
+            rt::read::check_tags(c, "topic_data[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 12 {
             rt::read::skip_str(c, v >= 9)?;
@@ -348,6 +367,20 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
             records,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "topic_data[].partition_data[].index")?;
+        rt::read::opt_bytes(c, v >= 9, true, "topic_data[].partition_data[].records")?;
+        if v >= 9 {
+            rt::read::check_tags(c, "topic_data[].partition_data[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

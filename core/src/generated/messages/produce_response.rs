@@ -240,6 +240,24 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 12 {
+            rt::read::str(c, v >= 9, "responses[].name")?;
+        }
+        if v >= 13 {
+            rt::read::uuid(c, "responses[].topic_id")?;
+        }
+        rt::read::check_array::<PartitionProduceResponse<'a>>(c, v >= 9, false, v, "responses[].partition_responses")?;
+        if v >= 9 {
+            rt::read::check_tags(c, "responses[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 12 {
             rt::read::skip_str(c, v >= 9)?;
@@ -403,6 +421,30 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             rack,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 10 {
+            rt::read::i32(c, "node_endpoints[].node_id")?;
+        }
+        if v >= 10 {
+            rt::read::str(c, v >= 9, "node_endpoints[].host")?;
+        }
+        if v >= 10 {
+            rt::read::i32(c, "node_endpoints[].port")?;
+        }
+        if v >= 10 {
+            rt::read::opt_str(c, v >= 9, v >= 10, "node_endpoints[].rack")?;
+        }
+        if v >= 9 {
+            rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -939,6 +981,29 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 8 {
+            rt::read::i32(c, "responses[].partition_responses[].record_errors[].batch_index")?;
+        }
+        if v >= 8 {
+            rt::read::opt_str(
+                c,
+                v >= 9,
+                v >= 8,
+                "responses[].partition_responses[].record_errors[].batch_index_error_message",
+            )?;
+        }
+        if v >= 9 {
+            rt::read::check_tags(c, "responses[].partition_responses[].record_errors[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 8 {
             rt::read::skip(c, 4)?;
@@ -1118,6 +1183,31 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             leader_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 10 {
+            match rt::read::run::<8>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_id")?;
+                    rt::read::i32(c, "responses[].partition_responses[].current_leader.leader_epoch")?;
+                    return Err(rt::read::short(
+                        c,
+                        "responses[].partition_responses[].current_leader.leader_id",
+                    ));
+                }
+            }
+        }
+        if v >= 9 {
+            rt::read::check_tags(c, "responses[].partition_responses[].current_leader._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -168,6 +168,20 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "topics[].name")?;
+        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
@@ -273,6 +287,19 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             partition_index,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "topics[].partitions[].partition_index")?;
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

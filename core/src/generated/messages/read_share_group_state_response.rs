@@ -154,6 +154,19 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "results[].topic_id")?;
+        rt::read::check_array::<PartitionResult<'a>>(c, true, false, v, "results[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "results[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_array::<PartitionResult<'a>>(c, true, v)?;
@@ -293,6 +306,36 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
             state_batches,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "results[].partitions[].partition")?;
+                rt::read::i16(c, "results[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "results[].partitions[].partition"));
+            }
+        }
+        rt::read::opt_str(c, true, true, "results[].partitions[].error_message")?;
+        match rt::read::run::<12>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "results[].partitions[].state_epoch")?;
+                rt::read::i64(c, "results[].partitions[].start_offset")?;
+                return Err(rt::read::short(c, "results[].partitions[].state_epoch"));
+            }
+        }
+        rt::read::check_array::<StateBatch<'a>>(c, true, false, v, "results[].partitions[].state_batches")?;
+        if true {
+            rt::read::check_tags(c, "results[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -453,6 +496,31 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
             delivery_count,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<19>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i64(c, "results[].partitions[].state_batches[].first_offset")?;
+                rt::read::i64(c, "results[].partitions[].state_batches[].last_offset")?;
+                rt::read::i8(c, "results[].partitions[].state_batches[].delivery_state")?;
+                rt::read::i16(c, "results[].partitions[].state_batches[].delivery_count")?;
+                return Err(rt::read::short(
+                    c,
+                    "results[].partitions[].state_batches[].first_offset",
+                ));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "results[].partitions[].state_batches[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -174,6 +174,19 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "topics[].topic_id")?;
+        rt::read::check_array::<AcknowledgePartition<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_array::<AcknowledgePartition<'a>>(c, true, v)?;
@@ -278,6 +291,26 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
             acknowledgement_batches,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "topics[].partitions[].partition_index")?;
+        rt::read::check_array::<AcknowledgementBatch<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "topics[].partitions[].acknowledgement_batches",
+        )?;
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -423,6 +456,36 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             acknowledge_types,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<16>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
+                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
+                return Err(rt::read::short(
+                    c,
+                    "topics[].partitions[].acknowledgement_batches[].first_offset",
+                ));
+            }
+        }
+        rt::read::check_array::<i8>(
+            c,
+            true,
+            false,
+            v,
+            "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+        )?;
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -199,6 +199,19 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "responses[].topic_id")?;
+        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "responses[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "responses[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
@@ -320,6 +333,22 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             rack,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "node_endpoints[].node_id")?;
+        rt::read::str(c, true, "node_endpoints[].host")?;
+        rt::read::i32(c, "node_endpoints[].port")?;
+        rt::read::opt_str(c, true, true, "node_endpoints[].rack")?;
+        if true {
+            rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
@@ -457,6 +486,28 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             current_leader,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "responses[].partitions[].partition_index")?;
+                rt::read::i16(c, "responses[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "responses[].partitions[].partition_index"));
+            }
+        }
+        rt::read::opt_str(c, true, true, "responses[].partitions[].error_message")?;
+        <LeaderIdAndEpoch as rt::Struct>::check(c, v)?;
+        if true {
+            rt::read::check_tags(c, "responses[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -598,6 +649,26 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
             leader_epoch,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<8>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?;
+                rt::read::i32(c, "responses[].partitions[].current_leader.leader_epoch")?;
+                return Err(rt::read::short(c, "responses[].partitions[].current_leader.leader_id"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "responses[].partitions[].current_leader._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -270,6 +270,19 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "topics[].topic_id")?;
+        rt::read::check_array::<FetchPartition<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_array::<FetchPartition<'a>>(c, true, v)?;
@@ -379,6 +392,20 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "forgotten_topics_data[].topic_id")?;
+        rt::read::check_array::<i32>(c, true, false, v, "forgotten_topics_data[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "forgotten_topics_data[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -503,6 +530,29 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
             acknowledgement_batches,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "topics[].partitions[].partition_index")?;
+        if v <= 0 {
+            rt::read::i32(c, "topics[].partitions[].partition_max_bytes")?;
+        }
+        rt::read::check_array::<AcknowledgementBatch<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "topics[].partitions[].acknowledgement_batches",
+        )?;
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -666,6 +716,36 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
             acknowledge_types,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<16>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?;
+                rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].last_offset")?;
+                return Err(rt::read::short(
+                    c,
+                    "topics[].partitions[].acknowledgement_batches[].first_offset",
+                ));
+            }
+        }
+        rt::read::check_array::<i8>(
+            c,
+            true,
+            false,
+            v,
+            "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
+        )?;
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[].acknowledgement_batches[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

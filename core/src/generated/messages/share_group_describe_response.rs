@@ -200,6 +200,32 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i16(c, "groups[].error_code")?;
+        rt::read::opt_str(c, true, true, "groups[].error_message")?;
+        rt::read::str(c, true, "groups[].group_id")?;
+        rt::read::str(c, true, "groups[].group_state")?;
+        match rt::read::run::<8>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "groups[].group_epoch")?;
+                rt::read::i32(c, "groups[].assignment_epoch")?;
+                return Err(rt::read::short(c, "groups[].group_epoch"));
+            }
+        }
+        rt::read::str(c, true, "groups[].assignor_name")?;
+        rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
+        rt::read::i32(c, "groups[].authorized_operations")?;
+        if true {
+            rt::read::check_tags(c, "groups[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 2)?;
         rt::read::skip_str(c, true)?;
@@ -364,6 +390,24 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "groups[].members[].member_id")?;
+        rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
+        rt::read::i32(c, "groups[].members[].member_epoch")?;
+        rt::read::str(c, true, "groups[].members[].client_id")?;
+        rt::read::str(c, true, "groups[].members[].client_host")?;
+        rt::read::check_array::<&'a str>(c, true, false, v, "groups[].members[].subscribed_topic_names")?;
+        <Assignment as rt::Struct>::check(c, v)?;
+        if true {
+            rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_str(c, true)?;
@@ -521,6 +565,25 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::check_array::<TopicPartitions<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "groups[].members[].assignment.topic_partitions",
+        )?;
+        if true {
+            rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_array::<TopicPartitions<'a>>(c, true, v)?;
         rt::read::skip_tags(c)?;
@@ -656,6 +719,27 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?;
+        rt::read::str(c, true, "groups[].members[].assignment.topic_partitions[].topic_name")?;
+        rt::read::check_array::<i32>(
+            c,
+            true,
+            false,
+            v,
+            "groups[].members[].assignment.topic_partitions[].partitions",
+        )?;
+        if true {
+            rt::read::check_tags(c, "groups[].members[].assignment.topic_partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

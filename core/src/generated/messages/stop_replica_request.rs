@@ -305,6 +305,24 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 0 {
+            rt::read::str(c, v >= 2, "ungrouped_partitions[].topic_name")?;
+        }
+        if v <= 0 {
+            rt::read::i32(c, "ungrouped_partitions[].partition_index")?;
+        }
+        if v >= 2 {
+            rt::read::check_tags(c, "ungrouped_partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 0 {
             rt::read::skip_str(c, v >= 2)?;
@@ -453,6 +471,24 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if (1..=2).contains(&v) {
+            rt::read::str(c, v >= 2, "topics[].name")?;
+        }
+        if (1..=2).contains(&v) {
+            rt::read::check_array::<i32>(c, v >= 2, false, v, "topics[].partition_indexes")?;
+        }
+        if v >= 2 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if (1..=2).contains(&v) {
             rt::read::skip_str(c, v >= 2)?;
@@ -596,6 +632,30 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
             partition_states,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 3 {
+            rt::read::str(c, v >= 2, "topic_states[].topic_name")?;
+        }
+        if v >= 3 {
+            rt::read::check_array::<StopReplicaPartitionState<'a>>(
+                c,
+                v >= 2,
+                false,
+                v,
+                "topic_states[].partition_states",
+            )?;
+        }
+        if v >= 2 {
+            rt::read::check_tags(c, "topic_states[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -758,6 +818,31 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
             delete_partition,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 3 {
+            match rt::read::run::<9>(c) {
+                Some(_r) => {
+                    rt::read::canon_bool(c, rt::read::u8_at::<9, 8>(&_r));
+                }
+                None => {
+                    rt::read::i32(c, "topic_states[].partition_states[].partition_index")?;
+                    rt::read::i32(c, "topic_states[].partition_states[].leader_epoch")?;
+                    rt::read::bool(c, "topic_states[].partition_states[].delete_partition")?;
+                    return Err(rt::read::short(c, "topic_states[].partition_states[].partition_index"));
+                }
+            }
+        }
+        if v >= 2 {
+            rt::read::check_tags(c, "topic_states[].partition_states[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -181,6 +181,27 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 2, "partition_errors[].topic_name")?;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "partition_errors[].partition_index")?;
+                rt::read::i16(c, "partition_errors[].error_code")?;
+                return Err(rt::read::short(c, "partition_errors[].partition_index"));
+            }
+        }
+        if v >= 2 {
+            rt::read::check_tags(c, "partition_errors[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 2)?;
         rt::read::skip(c, 6)?;

@@ -199,6 +199,34 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i16(c, "groups[].error_code")?;
+        rt::read::opt_str(c, true, true, "groups[].error_message")?;
+        rt::read::str(c, true, "groups[].group_id")?;
+        rt::read::str(c, true, "groups[].group_state")?;
+        match rt::read::run::<8>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "groups[].group_epoch")?;
+                rt::read::i32(c, "groups[].assignment_epoch")?;
+                return Err(rt::read::short(c, "groups[].group_epoch"));
+            }
+        }
+        if rt::read::present(c, true, "groups[].topology")? {
+            <Topology as rt::Struct>::check(c, v)?;
+        }
+        rt::read::check_array::<Member<'a>>(c, true, false, v, "groups[].members")?;
+        rt::read::i32(c, "groups[].authorized_operations")?;
+        if true {
+            rt::read::check_tags(c, "groups[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 2)?;
         rt::read::skip_str(c, true)?;
@@ -340,6 +368,19 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
             subtopologies,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "groups[].topology.epoch")?;
+        rt::read::check_array::<Subtopology<'a>>(c, true, true, v, "groups[].topology.subtopologies")?;
+        if true {
+            rt::read::check_tags(c, "groups[].topology._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -517,6 +558,34 @@ impl<'a> rt::Struct<'a> for Member<'a> {
             is_classic,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "groups[].members[].member_id")?;
+        rt::read::i32(c, "groups[].members[].member_epoch")?;
+        rt::read::opt_str(c, true, true, "groups[].members[].instance_id")?;
+        rt::read::opt_str(c, true, true, "groups[].members[].rack_id")?;
+        rt::read::str(c, true, "groups[].members[].client_id")?;
+        rt::read::str(c, true, "groups[].members[].client_host")?;
+        rt::read::i32(c, "groups[].members[].topology_epoch")?;
+        rt::read::str(c, true, "groups[].members[].process_id")?;
+        if rt::read::present(c, true, "groups[].members[].user_endpoint")? {
+            <Endpoint as rt::Struct>::check(c, v)?;
+        }
+        rt::read::check_array::<KeyValue<'a>>(c, true, false, v, "groups[].members[].client_tags")?;
+        rt::read::check_array::<TaskOffset<'a>>(c, true, false, v, "groups[].members[].task_offsets")?;
+        rt::read::check_array::<TaskOffset<'a>>(c, true, false, v, "groups[].members[].task_end_offsets")?;
+        <Assignment as rt::Struct>::check(c, v)?;
+        <Assignment as rt::Struct>::check(c, v)?;
+        rt::read::bool(c, "groups[].members[].is_classic")?;
+        if true {
+            rt::read::check_tags(c, "groups[].members[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -746,6 +815,40 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "groups[].topology.subtopologies[].subtopology_id")?;
+        rt::read::check_array::<&'a str>(c, true, false, v, "groups[].topology.subtopologies[].source_topics")?;
+        rt::read::check_array::<&'a str>(
+            c,
+            true,
+            false,
+            v,
+            "groups[].topology.subtopologies[].repartition_sink_topics",
+        )?;
+        rt::read::check_array::<TopicInfo<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "groups[].topology.subtopologies[].state_changelog_topics",
+        )?;
+        rt::read::check_array::<TopicInfo<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "groups[].topology.subtopologies[].repartition_source_topics",
+        )?;
+        if true {
+            rt::read::check_tags(c, "groups[].topology.subtopologies[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_array::<&'a str>(c, true, v)?;
@@ -956,6 +1059,20 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "groups[].members[].user_endpoint.host")?;
+        rt::read::u16(c, "groups[].members[].user_endpoint.port")?;
+        if true {
+            rt::read::check_tags(c, "groups[].members[].user_endpoint._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 2)?;
@@ -1071,6 +1188,20 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "groups[].members[].client_tags[].key")?;
+        rt::read::str(c, true, "groups[].members[].client_tags[].value")?;
+        if true {
+            rt::read::check_tags(c, "groups[].members[].client_tags[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
@@ -1203,6 +1334,27 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             offset,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "groups[].members[].task_offsets[].subtopology_id")?;
+        match rt::read::run::<12>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "groups[].members[].task_offsets[].partition")?;
+                rt::read::i64(c, "groups[].members[].task_offsets[].offset")?;
+                return Err(rt::read::short(c, "groups[].members[].task_offsets[].partition"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "groups[].members[].task_offsets[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
@@ -1343,6 +1495,21 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
             warmup_tasks,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.active_tasks")?;
+        rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.standby_tasks")?;
+        rt::read::check_array::<TaskIds<'a>>(c, true, false, v, "groups[].members[].assignment.warmup_tasks")?;
+        if true {
+            rt::read::check_tags(c, "groups[].members[].assignment._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -1548,6 +1715,50 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(
+            c,
+            true,
+            "groups[].topology.subtopologies[].state_changelog_topics[].name",
+        )?;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(
+                    c,
+                    "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
+                )?;
+                rt::read::i16(
+                    c,
+                    "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
+                )?;
+                return Err(rt::read::short(
+                    c,
+                    "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
+                ));
+            }
+        }
+        rt::read::check_array::<KeyValue<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
+        )?;
+        if true {
+            rt::read::check_tags(
+                c,
+                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+            )?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 6)?;
@@ -1714,6 +1925,26 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "groups[].members[].assignment.active_tasks[].subtopology_id")?;
+        rt::read::check_array::<i32>(
+            c,
+            true,
+            false,
+            v,
+            "groups[].members[].assignment.active_tasks[].partitions",
+        )?;
+        if true {
+            rt::read::check_tags(c, "groups[].members[].assignment.active_tasks[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

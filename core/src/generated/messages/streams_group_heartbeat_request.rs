@@ -288,6 +288,19 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "topology.epoch")?;
+        rt::read::check_array::<Subtopology<'a>>(c, true, false, v, "topology.subtopologies")?;
+        if true {
+            rt::read::check_tags(c, "topology._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 4)?;
         rt::read::skip_array::<Subtopology<'a>>(c, true, v)?;
@@ -397,6 +410,20 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "active_tasks[].subtopology_id")?;
+        rt::read::check_array::<i32>(c, true, false, v, "active_tasks[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -520,6 +547,20 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "user_endpoint.host")?;
+        rt::read::u16(c, "user_endpoint.port")?;
+        if true {
+            rt::read::check_tags(c, "user_endpoint._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 2)?;
@@ -630,6 +671,20 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
             value,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "client_tags[].key")?;
+        rt::read::str(c, true, "client_tags[].value")?;
+        if true {
+            rt::read::check_tags(c, "client_tags[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
@@ -760,6 +815,27 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             offset,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "task_offsets[].subtopology_id")?;
+        match rt::read::run::<12>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "task_offsets[].partition")?;
+                rt::read::i64(c, "task_offsets[].offset")?;
+                return Err(rt::read::short(c, "task_offsets[].partition"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "task_offsets[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
@@ -899,6 +975,36 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
             copartition_groups,
             unknown_tagged_fields,
         })
+    }
+
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?;
+        rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].source_topics")?;
+        rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].source_topic_regex")?;
+        rt::read::check_array::<TopicInfo<'a>>(c, true, false, v, "topology.subtopologies[].state_changelog_topics")?;
+        rt::read::check_array::<&'a str>(c, true, false, v, "topology.subtopologies[].repartition_sink_topics")?;
+        rt::read::check_array::<TopicInfo<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "topology.subtopologies[].repartition_source_topics",
+        )?;
+        rt::read::check_array::<CopartitionGroup<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "topology.subtopologies[].copartition_groups",
+        )?;
+        if true {
+            rt::read::check_tags(c, "topology.subtopologies[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -1156,6 +1262,40 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "topology.subtopologies[].state_changelog_topics[].name")?;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topology.subtopologies[].state_changelog_topics[].partitions")?;
+                rt::read::i16(
+                    c,
+                    "topology.subtopologies[].state_changelog_topics[].replication_factor",
+                )?;
+                return Err(rt::read::short(
+                    c,
+                    "topology.subtopologies[].state_changelog_topics[].partitions",
+                ));
+            }
+        }
+        rt::read::check_array::<KeyValue<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "topology.subtopologies[].state_changelog_topics[].topic_configs",
+        )?;
+        if true {
+            rt::read::check_tags(c, "topology.subtopologies[].state_changelog_topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 6)?;
@@ -1333,6 +1473,39 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
             repartition_source_topics,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::check_array::<i16>(
+            c,
+            true,
+            false,
+            v,
+            "topology.subtopologies[].copartition_groups[].source_topics",
+        )?;
+        rt::read::check_array::<i16>(
+            c,
+            true,
+            false,
+            v,
+            "topology.subtopologies[].copartition_groups[].source_topic_regex",
+        )?;
+        rt::read::check_array::<i16>(
+            c,
+            true,
+            false,
+            v,
+            "topology.subtopologies[].copartition_groups[].repartition_source_topics",
+        )?;
+        if true {
+            rt::read::check_tags(c, "topology.subtopologies[].copartition_groups[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

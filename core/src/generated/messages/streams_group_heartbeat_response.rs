@@ -300,6 +300,20 @@ impl<'a> rt::Struct<'a> for Status<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i8(c, "status[].status_code")?;
+        rt::read::str(c, true, "status[].status_detail")?;
+        if true {
+            rt::read::check_tags(c, "status[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip(c, 1)?;
         rt::read::skip_str(c, true)?;
@@ -405,6 +419,20 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "active_tasks[].subtopology_id")?;
+        rt::read::check_array::<i32>(c, true, false, v, "active_tasks[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "active_tasks[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -527,6 +555,33 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
             standby_partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        <Endpoint as rt::Struct>::check(c, v)?;
+        rt::read::check_array::<TopicPartition<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "partitions_by_user_endpoint[].active_partitions",
+        )?;
+        rt::read::check_array::<TopicPartition<'a>>(
+            c,
+            true,
+            false,
+            v,
+            "partitions_by_user_endpoint[].standby_partitions",
+        )?;
+        if true {
+            rt::read::check_tags(c, "partitions_by_user_endpoint[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -688,6 +743,20 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
+        rt::read::u16(c, "partitions_by_user_endpoint[].user_endpoint.port")?;
+        if true {
+            rt::read::check_tags(c, "partitions_by_user_endpoint[].user_endpoint._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 2)?;
@@ -812,6 +881,26 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "partitions_by_user_endpoint[].active_partitions[].topic")?;
+        rt::read::check_array::<i32>(
+            c,
+            true,
+            false,
+            v,
+            "partitions_by_user_endpoint[].active_partitions[].partitions",
+        )?;
+        if true {
+            rt::read::check_tags(c, "partitions_by_user_endpoint[].active_partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -250,6 +250,20 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 4, "assignments[].member_id")?;
+        rt::read::bytes(c, v >= 4, "assignments[].assignment")?;
+        if v >= 4 {
+            rt::read::check_tags(c, "assignments[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 4)?;
         rt::read::skip_bytes(c, v >= 4)?;

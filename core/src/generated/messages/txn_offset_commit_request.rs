@@ -258,6 +258,20 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 3, "topics[].name")?;
+        rt::read::check_array::<TxnOffsetCommitRequestPartition<'a>>(c, v >= 3, false, v, "topics[].partitions")?;
+        if v >= 3 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 3)?;
         rt::read::skip_array::<TxnOffsetCommitRequestPartition<'a>>(c, v >= 3, v)?;
@@ -387,6 +401,30 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
             committed_metadata,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<12>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i64(c, "topics[].partitions[].committed_offset")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        if v >= 2 {
+            rt::read::i32(c, "topics[].partitions[].committed_leader_epoch")?;
+        }
+        rt::read::opt_str(c, v >= 3, true, "topics[].partitions[].committed_metadata")?;
+        if v >= 3 {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

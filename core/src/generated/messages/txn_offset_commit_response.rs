@@ -163,6 +163,20 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponseTopic<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 3, "topics[].name")?;
+        rt::read::check_array::<TxnOffsetCommitResponsePartition<'a>>(c, v >= 3, false, v, "topics[].partitions")?;
+        if v >= 3 {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 3)?;
         rt::read::skip_array::<TxnOffsetCommitResponsePartition<'a>>(c, v >= 3, v)?;
@@ -278,6 +292,26 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponsePartition<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        if v >= 3 {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -201,6 +201,26 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "feature_updates[].feature")?;
+        rt::read::i16(c, "feature_updates[].max_version_level")?;
+        if v <= 0 {
+            rt::read::bool(c, "feature_updates[].allow_downgrade")?;
+        }
+        if v >= 1 {
+            rt::read::i8(c, "feature_updates[].upgrade_type")?;
+        }
+        if true {
+            rt::read::check_tags(c, "feature_updates[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 2)?;

@@ -384,6 +384,37 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 4 {
+            rt::read::str(c, v >= 6, "ungrouped_partition_states[].topic_name")?;
+        }
+        match rt::read::run::<16>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "ungrouped_partition_states[].partition_index")?;
+                rt::read::i32(c, "ungrouped_partition_states[].controller_epoch")?;
+                rt::read::i32(c, "ungrouped_partition_states[].leader")?;
+                rt::read::i32(c, "ungrouped_partition_states[].leader_epoch")?;
+                return Err(rt::read::short(c, "ungrouped_partition_states[].partition_index"));
+            }
+        }
+        rt::read::check_array::<i32>(c, v >= 6, false, v, "ungrouped_partition_states[].isr")?;
+        rt::read::i32(c, "ungrouped_partition_states[].zk_version")?;
+        rt::read::check_array::<i32>(c, v >= 6, false, v, "ungrouped_partition_states[].replicas")?;
+        if v >= 4 {
+            rt::read::check_array::<i32>(c, v >= 6, false, v, "ungrouped_partition_states[].offline_replicas")?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "ungrouped_partition_states[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 4 {
             rt::read::skip_str(c, v >= 6)?;
@@ -597,6 +628,33 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 5 {
+            rt::read::str(c, v >= 6, "topic_states[].topic_name")?;
+        }
+        if v >= 7 {
+            rt::read::uuid(c, "topic_states[].topic_id")?;
+        }
+        if v >= 5 {
+            rt::read::check_array::<UpdateMetadataPartitionState<'a>>(
+                c,
+                v >= 6,
+                false,
+                v,
+                "topic_states[].partition_states",
+            )?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "topic_states[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 5 {
             rt::read::skip_str(c, v >= 6)?;
@@ -780,6 +838,31 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
             rack,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i32(c, "live_brokers[].id")?;
+        if v <= 0 {
+            rt::read::str(c, v >= 6, "live_brokers[].v0_host")?;
+        }
+        if v <= 0 {
+            rt::read::i32(c, "live_brokers[].v0_port")?;
+        }
+        if v >= 1 {
+            rt::read::check_array::<UpdateMetadataEndpoint<'a>>(c, v >= 6, false, v, "live_brokers[].endpoints")?;
+        }
+        if v >= 2 {
+            rt::read::opt_str(c, v >= 6, v >= 2, "live_brokers[].rack")?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "live_brokers[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -972,6 +1055,30 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
             security_protocol,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 1 {
+            rt::read::i32(c, "live_brokers[].endpoints[].port")?;
+        }
+        if v >= 1 {
+            rt::read::str(c, v >= 6, "live_brokers[].endpoints[].host")?;
+        }
+        if v >= 3 {
+            rt::read::str(c, v >= 6, "live_brokers[].endpoints[].listener")?;
+        }
+        if v >= 1 {
+            rt::read::i16(c, "live_brokers[].endpoints[].security_protocol")?;
+        }
+        if v >= 6 {
+            rt::read::check_tags(c, "live_brokers[].endpoints[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -206,6 +206,21 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "listeners[].name")?;
+        rt::read::str(c, true, "listeners[].host")?;
+        rt::read::u16(c, "listeners[].port")?;
+        if true {
+            rt::read::check_tags(c, "listeners[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_str(c, true)?;
@@ -320,6 +335,26 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
             max_supported_version,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<4>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i16(c, "k_raft_version_feature.min_supported_version")?;
+                rt::read::i16(c, "k_raft_version_feature.max_supported_version")?;
+                return Err(rt::read::short(c, "k_raft_version_feature.min_supported_version"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "k_raft_version_feature._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -230,6 +230,28 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<8>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "current_leader.leader_id")?;
+                rt::read::i32(c, "current_leader.leader_epoch")?;
+                return Err(rt::read::short(c, "current_leader.leader_id"));
+            }
+        }
+        rt::read::str(c, true, "current_leader.host")?;
+        rt::read::i32(c, "current_leader.port")?;
+        if true {
+            rt::read::check_tags(c, "current_leader._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip(c, 8)?;
         rt::read::skip_str(c, true)?;

@@ -180,6 +180,20 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "topics[].topic_name")?;
+        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
@@ -354,6 +368,48 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             pre_vote,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<12>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i32(c, "topics[].partitions[].replica_epoch")?;
+                rt::read::i32(c, "topics[].partitions[].replica_id")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        if v >= 1 {
+            match rt::read::run::<32>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::uuid(c, "topics[].partitions[].replica_directory_id")?;
+                    rt::read::uuid(c, "topics[].partitions[].voter_directory_id")?;
+                    return Err(rt::read::short(c, "topics[].partitions[].replica_directory_id"));
+                }
+            }
+        }
+        match rt::read::run::<12>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].last_offset_epoch")?;
+                rt::read::i64(c, "topics[].partitions[].last_offset")?;
+                return Err(rt::read::short(c, "topics[].partitions[].last_offset_epoch"));
+            }
+        }
+        if v >= 2 {
+            rt::read::bool(c, "topics[].partitions[].pre_vote")?;
+        }
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -228,6 +228,20 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "topics[].topic_name")?;
+        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
@@ -360,6 +374,27 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
             port,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 1 {
+            rt::read::i32(c, "node_endpoints[].node_id")?;
+        }
+        if v >= 1 {
+            rt::read::str(c, true, "node_endpoints[].host")?;
+        }
+        if v >= 1 {
+            rt::read::u16(c, "node_endpoints[].port")?;
+        }
+        if true {
+            rt::read::check_tags(c, "node_endpoints[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -533,6 +568,31 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             vote_granted,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<15>(c) {
+            Some(_r) => {
+                rt::read::canon_bool(c, rt::read::u8_at::<15, 14>(&_r));
+            }
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "topics[].partitions[].error_code")?;
+                rt::read::i32(c, "topics[].partitions[].leader_id")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                rt::read::bool(c, "topics[].partitions[].vote_granted")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition_index"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

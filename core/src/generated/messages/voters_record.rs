@@ -175,6 +175,28 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<20>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "voters[].voter_id")?;
+                rt::read::uuid(c, "voters[].voter_directory_id")?;
+                return Err(rt::read::short(c, "voters[].voter_id"));
+            }
+        }
+        rt::read::check_array::<Endpoint<'a>>(c, true, false, v, "voters[].endpoints")?;
+        <KRaftVersionFeature as rt::Struct>::check(c, v)?;
+        if true {
+            rt::read::check_tags(c, "voters[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 20)?;
         rt::read::skip_array::<Endpoint<'a>>(c, true, v)?;
@@ -299,6 +321,21 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
             port,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "voters[].endpoints[].name")?;
+        rt::read::str(c, true, "voters[].endpoints[].host")?;
+        rt::read::u16(c, "voters[].endpoints[].port")?;
+        if true {
+            rt::read::check_tags(c, "voters[].endpoints[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
@@ -426,6 +463,29 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
             max_supported_version,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<4>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i16(c, "voters[].k_raft_version_feature.min_supported_version")?;
+                rt::read::i16(c, "voters[].k_raft_version_feature.max_supported_version")?;
+                return Err(rt::read::short(
+                    c,
+                    "voters[].k_raft_version_feature.min_supported_version",
+                ));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "voters[].k_raft_version_feature._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -164,6 +164,19 @@ impl<'a> rt::Struct<'a> for WriteStateData<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::uuid(c, "topics[].topic_id")?;
+        rt::read::check_array::<PartitionData<'a>>(c, true, false, v, "topics[].partitions")?;
+        if true {
+            rt::read::check_tags(c, "topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 16)?;
         rt::read::skip_array::<PartitionData<'a>>(c, true, v)?;
@@ -292,6 +305,29 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             state_batches,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<20>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "topics[].partitions[].partition")?;
+                rt::read::i32(c, "topics[].partitions[].state_epoch")?;
+                rt::read::i32(c, "topics[].partitions[].leader_epoch")?;
+                rt::read::i64(c, "topics[].partitions[].start_offset")?;
+                return Err(rt::read::short(c, "topics[].partitions[].partition"));
+            }
+        }
+        rt::read::check_array::<StateBatch<'a>>(c, true, false, v, "topics[].partitions[].state_batches")?;
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -441,6 +477,28 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
             delivery_count,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<19>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i64(c, "topics[].partitions[].state_batches[].first_offset")?;
+                rt::read::i64(c, "topics[].partitions[].state_batches[].last_offset")?;
+                rt::read::i8(c, "topics[].partitions[].state_batches[].delivery_state")?;
+                rt::read::i16(c, "topics[].partitions[].state_batches[].delivery_count")?;
+                return Err(rt::read::short(c, "topics[].partitions[].state_batches[].first_offset"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "topics[].partitions[].state_batches[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

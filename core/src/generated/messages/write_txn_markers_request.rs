@@ -175,6 +175,31 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<11>(c) {
+            Some(_r) => {
+                rt::read::canon_bool(c, rt::read::u8_at::<11, 10>(&_r));
+            }
+            None => {
+                rt::read::i64(c, "markers[].producer_id")?;
+                rt::read::i16(c, "markers[].producer_epoch")?;
+                rt::read::bool(c, "markers[].transaction_result")?;
+                return Err(rt::read::short(c, "markers[].producer_id"));
+            }
+        }
+        rt::read::check_array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, false, v, "markers[].topics")?;
+        rt::read::i32(c, "markers[].coordinator_epoch")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "markers[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 11)?;
         rt::read::skip_array::<WritableTxnMarkerTopic<'a>>(c, v >= 1, v)?;
@@ -303,6 +328,20 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
             partition_indexes,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 1, "markers[].topics[].name")?;
+        rt::read::check_array::<i32>(c, v >= 1, false, v, "markers[].topics[].partition_indexes")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "markers[].topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

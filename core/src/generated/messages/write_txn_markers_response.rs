@@ -155,6 +155,19 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
         })
     }
 
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::i64(c, "markers[].producer_id")?;
+        rt::read::check_array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, false, v, "markers[].topics")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "markers[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 8)?;
         rt::read::skip_array::<WritableTxnMarkerTopicResult<'a>>(c, v >= 1, v)?;
@@ -267,6 +280,26 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
             partitions,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 1, "markers[].topics[].name")?;
+        rt::read::check_array::<WritableTxnMarkerPartitionResult<'a>>(
+            c,
+            v >= 1,
+            false,
+            v,
+            "markers[].topics[].partitions",
+        )?;
+        if v >= 1 {
+            rt::read::check_tags(c, "markers[].topics[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -392,6 +425,26 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
             error_code,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<6>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "markers[].topics[].partitions[].partition_index")?;
+                rt::read::i16(c, "markers[].topics[].partitions[].error_code")?;
+                return Err(rt::read::short(c, "markers[].topics[].partitions[].partition_index"));
+            }
+        }
+        if v >= 1 {
+            rt::read::check_tags(c, "markers[].topics[].partitions[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -182,6 +182,20 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "entity[].entity_type")?;
+        rt::read::opt_str(c, true, true, "entity[].entity_name")?;
+        if true {
+            rt::read::check_tags(c, "entity[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip_str(c, true)?;

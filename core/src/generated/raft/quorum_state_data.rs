@@ -256,6 +256,21 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 0 {
+            rt::read::i32(c, "current_voters[].voter_id")?;
+        }
+        if true {
+            rt::read::check_tags(c, "current_voters[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 0 {
             rt::read::skip(c, 4)?;

@@ -191,6 +191,29 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<46>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i64(c, "producer_entries[].producer_id")?;
+                rt::read::i16(c, "producer_entries[].epoch")?;
+                rt::read::i32(c, "producer_entries[].last_sequence")?;
+                rt::read::i64(c, "producer_entries[].last_offset")?;
+                rt::read::i32(c, "producer_entries[].offset_delta")?;
+                rt::read::i64(c, "producer_entries[].timestamp")?;
+                rt::read::i32(c, "producer_entries[].coordinator_epoch")?;
+                rt::read::i64(c, "producer_entries[].current_txn_first_offset")?;
+                return Err(rt::read::short(c, "producer_entries[].producer_id"));
+            }
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip(c, 46)?;
         Some(())

@@ -296,6 +296,20 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        <TopicIdPartitionEntry as rt::Struct>::check(c, v)?;
+        rt::read::uuid(c, "remote_log_segment_id.id")?;
+        if true {
+            rt::read::check_tags(c, "remote_log_segment_id._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         <TopicIdPartitionEntry as rt::Struct>::skip(c, v)?;
         rt::read::skip(c, 16)?;
@@ -423,6 +437,26 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<12>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
+                rt::read::i64(c, "segment_leader_epochs[].offset")?;
+                return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "segment_leader_epochs[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip(c, 12)?;
         rt::read::skip_tags(c)?;
@@ -548,6 +582,27 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
             partition,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
+        match rt::read::run::<20>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
+                rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
+                return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -305,6 +305,26 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<12>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?;
+                rt::read::i64(c, "segment_leader_epochs[].offset")?;
+                return Err(rt::read::short(c, "segment_leader_epochs[].leader_epoch"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "segment_leader_epochs[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip(c, 12)?;
         rt::read::skip_tags(c)?;

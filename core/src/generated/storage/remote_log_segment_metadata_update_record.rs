@@ -194,6 +194,20 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        <TopicIdPartitionEntry as rt::Struct>::check(c, v)?;
+        rt::read::uuid(c, "remote_log_segment_id.id")?;
+        if true {
+            rt::read::check_tags(c, "remote_log_segment_id._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         <TopicIdPartitionEntry as rt::Struct>::skip(c, v)?;
         rt::read::skip(c, 16)?;
@@ -325,6 +339,27 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
             partition,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?;
+        match rt::read::run::<20>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::uuid(c, "remote_log_segment_id.topic_id_partition.id")?;
+                rt::read::i32(c, "remote_log_segment_id.topic_id_partition.partition")?;
+                return Err(rt::read::short(c, "remote_log_segment_id.topic_id_partition.id"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "remote_log_segment_id.topic_id_partition._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {

@@ -200,6 +200,27 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, true, "topic_id_partition.name")?;
+        match rt::read::run::<20>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::uuid(c, "topic_id_partition.id")?;
+                rt::read::i32(c, "topic_id_partition.partition")?;
+                return Err(rt::read::short(c, "topic_id_partition.id"));
+            }
+        }
+        if true {
+            rt::read::check_tags(c, "topic_id_partition._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, _v: i16) -> Option<()> {
         rt::read::skip_str(c, true)?;
         rt::read::skip(c, 20)?;

@@ -325,6 +325,25 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v <= 6 {
+            match rt::read::run::<8>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "prev_tasks[].topic_group_id")?;
+                    rt::read::i32(c, "prev_tasks[].partition")?;
+                    return Err(rt::read::short(c, "prev_tasks[].topic_group_id"));
+                }
+            }
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v <= 6 {
             rt::read::skip(c, 8)?;
@@ -473,6 +492,40 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
             partition_to_offset_sum,
             unknown_tagged_fields: rt::TaggedFields::EMPTY,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 7 {
+            rt::read::i32(c, "task_offset_sums[].topic_group_id")?;
+        }
+        if v >= 10 {
+            match rt::read::run::<12>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "task_offset_sums[].partition")?;
+                    rt::read::i64(c, "task_offset_sums[].offset_sum")?;
+                    return Err(rt::read::short(c, "task_offset_sums[].partition"));
+                }
+            }
+        }
+        if v >= 10 {
+            rt::read::opt_str(c, false, v >= 10, "task_offset_sums[].named_topology")?;
+        }
+        if (7..=9).contains(&v) {
+            rt::read::check_array::<PartitionToOffsetSum<'a>>(
+                c,
+                false,
+                false,
+                v,
+                "task_offset_sums[].partition_to_offset_sum",
+            )?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -666,6 +719,21 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 11 {
+            rt::read::bytes(c, false, "client_tags[].key")?;
+        }
+        if v >= 11 {
+            rt::read::bytes(c, false, "client_tags[].value")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 11 {
             rt::read::skip_bytes(c, false)?;
@@ -799,6 +867,28 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
             offset_sum,
             unknown_tagged_fields: rt::TaggedFields::EMPTY,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if (7..=9).contains(&v) {
+            match rt::read::run::<12>(c) {
+                Some(_r) => {}
+                None => {
+                    rt::read::i32(c, "task_offset_sums[].partition_to_offset_sum[].partition")?;
+                    rt::read::i64(c, "task_offset_sums[].partition_to_offset_sum[].offset_sum")?;
+                    return Err(rt::read::short(
+                        c,
+                        "task_offset_sums[].partition_to_offset_sum[].partition",
+                    ));
+                }
+            }
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -251,6 +251,20 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 1, "nullable_struct.my_string")?;
+        rt::read::i32(c, "nullable_struct.my_int")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "nullable_struct._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip_str(c, v >= 1)?;
         rt::read::skip(c, 4)?;
@@ -366,6 +380,20 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
             my_int,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        rt::read::str(c, v >= 1, "nullable_struct2.my_string")?;
+        rt::read::i32(c, "nullable_struct2.my_int")?;
+        if v >= 1 {
+            rt::read::check_tags(c, "nullable_struct2._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -491,6 +519,24 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
             my_int,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 1 {
+            rt::read::str(c, v >= 1, "nullable_struct3.my_string")?;
+        }
+        if v >= 1 {
+            rt::read::i32(c, "nullable_struct3.my_int")?;
+        }
+        if v >= 1 {
+            rt::read::check_tags(c, "nullable_struct3._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
@@ -639,6 +685,24 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
             my_int,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 1 {
+            rt::read::str(c, v >= 1, "nullable_struct4.my_string")?;
+        }
+        if v >= 1 {
+            rt::read::i32(c, "nullable_struct4.my_int")?;
+        }
+        if v >= 1 {
+            rt::read::check_tags(c, "nullable_struct4._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {

@@ -187,6 +187,24 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 1 {
+            rt::read::i8(c, "goats[].color")?;
+        }
+        if v >= 2 {
+            rt::read::str(c, v >= 1, "goats[].name")?;
+        }
+        if v >= 1 {
+            rt::read::check_tags(c, "goats[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 1 {
             rt::read::skip(c, 1)?;

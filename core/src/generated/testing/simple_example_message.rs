@@ -692,6 +692,24 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 2 {
+            rt::read::i32(c, "my_struct.struct_id")?;
+        }
+        if v >= 2 {
+            rt::read::check_array::<StructArray<'a>>(c, v >= 1, false, v, "my_struct.array_in_struct")?;
+        }
+        if v >= 1 {
+            rt::read::check_tags(c, "my_struct._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 2 {
             rt::read::skip(c, 4)?;
@@ -827,6 +845,21 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 2 {
+            rt::read::str(c, v >= 1, "my_tagged_struct.struct_id")?;
+        }
+        if v >= 1 {
+            rt::read::check_tags(c, "my_tagged_struct._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         if v >= 2 {
             rt::read::skip_str(c, v >= 1)?;
@@ -957,6 +990,26 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         })
     }
 
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        match rt::read::run::<8>(c) {
+            Some(_r) => {}
+            None => {
+                rt::read::i32(c, "my_common_struct.foo")?;
+                rt::read::i32(c, "my_common_struct.bar")?;
+                return Err(rt::read::short(c, "my_common_struct.foo"));
+            }
+        }
+        if v >= 1 {
+            rt::read::check_tags(c, "my_common_struct._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
+    }
+
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
         rt::read::skip(c, 8)?;
         if v >= 1 {
@@ -1062,6 +1115,21 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
             array_field_id,
             unknown_tagged_fields,
         })
+    }
+
+    #[inline]
+    #[allow(unused_variables)]
+    fn check(cur: &mut rt::Cursor<'a>, v: i16) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
+        if v >= 2 {
+            rt::read::i32(c, "my_struct.array_in_struct[].array_field_id")?;
+        }
+        if v >= 1 {
+            rt::read::check_tags(c, "my_struct.array_in_struct[]._tagged_fields")?;
+        }
+        cur.join(local);
+        Ok(())
     }
 
     fn skip(c: &mut rt::Cursor<'a>, v: i16) -> Option<()> {
