@@ -1106,9 +1106,11 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
     let attr = if inline { "    #[inline]\n" } else { "" };
     o.push_str(attr);
     o.push_str("    #[allow(unused_variables)]\n");
-    let _ = writeln!(o, "    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(c: &mut rt::Cursor<'a>, v: i16, vis: &mut V) -> Result<(), rt::DecodeError> {{");
+    let _ = writeln!(o, "    fn visit_fields<V: rt::Visitor<'a> + ?Sized>(cur: &mut rt::Cursor<'a>, v: i16, vis: &mut V) -> Result<(), rt::DecodeError> {{");
+    // A local copy of the cursor, kept in registers; handed back once every read succeeded.
+    o.push_str("        let mut local = cur.fork();\n        let c = &mut local;\n");
     o.push_str(&body);
-    o.push_str("        Ok(())\n    }\n\n");
+    o.push_str("        cur.join(local);\n        Ok(())\n    }\n\n");
 }
 
 /// One field's visit: read with the parse's reader, then the visitor call.

@@ -56,6 +56,12 @@ impl<'a> Cursor<'a> {
         self.rest = f.rest;
         self.odd = f.odd;
     }
+    /// Takes the position of a cursor that read on from here, and ors its flag in.
+    #[inline(always)]
+    pub(crate) fn join_at(&mut self, f: Cursor<'a>) {
+        self.rest = f.rest;
+        self.odd |= f.odd;
+    }
     /// The bytes that remain.
     #[inline(always)]
     pub(crate) fn rest(&self) -> &'a [u8] {
@@ -720,17 +726,15 @@ pub(crate) fn check_tags(c: &mut Cursor<'_>, f: &'static str) -> Result<(), Deco
         c.rest = t;
         return Ok(());
     }
-    let (used, odd) = check_tags_slow(c.rest, f)?;
-    c.rest = c.rest.get(used..).unwrap_or_default();
-    c.odd |= odd;
+    let mut l = Cursor::new(c.rest);
+    check_tags_slow(&mut l, f)?;
+    c.join_at(l);
     Ok(())
 }
 
 #[inline(never)]
-fn check_tags_slow(rest: &[u8], f: &'static str) -> Result<(usize, bool), DecodeError> {
-    let mut c = Cursor::new(rest);
-    unknown_tags_only(&mut c, f)?;
-    Ok((rest.len() - c.rest.len(), c.odd))
+fn check_tags_slow(c: &mut Cursor<'_>, f: &'static str) -> Result<(), DecodeError> {
+    unknown_tags_only(c, f).map(|_| ())
 }
 
 /// The error for a known tag sent at a version that does not have it.

@@ -59,6 +59,7 @@ use crate::codec::Struct;
 use crate::error::DecodeError;
 use crate::read::{self, Cursor};
 use crate::types::Elem;
+use core::ops::DerefMut;
 
 /// A field's number within its message (see the module docs).
 pub type FieldId = u16;
@@ -148,9 +149,12 @@ pub(crate) fn array<'a, T: Elem<'a>, V: Visitor<'a> + ?Sized>(
             T::visit_elem(&mut e, version, compact, id, vis, f)?;
         }
     } else {
+        // On a local copy of the cursor, which the optimiser can keep in registers.
+        let mut l = c.fork();
         for _ in 0..n {
-            T::visit_elem(c, version, compact, id, vis, f)?;
+            T::visit_elem(&mut l, version, compact, id, vis, f)?;
         }
+        c.join(l);
     }
     vis.end_array(id);
     Ok(())
@@ -183,10 +187,20 @@ pub(crate) fn tags_only<'a, V: Visitor<'a> + ?Sized>(
     vis: &mut V,
     f: &'static str,
 ) -> Result<(), DecodeError> {
-    let n = read::tag_count(c, f)?;
-    if n == 0 {
+    if let Some((0, t)) = c.rest().split_first() {
+        *c.deref_mut() = t;
         return Ok(());
     }
+    // Out of line, on a cursor of its own: the caller's stays in registers.
+    let mut l = Cursor::new(c.rest());
+    tags_slow(&mut l, id, vis, f)?;
+    c.join_at(l);
+    Ok(())
+}
+
+#[inline(never)]
+fn tags_slow<'a, V: Visitor<'a> + ?Sized>(c: &mut Cursor<'a>, id: FieldId, vis: &mut V, f: &'static str) -> Result<(), DecodeError> {
+    let n = read::tag_count(c, f)?;
     let mut next = 0u64;
     for _ in 0..n {
         let (tag, size) = read::next_tag(c, &mut next, f)?;

@@ -90,10 +90,12 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
         vis.i32(
             fields::PREVIOUS_MEMBER_EPOCH,
@@ -121,6 +123,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -244,10 +247,12 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(
             fields::ASSIGNED_PARTITIONS_TOPIC_ID,
             rt::read::uuid(c, "assigned_partitions[].topic_id")?,
@@ -269,6 +274,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 "assigned_partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

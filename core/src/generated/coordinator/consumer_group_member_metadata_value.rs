@@ -123,10 +123,12 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
         vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
         vis.str(fields::CLIENT_ID, Some(rt::read::str(c, true, "client_id")?));
@@ -171,6 +173,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -305,10 +308,12 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::CLASSIC_MEMBER_METADATA_SESSION_TIMEOUT_MS,
             rt::read::i32(c, "classic_member_metadata.session_timeout_ms")?,
@@ -330,6 +335,7 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
                 "classic_member_metadata._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -449,10 +455,12 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::CLASSIC_MEMBER_METADATA_SUPPORTED_PROTOCOLS_NAME,
             Some(rt::read::str(
@@ -477,6 +485,7 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
                 "classic_member_metadata.supported_protocols[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

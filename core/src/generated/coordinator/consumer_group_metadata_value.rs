@@ -88,10 +88,12 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
         if true {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
@@ -108,6 +110,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 

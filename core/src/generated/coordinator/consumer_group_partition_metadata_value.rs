@@ -63,14 +63,17 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<TopicMetadata<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -187,10 +190,12 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
         vis.str(
             fields::TOPICS_TOPIC_NAME,
@@ -212,6 +217,7 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -324,10 +330,12 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITION_METADATA_PARTITION,
             rt::read::i32(c, "topics[].partition_metadata[].partition")?,
@@ -349,6 +357,7 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
                 "topics[].partition_metadata[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -60,15 +60,18 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionKey<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
         vis.str(
             fields::REGULAR_EXPRESSION,
             Some(rt::read::str(c, false, "regular_expression")?),
         );
+        cur.join(local);
         Ok(())
     }
 

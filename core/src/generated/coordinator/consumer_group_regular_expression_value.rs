@@ -78,16 +78,19 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<&'a str, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
         vis.i64(fields::VERSION, rt::read::i64(c, "version")?);
         vis.i64(fields::TIMESTAMP, rt::read::i64(c, "timestamp")?);
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -65,10 +65,12 @@ impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<TopicPartition<'a>, V>(
             c,
             true,
@@ -81,6 +83,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupTargetAssignmentMemberValue<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -189,10 +192,12 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(
             fields::TOPIC_PARTITIONS_TOPIC_ID,
             rt::read::uuid(c, "topic_partitions[].topic_id")?,
@@ -214,6 +219,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
                 "topic_partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

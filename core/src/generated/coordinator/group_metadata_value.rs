@@ -89,10 +89,12 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::PROTOCOL_TYPE, Some(rt::read::str(c, v >= 4, "protocol_type")?));
         vis.i32(fields::GENERATION, rt::read::i32(c, "generation")?);
         vis.str(fields::PROTOCOL, rt::read::opt_str(c, v >= 4, true, "protocol")?);
@@ -107,6 +109,7 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -282,10 +285,12 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::MEMBERS_MEMBER_ID,
             Some(rt::read::str(c, v >= 4, "members[].member_id")?),
@@ -325,6 +330,7 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -65,13 +65,16 @@ impl<'a> rt::Struct<'a> for LegacyOffsetCommitKey<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP, Some(rt::read::str(c, false, "group")?));
         vis.str(fields::TOPIC, Some(rt::read::str(c, false, "topic")?));
         vis.i32(fields::PARTITION, rt::read::i32(c, "partition")?);
+        cur.join(local);
         Ok(())
     }
 

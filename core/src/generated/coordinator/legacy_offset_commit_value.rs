@@ -65,13 +65,16 @@ impl<'a> rt::Struct<'a> for LegacyOffsetCommitValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(fields::OFFSET, rt::read::i64(c, "offset")?);
         vis.str(fields::METADATA, Some(rt::read::str(c, false, "metadata")?));
         vis.i64(fields::COMMIT_TIMESTAMP, rt::read::i64(c, "commit_timestamp")?);
+        cur.join(local);
         Ok(())
     }
 

@@ -110,10 +110,12 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(fields::OFFSET, rt::read::i64(c, "offset")?);
         if v >= 3 {
             vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
@@ -138,6 +140,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 

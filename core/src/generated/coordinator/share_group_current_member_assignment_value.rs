@@ -84,10 +84,12 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
         vis.i32(
             fields::PREVIOUS_MEMBER_EPOCH,
@@ -106,6 +108,7 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -217,10 +220,12 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(
             fields::ASSIGNED_PARTITIONS_TOPIC_ID,
             rt::read::uuid(c, "assigned_partitions[].topic_id")?,
@@ -242,6 +247,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 "assigned_partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

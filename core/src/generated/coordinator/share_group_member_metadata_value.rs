@@ -75,10 +75,12 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
         vis.str(fields::CLIENT_ID, Some(rt::read::str(c, true, "client_id")?));
         vis.str(fields::CLIENT_HOST, Some(rt::read::str(c, true, "client_host")?));
@@ -94,6 +96,7 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

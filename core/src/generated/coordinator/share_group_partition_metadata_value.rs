@@ -66,10 +66,12 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<TopicPartitionsInfo<'a>, V>(
             c,
             true,
@@ -83,6 +85,7 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -201,10 +204,12 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(
             fields::INITIALIZED_TOPICS_TOPIC_ID,
             rt::read::uuid(c, "initialized_topics[].topic_id")?,
@@ -230,6 +235,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
                 "initialized_topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -341,10 +347,12 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(
             fields::DELETING_TOPICS_TOPIC_ID,
             rt::read::uuid(c, "deleting_topics[].topic_id")?,
@@ -361,6 +369,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
                 "deleting_topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -70,10 +70,12 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<TopicPartitionsInfo<'a>, V>(
             c,
             true,
@@ -96,6 +98,7 @@ impl<'a> rt::Struct<'a> for ShareGroupStatePartitionMetadataValue<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -216,10 +219,12 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(
             fields::INITIALIZING_TOPICS_TOPIC_ID,
             rt::read::uuid(c, "initializing_topics[].topic_id")?,
@@ -245,6 +250,7 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
                 "initializing_topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -356,10 +362,12 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(
             fields::DELETING_TOPICS_TOPIC_ID,
             rt::read::uuid(c, "deleting_topics[].topic_id")?,
@@ -376,6 +384,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
                 "deleting_topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -80,13 +80,16 @@ impl<'a> rt::Struct<'a> for ShareSnapshotKey<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
         vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
         vis.i32(fields::PARTITION, rt::read::i32(c, "partition")?);
+        cur.join(local);
         Ok(())
     }
 

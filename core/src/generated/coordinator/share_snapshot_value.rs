@@ -102,10 +102,12 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::SNAPSHOT_EPOCH, rt::read::i32(c, "snapshot_epoch")?);
         vis.i32(fields::STATE_EPOCH, rt::read::i32(c, "state_epoch")?);
         vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
@@ -116,6 +118,7 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -251,10 +254,12 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(
             fields::STATE_BATCHES_FIRST_OFFSET,
             rt::read::i64(c, "state_batches[].first_offset")?,
@@ -279,6 +284,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
                 "state_batches[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

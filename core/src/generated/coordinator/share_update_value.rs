@@ -84,10 +84,12 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::SNAPSHOT_EPOCH, rt::read::i32(c, "snapshot_epoch")?);
         vis.i32(fields::LEADER_EPOCH, rt::read::i32(c, "leader_epoch")?);
         vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
@@ -95,6 +97,7 @@ impl<'a> rt::Struct<'a> for ShareUpdateValue<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -227,10 +230,12 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(
             fields::STATE_BATCHES_FIRST_OFFSET,
             rt::read::i64(c, "state_batches[].first_offset")?,
@@ -255,6 +260,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
                 "state_batches[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

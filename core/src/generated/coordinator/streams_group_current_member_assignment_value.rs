@@ -112,10 +112,12 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
         vis.i32(
             fields::PREVIOUS_MEMBER_EPOCH,
@@ -155,6 +157,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -306,10 +309,12 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
             Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
@@ -331,6 +336,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 "active_tasks[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

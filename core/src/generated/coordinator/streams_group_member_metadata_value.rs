@@ -108,10 +108,12 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::INSTANCE_ID, rt::read::opt_str(c, true, true, "instance_id")?);
         vis.str(fields::RACK_ID, rt::read::opt_str(c, true, true, "rack_id")?);
         vis.str(fields::CLIENT_ID, Some(rt::read::str(c, true, "client_id")?));
@@ -125,6 +127,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -247,10 +250,12 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::USER_ENDPOINT_HOST,
             Some(rt::read::str(c, true, "user_endpoint.host")?),
@@ -264,6 +269,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
                 "user_endpoint._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -373,10 +379,12 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::CLIENT_TAGS_KEY,
             Some(rt::read::str(c, true, "client_tags[].key")?),
@@ -393,6 +401,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
                 "client_tags[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

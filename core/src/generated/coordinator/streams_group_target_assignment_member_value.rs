@@ -70,16 +70,19 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::ACTIVE_TASKS, vis, "active_tasks")?;
         rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::STANDBY_TASKS, vis, "standby_tasks")?;
         rt::visit::array::<TaskIds<'a>, V>(c, true, false, v, fields::WARMUP_TASKS, vis, "warmup_tasks")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -192,10 +195,12 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
             Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
@@ -217,6 +222,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 "active_tasks[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

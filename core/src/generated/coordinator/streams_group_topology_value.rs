@@ -69,15 +69,18 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::EPOCH, rt::read::i32(c, "epoch")?);
         rt::visit::array::<Subtopology<'a>, V>(c, true, false, v, fields::SUBTOPOLOGIES, vis, "subtopologies")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -217,10 +220,12 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::SUBTOPOLOGIES_SUBTOPOLOGY_ID,
             Some(rt::read::str(c, true, "subtopologies[].subtopology_id")?),
@@ -287,6 +292,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
                 "subtopologies[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -471,10 +477,12 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
             Some(rt::read::str(c, true, "subtopologies[].state_changelog_topics[].name")?),
@@ -504,6 +512,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
                 "subtopologies[].state_changelog_topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -650,10 +659,12 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<i16, V>(
             c,
             true,
@@ -689,6 +700,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
                 "subtopologies[].copartition_groups[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -847,10 +859,12 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_TOPIC_CONFIGS_KEY,
             Some(rt::read::str(
@@ -875,6 +889,7 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
                 "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

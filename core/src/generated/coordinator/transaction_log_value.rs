@@ -159,10 +159,12 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(fields::PRODUCER_ID, rt::read::i64(c, "producer_id")?);
         vis.i16(fields::PRODUCER_EPOCH, rt::read::i16(c, "producer_epoch")?);
         vis.i32(
@@ -217,6 +219,7 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -407,10 +410,12 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TRANSACTION_PARTITIONS_TOPIC,
             Some(rt::read::str(c, v >= 1, "transaction_partitions[].topic")?),
@@ -432,6 +437,7 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
                 "transaction_partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

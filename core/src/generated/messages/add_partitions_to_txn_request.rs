@@ -106,10 +106,12 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 4 {
             rt::visit::array::<AddPartitionsToTxnTransaction<'a>, V>(
                 c,
@@ -153,6 +155,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
         if v >= 3 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -373,10 +376,12 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 4 {
             vis.str(
                 fields::TRANSACTIONS_TRANSACTIONAL_ID,
@@ -420,6 +425,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
                 "transactions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -573,10 +579,12 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::V3_AND_BELOW_TOPICS_NAME,
             Some(rt::read::str(c, v >= 3, "v3_and_below_topics[].name")?),
@@ -598,6 +606,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
                 "v3_and_below_topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

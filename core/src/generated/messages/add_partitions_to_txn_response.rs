@@ -81,10 +81,12 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         if v >= 4 {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -114,6 +116,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
         if v >= 3 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -281,10 +284,12 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 4 {
             vis.str(
                 fields::RESULTS_BY_TRANSACTION_TRANSACTIONAL_ID,
@@ -310,6 +315,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
                 "results_by_transaction[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -457,10 +463,12 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::RESULTS_BY_TOPIC_V3_AND_BELOW_NAME,
             Some(rt::read::str(c, v >= 3, "results_by_topic_v3_and_below[].name")?),
@@ -482,6 +490,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
                 "results_by_topic_v3_and_below[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -637,10 +646,12 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::RESULTS_BY_TOPIC_V3_AND_BELOW_RESULTS_BY_PARTITION_PARTITION_INDEX,
             rt::read::i32(
@@ -663,6 +674,7 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
                 "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

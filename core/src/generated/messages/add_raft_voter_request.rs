@@ -90,10 +90,12 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
         vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
         vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
@@ -102,6 +104,7 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -223,10 +226,12 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::LISTENERS_NAME,
             Some(rt::read::str(c, true, "listeners[].name")?),
@@ -239,6 +244,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         if true {
             rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

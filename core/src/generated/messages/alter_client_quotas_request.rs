@@ -70,15 +70,18 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<EntryData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES, vis, "entries")?;
         vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
         if v >= 1 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -190,15 +193,18 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<EntityData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_ENTITY, vis, "entries[].entity")?;
         rt::visit::array::<OpData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_OPS, vis, "entries[].ops")?;
         if v >= 1 {
             rt::visit::tags_only(c, fields::ENTRIES_TAGGED_FIELDS, vis, "entries[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -311,10 +317,12 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::ENTRIES_ENTITY_ENTITY_TYPE,
             Some(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?),
@@ -331,6 +339,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
                 "entries[].entity[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -466,10 +475,12 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::ENTRIES_OPS_KEY,
             Some(rt::read::str(c, v >= 1, "entries[].ops[].key")?),
@@ -484,6 +495,7 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
                 "entries[].ops[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -69,15 +69,18 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<EntryData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES, vis, "entries")?;
         if v >= 1 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -197,10 +200,12 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::ENTRIES_ERROR_CODE, rt::read::i16(c, "entries[].error_code")?);
         vis.str(
             fields::ENTRIES_ERROR_MESSAGE,
@@ -210,6 +215,7 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         if v >= 1 {
             rt::visit::tags_only(c, fields::ENTRIES_TAGGED_FIELDS, vis, "entries[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -323,10 +329,12 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::ENTRIES_ENTITY_ENTITY_TYPE,
             Some(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?),
@@ -343,6 +351,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
                 "entries[].entity[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

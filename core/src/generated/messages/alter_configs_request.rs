@@ -70,15 +70,18 @@ impl<'a> rt::Struct<'a> for AlterConfigsRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<AlterConfigsResource<'a>, V>(c, v >= 2, false, v, fields::RESOURCES, vis, "resources")?;
         vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -191,10 +194,12 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i8(
             fields::RESOURCES_RESOURCE_TYPE,
             rt::read::i8(c, "resources[].resource_type")?,
@@ -215,6 +220,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::RESOURCES_TAGGED_FIELDS, vis, "resources[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -328,10 +334,12 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::RESOURCES_CONFIGS_NAME,
             Some(rt::read::str(c, v >= 2, "resources[].configs[].name")?),
@@ -348,6 +356,7 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
                 "resources[].configs[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

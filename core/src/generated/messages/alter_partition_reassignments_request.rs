@@ -73,10 +73,12 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
         if v >= 1 {
             vis.bool(
@@ -88,6 +90,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -206,10 +209,12 @@ impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
         rt::visit::array::<ReassignablePartition<'a>, V>(
             c,
@@ -223,6 +228,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopic<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -333,10 +339,12 @@ impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
@@ -358,6 +366,7 @@ impl<'a> rt::Struct<'a> for ReassignablePartition<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

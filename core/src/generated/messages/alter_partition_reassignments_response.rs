@@ -82,10 +82,12 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         if v >= 1 {
             vis.bool(
@@ -102,6 +104,7 @@ impl<'a> rt::Struct<'a> for AlterPartitionReassignmentsResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -220,10 +223,12 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::RESPONSES_NAME,
             Some(rt::read::str(c, true, "responses[].name")?),
@@ -240,6 +245,7 @@ impl<'a> rt::Struct<'a> for ReassignableTopicResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -364,10 +370,12 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "responses[].partitions[].partition_index")?,
@@ -388,6 +396,7 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
                 "responses[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -65,14 +65,17 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<AlterReplicaLogDir<'a>, V>(c, v >= 2, false, v, fields::DIRS, vis, "dirs")?;
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -183,10 +186,12 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::DIRS_PATH, Some(rt::read::str(c, v >= 2, "dirs[].path")?));
         rt::visit::array::<AlterReplicaLogDirTopic<'a>, V>(
             c,
@@ -200,6 +205,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::DIRS_TAGGED_FIELDS, vis, "dirs[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -312,10 +318,12 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::DIRS_TOPICS_NAME,
             Some(rt::read::str(c, v >= 2, "dirs[].topics[].name")?),
@@ -337,6 +345,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
                 "dirs[].topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -70,15 +70,18 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<AlterReplicaLogDirTopicResult<'a>, V>(c, v >= 2, false, v, fields::RESULTS, vis, "results")?;
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -191,10 +194,12 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::RESULTS_TOPIC_NAME,
             Some(rt::read::str(c, v >= 2, "results[].topic_name")?),
@@ -211,6 +216,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopicResult<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -330,10 +336,12 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::RESULTS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "results[].partitions[].partition_index")?,
@@ -350,6 +358,7 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
                 "results[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -81,10 +81,12 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         vis.str(
@@ -103,6 +105,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -223,10 +226,12 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::RESPONSES_TOPIC_NAME,
             Some(rt::read::str(c, true, "responses[].topic_name")?),
@@ -244,6 +249,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponseTopic<'a> {
         if true {
             rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -369,10 +375,12 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "responses[].partitions[].partition_index")?,
@@ -393,6 +401,7 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsResponsePartition<'a> {
                 "responses[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

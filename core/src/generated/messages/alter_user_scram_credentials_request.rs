@@ -72,15 +72,18 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<ScramCredentialDeletion<'a>, V>(c, true, false, v, fields::DELETIONS, vis, "deletions")?;
         rt::visit::array::<ScramCredentialUpsertion<'a>, V>(c, true, false, v, fields::UPSERTIONS, vis, "upsertions")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -191,10 +194,12 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::DELETIONS_NAME,
             Some(rt::read::str(c, true, "deletions[].name")?),
@@ -203,6 +208,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
         if true {
             rt::visit::tags_only(c, fields::DELETIONS_TAGGED_FIELDS, vis, "deletions[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -340,10 +346,12 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::UPSERTIONS_NAME,
             Some(rt::read::str(c, true, "upsertions[].name")?),
@@ -364,6 +372,7 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
         if true {
             rt::visit::tags_only(c, fields::UPSERTIONS_TAGGED_FIELDS, vis, "upsertions[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

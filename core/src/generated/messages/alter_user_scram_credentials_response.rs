@@ -71,15 +71,18 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<AlterUserScramCredentialsResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -190,10 +193,12 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::RESULTS_USER, Some(rt::read::str(c, true, "results[].user")?));
         vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
         vis.str(
@@ -203,6 +208,7 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsResult<'a> {
         if true {
             rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -128,10 +128,12 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         rt::visit::array::<ApiVersion<'a>, V>(c, v >= 3, false, v, fields::API_KEYS, vis, "api_keys")?;
         if v >= 1 {
@@ -183,6 +185,7 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -380,10 +383,12 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::API_KEYS_API_KEY, rt::read::i16(c, "api_keys[].api_key")?);
         vis.i16(
             fields::API_KEYS_MIN_VERSION,
@@ -396,6 +401,7 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         if v >= 3 {
             rt::visit::tags_only(c, fields::API_KEYS_TAGGED_FIELDS, vis, "api_keys[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -540,10 +546,12 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 3 {
             vis.str(
                 fields::SUPPORTED_FEATURES_NAME,
@@ -570,6 +578,7 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
                 "supported_features[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -738,10 +747,12 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 3 {
             vis.str(
                 fields::FINALIZED_FEATURES_NAME,
@@ -768,6 +779,7 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
                 "finalized_features[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

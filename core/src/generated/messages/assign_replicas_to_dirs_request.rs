@@ -77,16 +77,19 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
         vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
         rt::visit::array::<DirectoryData<'a>, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -194,10 +197,12 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(fields::DIRECTORIES_ID, rt::read::uuid(c, "directories[].id")?);
         rt::visit::array::<TopicData<'a>, V>(
             c,
@@ -216,6 +221,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
                 "directories[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -325,10 +331,12 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(
             fields::DIRECTORIES_TOPICS_TOPIC_ID,
             rt::read::uuid(c, "directories[].topics[].topic_id")?,
@@ -350,6 +358,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
                 "directories[].topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -451,10 +460,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::DIRECTORIES_TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?,
@@ -467,6 +478,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 "directories[].topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

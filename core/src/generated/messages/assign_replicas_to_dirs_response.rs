@@ -76,16 +76,19 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         rt::visit::array::<DirectoryData<'a>, V>(c, true, false, v, fields::DIRECTORIES, vis, "directories")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -193,10 +196,12 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(fields::DIRECTORIES_ID, rt::read::uuid(c, "directories[].id")?);
         rt::visit::array::<TopicData<'a>, V>(
             c,
@@ -215,6 +220,7 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
                 "directories[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -324,10 +330,12 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(
             fields::DIRECTORIES_TOPICS_TOPIC_ID,
             rt::read::uuid(c, "directories[].topics[].topic_id")?,
@@ -349,6 +357,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
                 "directories[].topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -477,10 +486,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::DIRECTORIES_TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "directories[].topics[].partitions[].partition_index")?,
@@ -497,6 +508,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 "directories[].topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

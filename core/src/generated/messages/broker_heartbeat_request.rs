@@ -115,10 +115,12 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
         vis.i64(fields::BROKER_EPOCH, rt::read::i64(c, "broker_epoch")?);
         vis.i64(
@@ -151,6 +153,7 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 

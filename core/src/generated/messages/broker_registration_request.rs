@@ -113,10 +113,12 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
         vis.str(fields::CLUSTER_ID, Some(rt::read::str(c, true, "cluster_id")?));
         vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
@@ -141,6 +143,7 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -299,10 +302,12 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::LISTENERS_NAME,
             Some(rt::read::str(c, true, "listeners[].name")?),
@@ -319,6 +324,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         if true {
             rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -445,10 +451,12 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
         vis.i16(
             fields::FEATURES_MIN_SUPPORTED_VERSION,
@@ -461,6 +469,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         if true {
             rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -69,15 +69,18 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -240,10 +243,12 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
         vis.str(
             fields::GROUPS_ERROR_MESSAGE,
@@ -274,6 +279,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if true {
             rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -457,10 +463,12 @@ impl<'a> rt::Struct<'a> for Member<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_MEMBERS_MEMBER_ID,
             Some(rt::read::str(c, true, "groups[].members[].member_id")?),
@@ -516,6 +524,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
                 "groups[].members[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -665,10 +674,12 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<TopicPartitions<'a>, V>(
             c,
             true,
@@ -686,6 +697,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
                 "groups[].members[].assignment._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -825,10 +837,12 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(
             fields::GROUPS_MEMBERS_ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID,
             rt::read::uuid(c, "groups[].members[].assignment.topic_partitions[].topic_id")?,
@@ -858,6 +872,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 "groups[].members[].assignment.topic_partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

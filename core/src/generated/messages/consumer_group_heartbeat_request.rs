@@ -110,10 +110,12 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
         vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
         vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
@@ -151,6 +153,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -282,10 +285,12 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(
             fields::TOPIC_PARTITIONS_TOPIC_ID,
             rt::read::uuid(c, "topic_partitions[].topic_id")?,
@@ -307,6 +312,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 "topic_partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

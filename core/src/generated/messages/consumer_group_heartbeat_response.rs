@@ -104,10 +104,12 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         vis.str(
@@ -125,6 +127,7 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -233,10 +236,12 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<TopicPartitions<'a>, V>(
             c,
             true,
@@ -249,6 +254,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         if true {
             rt::visit::tags_only(c, fields::ASSIGNMENT_TAGGED_FIELDS, vis, "assignment._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -357,10 +363,12 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(
             fields::ASSIGNMENT_TOPIC_PARTITIONS_TOPIC_ID,
             rt::read::uuid(c, "assignment.topic_partitions[].topic_id")?,
@@ -382,6 +390,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 "assignment.topic_partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -66,10 +66,12 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<TopicPartition<'a>, V>(
             c,
             false,
@@ -80,6 +82,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
             "assigned_partitions",
         )?;
         vis.bytes(fields::USER_DATA, rt::read::opt_bytes(c, false, true, "user_data")?);
+        cur.join(local);
         Ok(())
     }
 
@@ -174,10 +177,12 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::ASSIGNED_PARTITIONS_TOPIC,
             Some(rt::read::str(c, false, "assigned_partitions[].topic")?),
@@ -191,6 +196,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
             vis,
             "assigned_partitions[].partitions",
         )?;
+        cur.join(local);
         Ok(())
     }
 

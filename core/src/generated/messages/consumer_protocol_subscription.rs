@@ -87,10 +87,12 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<&'a str, V>(c, false, false, v, fields::TOPICS, vis, "topics")?;
         vis.bytes(fields::USER_DATA, rt::read::opt_bytes(c, false, true, "user_data")?);
         if v >= 1 {
@@ -110,6 +112,7 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
         if v >= 3 {
             vis.str(fields::RACK_ID, rt::read::opt_str(c, false, v >= 3, "rack_id")?);
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -238,10 +241,12 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.str(
                 fields::OWNED_PARTITIONS_TOPIC,
@@ -259,6 +264,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
                 "owned_partitions[].partitions",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

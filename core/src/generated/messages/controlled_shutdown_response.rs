@@ -72,10 +72,12 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         rt::visit::array::<RemainingPartition<'a>, V>(
             c,
@@ -89,6 +91,7 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
         if v >= 3 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -200,10 +203,12 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::REMAINING_PARTITIONS_TOPIC_NAME,
             Some(rt::read::str(c, v >= 3, "remaining_partitions[].topic_name")?),
@@ -220,6 +225,7 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
                 "remaining_partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -90,10 +90,12 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
         vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
         vis.bool(fields::ZK_MIGRATION_READY, rt::read::bool(c, "zk_migration_ready")?);
@@ -102,6 +104,7 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -236,10 +239,12 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::LISTENERS_NAME,
             Some(rt::read::str(c, true, "listeners[].name")?),
@@ -256,6 +261,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         if true {
             rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -382,10 +388,12 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
         vis.i16(
             fields::FEATURES_MIN_SUPPORTED_VERSION,
@@ -398,6 +406,7 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         if true {
             rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -67,14 +67,17 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<AclCreation<'a>, V>(c, v >= 2, false, v, fields::CREATIONS, vis, "creations")?;
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -235,10 +238,12 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i8(
             fields::CREATIONS_RESOURCE_TYPE,
             rt::read::i8(c, "creations[].resource_type")?,
@@ -269,6 +274,7 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::CREATIONS_TAGGED_FIELDS, vis, "creations[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -85,10 +85,12 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 3 {
             vis.str(
                 fields::OWNER_PRINCIPAL_TYPE,
@@ -106,6 +108,7 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -235,10 +238,12 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::RENEWERS_PRINCIPAL_TYPE,
             Some(rt::read::str(c, v >= 2, "renewers[].principal_type")?),
@@ -250,6 +255,7 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::RENEWERS_TAGGED_FIELDS, vis, "renewers[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

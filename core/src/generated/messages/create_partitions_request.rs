@@ -77,16 +77,19 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<CreatePartitionsTopic<'a>, V>(c, v >= 2, false, v, fields::TOPICS, vis, "topics")?;
         vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
         vis.bool(fields::VALIDATE_ONLY, rt::read::bool(c, "validate_only")?);
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -208,10 +211,12 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
         vis.i32(fields::TOPICS_COUNT, rt::read::i32(c, "topics[].count")?);
         rt::visit::array::<CreatePartitionsAssignment<'a>, V>(
@@ -226,6 +231,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -331,10 +337,12 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<i32, V>(
             c,
             v >= 2,
@@ -352,6 +360,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
                 "topics[].assignments[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -71,15 +71,18 @@ impl<'a> rt::Struct<'a> for CreatePartitionsResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<CreatePartitionsTopicResult<'a>, V>(c, v >= 2, false, v, fields::RESULTS, vis, "results")?;
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -192,10 +195,12 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::RESULTS_NAME, Some(rt::read::str(c, v >= 2, "results[].name")?));
         vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
         vis.str(
@@ -205,6 +210,7 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopicResult<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

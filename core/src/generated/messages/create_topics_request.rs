@@ -74,10 +74,12 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<CreatableTopic<'a>, V>(c, v >= 5, false, v, fields::TOPICS, vis, "topics")?;
         vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
         if v >= 1 {
@@ -86,6 +88,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
         if v >= 5 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -234,10 +237,12 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 5, "topics[].name")?));
         vis.i32(
             fields::TOPICS_NUM_PARTITIONS,
@@ -268,6 +273,7 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         if v >= 5 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -384,10 +390,12 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_ASSIGNMENTS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].assignments[].partition_index")?,
@@ -409,6 +417,7 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
                 "topics[].assignments[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -520,10 +529,12 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TOPICS_CONFIGS_NAME,
             Some(rt::read::str(c, v >= 5, "topics[].configs[].name")?),
@@ -540,6 +551,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
                 "topics[].configs[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

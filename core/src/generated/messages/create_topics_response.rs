@@ -74,10 +74,12 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 2 {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         }
@@ -85,6 +87,7 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
         if v >= 5 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -267,10 +270,12 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 5, "topics[].name")?));
         if v >= 7 {
             vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
@@ -330,6 +335,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -548,10 +554,12 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 5 {
             vis.str(
                 fields::TOPICS_CONFIGS_NAME,
@@ -590,6 +598,7 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
                 "topics[].configs[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

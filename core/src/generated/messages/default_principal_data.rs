@@ -70,16 +70,19 @@ impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TYPE, Some(rt::read::str(c, true, "type")?));
         vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
         vis.bool(fields::TOKEN_AUTHENTICATED, rt::read::bool(c, "token_authenticated")?);
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -67,14 +67,17 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<DeleteAclsFilter<'a>, V>(c, v >= 2, false, v, fields::FILTERS, vis, "filters")?;
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -235,10 +238,12 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i8(
             fields::FILTERS_RESOURCE_TYPE_FILTER,
             rt::read::i8(c, "filters[].resource_type_filter")?,
@@ -269,6 +274,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::FILTERS_TAGGED_FIELDS, vis, "filters[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -70,10 +70,12 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<DeleteAclsFilterResult<'a>, V>(
             c,
@@ -87,6 +89,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -200,10 +203,12 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(
             fields::FILTER_RESULTS_ERROR_CODE,
             rt::read::i16(c, "filter_results[].error_code")?,
@@ -229,6 +234,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
                 "filter_results[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -406,10 +412,12 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(
             fields::FILTER_RESULTS_MATCHING_ACLS_ERROR_CODE,
             rt::read::i16(c, "filter_results[].matching_acls[].error_code")?,
@@ -460,6 +468,7 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
                 "filter_results[].matching_acls[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -69,15 +69,18 @@ impl<'a> rt::Struct<'a> for DeleteRecordsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<DeleteRecordsTopicResult<'a>, V>(c, v >= 2, false, v, fields::TOPICS, vis, "topics")?;
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -189,10 +192,12 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
         rt::visit::array::<DeleteRecordsPartitionResult<'a>, V>(
             c,
@@ -206,6 +211,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsTopicResult<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -332,10 +338,12 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
@@ -356,6 +364,7 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -72,10 +72,12 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
         rt::visit::array::<DeleteShareGroupOffsetsRequestTopic<'a>, V>(
             c,
@@ -89,6 +91,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -191,10 +194,12 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TOPICS_TOPIC_NAME,
             Some(rt::read::str(c, true, "topics[].topic_name")?),
@@ -202,6 +207,7 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsRequestTopic<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

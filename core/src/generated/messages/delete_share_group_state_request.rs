@@ -70,15 +70,18 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupStateRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
         rt::visit::array::<DeleteStateData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -189,10 +192,12 @@ impl<'a> rt::Struct<'a> for DeleteStateData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
         rt::visit::array::<PartitionData<'a>, V>(
             c,
@@ -206,6 +211,7 @@ impl<'a> rt::Struct<'a> for DeleteStateData<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -307,10 +313,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION,
             rt::read::i32(c, "topics[].partitions[].partition")?,
@@ -323,6 +331,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

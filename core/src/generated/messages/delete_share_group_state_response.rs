@@ -63,14 +63,17 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupStateResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<DeleteStateResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -179,10 +182,12 @@ impl<'a> rt::Struct<'a> for DeleteStateResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
         rt::visit::array::<PartitionResult<'a>, V>(
             c,
@@ -196,6 +201,7 @@ impl<'a> rt::Struct<'a> for DeleteStateResult<'a> {
         if true {
             rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -326,10 +332,12 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::RESULTS_PARTITIONS_PARTITION,
             rt::read::i32(c, "results[].partitions[].partition")?,
@@ -350,6 +358,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
                 "results[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -87,10 +87,12 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 6 {
             rt::visit::array::<DeleteTopicState<'a>, V>(c, v >= 4, false, v, fields::TOPICS, vis, "topics")?;
         }
@@ -101,6 +103,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -241,10 +244,12 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 6 {
             vis.str(
                 fields::TOPICS_NAME,
@@ -257,6 +262,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -76,10 +76,12 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         }
@@ -87,6 +89,7 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -227,10 +230,12 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::RESPONSES_NAME,
             rt::read::opt_str(c, v >= 4, v >= 6, "responses[].name")?,
@@ -251,6 +256,7 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -104,10 +104,12 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i8(fields::RESOURCE_TYPE_FILTER, rt::read::i8(c, "resource_type_filter")?);
         vis.str(
             fields::RESOURCE_NAME_FILTER,
@@ -126,6 +128,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -82,10 +82,12 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         vis.str(
@@ -96,6 +98,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -226,10 +229,12 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i8(
             fields::RESOURCES_RESOURCE_TYPE,
             rt::read::i8(c, "resources[].resource_type")?,
@@ -256,6 +261,7 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::RESOURCES_TAGGED_FIELDS, vis, "resources[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -399,10 +405,12 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::RESOURCES_ACLS_PRINCIPAL,
             Some(rt::read::str(c, v >= 2, "resources[].acls[].principal")?),
@@ -427,6 +435,7 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
                 "resources[].acls[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -72,15 +72,18 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<ComponentData<'a>, V>(c, v >= 1, false, v, fields::COMPONENTS, vis, "components")?;
         vis.bool(fields::STRICT, rt::read::bool(c, "strict")?);
         if v >= 1 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -200,10 +203,12 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::COMPONENTS_ENTITY_TYPE,
             Some(rt::read::str(c, v >= 1, "components[].entity_type")?),
@@ -219,6 +224,7 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
         if v >= 1 {
             rt::visit::tags_only(c, fields::COMPONENTS_TAGGED_FIELDS, vis, "components[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

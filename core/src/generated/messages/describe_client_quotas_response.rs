@@ -81,10 +81,12 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         vis.str(
@@ -95,6 +97,7 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
         if v >= 1 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -209,15 +212,18 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<EntityData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_ENTITY, vis, "entries[].entity")?;
         rt::visit::array::<ValueData<'a>, V>(c, v >= 1, false, v, fields::ENTRIES_VALUES, vis, "entries[].values")?;
         if v >= 1 {
             rt::visit::tags_only(c, fields::ENTRIES_TAGGED_FIELDS, vis, "entries[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -330,10 +336,12 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::ENTRIES_ENTITY_ENTITY_TYPE,
             Some(rt::read::str(c, v >= 1, "entries[].entity[].entity_type")?),
@@ -350,6 +358,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
                 "entries[].entity[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -462,10 +471,12 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::ENTRIES_VALUES_KEY,
             Some(rt::read::str(c, v >= 1, "entries[].values[].key")?),
@@ -482,6 +493,7 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
                 "entries[].values[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -79,10 +79,12 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.bool(
             fields::INCLUDE_CLUSTER_AUTHORIZED_OPERATIONS,
             rt::read::bool(c, "include_cluster_authorized_operations")?,
@@ -99,6 +101,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

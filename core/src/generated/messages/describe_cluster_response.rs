@@ -107,10 +107,12 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         vis.str(
@@ -130,6 +132,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -278,10 +281,12 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::BROKERS_BROKER_ID, rt::read::i32(c, "brokers[].broker_id")?);
         vis.str(fields::BROKERS_HOST, Some(rt::read::str(c, true, "brokers[].host")?));
         vis.i32(fields::BROKERS_PORT, rt::read::i32(c, "brokers[].port")?);
@@ -295,6 +300,7 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         if true {
             rt::visit::tags_only(c, fields::BROKERS_TAGGED_FIELDS, vis, "brokers[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -80,10 +80,12 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<DescribeConfigsResource<'a>, V>(c, v >= 4, false, v, fields::RESOURCES, vis, "resources")?;
         if v >= 1 {
             vis.bool(fields::INCLUDE_SYNONYMS, rt::read::bool(c, "include_synonyms")?);
@@ -97,6 +99,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -226,10 +229,12 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i8(
             fields::RESOURCES_RESOURCE_TYPE,
             rt::read::i8(c, "resources[].resource_type")?,
@@ -250,6 +255,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::RESOURCES_TAGGED_FIELDS, vis, "resources[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

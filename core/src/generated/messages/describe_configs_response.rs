@@ -70,15 +70,18 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<DescribeConfigsResult<'a>, V>(c, v >= 4, false, v, fields::RESULTS, vis, "results")?;
         if v >= 4 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -202,10 +205,12 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
         vis.str(
             fields::RESULTS_ERROR_MESSAGE,
@@ -231,6 +236,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -430,10 +436,12 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::RESULTS_CONFIGS_NAME,
             Some(rt::read::str(c, v >= 4, "results[].configs[].name")?),
@@ -493,6 +501,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
                 "results[].configs[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -672,10 +681,12 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.str(
                 fields::RESULTS_CONFIGS_SYNONYMS_NAME,
@@ -702,6 +713,7 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
                 "results[].configs[].synonyms[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

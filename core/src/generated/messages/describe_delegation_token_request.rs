@@ -67,14 +67,17 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<DescribeDelegationTokenOwner<'a>, V>(c, v >= 2, true, v, fields::OWNERS, vis, "owners")?;
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -179,10 +182,12 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::OWNERS_PRINCIPAL_TYPE,
             Some(rt::read::str(c, v >= 2, "owners[].principal_type")?),
@@ -194,6 +199,7 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::OWNERS_TAGGED_FIELDS, vis, "owners[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -69,16 +69,19 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         rt::visit::array::<DescribedDelegationToken<'a>, V>(c, v >= 2, false, v, fields::TOKENS, vis, "tokens")?;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -270,10 +273,12 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TOKENS_PRINCIPAL_TYPE,
             Some(rt::read::str(c, v >= 2, "tokens[].principal_type")?),
@@ -323,6 +328,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TOKENS_TAGGED_FIELDS, vis, "tokens[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -472,10 +478,12 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TOKENS_RENEWERS_PRINCIPAL_TYPE,
             Some(rt::read::str(c, v >= 2, "tokens[].renewers[].principal_type")?),
@@ -492,6 +500,7 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
                 "tokens[].renewers[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

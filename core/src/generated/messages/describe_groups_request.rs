@@ -76,10 +76,12 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<&'a str, V>(c, v >= 5, false, v, fields::GROUPS, vis, "groups")?;
         if v >= 3 {
             vis.bool(
@@ -90,6 +92,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
         if v >= 5 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -73,10 +73,12 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         }
@@ -84,6 +86,7 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
         if v >= 5 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -252,10 +255,12 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
         if v >= 6 {
             vis.str(
@@ -297,6 +302,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if v >= 5 {
             rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -464,10 +470,12 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_MEMBERS_MEMBER_ID,
             Some(rt::read::str(c, v >= 5, "groups[].members[].member_id")?),
@@ -502,6 +510,7 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
                 "groups[].members[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -67,14 +67,17 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<DescribableLogDirTopic<'a>, V>(c, v >= 2, true, v, fields::TOPICS, vis, "topics")?;
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -185,10 +188,12 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 2, "topics[].topic")?));
         rt::visit::array::<i32, V>(
             c,
@@ -202,6 +207,7 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

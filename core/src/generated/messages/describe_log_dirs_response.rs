@@ -69,10 +69,12 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         if v >= 3 {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -81,6 +83,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -234,10 +237,12 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
         vis.str(
             fields::RESULTS_LOG_DIR,
@@ -264,6 +269,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -390,10 +396,12 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::RESULTS_TOPICS_NAME,
             Some(rt::read::str(c, v >= 2, "results[].topics[].name")?),
@@ -415,6 +423,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
                 "results[].topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -550,10 +559,12 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::RESULTS_TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "results[].topics[].partitions[].partition_index")?,
@@ -578,6 +589,7 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
                 "results[].topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -69,10 +69,12 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<&'a str, V>(c, true, true, v, fields::MIRROR_NAMES, vis, "mirror_names")?;
         vis.bool(
             fields::INCLUDE_AUTHORIZED_OPERATIONS,
@@ -81,6 +83,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -84,10 +84,12 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         vis.str(
@@ -98,6 +100,7 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -215,10 +218,12 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::MIRRORS_ERROR_CODE, rt::read::i16(c, "mirrors[].error_code")?);
         vis.str(
             fields::MIRRORS_MIRROR_NAME,
@@ -232,6 +237,7 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
         if true {
             rt::visit::tags_only(c, fields::MIRRORS_TAGGED_FIELDS, vis, "mirrors[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -344,10 +350,12 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::MIRRORS_TOPICS_TOPIC_NAME,
             Some(rt::read::str(c, true, "mirrors[].topics[].topic_name")?),
@@ -369,6 +377,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 "mirrors[].topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -514,10 +523,12 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::MIRRORS_TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "mirrors[].topics[].partitions[].partition_index")?,
@@ -550,6 +561,7 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
                 "mirrors[].topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

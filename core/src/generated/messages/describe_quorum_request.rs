@@ -64,14 +64,17 @@ impl<'a> rt::Struct<'a> for DescribeQuorumRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<TopicData<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -180,10 +183,12 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TOPICS_TOPIC_NAME,
             Some(rt::read::str(c, true, "topics[].topic_name")?),
@@ -200,6 +205,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -302,10 +308,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
@@ -318,6 +326,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -81,10 +81,12 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         if v >= 2 {
             vis.str(
@@ -99,6 +101,7 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -220,10 +223,12 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TOPICS_TOPIC_NAME,
             Some(rt::read::str(c, true, "topics[].topic_name")?),
@@ -240,6 +245,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -366,10 +372,12 @@ impl<'a> rt::Struct<'a> for Node<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 2 {
             vis.i32(fields::NODES_NODE_ID, rt::read::i32(c, "nodes[].node_id")?);
         }
@@ -379,6 +387,7 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         if true {
             rt::visit::tags_only(c, fields::NODES_TAGGED_FIELDS, vis, "nodes[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -573,10 +582,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
@@ -629,6 +640,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -782,10 +794,12 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 2 {
             vis.str(
                 fields::NODES_LISTENERS_NAME,
@@ -812,6 +826,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
                 "nodes[].listeners[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -998,10 +1013,12 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_CURRENT_VOTERS_REPLICA_ID,
             rt::read::i32(c, "topics[].partitions[].current_voters[].replica_id")?,
@@ -1036,6 +1053,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
                 "topics[].partitions[].current_voters[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

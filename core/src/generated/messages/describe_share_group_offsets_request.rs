@@ -64,10 +64,12 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<DescribeShareGroupOffsetsRequestGroup<'a>, V>(
             c,
             true,
@@ -80,6 +82,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -189,10 +192,12 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_GROUP_ID,
             Some(rt::read::str(c, true, "groups[].group_id")?),
@@ -209,6 +214,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestGroup<'a> {
         if true {
             rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -313,10 +319,12 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_TOPICS_TOPIC_NAME,
             Some(rt::read::str(c, true, "groups[].topics[].topic_name")?),
@@ -338,6 +346,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsRequestTopic<'a> {
                 "groups[].topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

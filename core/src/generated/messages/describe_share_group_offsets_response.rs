@@ -69,10 +69,12 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<DescribeShareGroupOffsetsResponseGroup<'a>, V>(
             c,
@@ -86,6 +88,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -200,10 +203,12 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_GROUP_ID,
             Some(rt::read::str(c, true, "groups[].group_id")?),
@@ -225,6 +230,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
         if true {
             rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -350,10 +356,12 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_TOPICS_TOPIC_NAME,
             Some(rt::read::str(c, true, "groups[].topics[].topic_name")?),
@@ -379,6 +387,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
                 "groups[].topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -518,10 +527,12 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::GROUPS_TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "groups[].topics[].partitions[].partition_index")?,
@@ -550,6 +561,7 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
                 "groups[].topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -71,10 +71,12 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<TopicRequest<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
         vis.i32(
             fields::RESPONSE_PARTITION_LIMIT,
@@ -85,6 +87,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -188,14 +191,17 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -304,10 +310,12 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::CURSOR_TOPIC_NAME,
             Some(rt::read::str(c, true, "cursor.topic_name")?),
@@ -319,6 +327,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         if true {
             rt::visit::tags_only(c, fields::CURSOR_TAGGED_FIELDS, vis, "cursor._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -68,10 +68,12 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<DescribeTopicPartitionsResponseTopic<'a>, V>(
             c,
@@ -87,6 +89,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -242,10 +245,12 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::TOPICS_ERROR_CODE, rt::read::i16(c, "topics[].error_code")?);
         vis.str(fields::TOPICS_NAME, rt::read::opt_str(c, true, true, "topics[].name")?);
         vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
@@ -266,6 +271,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -380,10 +386,12 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::NEXT_CURSOR_TOPIC_NAME,
             Some(rt::read::str(c, true, "next_cursor.topic_name")?),
@@ -395,6 +403,7 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         if true {
             rt::visit::tags_only(c, fields::NEXT_CURSOR_TAGGED_FIELDS, vis, "next_cursor._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -561,10 +570,12 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(
             fields::TOPICS_PARTITIONS_ERROR_CODE,
             rt::read::i16(c, "topics[].partitions[].error_code")?,
@@ -634,6 +645,7 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

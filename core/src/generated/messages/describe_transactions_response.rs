@@ -63,10 +63,12 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<TransactionState<'a>, V>(
             c,
@@ -80,6 +82,7 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -238,10 +241,12 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(
             fields::TRANSACTION_STATES_ERROR_CODE,
             rt::read::i16(c, "transaction_states[].error_code")?,
@@ -287,6 +292,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
                 "transaction_states[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -410,10 +416,12 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TRANSACTION_STATES_TOPICS_TOPIC,
             Some(rt::read::str(c, true, "transaction_states[].topics[].topic")?),
@@ -435,6 +443,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
                 "transaction_states[].topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

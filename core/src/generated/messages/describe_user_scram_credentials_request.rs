@@ -66,14 +66,17 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<UserName<'a>, V>(c, true, true, v, fields::USERS, vis, "users")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -174,14 +177,17 @@ impl<'a> rt::Struct<'a> for UserName<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::USERS_NAME, Some(rt::read::str(c, true, "users[].name")?));
         if true {
             rt::visit::tags_only(c, fields::USERS_TAGGED_FIELDS, vis, "users[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -81,10 +81,12 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         vis.str(
@@ -103,6 +105,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -223,10 +226,12 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::RESULTS_USER, Some(rt::read::str(c, true, "results[].user")?));
         vis.i16(fields::RESULTS_ERROR_CODE, rt::read::i16(c, "results[].error_code")?);
         vis.str(
@@ -245,6 +250,7 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
         if true {
             rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -371,10 +377,12 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i8(
             fields::RESULTS_CREDENTIAL_INFOS_MECHANISM,
             rt::read::i8(c, "results[].credential_infos[].mechanism")?,
@@ -391,6 +399,7 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
                 "results[].credential_infos[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -75,10 +75,12 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.i8(fields::ELECTION_TYPE, rt::read::i8(c, "election_type")?);
         }
@@ -95,6 +97,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -215,10 +218,12 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TOPIC_PARTITIONS_TOPIC,
             Some(rt::read::str(c, v >= 2, "topic_partitions[].topic")?),
@@ -240,6 +245,7 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
                 "topic_partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

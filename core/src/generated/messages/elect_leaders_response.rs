@@ -69,10 +69,12 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         if v >= 1 {
             vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
@@ -89,6 +91,7 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -216,10 +219,12 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::REPLICA_ELECTION_RESULTS_TOPIC,
             Some(rt::read::str(c, v >= 2, "replica_election_results[].topic")?),
@@ -241,6 +246,7 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
                 "replica_election_results[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -395,10 +401,12 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::REPLICA_ELECTION_RESULTS_PARTITION_RESULT_PARTITION_ID,
             rt::read::i32(c, "replica_election_results[].partition_result[].partition_id")?,
@@ -424,6 +432,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
                 "replica_election_results[].partition_result[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

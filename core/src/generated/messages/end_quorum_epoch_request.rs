@@ -80,10 +80,12 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, v >= 1, true, "cluster_id")?);
         rt::visit::array::<TopicData<'a>, V>(c, v >= 1, false, v, fields::TOPICS, vis, "topics")?;
         if v >= 1 {
@@ -100,6 +102,7 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
         if v >= 1 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -215,10 +218,12 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TOPICS_TOPIC_NAME,
             Some(rt::read::str(c, v >= 1, "topics[].topic_name")?),
@@ -235,6 +240,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         if v >= 1 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -379,10 +385,12 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.str(
                 fields::LEADER_ENDPOINTS_NAME,
@@ -409,6 +417,7 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
                 "leader_endpoints[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -594,10 +603,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
@@ -640,6 +651,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -813,10 +825,12 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PREFERRED_CANDIDATES_CANDIDATE_ID,
@@ -837,6 +851,7 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
                 "topics[].partitions[].preferred_candidates[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

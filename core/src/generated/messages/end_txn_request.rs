@@ -85,10 +85,12 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TRANSACTIONAL_ID,
             Some(rt::read::str(c, v >= 3, "transactional_id")?),
@@ -99,6 +101,7 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
         if v >= 3 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -71,10 +71,12 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.bytes(
             fields::RESPONSE_DATA,
             rt::read::opt_bytes(c, true, true, "response_data")?,
@@ -83,6 +85,7 @@ impl<'a> rt::Struct<'a> for EnvelopeResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

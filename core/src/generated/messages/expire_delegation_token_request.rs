@@ -67,10 +67,12 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.bytes(fields::HMAC, Some(rt::read::bytes(c, v >= 2, "hmac")?));
         vis.i64(
             fields::EXPIRY_TIME_PERIOD_MS,
@@ -79,6 +81,7 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenRequest<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

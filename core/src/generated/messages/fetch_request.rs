@@ -181,10 +181,12 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 14 {
             vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
         }
@@ -238,6 +240,7 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -456,10 +459,12 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 15 {
             vis.i32(
                 fields::REPLICA_STATE_REPLICA_ID,
@@ -480,6 +485,7 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
                 "replica_state._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -630,10 +636,12 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 12 {
             vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 12, "topics[].topic")?));
         }
@@ -652,6 +660,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         if v >= 12 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -806,10 +815,12 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if (7..=12).contains(&v) {
             vis.str(
                 fields::FORGOTTEN_TOPICS_DATA_TOPIC,
@@ -841,6 +852,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
                 "forgotten_topics_data[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1038,10 +1050,12 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION,
             rt::read::i32(c, "topics[].partitions[].partition")?,
@@ -1118,6 +1132,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 

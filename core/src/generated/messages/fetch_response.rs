@@ -116,10 +116,12 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         }
@@ -154,6 +156,7 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -326,10 +329,12 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 12 {
             vis.str(
                 fields::RESPONSES_TOPIC,
@@ -351,6 +356,7 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         if v >= 12 {
             rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -521,10 +527,12 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 16 {
             vis.i32(
                 fields::NODE_ENDPOINTS_NODE_ID,
@@ -554,6 +562,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 "node_endpoints[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -793,10 +802,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "responses[].partitions[].partition_index")?,
@@ -893,6 +904,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1129,10 +1141,12 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 12 {
             vis.i32(
                 fields::RESPONSES_PARTITIONS_DIVERGING_EPOCH_EPOCH,
@@ -1153,6 +1167,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
                 "responses[].partitions[].diverging_epoch._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1309,10 +1324,12 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 12 {
             vis.i32(
                 fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID,
@@ -1333,6 +1350,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 "responses[].partitions[].current_leader._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1481,10 +1499,12 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(
             fields::RESPONSES_PARTITIONS_SNAPSHOT_ID_END_OFFSET,
             rt::read::i64(c, "responses[].partitions[].snapshot_id.end_offset")?,
@@ -1501,6 +1521,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
                 "responses[].partitions[].snapshot_id._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1643,10 +1664,12 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 4 {
             vis.i64(
                 fields::RESPONSES_PARTITIONS_ABORTED_TRANSACTIONS_PRODUCER_ID,
@@ -1667,6 +1690,7 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
                 "responses[].partitions[].aborted_transactions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

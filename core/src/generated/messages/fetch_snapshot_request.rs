@@ -99,10 +99,12 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
         vis.i32(fields::MAX_BYTES, rt::read::i32(c, "max_bytes")?);
         rt::visit::array::<TopicSnapshot<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
@@ -121,6 +123,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -245,10 +248,12 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
         rt::visit::array::<PartitionSnapshot<'a>, V>(
             c,
@@ -262,6 +267,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -400,10 +406,12 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION,
             rt::read::i32(c, "topics[].partitions[].partition")?,
@@ -450,6 +458,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -591,10 +600,12 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(
             fields::TOPICS_PARTITIONS_SNAPSHOT_ID_END_OFFSET,
             rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?,
@@ -611,6 +622,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
                 "topics[].partitions[].snapshot_id._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -99,10 +99,12 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         rt::visit::array::<TopicSnapshot<'a>, V>(c, true, false, v, fields::TOPICS, vis, "topics")?;
@@ -130,6 +132,7 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -257,10 +260,12 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
         rt::visit::array::<PartitionSnapshot<'a>, V>(
             c,
@@ -274,6 +279,7 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -416,10 +422,12 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.i32(
                 fields::NODE_ENDPOINTS_NODE_ID,
@@ -443,6 +451,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 "node_endpoints[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -616,10 +625,12 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_INDEX,
             rt::read::i32(c, "topics[].partitions[].index")?,
@@ -671,6 +682,7 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -820,10 +832,12 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(
             fields::TOPICS_PARTITIONS_SNAPSHOT_ID_END_OFFSET,
             rt::read::i64(c, "topics[].partitions[].snapshot_id.end_offset")?,
@@ -840,6 +854,7 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
                 "topics[].partitions[].snapshot_id._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -963,10 +978,12 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_CURRENT_LEADER_LEADER_ID,
             rt::read::i32(c, "topics[].partitions[].current_leader.leader_id")?,
@@ -983,6 +1000,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 "topics[].partitions[].current_leader._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

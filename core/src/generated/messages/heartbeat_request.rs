@@ -80,10 +80,12 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
         vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
         vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 4, "member_id")?));
@@ -96,6 +98,7 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

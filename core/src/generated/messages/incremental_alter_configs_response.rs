@@ -71,10 +71,12 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<AlterConfigsResourceResponse<'a>, V>(
             c,
@@ -88,6 +90,7 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsResponse<'a> {
         if v >= 1 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -207,10 +210,12 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(
             fields::RESPONSES_ERROR_CODE,
             rt::read::i16(c, "responses[].error_code")?,
@@ -230,6 +235,7 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
         if v >= 1 {
             rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

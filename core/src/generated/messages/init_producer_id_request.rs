@@ -117,10 +117,12 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TRANSACTIONAL_ID,
             rt::read::opt_str(c, v >= 2, true, "transactional_id")?,
@@ -144,6 +146,7 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -108,10 +108,12 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 6, "group_id")?));
         vis.i32(fields::SESSION_TIMEOUT_MS, rt::read::i32(c, "session_timeout_ms")?);
         if v >= 1 {
@@ -132,6 +134,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
         if v >= 6 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -270,10 +273,12 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::PROTOCOLS_NAME,
             Some(rt::read::str(c, v >= 6, "protocols[].name")?),
@@ -285,6 +290,7 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         if v >= 6 {
             rt::visit::tags_only(c, fields::PROTOCOLS_TAGGED_FIELDS, vis, "protocols[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

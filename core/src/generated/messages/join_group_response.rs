@@ -120,10 +120,12 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 2 {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         }
@@ -148,6 +150,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         if v >= 6 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -296,10 +299,12 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::MEMBERS_MEMBER_ID,
             Some(rt::read::str(c, v >= 6, "members[].member_id")?),
@@ -317,6 +322,7 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
         if v >= 6 {
             rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -111,10 +111,12 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
         if v >= 7 {
             vis.bool(fields::IS_K_RAFT_CONTROLLER, rt::read::bool(c, "is_k_raft_controller")?);
@@ -160,6 +162,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -441,10 +444,12 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 1 {
             vis.str(
                 fields::UNGROUPED_PARTITION_STATES_TOPIC_NAME,
@@ -531,6 +536,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
                 "ungrouped_partition_states[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -739,10 +745,12 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 2 {
             vis.str(
                 fields::TOPIC_STATES_TOPIC_NAME,
@@ -774,6 +782,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
                 "topic_states[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -907,10 +916,12 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::LIVE_LEADERS_BROKER_ID,
             rt::read::i32(c, "live_leaders[].broker_id")?,
@@ -928,6 +939,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
                 "live_leaders[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -77,10 +77,12 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         if v <= 4 {
             rt::visit::array::<LeaderAndIsrPartitionError<'a>, V>(
@@ -99,6 +101,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -248,10 +251,12 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 4 {
             vis.str(
                 fields::PARTITION_ERRORS_TOPIC_NAME,
@@ -274,6 +279,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
                 "partition_errors[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -406,10 +412,12 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 5 {
             vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
         }
@@ -427,6 +435,7 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

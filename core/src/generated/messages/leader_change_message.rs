@@ -83,10 +83,12 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
         vis.i32(fields::LEADER_ID, rt::read::i32(c, "leader_id")?);
         rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::VOTERS, vis, "voters")?;
@@ -94,6 +96,7 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -214,10 +217,12 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::VOTERS_VOTER_ID, rt::read::i32(c, "voters[].voter_id")?);
         if v >= 1 {
             vis.uuid(
@@ -228,6 +233,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         if true {
             rt::visit::tags_only(c, fields::VOTERS_TAGGED_FIELDS, vis, "voters[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -79,10 +79,12 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
         if v <= 2 {
             vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 4, "member_id")?));
@@ -93,6 +95,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -253,10 +256,12 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 3 {
             vis.str(
                 fields::MEMBERS_MEMBER_ID,
@@ -278,6 +283,7 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -78,10 +78,12 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         }
@@ -92,6 +94,7 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -241,10 +244,12 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 3 {
             vis.str(
                 fields::MEMBERS_MEMBER_ID,
@@ -263,6 +268,7 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::MEMBERS_TAGGED_FIELDS, vis, "members[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -78,10 +78,12 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         rt::visit::array::<ConfigResource<'a>, V>(
@@ -96,6 +98,7 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -214,10 +217,12 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::CONFIG_RESOURCES_RESOURCE_NAME,
             Some(rt::read::str(c, true, "config_resources[].resource_name")?),
@@ -236,6 +241,7 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
                 "config_resources[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -80,10 +80,12 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 4 {
             rt::visit::array::<&'a str, V>(c, v >= 3, false, v, fields::STATES_FILTER, vis, "states_filter")?;
         }
@@ -93,6 +95,7 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
         if v >= 3 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

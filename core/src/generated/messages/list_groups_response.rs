@@ -74,10 +74,12 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         }
@@ -86,6 +88,7 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
         if v >= 3 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -227,10 +230,12 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_GROUP_ID,
             Some(rt::read::str(c, v >= 3, "groups[].group_id")?),
@@ -254,6 +259,7 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
         if v >= 3 {
             rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -83,10 +83,12 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
         if v >= 2 {
             vis.i8(fields::ISOLATION_LEVEL, rt::read::i8(c, "isolation_level")?);
@@ -98,6 +100,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
         if v >= 6 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -224,10 +227,12 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
         rt::visit::array::<ListOffsetsPartition<'a>, V>(
             c,
@@ -241,6 +246,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
         if v >= 6 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -377,10 +383,12 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
@@ -409,6 +417,7 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -72,15 +72,18 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
         rt::visit::array::<ListPartitionReassignmentsTopics<'a>, V>(c, true, true, v, fields::TOPICS, vis, "topics")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -190,10 +193,12 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
         rt::visit::array::<i32, V>(
             c,
@@ -207,6 +212,7 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsTopics<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -84,10 +84,12 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<&'a str, V>(c, true, false, v, fields::STATE_FILTERS, vis, "state_filters")?;
         rt::visit::array::<i64, V>(
             c,
@@ -110,6 +112,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -83,10 +83,12 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         rt::visit::array::<&'a str, V>(
@@ -110,6 +112,7 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -223,10 +226,12 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TRANSACTION_STATES_TRANSACTIONAL_ID,
             Some(rt::read::str(c, true, "transaction_states[].transactional_id")?),
@@ -247,6 +252,7 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
                 "transaction_states[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -88,10 +88,12 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<MetadataRequestTopic<'a>, V>(c, v >= 9, v >= 1, v, fields::TOPICS, vis, "topics")?;
         if v >= 4 {
             vis.bool(
@@ -114,6 +116,7 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
         if v >= 9 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -265,10 +268,12 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 10 {
             vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
         }
@@ -279,6 +284,7 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
         if v >= 9 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -108,10 +108,12 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 3 {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         }
@@ -135,6 +137,7 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
         if v >= 9 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -296,10 +299,12 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::BROKERS_NODE_ID, rt::read::i32(c, "brokers[].node_id")?);
         vis.str(fields::BROKERS_HOST, Some(rt::read::str(c, v >= 9, "brokers[].host")?));
         vis.i32(fields::BROKERS_PORT, rt::read::i32(c, "brokers[].port")?);
@@ -312,6 +317,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
         if v >= 9 {
             rt::visit::tags_only(c, fields::BROKERS_TAGGED_FIELDS, vis, "brokers[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -476,10 +482,12 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::TOPICS_ERROR_CODE, rt::read::i16(c, "topics[].error_code")?);
         vis.str(
             fields::TOPICS_NAME,
@@ -509,6 +517,7 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
         if v >= 9 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -701,10 +710,12 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(
             fields::TOPICS_PARTITIONS_ERROR_CODE,
             rt::read::i16(c, "topics[].partitions[].error_code")?,
@@ -760,6 +771,7 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -102,10 +102,12 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 8, "group_id")?));
         if v >= 1 {
             vis.i32(
@@ -129,6 +131,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
         if v >= 8 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -292,10 +295,12 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 9 {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 8, "topics[].name")?));
         }
@@ -314,6 +319,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
         if v >= 8 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -480,10 +486,12 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
@@ -516,6 +524,7 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

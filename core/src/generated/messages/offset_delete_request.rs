@@ -65,12 +65,15 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, false, "group_id")?));
         rt::visit::array::<OffsetDeleteRequestTopic<'a>, V>(c, false, false, v, fields::TOPICS, vis, "topics")?;
+        cur.join(local);
         Ok(())
     }
 
@@ -165,10 +168,12 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, false, "topics[].name")?));
         rt::visit::array::<OffsetDeleteRequestPartition<'a>, V>(
             c,
@@ -179,6 +184,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
             vis,
             "topics[].partitions",
         )?;
+        cur.join(local);
         Ok(())
     }
 
@@ -265,14 +271,17 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
         );
+        cur.join(local);
         Ok(())
     }
 

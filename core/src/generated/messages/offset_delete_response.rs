@@ -71,13 +71,16 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<OffsetDeleteResponseTopic<'a>, V>(c, false, false, v, fields::TOPICS, vis, "topics")?;
+        cur.join(local);
         Ok(())
     }
 
@@ -172,10 +175,12 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, false, "topics[].name")?));
         rt::visit::array::<OffsetDeleteResponsePartition<'a>, V>(
             c,
@@ -186,6 +191,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
             vis,
             "topics[].partitions",
         )?;
+        cur.join(local);
         Ok(())
     }
 
@@ -287,10 +293,12 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
@@ -299,6 +307,7 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
             fields::TOPICS_PARTITIONS_ERROR_CODE,
             rt::read::i16(c, "topics[].partitions[].error_code")?,
         );
+        cur.join(local);
         Ok(())
     }
 

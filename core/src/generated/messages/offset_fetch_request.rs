@@ -92,10 +92,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 7 {
             vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 6, "group_id")?));
         }
@@ -119,6 +121,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
         if v >= 6 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -279,10 +282,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 7 {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
         }
@@ -300,6 +305,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
         if v >= 6 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -466,10 +472,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 8 {
             vis.str(
                 fields::GROUPS_GROUP_ID,
@@ -499,6 +507,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         if v >= 6 {
             rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -662,10 +671,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if (8..=9).contains(&v) {
             vis.str(
                 fields::GROUPS_TOPICS_NAME,
@@ -697,6 +708,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
                 "groups[].topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

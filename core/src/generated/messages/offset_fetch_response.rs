@@ -90,10 +90,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 3 {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         }
@@ -109,6 +111,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
         if v >= 6 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -263,10 +266,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 7 {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 6, "topics[].name")?));
         }
@@ -284,6 +289,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
         if v >= 6 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -432,10 +438,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 8 {
             vis.str(
                 fields::GROUPS_GROUP_ID,
@@ -459,6 +467,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
         if v >= 6 {
             rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -657,10 +666,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 7 {
             vis.i32(
                 fields::TOPICS_PARTITIONS_PARTITION_INDEX,
@@ -699,6 +710,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -890,10 +902,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if (8..=9).contains(&v) {
             vis.str(
                 fields::GROUPS_TOPICS_NAME,
@@ -925,6 +939,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
                 "groups[].topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1111,10 +1126,12 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 8 {
             vis.i32(
                 fields::GROUPS_TOPICS_PARTITIONS_PARTITION_INDEX,
@@ -1153,6 +1170,7 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
                 "groups[].topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

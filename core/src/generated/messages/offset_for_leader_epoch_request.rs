@@ -75,10 +75,12 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 3 {
             vis.i32(fields::REPLICA_ID, rt::read::i32(c, "replica_id")?);
         }
@@ -86,6 +88,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -202,10 +205,12 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 4, "topics[].topic")?));
         rt::visit::array::<OffsetForLeaderPartition<'a>, V>(
             c,
@@ -219,6 +224,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -340,10 +346,12 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION,
             rt::read::i32(c, "topics[].partitions[].partition")?,
@@ -366,6 +374,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -74,10 +74,12 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 2 {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         }
@@ -85,6 +87,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -201,10 +204,12 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_TOPIC, Some(rt::read::str(c, v >= 4, "topics[].topic")?));
         rt::visit::array::<EpochEndOffset<'a>, V>(
             c,
@@ -218,6 +223,7 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -359,10 +365,12 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(
             fields::TOPICS_PARTITIONS_ERROR_CODE,
             rt::read::i16(c, "topics[].partitions[].error_code")?,
@@ -389,6 +397,7 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

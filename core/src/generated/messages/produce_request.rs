@@ -87,10 +87,12 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 3 {
             vis.str(
                 fields::TRANSACTIONAL_ID,
@@ -103,6 +105,7 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         if v >= 9 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -248,10 +251,12 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 12 {
             vis.str(
                 fields::TOPIC_DATA_NAME,
@@ -273,6 +278,7 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
         if v >= 9 {
             rt::visit::tags_only(c, fields::TOPIC_DATA_TAGGED_FIELDS, vis, "topic_data[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -395,10 +401,12 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPIC_DATA_PARTITION_DATA_INDEX,
             rt::read::i32(c, "topic_data[].partition_data[].index")?,
@@ -415,6 +423,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
                 "topic_data[].partition_data[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -91,10 +91,12 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<TopicProduceResponse<'a>, V>(c, v >= 9, false, v, fields::RESPONSES, vis, "responses")?;
         if v >= 1 {
             vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
@@ -123,6 +125,7 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -274,10 +277,12 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 12 {
             vis.str(
                 fields::RESPONSES_NAME,
@@ -299,6 +304,7 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         if v >= 9 {
             rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -469,10 +475,12 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 10 {
             vis.i32(
                 fields::NODE_ENDPOINTS_NODE_ID,
@@ -502,6 +510,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 "node_endpoints[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -728,10 +737,12 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::RESPONSES_PARTITION_RESPONSES_INDEX,
             rt::read::i32(c, "responses[].partition_responses[].index")?,
@@ -816,6 +827,7 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1020,10 +1032,12 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 8 {
             vis.i32(
                 fields::RESPONSES_PARTITION_RESPONSES_RECORD_ERRORS_BATCH_INDEX,
@@ -1049,6 +1063,7 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
                 "responses[].partition_responses[].record_errors[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1223,10 +1238,12 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 10 {
             vis.i32(
                 fields::RESPONSES_PARTITION_RESPONSES_CURRENT_LEADER_LEADER_ID,
@@ -1247,6 +1264,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 "responses[].partition_responses[].current_leader._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

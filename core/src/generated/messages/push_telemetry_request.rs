@@ -91,10 +91,12 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(fields::CLIENT_INSTANCE_ID, rt::read::uuid(c, "client_instance_id")?);
         vis.i32(fields::SUBSCRIPTION_ID, rt::read::i32(c, "subscription_id")?);
         vis.bool(fields::TERMINATING, rt::read::bool(c, "terminating")?);
@@ -103,6 +105,7 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -84,10 +84,12 @@ impl<'a> rt::Struct<'a> for ReadMirrorStatesResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         vis.str(
@@ -98,6 +100,7 @@ impl<'a> rt::Struct<'a> for ReadMirrorStatesResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -210,10 +213,12 @@ impl<'a> rt::Struct<'a> for TopicResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, true, "topics[].name")?));
         rt::visit::array::<PartitionResult<'a>, V>(
             c,
@@ -227,6 +232,7 @@ impl<'a> rt::Struct<'a> for TopicResult<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -358,10 +364,12 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
@@ -386,6 +394,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

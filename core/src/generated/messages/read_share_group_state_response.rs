@@ -63,14 +63,17 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<ReadStateResult<'a>, V>(c, true, false, v, fields::RESULTS, vis, "results")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -176,10 +179,12 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(fields::RESULTS_TOPIC_ID, rt::read::uuid(c, "results[].topic_id")?);
         rt::visit::array::<PartitionResult<'a>, V>(
             c,
@@ -193,6 +198,7 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
         if true {
             rt::visit::tags_only(c, fields::RESULTS_TAGGED_FIELDS, vis, "results[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -350,10 +356,12 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::RESULTS_PARTITIONS_PARTITION,
             rt::read::i32(c, "results[].partitions[].partition")?,
@@ -391,6 +399,7 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
                 "results[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -532,10 +541,12 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(
             fields::RESULTS_PARTITIONS_STATE_BATCHES_FIRST_OFFSET,
             rt::read::i64(c, "results[].partitions[].state_batches[].first_offset")?,
@@ -560,6 +571,7 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
                 "results[].partitions[].state_batches[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

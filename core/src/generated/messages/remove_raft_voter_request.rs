@@ -79,16 +79,19 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
         vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
         vis.uuid(fields::VOTER_DIRECTORY_ID, rt::read::uuid(c, "voter_directory_id")?);
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -89,10 +89,12 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::REQUEST_API_KEY, rt::read::i16(c, "request_api_key")?);
         vis.i16(fields::REQUEST_API_VERSION, rt::read::i16(c, "request_api_version")?);
         vis.i32(fields::CORRELATION_ID, rt::read::i32(c, "correlation_id")?);
@@ -102,6 +104,7 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -61,11 +61,14 @@ impl<'a> rt::Struct<'a> for SaslHandshakeRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::MECHANISM, Some(rt::read::str(c, false, "mechanism")?));
+        cur.join(local);
         Ok(())
     }
 

@@ -66,12 +66,15 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         rt::visit::array::<&'a str, V>(c, false, false, v, fields::MECHANISMS, vis, "mechanisms")?;
+        cur.join(local);
         Ok(())
     }
 

@@ -75,10 +75,12 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, rt::read::opt_str(c, true, true, "group_id")?);
         vis.str(fields::MEMBER_ID, rt::read::opt_str(c, true, true, "member_id")?);
         vis.i32(fields::SHARE_SESSION_EPOCH, rt::read::i32(c, "share_session_epoch")?);
@@ -86,6 +88,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -196,10 +199,12 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
         rt::visit::array::<AcknowledgePartition<'a>, V>(
             c,
@@ -213,6 +218,7 @@ impl<'a> rt::Struct<'a> for AcknowledgeTopic<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -323,10 +329,12 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
@@ -348,6 +356,7 @@ impl<'a> rt::Struct<'a> for AcknowledgePartition<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -498,10 +507,12 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(
             fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET,
             rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?,
@@ -527,6 +538,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
                 "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -87,10 +87,12 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         vis.str(
@@ -110,6 +112,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -221,10 +224,12 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
         rt::visit::array::<PartitionData<'a>, V>(
             c,
@@ -238,6 +243,7 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -363,10 +369,12 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::NODE_ENDPOINTS_NODE_ID,
             rt::read::i32(c, "node_endpoints[].node_id")?,
@@ -388,6 +396,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 "node_endpoints[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -521,10 +530,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "responses[].partitions[].partition_index")?,
@@ -553,6 +564,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 "responses[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -680,10 +692,12 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID,
             rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?,
@@ -700,6 +714,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 "responses[].partitions[].current_leader._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -130,10 +130,12 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, rt::read::opt_str(c, true, true, "group_id")?);
         vis.str(fields::MEMBER_ID, rt::read::opt_str(c, true, true, "member_id")?);
         vis.i32(fields::SHARE_SESSION_EPOCH, rt::read::i32(c, "share_session_epoch")?);
@@ -159,6 +161,7 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -292,10 +295,12 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(fields::TOPICS_TOPIC_ID, rt::read::uuid(c, "topics[].topic_id")?);
         rt::visit::array::<FetchPartition<'a>, V>(
             c,
@@ -309,6 +314,7 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -418,10 +424,12 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(
             fields::FORGOTTEN_TOPICS_DATA_TOPIC_ID,
             rt::read::uuid(c, "forgotten_topics_data[].topic_id")?,
@@ -443,6 +451,7 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
                 "forgotten_topics_data[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -568,10 +577,12 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
@@ -599,6 +610,7 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -758,10 +770,12 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(
             fields::TOPICS_PARTITIONS_ACKNOWLEDGEMENT_BATCHES_FIRST_OFFSET,
             rt::read::i64(c, "topics[].partitions[].acknowledgement_batches[].first_offset")?,
@@ -787,6 +801,7 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
                 "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -96,10 +96,12 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         vis.str(
@@ -117,6 +119,7 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -237,10 +240,12 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(fields::RESPONSES_TOPIC_ID, rt::read::uuid(c, "responses[].topic_id")?);
         rt::visit::array::<PartitionData<'a>, V>(
             c,
@@ -254,6 +259,7 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::RESPONSES_TAGGED_FIELDS, vis, "responses[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -379,10 +385,12 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::NODE_ENDPOINTS_NODE_ID,
             rt::read::i32(c, "node_endpoints[].node_id")?,
@@ -404,6 +412,7 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
                 "node_endpoints[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -567,10 +576,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::RESPONSES_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "responses[].partitions[].partition_index")?,
@@ -620,6 +631,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 "responses[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -776,10 +788,12 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::RESPONSES_PARTITIONS_CURRENT_LEADER_LEADER_ID,
             rt::read::i32(c, "responses[].partitions[].current_leader.leader_id")?,
@@ -796,6 +810,7 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
                 "responses[].partitions[].current_leader._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -929,10 +944,12 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(
             fields::RESPONSES_PARTITIONS_ACQUIRED_RECORDS_FIRST_OFFSET,
             rt::read::i64(c, "responses[].partitions[].acquired_records[].first_offset")?,
@@ -953,6 +970,7 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
                 "responses[].partitions[].acquired_records[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -67,10 +67,12 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<&'a str, V>(c, true, false, v, fields::GROUP_IDS, vis, "group_ids")?;
         vis.bool(
             fields::INCLUDE_AUTHORIZED_OPERATIONS,
@@ -79,6 +81,7 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

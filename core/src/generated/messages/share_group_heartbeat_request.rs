@@ -82,10 +82,12 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
         vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
         vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
@@ -102,6 +104,7 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

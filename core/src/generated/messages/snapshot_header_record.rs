@@ -73,10 +73,12 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
         vis.i64(
             fields::LAST_CONTAINED_LOG_TIMESTAMP,
@@ -85,6 +87,7 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -119,10 +119,12 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
         if v >= 4 {
             vis.bool(fields::IS_K_RAFT_CONTROLLER, rt::read::bool(c, "is_k_raft_controller")?);
@@ -162,6 +164,7 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -339,10 +342,12 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 0 {
             vis.str(
                 fields::UNGROUPED_PARTITIONS_TOPIC_NAME,
@@ -363,6 +368,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
                 "ungrouped_partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -505,10 +511,12 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if (1..=2).contains(&v) {
             vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 2, "topics[].name")?));
         }
@@ -526,6 +534,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -674,10 +683,12 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 3 {
             vis.str(
                 fields::TOPIC_STATES_TOPIC_NAME,
@@ -703,6 +714,7 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
                 "topic_states[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -858,10 +870,12 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 3 {
             vis.i32(
                 fields::TOPIC_STATES_PARTITION_STATES_PARTITION_INDEX,
@@ -888,6 +902,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
                 "topic_states[].partition_states[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -72,10 +72,12 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         rt::visit::array::<StopReplicaPartitionError<'a>, V>(
             c,
@@ -89,6 +91,7 @@ impl<'a> rt::Struct<'a> for StopReplicaResponse<'a> {
         if v >= 2 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -214,10 +217,12 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::PARTITION_ERRORS_TOPIC_NAME,
             Some(rt::read::str(c, v >= 2, "partition_errors[].topic_name")?),
@@ -238,6 +243,7 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
                 "partition_errors[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

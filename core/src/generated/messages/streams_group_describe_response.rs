@@ -69,15 +69,18 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         rt::visit::array::<DescribedGroup<'a>, V>(c, true, false, v, fields::GROUPS, vis, "groups")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -242,10 +245,12 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::GROUPS_ERROR_CODE, rt::read::i16(c, "groups[].error_code")?);
         vis.str(
             fields::GROUPS_ERROR_MESSAGE,
@@ -274,6 +279,7 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         if true {
             rt::visit::tags_only(c, fields::GROUPS_TAGGED_FIELDS, vis, "groups[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -392,10 +398,12 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::GROUPS_TOPOLOGY_EPOCH,
             rt::read::i32(c, "groups[].topology.epoch")?,
@@ -417,6 +425,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
                 "groups[].topology._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -610,10 +619,12 @@ impl<'a> rt::Struct<'a> for Member<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_MEMBERS_MEMBER_ID,
             Some(rt::read::str(c, true, "groups[].members[].member_id")?),
@@ -691,6 +702,7 @@ impl<'a> rt::Struct<'a> for Member<'a> {
                 "groups[].members[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -861,10 +873,12 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
             Some(rt::read::str(
@@ -917,6 +931,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
                 "groups[].topology.subtopologies[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1083,10 +1098,12 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_MEMBERS_USER_ENDPOINT_HOST,
             Some(rt::read::str(c, true, "groups[].members[].user_endpoint.host")?),
@@ -1103,6 +1120,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
                 "groups[].members[].user_endpoint._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1214,10 +1232,12 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_MEMBERS_CLIENT_TAGS_KEY,
             Some(rt::read::str(c, true, "groups[].members[].client_tags[].key")?),
@@ -1234,6 +1254,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
                 "groups[].members[].client_tags[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1367,10 +1388,12 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_MEMBERS_TASK_OFFSETS_SUBTOPOLOGY_ID,
             Some(rt::read::str(
@@ -1395,6 +1418,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
                 "groups[].members[].task_offsets[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1523,10 +1547,12 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<TaskIds<'a>, V>(
             c,
             true,
@@ -1562,6 +1588,7 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
                 "groups[].members[].assignment._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1770,10 +1797,12 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
             Some(rt::read::str(
@@ -1813,6 +1842,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
                 "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1957,10 +1987,12 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::GROUPS_MEMBERS_ASSIGNMENT_ACTIVE_TASKS_SUBTOPOLOGY_ID,
             Some(rt::read::str(
@@ -1986,6 +2018,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 "groups[].members[].assignment.active_tasks[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

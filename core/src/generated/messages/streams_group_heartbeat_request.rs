@@ -148,10 +148,12 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, true, "group_id")?));
         vis.str(fields::MEMBER_ID, Some(rt::read::str(c, true, "member_id")?));
         vis.i32(fields::MEMBER_EPOCH, rt::read::i32(c, "member_epoch")?);
@@ -177,6 +179,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -310,10 +313,12 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::TOPOLOGY_EPOCH, rt::read::i32(c, "topology.epoch")?);
         rt::visit::array::<Subtopology<'a>, V>(
             c,
@@ -327,6 +332,7 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPOLOGY_TAGGED_FIELDS, vis, "topology._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -436,10 +442,12 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
             Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
@@ -461,6 +469,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 "active_tasks[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -571,10 +580,12 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::USER_ENDPOINT_HOST,
             Some(rt::read::str(c, true, "user_endpoint.host")?),
@@ -588,6 +599,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
                 "user_endpoint._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -697,10 +709,12 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::CLIENT_TAGS_KEY,
             Some(rt::read::str(c, true, "client_tags[].key")?),
@@ -717,6 +731,7 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
                 "client_tags[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -848,10 +863,12 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TASK_OFFSETS_SUBTOPOLOGY_ID,
             Some(rt::read::str(c, true, "task_offsets[].subtopology_id")?),
@@ -869,6 +886,7 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
                 "task_offsets[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1021,10 +1039,12 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TOPOLOGY_SUBTOPOLOGIES_SUBTOPOLOGY_ID,
             Some(rt::read::str(c, true, "topology.subtopologies[].subtopology_id")?),
@@ -1091,6 +1111,7 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
                 "topology.subtopologies[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1307,10 +1328,12 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TOPOLOGY_SUBTOPOLOGIES_STATE_CHANGELOG_TOPICS_NAME,
             Some(rt::read::str(
@@ -1347,6 +1370,7 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
                 "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1519,10 +1543,12 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<i16, V>(
             c,
             true,
@@ -1558,6 +1584,7 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
                 "topology.subtopologies[].copartition_groups[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -142,10 +142,12 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         vis.str(
@@ -186,6 +188,7 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -324,10 +327,12 @@ impl<'a> rt::Struct<'a> for Status<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i8(fields::STATUS_STATUS_CODE, rt::read::i8(c, "status[].status_code")?);
         vis.str(
             fields::STATUS_STATUS_DETAIL,
@@ -336,6 +341,7 @@ impl<'a> rt::Struct<'a> for Status<'a> {
         if true {
             rt::visit::tags_only(c, fields::STATUS_TAGGED_FIELDS, vis, "status[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -445,10 +451,12 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::ACTIVE_TASKS_SUBTOPOLOGY_ID,
             Some(rt::read::str(c, true, "active_tasks[].subtopology_id")?),
@@ -470,6 +478,7 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
                 "active_tasks[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -595,10 +604,12 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         let present = true;
         rt::visit::struct_field::<Endpoint<'a>, V>(
             c,
@@ -633,6 +644,7 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
                 "partitions_by_user_endpoint[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -767,10 +779,12 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::PARTITIONS_BY_USER_ENDPOINT_USER_ENDPOINT_HOST,
             Some(rt::read::str(
@@ -791,6 +805,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
                 "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -913,10 +928,12 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::PARTITIONS_BY_USER_ENDPOINT_ACTIVE_PARTITIONS_TOPIC,
             Some(rt::read::str(
@@ -942,6 +959,7 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
                 "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -103,10 +103,12 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::GROUP_ID, Some(rt::read::str(c, v >= 4, "group_id")?));
         vis.i32(fields::GENERATION_ID, rt::read::i32(c, "generation_id")?);
         vis.str(fields::MEMBER_ID, Some(rt::read::str(c, v >= 4, "member_id")?));
@@ -140,6 +142,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
         if v >= 4 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -276,10 +279,12 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::ASSIGNMENTS_MEMBER_ID,
             Some(rt::read::str(c, v >= 4, "assignments[].member_id")?),
@@ -296,6 +301,7 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
                 "assignments[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -114,10 +114,12 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TRANSACTIONAL_ID,
             Some(rt::read::str(c, v >= 3, "transactional_id")?),
@@ -141,6 +143,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
         if v >= 3 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -284,10 +287,12 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPICS_NAME, Some(rt::read::str(c, v >= 3, "topics[].name")?));
         rt::visit::array::<TxnOffsetCommitRequestPartition<'a>, V>(
             c,
@@ -301,6 +306,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
         if v >= 3 {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -442,10 +448,12 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
@@ -472,6 +480,7 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

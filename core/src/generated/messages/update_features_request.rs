@@ -75,10 +75,12 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::TIMEOUT_MS, rt::read::i32(c, "timeout_ms")?);
         rt::visit::array::<FeatureUpdateKey<'a>, V>(
             c,
@@ -95,6 +97,7 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -237,10 +240,12 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::FEATURE_UPDATES_FEATURE,
             Some(rt::read::str(c, true, "feature_updates[].feature")?),
@@ -269,6 +274,7 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
                 "feature_updates[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -129,10 +129,12 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
         if v >= 8 {
             vis.bool(fields::IS_K_RAFT_CONTROLLER, rt::read::bool(c, "is_k_raft_controller")?);
@@ -188,6 +190,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -435,10 +438,12 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 4 {
             vis.str(
                 fields::UNGROUPED_PARTITION_STATES_TOPIC_NAME,
@@ -502,6 +507,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
                 "ungrouped_partition_states[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -674,10 +680,12 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 5 {
             vis.str(
                 fields::TOPIC_STATES_TOPIC_NAME,
@@ -709,6 +717,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
                 "topic_states[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -888,10 +897,12 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::LIVE_BROKERS_ID, rt::read::i32(c, "live_brokers[].id")?);
         if v <= 0 {
             vis.str(
@@ -930,6 +941,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
                 "live_brokers[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1103,10 +1115,12 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.i32(
                 fields::LIVE_BROKERS_ENDPOINTS_PORT,
@@ -1139,6 +1153,7 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
                 "live_brokers[].endpoints[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

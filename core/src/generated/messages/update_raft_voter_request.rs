@@ -95,10 +95,12 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
         vis.i32(fields::CURRENT_LEADER_EPOCH, rt::read::i32(c, "current_leader_epoch")?);
         vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
@@ -109,6 +111,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -232,10 +235,12 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::LISTENERS_NAME,
             Some(rt::read::str(c, true, "listeners[].name")?),
@@ -248,6 +253,7 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         if true {
             rt::visit::tags_only(c, fields::LISTENERS_TAGGED_FIELDS, vis, "listeners[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -366,10 +372,12 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(
             fields::K_RAFT_VERSION_FEATURE_MIN_SUPPORTED_VERSION,
             rt::read::i16(c, "k_raft_version_feature.min_supported_version")?,
@@ -386,6 +394,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
                 "k_raft_version_feature._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

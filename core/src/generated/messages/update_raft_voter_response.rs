@@ -95,10 +95,12 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::THROTTLE_TIME_MS, rt::read::i32(c, "throttle_time_ms")?);
         vis.i16(fields::ERROR_CODE, rt::read::i16(c, "error_code")?);
         if true {
@@ -117,6 +119,7 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -263,10 +266,12 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::CURRENT_LEADER_LEADER_ID,
             rt::read::i32(c, "current_leader.leader_id")?,
@@ -288,6 +293,7 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
                 "current_leader._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

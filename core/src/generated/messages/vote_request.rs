@@ -76,10 +76,12 @@ impl<'a> rt::Struct<'a> for VoteRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::CLUSTER_ID, rt::read::opt_str(c, true, true, "cluster_id")?);
         if v >= 1 {
             vis.i32(fields::VOTER_ID, rt::read::i32(c, "voter_id")?);
@@ -88,6 +90,7 @@ impl<'a> rt::Struct<'a> for VoteRequest<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -204,10 +207,12 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TOPICS_TOPIC_NAME,
             Some(rt::read::str(c, true, "topics[].topic_name")?),
@@ -224,6 +229,7 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         if true {
             rt::visit::tags_only(c, fields::TOPICS_TAGGED_FIELDS, vis, "topics[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -428,10 +434,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "topics[].partitions[].partition_index")?,
@@ -478,6 +486,7 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 "topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -69,15 +69,18 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(fields::VERSION, rt::read::i16(c, "version")?);
         rt::visit::array::<Voter<'a>, V>(c, true, false, v, fields::VOTERS, vis, "voters")?;
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -208,10 +211,12 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::VOTERS_VOTER_ID, rt::read::i32(c, "voters[].voter_id")?);
         vis.uuid(
             fields::VOTERS_VOTER_DIRECTORY_ID,
@@ -229,6 +234,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         if true {
             rt::visit::tags_only(c, fields::VOTERS_TAGGED_FIELDS, vis, "voters[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -349,10 +355,12 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::VOTERS_ENDPOINTS_NAME,
             Some(rt::read::str(c, true, "voters[].endpoints[].name")?),
@@ -373,6 +381,7 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
                 "voters[].endpoints[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -497,10 +506,12 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i16(
             fields::VOTERS_K_RAFT_VERSION_FEATURE_MIN_SUPPORTED_VERSION,
             rt::read::i16(c, "voters[].k_raft_version_feature.min_supported_version")?,
@@ -517,6 +528,7 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
                 "voters[].k_raft_version_feature._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

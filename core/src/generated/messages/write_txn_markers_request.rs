@@ -65,14 +65,17 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<WritableTxnMarker<'a>, V>(c, v >= 1, false, v, fields::MARKERS, vis, "markers")?;
         if v >= 1 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -213,10 +216,12 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(fields::MARKERS_PRODUCER_ID, rt::read::i64(c, "markers[].producer_id")?);
         vis.i16(
             fields::MARKERS_PRODUCER_EPOCH,
@@ -242,6 +247,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         if v >= 1 {
             rt::visit::tags_only(c, fields::MARKERS_TAGGED_FIELDS, vis, "markers[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -356,10 +362,12 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::MARKERS_TOPICS_NAME,
             Some(rt::read::str(c, v >= 1, "markers[].topics[].name")?),
@@ -381,6 +389,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
                 "markers[].topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -64,14 +64,17 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersResponse<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<WritableTxnMarkerResult<'a>, V>(c, v >= 1, false, v, fields::MARKERS, vis, "markers")?;
         if v >= 1 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -179,10 +182,12 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(fields::MARKERS_PRODUCER_ID, rt::read::i64(c, "markers[].producer_id")?);
         rt::visit::array::<WritableTxnMarkerTopicResult<'a>, V>(
             c,
@@ -196,6 +201,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerResult<'a> {
         if v >= 1 {
             rt::visit::tags_only(c, fields::MARKERS_TAGGED_FIELDS, vis, "markers[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -314,10 +320,12 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::MARKERS_TOPICS_NAME,
             Some(rt::read::str(c, v >= 1, "markers[].topics[].name")?),
@@ -339,6 +347,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopicResult<'a> {
                 "markers[].topics[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -458,10 +467,12 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::MARKERS_TOPICS_PARTITIONS_PARTITION_INDEX,
             rt::read::i32(c, "markers[].topics[].partitions[].partition_index")?,
@@ -478,6 +489,7 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
                 "markers[].topics[].partitions[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

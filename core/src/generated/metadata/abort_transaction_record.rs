@@ -82,10 +82,12 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if true {
             let n = rt::read::tag_count(c, "_tagged_fields")?;
             let mut next_tag = 0u64;
@@ -101,6 +103,7 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 

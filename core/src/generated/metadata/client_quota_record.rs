@@ -83,10 +83,12 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         rt::visit::array::<EntityData<'a>, V>(c, true, false, v, fields::ENTITY, vis, "entity")?;
         vis.str(fields::KEY, Some(rt::read::str(c, true, "key")?));
         vis.f64(fields::VALUE, rt::read::f64(c, "value")?);
@@ -94,6 +96,7 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -206,10 +209,12 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::ENTITY_ENTITY_TYPE,
             Some(rt::read::str(c, true, "entity[].entity_type")?),
@@ -221,6 +226,7 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         if true {
             rt::visit::tags_only(c, fields::ENTITY_TAGGED_FIELDS, vis, "entity[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -75,10 +75,12 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i8(fields::RESOURCE_TYPE, rt::read::i8(c, "resource_type")?);
         vis.str(fields::RESOURCE_NAME, Some(rt::read::str(c, true, "resource_name")?));
         vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
@@ -86,6 +88,7 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

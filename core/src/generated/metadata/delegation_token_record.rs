@@ -99,10 +99,12 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::OWNER, Some(rt::read::str(c, true, "owner")?));
         vis.str(fields::REQUESTER, Some(rt::read::str(c, true, "requester")?));
         rt::visit::array::<&'a str, V>(c, true, false, v, fields::RENEWERS, vis, "renewers")?;
@@ -113,6 +115,7 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -170,10 +170,12 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::PARTITION_ID, rt::read::i32(c, "partition_id")?);
         vis.uuid(fields::TOPIC_ID, rt::read::uuid(c, "topic_id")?);
         rt::visit::array::<i32, V>(c, true, false, v, fields::REPLICAS, vis, "replicas")?;
@@ -219,6 +221,7 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 

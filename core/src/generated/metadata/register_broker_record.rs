@@ -139,10 +139,12 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
         if v >= 2 {
             vis.bool(
@@ -178,6 +180,7 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -353,10 +356,12 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::END_POINTS_NAME,
             Some(rt::read::str(c, true, "end_points[].name")?),
@@ -373,6 +378,7 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
         if true {
             rt::visit::tags_only(c, fields::END_POINTS_TAGGED_FIELDS, vis, "end_points[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -499,10 +505,12 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
         vis.i16(
             fields::FEATURES_MIN_SUPPORTED_VERSION,
@@ -515,6 +523,7 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
         if true {
             rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

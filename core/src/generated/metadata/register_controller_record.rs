@@ -89,10 +89,12 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::CONTROLLER_ID, rt::read::i32(c, "controller_id")?);
         vis.uuid(fields::INCARNATION_ID, rt::read::uuid(c, "incarnation_id")?);
         vis.bool(fields::ZK_MIGRATION_READY, rt::read::bool(c, "zk_migration_ready")?);
@@ -101,6 +103,7 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -235,10 +238,12 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::END_POINTS_NAME,
             Some(rt::read::str(c, true, "end_points[].name")?),
@@ -255,6 +260,7 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
         if true {
             rt::visit::tags_only(c, fields::END_POINTS_TAGGED_FIELDS, vis, "end_points[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -381,10 +387,12 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::FEATURES_NAME, Some(rt::read::str(c, true, "features[].name")?));
         vis.i16(
             fields::FEATURES_MIN_SUPPORTED_VERSION,
@@ -397,6 +405,7 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
         if true {
             rt::visit::tags_only(c, fields::FEATURES_TAGGED_FIELDS, vis, "features[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -85,10 +85,12 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::NAME, Some(rt::read::str(c, true, "name")?));
         vis.i8(fields::MECHANISM, rt::read::i8(c, "mechanism")?);
         vis.bytes(fields::SALT, Some(rt::read::bytes(c, true, "salt")?));
@@ -98,6 +100,7 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -115,10 +115,12 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 0 {
             vis.str(fields::CLUSTER_ID, Some(rt::read::str(c, true, "cluster_id")?));
         }
@@ -137,6 +139,7 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -282,10 +285,12 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 0 {
             vis.i32(
                 fields::CURRENT_VOTERS_VOTER_ID,
@@ -300,6 +305,7 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
                 "current_voters[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

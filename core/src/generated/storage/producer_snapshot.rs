@@ -66,10 +66,12 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.u32(fields::CRC, rt::read::u32(c, "crc")?);
         rt::visit::array::<ProducerEntry<'a>, V>(
             c,
@@ -80,6 +82,7 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
             vis,
             "producer_entries",
         )?;
+        cur.join(local);
         Ok(())
     }
 
@@ -222,10 +225,12 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i64(
             fields::PRODUCER_ENTRIES_PRODUCER_ID,
             rt::read::i64(c, "producer_entries[].producer_id")?,
@@ -258,6 +263,7 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
             fields::PRODUCER_ENTRIES_CURRENT_TXN_FIRST_OFFSET,
             rt::read::i64(c, "producer_entries[].current_txn_first_offset")?,
         );
+        cur.join(local);
         Ok(())
     }
 

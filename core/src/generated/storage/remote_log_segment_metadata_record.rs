@@ -137,10 +137,12 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         let present = true;
         rt::visit::struct_field::<RemoteLogSegmentIdEntry<'a>, V>(c, present, v, fields::REMOTE_LOG_SEGMENT_ID, vis)?;
         vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
@@ -184,6 +186,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -320,10 +323,12 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         let present = true;
         rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(
             c,
@@ -344,6 +349,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
                 "remote_log_segment_id._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -466,10 +472,12 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::SEGMENT_LEADER_EPOCHS_LEADER_EPOCH,
             rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?,
@@ -486,6 +494,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
                 "segment_leader_epochs[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -615,10 +624,12 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_NAME,
             Some(rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?),
@@ -639,6 +650,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
                 "remote_log_segment_id.topic_id_partition._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

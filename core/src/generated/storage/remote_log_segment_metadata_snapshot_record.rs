@@ -140,10 +140,12 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.uuid(fields::SEGMENT_ID, rt::read::uuid(c, "segment_id")?);
         vis.i64(fields::START_OFFSET, rt::read::i64(c, "start_offset")?);
         vis.i64(fields::END_OFFSET, rt::read::i64(c, "end_offset")?);
@@ -186,6 +188,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -334,10 +337,12 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(
             fields::SEGMENT_LEADER_EPOCHS_LEADER_EPOCH,
             rt::read::i32(c, "segment_leader_epochs[].leader_epoch")?,
@@ -354,6 +359,7 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
                 "segment_leader_epochs[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

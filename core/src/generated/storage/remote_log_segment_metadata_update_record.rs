@@ -86,10 +86,12 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         let present = true;
         rt::visit::struct_field::<RemoteLogSegmentIdEntry<'a>, V>(c, present, v, fields::REMOTE_LOG_SEGMENT_ID, vis)?;
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
@@ -105,6 +107,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -218,10 +221,12 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         let present = true;
         rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(
             c,
@@ -242,6 +247,7 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
                 "remote_log_segment_id._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -372,10 +378,12 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::REMOTE_LOG_SEGMENT_ID_TOPIC_ID_PARTITION_NAME,
             Some(rt::read::str(c, true, "remote_log_segment_id.topic_id_partition.name")?),
@@ -396,6 +404,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
                 "remote_log_segment_id.topic_id_partition._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

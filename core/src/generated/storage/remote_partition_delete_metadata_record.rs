@@ -84,10 +84,12 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         let present = true;
         rt::visit::struct_field::<TopicIdPartitionEntry<'a>, V>(c, present, v, fields::TOPIC_ID_PARTITION, vis)?;
         vis.i32(fields::BROKER_ID, rt::read::i32(c, "broker_id")?);
@@ -99,6 +101,7 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         if true {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -231,10 +234,12 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::TOPIC_ID_PARTITION_NAME,
             Some(rt::read::str(c, true, "topic_id_partition.name")?),
@@ -255,6 +260,7 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
                 "topic_id_partition._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

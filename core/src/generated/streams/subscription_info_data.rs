@@ -122,10 +122,12 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::VERSION, rt::read::i32(c, "version")?);
         if v >= 3 {
             vis.i32(
@@ -166,6 +168,7 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
         if v >= 11 {
             rt::visit::array::<ClientTag<'a>, V>(c, false, false, v, fields::CLIENT_TAGS, vis, "client_tags")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -354,10 +357,12 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v <= 6 {
             vis.i32(
                 fields::PREV_TASKS_TOPIC_GROUP_ID,
@@ -370,6 +375,7 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
                 rt::read::i32(c, "prev_tasks[].partition")?,
             );
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -547,10 +553,12 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 7 {
             vis.i32(
                 fields::TASK_OFFSET_SUMS_TOPIC_GROUP_ID,
@@ -586,6 +594,7 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
                 "task_offset_sums[].partition_to_offset_sum",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -747,10 +756,12 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 11 {
             vis.bytes(
                 fields::CLIENT_TAGS_KEY,
@@ -763,6 +774,7 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
                 Some(rt::read::bytes(c, false, "client_tags[].value")?),
             );
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -901,10 +913,12 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if (7..=9).contains(&v) {
             vis.i32(
                 fields::TASK_OFFSET_SUMS_PARTITION_TO_OFFSET_SUM_PARTITION,
@@ -917,6 +931,7 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
                 rt::read::i64(c, "task_offset_sums[].partition_to_offset_sum[].offset_sum")?,
             );
         }
+        cur.join(local);
         Ok(())
     }
 

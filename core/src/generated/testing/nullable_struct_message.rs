@@ -99,10 +99,12 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         let present = rt::read::present(c, true, "nullable_struct")?;
         rt::visit::struct_field::<MyStruct<'a>, V>(c, present, v, fields::NULLABLE_STRUCT, vis)?;
         let present = rt::read::present(c, v >= 1, "nullable_struct2")?;
@@ -128,6 +130,7 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -277,10 +280,12 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::NULLABLE_STRUCT_MY_STRING,
             Some(rt::read::str(c, v >= 1, "nullable_struct.my_string")?),
@@ -297,6 +302,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
                 "nullable_struct._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -408,10 +414,12 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(
             fields::NULLABLE_STRUCT2_MY_STRING,
             Some(rt::read::str(c, v >= 1, "nullable_struct2.my_string")?),
@@ -428,6 +436,7 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
                 "nullable_struct2._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -555,10 +564,12 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.str(
                 fields::NULLABLE_STRUCT3_MY_STRING,
@@ -579,6 +590,7 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
                 "nullable_struct3._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -721,10 +733,12 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.str(
                 fields::NULLABLE_STRUCT4_MY_STRING,
@@ -745,6 +759,7 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
                 "nullable_struct4._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

@@ -75,10 +75,12 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             rt::visit::array::<StructArray<'a>, V>(c, v >= 1, false, v, fields::GOATS, vis, "goats")?;
         }
@@ -86,6 +88,7 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         if v >= 1 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -221,10 +224,12 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.i8(fields::GOATS_COLOR, rt::read::i8(c, "goats[].color")?);
         }
@@ -234,6 +239,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         if v >= 1 {
             rt::visit::tags_only(c, fields::GOATS_TAGGED_FIELDS, vis, "goats[]._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 

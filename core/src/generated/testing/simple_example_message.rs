@@ -248,10 +248,12 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
 
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 1 {
             vis.uuid(fields::PROCESS_ID, rt::read::uuid(c, "process_id")?);
         }
@@ -355,6 +357,7 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
                 }
             }
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -726,10 +729,12 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 2 {
             vis.i32(fields::MY_STRUCT_STRUCT_ID, rt::read::i32(c, "my_struct.struct_id")?);
         }
@@ -747,6 +752,7 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         if v >= 1 {
             rt::visit::tags_only(c, fields::MY_STRUCT_TAGGED_FIELDS, vis, "my_struct._tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -873,10 +879,12 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 2 {
             vis.str(
                 fields::MY_TAGGED_STRUCT_STRUCT_ID,
@@ -891,6 +899,7 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
                 "my_tagged_struct._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1021,10 +1030,12 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.i32(fields::MY_COMMON_STRUCT_FOO, rt::read::i32(c, "my_common_struct.foo")?);
         vis.i32(fields::MY_COMMON_STRUCT_BAR, rt::read::i32(c, "my_common_struct.bar")?);
         if v >= 1 {
@@ -1035,6 +1046,7 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
                 "my_common_struct._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 
@@ -1145,10 +1157,12 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         if v >= 2 {
             vis.i32(
                 fields::MY_STRUCT_ARRAY_IN_STRUCT_ARRAY_FIELD_ID,
@@ -1163,6 +1177,7 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
                 "my_struct.array_in_struct[]._tagged_fields",
             )?;
         }
+        cur.join(local);
         Ok(())
     }
 

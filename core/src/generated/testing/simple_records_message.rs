@@ -71,15 +71,18 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
     #[inline]
     #[allow(unused_variables)]
     fn visit_fields<V: rt::Visitor<'a> + ?Sized>(
-        c: &mut rt::Cursor<'a>,
+        cur: &mut rt::Cursor<'a>,
         v: i16,
         vis: &mut V,
     ) -> Result<(), rt::DecodeError> {
+        let mut local = cur.fork();
+        let c = &mut local;
         vis.str(fields::TOPIC, Some(rt::read::str(c, v >= 1, "topic")?));
         vis.records(fields::RECORD_SET, rt::read::opt_bytes(c, v >= 1, true, "record_set")?);
         if v >= 1 {
             rt::visit::tags_only(c, fields::TAGGED_FIELDS, vis, "_tagged_fields")?;
         }
+        cur.join(local);
         Ok(())
     }
 
