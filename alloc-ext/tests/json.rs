@@ -34,8 +34,8 @@ fn tagged_fields_appear_only_when_not_default() {
 
 #[test]
 fn owned_json_round_trip() {
-    let mut rec = owned::PartitionChangeRecord { partition_id: 9, isr: Some(vec![1, 2]), ..Default::default() };
-    rec.unknown_tagged_fields.0.push(kafka_wire::OwnedRawTaggedField { tag: 99, data: vec![1, 2, 3] });
+    let mut rec = owned::PartitionChangeRecord { partition_id: 9, isr: Some(kafka_wire::SmallVec::from_slice(&[1, 2])), ..Default::default() };
+    rec.unknown_tagged_fields.push(kafka_wire::OwnedRawTaggedField { tag: 99, data: vec![1, 2, 3] });
     let j = owned_to_json(&rec, 1).unwrap();
     assert_eq!(j["_unknownTaggedFields"], json!([{"tag": 99, "data": "AQID"}]));
     let back: owned::PartitionChangeRecord = from_json(&j, 1).unwrap();

@@ -4,7 +4,6 @@
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use kafka_wire::messages::alter_partition_request::owned::AlterPartitionRequest;
 use kafka_wire::messages::metadata_request::owned::MetadataRequest;
@@ -13,13 +12,14 @@ use kafka_wire::messages::sasl_authenticate_request::owned::SaslAuthenticateRequ
 use kafka_wire::{DecodeErrorKind, OwnedMessage};
 
 struct Counting;
-static BYTES: AtomicUsize = AtomicUsize::new(0);
+// Per thread: tests run in parallel, and only this thread's decode is counted.
 thread_local!(static ARMED: Cell<bool> = const { Cell::new(false) });
+thread_local!(static BYTES: Cell<usize> = const { Cell::new(0) });
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        if ARMED.with(|a| a.get()) {
-            BYTES.fetch_add(l.size(), Ordering::SeqCst);
+        if ARMED.try_with(|a| a.get()).unwrap_or(false) {
+            let _ = BYTES.try_with(|n| n.set(n.get() + l.size()));
         }
         unsafe { System.alloc(l) }
     }
@@ -33,11 +33,11 @@ static GLOBAL: Counting = Counting;
 
 /// Parses `input` as owned `M` at `v`, returning the error kind and the bytes allocated.
 fn hostile<M: OwnedMessage + std::fmt::Debug>(input: &[u8], v: i16) -> (DecodeErrorKind, usize) {
-    let before = BYTES.load(Ordering::SeqCst);
+    let before = BYTES.with(|n| n.get());
     ARMED.with(|a| a.set(true));
     let r = M::parse(input, v);
     ARMED.with(|a| a.set(false));
-    let used = BYTES.load(Ordering::SeqCst) - before;
+    let used = BYTES.with(|n| n.get()) - before;
     (r.expect_err("hostile input must fail").kind(), used)
 }
 

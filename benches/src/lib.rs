@@ -745,12 +745,12 @@ pub mod gen {
         let m = PartitionChangeRecord {
             partition_id: 3,
             topic_id: uuid(5),
-            isr: Some(vec![1, 2, 3]),
+            isr: Some(vec![1, 2, 3].into()),
             leader: 1,
-            replicas: Some(vec![1, 2, 3]),
-            directories: Some(vec![uuid(11), uuid(12), uuid(13)]),
-            eligible_leader_replicas: Some(vec![4, 5]),
-            last_known_elr: Some(vec![6]),
+            replicas: Some(vec![1, 2, 3].into()),
+            directories: Some(vec![uuid(11), uuid(12), uuid(13)].into()),
+            eligible_leader_replicas: Some(vec![4, 5].into()),
+            last_known_elr: Some(vec![6].into()),
             ..Default::default()
         };
         m.to_vec(2).expect("encode")
@@ -762,14 +762,14 @@ pub mod gen {
         let m = PartitionRecord {
             partition_id: 3,
             topic_id: uuid(5),
-            replicas: vec![1, 2, 3],
-            isr: vec![1, 2, 3],
+            replicas: vec![1, 2, 3].into(),
+            isr: vec![1, 2, 3].into(),
             leader: 1,
             leader_epoch: 9,
             partition_epoch: 12,
-            directories: vec![uuid(11), uuid(12), uuid(13)],
-            eligible_leader_replicas: Some(vec![4, 5]),
-            last_known_elr: Some(vec![6]),
+            directories: vec![uuid(11), uuid(12), uuid(13)].into(),
+            eligible_leader_replicas: Some(vec![4, 5].into()),
+            last_known_elr: Some(vec![6].into()),
             ..Default::default()
         };
         m.to_vec(2).expect("encode")

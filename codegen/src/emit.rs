@@ -61,15 +61,41 @@ fn scalar_ty(t: &Type) -> String {
     }
 }
 
-/// Rust type of an owned element or scalar.
-fn owned_ty(t: &Type) -> String {
+/// Rust type of an owned element or scalar. `inline` is the inline capacity of an array.
+fn owned_ty(t: &Type, inline: Option<usize>) -> String {
     match t {
-        Type::String => "String".into(),
+        Type::String => "rt::CompactString".into(),
         Type::Bytes | Type::Records => "Vec<u8>".into(),
         Type::Struct(n) => n.clone(),
-        Type::Array(e) => format!("Vec<{}>", owned_ty(e)),
+        Type::Array(e) => match inline {
+            Some(n) => format!("rt::SmallVec<[{}; {n}]>", owned_ty(e, None)),
+            None => format!("Vec<{}>", owned_ty(e, None)),
+        },
         t => scalar_ty(t),
     }
+}
+
+/// Elements an owned array keeps inline before it allocates, or `None` for a `Vec`.
+///
+/// Arrays of small elements with no heap parts — fixed-width scalars, and structs whose fields
+/// are all fixed-width and take at most [`INLINE_ELEM_BYTES`] on the wire, like a broker id with
+/// its epoch — keep up to 4 inline: replica sets, ISRs and their epochs (Kafka's usual
+/// replication factor is 3) then need no allocation, for at most 4 × 40 bytes of inline storage.
+const INLINE_ELEMS: usize = 4;
+/// The largest element, in wire bytes of fixed-width fields, that [`inline_cap`] keeps inline.
+const INLINE_ELEM_BYTES: usize = 16;
+
+fn inline_cap(t: &Type, all: &[(String, String, Vec<Field>)]) -> Option<usize> {
+    let Type::Array(e) = t else { return None };
+    let width = match &**e {
+        t if fixed_width(t).is_some() => fixed_width(t),
+        Type::Struct(n) => all
+            .iter()
+            .find(|(name, _, _)| name == n)
+            .and_then(|(_, _, fs)| fs.iter().map(|f| fixed_width(&f.ty)).sum::<Option<usize>>()),
+        _ => None,
+    };
+    width.filter(|&w| w <= INLINE_ELEM_BYTES).map(|_| INLINE_ELEMS)
 }
 
 fn fixed_width(t: &Type) -> Option<usize> {
@@ -105,14 +131,16 @@ struct F<'m> {
     path: String,
     /// Optional in Rust (`Option<…>`).
     opt: bool,
-    /// The owned twin (`String`, `Vec`) rather than the borrowed view.
+    /// The owned twin (`CompactString`, `Vec`, `SmallVec`) rather than the borrowed view.
     owned: bool,
+    /// Inline capacity of an owned array (`SmallVec`), see [`inline_cap`].
+    inline: Option<usize>,
 }
 
 impl F<'_> {
     fn rust_ty(&self) -> String {
         let t = if self.owned {
-            owned_ty(&self.f.ty)
+            owned_ty(&self.f.ty, self.inline)
         } else {
             scalar_ty(&self.f.ty)
         };
@@ -141,10 +169,7 @@ impl F<'_> {
                 let v: f64 = d.and_then(|s| s.parse().ok()).unwrap_or(0.0);
                 format!("{v:?}_f64")
             }
-            Type::String if self.owned => match d.unwrap_or("") {
-                "" => "String::new()".into(),
-                d => format!("String::from({d:?})"),
-            },
+            Type::String if self.owned => format!("rt::CompactString::const_new({:?})", d.unwrap_or("")),
             Type::String => format!("{:?}", d.unwrap_or("")),
             Type::Bytes | Type::Records if self.owned => "Vec::new()".into(),
             Type::Bytes | Type::Records => "&[] as &[u8]".into(),
@@ -154,6 +179,7 @@ impl F<'_> {
             },
             Type::Struct(n) if self.owned => format!("{n}::default()"),
             Type::Struct(n) => format!("{n}::DEFAULT"),
+            Type::Array(_) if self.owned && self.inline.is_some() => "rt::SmallVec::new()".into(),
             Type::Array(_) if self.owned => "Vec::new()".into(),
             Type::Array(_) => "rt::Array::EMPTY".into(),
         };
@@ -204,6 +230,7 @@ fn facts<'m>(fields: &'m [Field], prefix: &str) -> Vec<F<'m>> {
                 path: format!("{prefix}{}", snake(&f.name)),
                 opt,
                 owned: false,
+                inline: None,
             }
         })
         .collect()
@@ -510,7 +537,7 @@ fn from_view_expr(x: &F) -> String {
     let id = &x.id;
     let elem = |t: &Type| -> &'static str {
         match t {
-            Type::String => ".map(String::from)",
+            Type::String => ".map(rt::CompactString::from)",
             Type::Struct(_) => ".map(|e| (&e).into())",
             _ => "",
         }
@@ -518,7 +545,7 @@ fn from_view_expr(x: &F) -> String {
     match (&x.f.ty, x.opt) {
         (t, _) if fixed_width(t).is_some() => format!("v.{id}"),
         (Type::String, false) => format!("v.{id}.into()"),
-        (Type::String, true) => format!("v.{id}.map(String::from)"),
+        (Type::String, true) => format!("v.{id}.map(rt::CompactString::from)"),
         (Type::Bytes | Type::Records, false) => format!("v.{id}.to_vec()"),
         (Type::Bytes | Type::Records, true) => format!("v.{id}.map(<[u8]>::to_vec)"),
         (Type::Array(e), false) => format!("v.{id}.iter(){}.collect()", elem(e)),
@@ -530,12 +557,13 @@ fn from_view_expr(x: &F) -> String {
 }
 
 fn emit_owned(o: &mut String, m: &Message, all: &[(String, String, Vec<Field>)]) {
-    o.push_str("\n/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned\n/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.\n");
-    o.push_str("#[cfg(feature = \"alloc\")]\npub mod owned {\n    use crate::rt;\n    #[allow(unused_imports)]\n    use alloc::{string::String, vec::Vec};\n");
+    o.push_str("\n/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24\n/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged\n/// fields; converted from a view with `From`, encoded with the same checks.\n");
+    o.push_str("#[cfg(feature = \"alloc\")]\npub mod owned {\n    use crate::rt;\n    #[allow(unused_imports)]\n    use alloc::vec::Vec;\n");
     for (name, prefix, fields) in all {
         let mut fs = facts(fields, prefix);
         for x in &mut fs {
             x.owned = true;
+            x.inline = inline_cap(&x.f.ty, all);
         }
         let _ = writeln!(o, "\n    /// Owned [`{name}`](super::{name}).\n    #[derive(Clone, Debug, PartialEq)]\n    pub struct {name} {{");
         for x in &fs {
@@ -1250,11 +1278,50 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     // write
     let mut wb = String::new();
     let mut wv = false;
-    for x in fs {
+    // Runs of fixed-width fields present at the same versions are written with one bounds check.
+    let run_cond = |x: &F| -> Option<String> {
+        let c = cond(x.f.versions.minus(x.f.tagged), valid);
+        (c != "false" && fixed_width(&x.f.ty).is_some()).then_some(c)
+    };
+    let mut skip = 0usize;
+    for (i, x) in fs.iter().enumerate() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
         let present = x.f.versions.minus(x.f.tagged);
         let c = cond(present, valid);
         if c == "false" {
             continue;
+        }
+        if let Some(rc) = run_cond(x) {
+            let run: Vec<&F> = fs[i..]
+                .iter()
+                .take_while(|y| run_cond(y).as_deref() == Some(rc.as_str()))
+                .collect();
+            if run.len() >= 2 {
+                wv |= uses_v(&rc);
+                let total: usize = run.iter().map(|y| fixed_width(&y.f.ty).unwrap_or(0)).sum();
+                let mut e = format!("let r = w.run::<{total}>(\"{}\")?;", run[0].path);
+                let mut off = 0usize;
+                for y in &run {
+                    let wd = fixed_width(&y.f.ty).unwrap_or(0);
+                    let id = &y.id;
+                    let _ = match y.f.ty {
+                        Type::Bool => write!(e, "\n            r[{off}] = u8::from(self.{id});"),
+                        Type::Uuid => write!(e, "\n            r[{off}..{}].copy_from_slice(self.{id}.as_bytes());", off + wd),
+                        _ => write!(e, "\n            r[{off}..{}].copy_from_slice(&self.{id}.to_be_bytes());", off + wd),
+                    };
+                    off += wd;
+                }
+                if rc == "true" {
+                    let _ = writeln!(wb, "        {{\n            {e}\n        }}");
+                } else {
+                    let _ = writeln!(wb, "        if {rc} {{\n            {e}\n        }}");
+                }
+                skip = run.len() - 1;
+                continue;
+            }
         }
         let e = write_stmt(m, x, false);
         wv |= uses_v(&c) || e.contains(", v") || e.contains("(v)") || e.contains("w, v");
@@ -1383,7 +1450,7 @@ fn size_expr(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
                 (format!("rt::write::opt_bytes_size(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\")?"), None)
             }
             Type::Bytes | Type::Records => (format!("rt::write::bytes_size(&self.{id}, {compact}, \"{p}\")?"), None),
-            Type::Array(_) if x.opt => (format!("rt::owned::opt_vec_size(&self.{id}, {compact}, {nullable}, v, \"{p}\")?"), None),
+            Type::Array(_) if x.opt => (format!("rt::owned::opt_vec_size(self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\")?"), None),
             Type::Array(_) => (format!("rt::owned::vec_size(&self.{id}, {compact}, v, \"{p}\")?"), None),
             Type::Struct(_) if x.opt => (format!("rt::owned::opt_struct_size(&self.{id}, {nullable}, v, \"{p}\")?"), None),
             Type::Struct(_) => (format!("rt::OwnedStruct::size(&self.{id}, v)?"), None),
@@ -1450,7 +1517,7 @@ fn write_stmt(m: &Message, x: &F, tagged: bool) -> String {
             }
             Type::Bytes | Type::Records => format!("w.bytes(&self.{id}, {compact}, \"{p}\")?;"),
             Type::Array(_) if x.opt => {
-                format!("rt::owned::write_opt_vec(w, &self.{id}, {compact}, v, \"{p}\")?;")
+                format!("rt::owned::write_opt_vec(w, self.{id}.as_deref(), {compact}, v, \"{p}\")?;")
             }
             Type::Array(_) => {
                 format!("rt::owned::write_vec(w, &self.{id}, {compact}, v, \"{p}\")?;")

@@ -75,7 +75,7 @@ pub use arbitrary_impl::{arbitrary_bytes, ArbitraryAt};
 #[cfg(feature = "defmt")]
 pub use defmt_impls::FormatElem;
 #[cfg(feature = "alloc")]
-pub use owned::{owned_transcode, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStruct, OwnedTaggedFields};
+pub use owned::{owned_transcode, CompactString, SmallVec, OwnedElem, OwnedMessage, OwnedRawTaggedField, OwnedStruct, OwnedTaggedFields};
 
 /// The `uuid` crate, re-exported: UUID fields are [`uuid::Uuid`].
 pub use uuid;
@@ -96,7 +96,7 @@ mod rt {
     #[cfg(feature = "defmt")]
     pub(crate) use crate::defmt_impls as defmt_fmt;
     #[cfg(feature = "alloc")]
-    pub(crate) use crate::owned::{self, owned_transcode, OwnedMessage, OwnedStruct, OwnedTaggedFields};
+    pub(crate) use crate::owned::{self, owned_transcode, CompactString, OwnedMessage, OwnedStruct, OwnedTaggedFields, SmallVec};
 }
 
 mod generated;

@@ -1,11 +1,27 @@
 //! Owned values (feature `alloc`): the runtime half of the generated `owned` modules.
 //!
-//! Every generated struct has an owned twin (`String`, `Vec`, owned unknown tagged fields) in its
-//! module's `owned` submodule, made from a view with `From` and encoded with the same checks and
-//! sinks as the views. Owned decoding parses a view first: every count is checked against the
-//! bytes that remain before anything is reserved, and then exact capacities are allocated.
+//! Every generated struct has an owned twin in its module's `owned` submodule, made from a view
+//! with `From` and encoded with the same checks and sinks as the views. Owned decoding parses a
+//! view first: every count is checked against the bytes that remain before anything is
+//! reserved, and then exact capacities are allocated.
+//!
+//! The layout keeps allocations to one per large string and one per array that does not fit
+//! inline:
+//! - strings are [`CompactString`]: up to 24 bytes inline (12 on 32-bit targets), which covers
+//!   most topic names, hosts and ids;
+//! - arrays of small fixed-width elements (scalars, uuids, and structs of fixed-width fields
+//!   taking at most 16 bytes, such as a broker id with its epoch) are [`SmallVec`]`<[T; 4]>`: a
+//!   replica set, an ISR or a list of partition ids of up to 4 needs no allocation;
+//! - other arrays are `Vec`, bytes and records `Vec<u8>`;
+//! - unknown tagged fields are one pointer, allocated only when there are some.
+//!
+//! Build them with `"name".into()`, `SmallVec::from_slice(&[1, 2, 3])` or `.collect()`.
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
+
+pub use compact_str::CompactString;
+pub use smallvec::SmallVec;
 
 use crate::codec::{Message, MessageInfo};
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
@@ -22,29 +38,51 @@ pub struct OwnedRawTaggedField {
 }
 
 /// The unknown tagged fields of an owned struct, in ascending tag order.
+///
+/// One pointer wide: nearly every struct has none, and this sits in every owned struct (arrays
+/// of small structs keep 4 of them inline).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct OwnedTaggedFields(pub Vec<OwnedRawTaggedField>);
+pub struct OwnedTaggedFields(Option<Box<Vec<OwnedRawTaggedField>>>);
 
 impl OwnedTaggedFields {
     /// None.
     pub const fn new() -> Self {
-        OwnedTaggedFields(Vec::new())
+        OwnedTaggedFields(None)
     }
     /// Number of fields.
+    #[inline(always)]
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.0.as_ref().map_or(0, |v| v.len())
     }
     /// True when there are none.
+    #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.len() == 0
+    }
+    /// The fields, in order.
+    pub fn as_slice(&self) -> &[OwnedRawTaggedField] {
+        self.0.as_deref().map_or(&[], |v| v.as_slice())
+    }
+    /// Appends a field; keep tags ascending and unknown to the schema, or encoding fails.
+    pub fn push(&mut self, field: OwnedRawTaggedField) {
+        self.0.get_or_insert_with(Default::default).push(field);
     }
     /// Iterates them as borrowed fields.
     pub fn iter(&self) -> impl Iterator<Item = RawTaggedField<'_>> + '_ {
-        self.0.iter().map(|t| RawTaggedField { tag: t.tag, data: &t.data })
+        self.as_slice().iter().map(|t| RawTaggedField { tag: t.tag, data: &t.data })
     }
+    #[inline(always)]
     pub(crate) fn size(&self) -> Result<usize, EncodeError> {
+        if self.is_empty() {
+            return Ok(0);
+        }
+        self.size_some()
+    }
+
+    #[inline(never)]
+    fn size_some(&self) -> Result<usize, EncodeError> {
         let mut n = 0usize;
-        for t in &self.0 {
+        for t in self.as_slice() {
             if t.data.len() > i32::MAX as usize {
                 return Err(EncodeError::new(EncodeErrorKind::TooLong { length: t.data.len() }, "_tagged_fields"));
             }
@@ -54,9 +92,18 @@ impl OwnedTaggedFields {
     }
 }
 
+impl From<Vec<OwnedRawTaggedField>> for OwnedTaggedFields {
+    fn from(v: Vec<OwnedRawTaggedField>) -> Self {
+        OwnedTaggedFields((!v.is_empty()).then(|| Box::new(v)))
+    }
+}
+
 impl From<&TaggedFields<'_>> for OwnedTaggedFields {
     fn from(t: &TaggedFields<'_>) -> Self {
-        OwnedTaggedFields(t.iter().map(|r| OwnedRawTaggedField { tag: r.tag, data: r.data.to_vec() }).collect())
+        if t.is_empty() {
+            return OwnedTaggedFields(None);
+        }
+        t.iter().map(|r| OwnedRawTaggedField { tag: r.tag, data: r.data.to_vec() }).collect::<Vec<_>>().into()
     }
 }
 
@@ -78,10 +125,17 @@ pub trait OwnedElem {
     fn size_elem(&self, version: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError>;
     #[doc(hidden)]
     fn write_elem(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str) -> Result<(), EncodeError>;
+    /// Writes fixed-width elements into their `WIDTH × len` bytes.
+    #[doc(hidden)]
+    fn put_all(_elems: &[Self], _dst: &mut [u8])
+    where
+        Self: Sized,
+    {
+    }
 }
 
 macro_rules! fixed_owned {
-    ($($t:ty => $w:expr, $wr:ident;)*) => {$(
+    ($($t:ty => $w:literal, $wr:ident, $be:expr;)*) => {$(
         impl OwnedElem for $t {
             const WIDTH: Option<usize> = Some($w);
             fn size_elem(&self, _: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
@@ -90,22 +144,31 @@ macro_rules! fixed_owned {
             fn write_elem(&self, w: &mut Writer<'_>, _: i16, _: bool, f: &'static str) -> Result<(), EncodeError> {
                 w.$wr(*self, f)
             }
+            #[inline(always)]
+            fn put_all(elems: &[Self], dst: &mut [u8]) {
+                for (d, e) in dst.chunks_exact_mut($w).zip(elems) {
+                    if let Some(d) = d.first_chunk_mut::<$w>() {
+                        let b: [u8; $w] = $be(*e);
+                        *d = b;
+                    }
+                }
+            }
         }
     )*};
 }
 fixed_owned! {
-    bool => 1, bool;
-    i8 => 1, i8;
-    i16 => 2, i16;
-    u16 => 2, u16;
-    i32 => 4, i32;
-    u32 => 4, u32;
-    i64 => 8, i64;
-    f64 => 8, f64;
-    uuid::Uuid => 16, uuid;
+    bool => 1, bool, |b: bool| [u8::from(b)];
+    i8 => 1, i8, i8::to_be_bytes;
+    i16 => 2, i16, i16::to_be_bytes;
+    u16 => 2, u16, u16::to_be_bytes;
+    i32 => 4, i32, i32::to_be_bytes;
+    u32 => 4, u32, u32::to_be_bytes;
+    i64 => 8, i64, i64::to_be_bytes;
+    f64 => 8, f64, f64::to_be_bytes;
+    uuid::Uuid => 16, uuid, |u: uuid::Uuid| *u.as_bytes();
 }
 
-impl OwnedElem for alloc::string::String {
+impl OwnedElem for CompactString {
     fn size_elem(&self, _: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
         write::str_size(self, compact, f)
     }
@@ -124,7 +187,15 @@ impl<T: OwnedStruct> OwnedElem for T {
 }
 
 /// Size of an owned array.
+#[inline(always)]
 pub(crate) fn vec_size<T: OwnedElem>(a: &[T], compact: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
+    match T::WIDTH {
+        Some(w) if a.len() < i32::MAX as usize => Ok(write::len_size(a.len(), compact) + w * a.len()),
+        _ => vec_size_elems(a, compact, v, f),
+    }
+}
+
+fn vec_size_elems<T: OwnedElem>(a: &[T], compact: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
     if a.len() > i32::MAX as usize - 1 {
         return Err(EncodeError::new(EncodeErrorKind::TooLong { length: a.len() }, f));
     }
@@ -139,7 +210,7 @@ pub(crate) fn vec_size<T: OwnedElem>(a: &[T], compact: bool, v: i16, f: &'static
 }
 
 /// Size of a nullable owned array.
-pub(crate) fn opt_vec_size<T: OwnedElem>(a: &Option<Vec<T>>, compact: bool, nullable: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
+pub(crate) fn opt_vec_size<T: OwnedElem>(a: Option<&[T]>, compact: bool, nullable: bool, v: i16, f: &'static str) -> Result<usize, EncodeError> {
     match a {
         Some(a) => vec_size(a, compact, v, f),
         None if !nullable => Err(write::null_not_allowed(f)),
@@ -157,7 +228,19 @@ pub(crate) fn opt_struct_size<T: OwnedStruct>(s: &Option<T>, nullable: bool, v: 
 }
 
 /// Writes an owned array.
+#[inline(always)]
 pub(crate) fn write_vec<T: OwnedElem>(w: &mut Writer<'_>, a: &[T], compact: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+    if let Some(width) = T::WIDTH {
+        // Inline, with one bounds check for the elements (their count was checked by the size
+        // pass): most arrays of fixed-width elements are short (replica sets).
+        w.len_prefix(a.len(), compact, f)?;
+        T::put_all(a, w.take(width.saturating_mul(a.len()), f)?);
+        return Ok(());
+    }
+    write_vec_elems(w, a, compact, v, f)
+}
+
+fn write_vec_elems<T: OwnedElem>(w: &mut Writer<'_>, a: &[T], compact: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
     w.len_prefix(a.len(), compact, f)?;
     for e in a {
         e.write_elem(w, v, compact, f)?;
@@ -166,7 +249,7 @@ pub(crate) fn write_vec<T: OwnedElem>(w: &mut Writer<'_>, a: &[T], compact: bool
 }
 
 /// Writes a nullable owned array.
-pub(crate) fn write_opt_vec<T: OwnedElem>(w: &mut Writer<'_>, a: &Option<Vec<T>>, compact: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+pub(crate) fn write_opt_vec<T: OwnedElem>(w: &mut Writer<'_>, a: Option<&[T]>, compact: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
     match a {
         Some(a) => write_vec(w, a, compact, v, f),
         None => w.null_len(compact, f),

@@ -79,6 +79,35 @@ impl<'b> Writer<'b> {
         }
     }
 
+    /// The next `N` bytes, to be filled in place: a run of fixed-width fields written with one
+    /// bounds check.
+    #[inline(always)]
+    pub(crate) fn run<const N: usize>(&mut self, f: &'static str) -> Result<&mut [u8; N], EncodeError> {
+        let pos = self.pos;
+        match self.buf.get_mut(pos..).and_then(|b| b.first_chunk_mut::<N>()) {
+            Some(dst) => {
+                self.pos = pos + N;
+                Ok(dst)
+            }
+            None => Err(short(pos, N, f)),
+        }
+    }
+
+    /// The next `n` bytes, to be filled in place.
+    #[cfg(feature = "alloc")]
+    #[inline(always)]
+    pub(crate) fn take(&mut self, n: usize, f: &'static str) -> Result<&mut [u8], EncodeError> {
+        let pos = self.pos;
+        let end = pos.wrapping_add(n);
+        match self.buf.get_mut(pos..end) {
+            Some(dst) => {
+                self.pos = end;
+                Ok(dst)
+            }
+            None => Err(short(pos, n, f)),
+        }
+    }
+
     #[inline(always)]
     fn arr<const N: usize>(&mut self, a: [u8; N], f: &'static str) -> Result<(), EncodeError> {
         self.put(&a, f)
@@ -286,8 +315,16 @@ impl Writer<'_> {
     }
 
     /// The tagged-field section of a struct that knows no tags.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn unknown_tags_only<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) -> Result<(), EncodeError> {
+        if n == 0 {
+            return self.arr([0], "_tagged_fields");
+        }
+        self.unknown_tags_some(n, tags)
+    }
+
+    #[inline(never)]
+    fn unknown_tags_some<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) -> Result<(), EncodeError> {
         self.uvarint(n as u32, "_tagged_fields")?;
         for r in tags {
             self.raw_tag(r.tag, r.data)?;

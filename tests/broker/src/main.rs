@@ -38,6 +38,7 @@ use kafka_wire::frame::{encode_metadata_record, parse_response, Mode};
 use kafka_wire::messages::RequestHeader;
 use kafka_wire::records::{Batch, BatchBuilder, BatchRecords, Batches, NewHeader, NewRecord};
 use kafka_wire::{ApiKey, Message, MetadataRecordType, OwnedMessage, Uuid};
+use kafka_wire::{CompactString as Str, SmallVec};
 
 const TOPIC: &str = "kwire-broker-test";
 
@@ -494,7 +495,7 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
                 acks: -1,
                 timeout_ms: 30_000,
                 topic_data: vec![produce_request::owned::TopicProduceData {
-                    name: if pv >= 13 { String::new() } else { TOPIC.into() },
+                    name: if pv >= 13 { Str::default() } else { TOPIC.into() },
                     topic_id: if pv >= 13 { topic_id } else { Uuid::nil() },
                     partition_data: vec![produce_request::owned::PartitionProduceData { index: 0, records: Some(batch), ..Default::default() }],
                     ..Default::default()
@@ -532,7 +533,7 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
                 max_bytes: 1 << 20,
                 session_epoch: -1,
                 topics: vec![fetch_request::owned::FetchTopic {
-                    topic: if fv >= 13 { String::new() } else { TOPIC.into() },
+                    topic: if fv >= 13 { Str::default() } else { TOPIC.into() },
                     topic_id: if fv >= 13 { topic_id } else { Uuid::nil() },
                     partitions: vec![fetch_request::owned::FetchPartition {
                         partition: 0,
@@ -620,7 +621,7 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
         ApiKey::FindCoordinator,
         v,
         &find_coordinator_request::owned::FindCoordinatorRequest {
-            key: if v < 4 { GROUP.into() } else { String::new() },
+            key: if v < 4 { GROUP.into() } else { Str::default() },
             coordinator_keys: if v >= 4 { vec![GROUP.into()] } else { Vec::new() },
             ..Default::default()
         },
@@ -636,7 +637,7 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
                 ApiKey::FindCoordinator,
                 v,
                 &find_coordinator_request::owned::FindCoordinatorRequest {
-                    key: if v < 4 { GROUP.into() } else { String::new() },
+                    key: if v < 4 { GROUP.into() } else { Str::default() },
                     coordinator_keys: if v >= 4 { vec![GROUP.into()] } else { Vec::new() },
                     ..Default::default()
                 },
@@ -753,7 +754,7 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
             generation_id_or_member_epoch: jr.generation_id,
             member_id: jr.member_id.clone(),
             topics: vec![offset_commit_request::owned::OffsetCommitRequestTopic {
-                name: if cv >= 10 { String::new() } else { TOPIC.into() },
+                name: if cv >= 10 { Str::default() } else { TOPIC.into() },
                 topic_id: if cv >= 10 { topic_id } else { Uuid::nil() },
                 partitions: vec![offset_commit_request::owned::OffsetCommitRequestPartition {
                     partition_index: 0,
@@ -775,9 +776,9 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
             groups: vec![offset_fetch_request::owned::OffsetFetchRequestGroup {
                 group_id: GROUP.into(),
                 topics: Some(vec![offset_fetch_request::owned::OffsetFetchRequestTopics {
-                    name: if fv >= 10 { String::new() } else { TOPIC.into() },
+                    name: if fv >= 10 { Str::default() } else { TOPIC.into() },
                     topic_id: if fv >= 10 { topic_id } else { Uuid::nil() },
-                    partition_indexes: vec![0],
+                    partition_indexes: SmallVec::from_slice(&[0]),
                     ..Default::default()
                 }]),
                 ..Default::default()
@@ -789,7 +790,7 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
             group_id: GROUP.into(),
             topics: Some(vec![offset_fetch_request::owned::OffsetFetchRequestTopic {
                 name: TOPIC.into(),
-                partition_indexes: vec![0],
+                partition_indexes: SmallVec::from_slice(&[0]),
                 ..Default::default()
             }]),
             ..Default::default()
@@ -808,7 +809,7 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
         lv,
         &leave_group_request::owned::LeaveGroupRequest {
             group_id: GROUP.into(),
-            member_id: if lv < 3 { jr.member_id.clone() } else { String::new() },
+            member_id: if lv < 3 { jr.member_id.clone() } else { Str::default() },
             members: if lv >= 3 {
                 vec![leave_group_request::owned::MemberIdentity { member_id: jr.member_id.clone(), ..Default::default() }]
             } else {
@@ -845,13 +846,13 @@ fn sweep(port: u16, versions: &BTreeMap<i16, (i16, i16)>, topic_id: Uuid, report
             }
         };
     }
-    let by_name = |v: i16, since: i16| if v >= since { String::new() } else { TOPIC.to_string() };
+    let by_name = |v: i16, since: i16| if v >= since { Str::default() } else { TOPIC.into() };
     let by_id = |v: i16, since: i16| if v >= since { topic_id } else { Uuid::nil() };
 
     sweep_api!(ApiKey::ApiVersions, api_versions_response::owned::ApiVersionsResponse, |v| {
         api_versions_request::owned::ApiVersionsRequest {
-            client_software_name: if v >= 3 { "kwire-broker-check".into() } else { String::new() },
-            client_software_version: if v >= 3 { "0.1.0".into() } else { String::new() },
+            client_software_name: if v >= 3 { "kwire-broker-check".into() } else { Str::default() },
+            client_software_version: if v >= 3 { "0.1.0".into() } else { Str::default() },
             ..Default::default()
         }
     });
@@ -920,7 +921,7 @@ fn sweep(port: u16, versions: &BTreeMap<i16, (i16, i16)>, topic_id: Uuid, report
     sweep_api!(ApiKey::CreateTopics, create_topics_response::owned::CreateTopicsResponse, |v| {
         create_topics_request::owned::CreateTopicsRequest {
             topics: vec![create_topics_request::owned::CreatableTopic {
-                name: format!("kwire-validate-only-v{v}"),
+                name: format!("kwire-validate-only-v{v}").into(),
                 num_partitions: 1,
                 replication_factor: 1,
                 ..Default::default()
@@ -945,7 +946,7 @@ fn sweep(port: u16, versions: &BTreeMap<i16, (i16, i16)>, topic_id: Uuid, report
     });
     sweep_api!(ApiKey::FindCoordinator, find_coordinator_response::owned::FindCoordinatorResponse, |v| {
         find_coordinator_request::owned::FindCoordinatorRequest {
-            key: if v < 4 { "kwire-broker-group".into() } else { String::new() },
+            key: if v < 4 { "kwire-broker-group".into() } else { Str::default() },
             coordinator_keys: if v >= 4 { vec!["kwire-broker-group".into()] } else { Vec::new() },
             ..Default::default()
         }

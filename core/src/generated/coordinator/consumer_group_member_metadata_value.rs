@@ -809,33 +809,34 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupMemberMetadataValue`](super::ConsumerGroupMemberMetadataValue).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ConsumerGroupMemberMetadataValue {
         /// `string`, versions 0+, nullable at 0+.
-        pub instance_id: Option<String>,
+        pub instance_id: Option<rt::CompactString>,
         /// `string`, versions 0+, nullable at 0+.
-        pub rack_id: Option<String>,
+        pub rack_id: Option<rt::CompactString>,
         /// `string`, versions 0+.
-        pub client_id: String,
+        pub client_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub client_host: String,
+        pub client_host: rt::CompactString,
         /// `[]string`, versions 0+.
-        pub subscribed_topic_names: Vec<String>,
+        pub subscribed_topic_names: Vec<rt::CompactString>,
         /// `string`, versions 0+, nullable at 0+.
-        pub subscribed_topic_regex: Option<String>,
+        pub subscribed_topic_regex: Option<rt::CompactString>,
         /// `int32`, versions 0+, default `-1`.
         pub rebalance_timeout_ms: i32,
         /// `string`, versions 0+, nullable at 0+.
-        pub server_assignor: Option<String>,
+        pub server_assignor: Option<rt::CompactString>,
         /// `ClassicMemberMetadata`, tagged field 0 at versions 0+, nullable at 0+.
         pub classic_member_metadata: Option<ClassicMemberMetadata>,
         /// Tagged fields this schema does not know.
@@ -845,14 +846,14 @@ pub mod owned {
     impl Default for ConsumerGroupMemberMetadataValue {
         fn default() -> Self {
             Self {
-                instance_id: Some(String::new()),
-                rack_id: Some(String::new()),
-                client_id: String::new(),
-                client_host: String::new(),
+                instance_id: Some(rt::CompactString::const_new("")),
+                rack_id: Some(rt::CompactString::const_new("")),
+                client_id: rt::CompactString::const_new(""),
+                client_host: rt::CompactString::const_new(""),
                 subscribed_topic_names: Vec::new(),
-                subscribed_topic_regex: Some(String::new()),
+                subscribed_topic_regex: Some(rt::CompactString::const_new("")),
                 rebalance_timeout_ms: -1_i32,
-                server_assignor: Some(String::new()),
+                server_assignor: Some(rt::CompactString::const_new("")),
                 classic_member_metadata: Some(ClassicMemberMetadata::default()),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -862,14 +863,14 @@ pub mod owned {
     impl From<&super::ConsumerGroupMemberMetadataValue<'_>> for ConsumerGroupMemberMetadataValue {
         fn from(v: &super::ConsumerGroupMemberMetadataValue<'_>) -> Self {
             Self {
-                instance_id: v.instance_id.map(String::from),
-                rack_id: v.rack_id.map(String::from),
+                instance_id: v.instance_id.map(rt::CompactString::from),
+                rack_id: v.rack_id.map(rt::CompactString::from),
                 client_id: v.client_id.into(),
                 client_host: v.client_host.into(),
-                subscribed_topic_names: v.subscribed_topic_names.iter().map(String::from).collect(),
-                subscribed_topic_regex: v.subscribed_topic_regex.map(String::from),
+                subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
+                subscribed_topic_regex: v.subscribed_topic_regex.map(rt::CompactString::from),
                 rebalance_timeout_ms: v.rebalance_timeout_ms,
-                server_assignor: v.server_assignor.map(String::from),
+                server_assignor: v.server_assignor.map(rt::CompactString::from),
                 classic_member_metadata: v.classic_member_metadata.as_ref().map(Into::into),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -1015,7 +1016,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ClassicProtocol {
         /// `string`, versions 0+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `bytes`, versions 0+.
         pub metadata: Vec<u8>,
         /// Tagged fields this schema does not know.
@@ -1025,7 +1026,7 @@ pub mod owned {
     impl Default for ClassicProtocol {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 metadata: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

@@ -568,13 +568,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupPartitionMetadataValue`](super::ConsumerGroupPartitionMetadataValue).
     #[derive(Clone, Debug, PartialEq)]
@@ -633,7 +634,7 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `string`, versions 0+.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `int32`, versions 0+.
         pub num_partitions: i32,
         /// `[]PartitionMetadata`, versions 0+.
@@ -646,7 +647,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 num_partitions: 0_i32,
                 partition_metadata: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -700,7 +701,7 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub partition: i32,
         /// `[]string`, versions 0+.
-        pub racks: Vec<String>,
+        pub racks: Vec<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -719,7 +720,7 @@ pub mod owned {
         fn from(v: &super::PartitionMetadata<'_>) -> Self {
             Self {
                 partition: v.partition,
-                racks: v.racks.iter().map(String::from).collect(),
+                racks: v.racks.iter().map(rt::CompactString::from).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

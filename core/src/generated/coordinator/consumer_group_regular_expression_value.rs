@@ -110,8 +110,11 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.topics, true, v, "topics")?;
-        w.i64(self.version, "version")?;
-        w.i64(self.timestamp, "timestamp")?;
+        {
+            let r = w.run::<16>("version")?;
+            r[0..8].copy_from_slice(&self.version.to_be_bytes());
+            r[8..16].copy_from_slice(&self.timestamp.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -205,19 +208,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupRegularExpressionValue`](super::ConsumerGroupRegularExpressionValue).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ConsumerGroupRegularExpressionValue {
         /// `[]string`, versions 0+.
-        pub topics: Vec<String>,
+        pub topics: Vec<rt::CompactString>,
         /// `int64`, versions 0+.
         pub version: i64,
         /// `int64`, versions 0+.
@@ -240,7 +244,7 @@ pub mod owned {
     impl From<&super::ConsumerGroupRegularExpressionValue<'_>> for ConsumerGroupRegularExpressionValue {
         fn from(v: &super::ConsumerGroupRegularExpressionValue<'_>) -> Self {
             Self {
-                topics: v.topics.iter().map(String::from).collect(),
+                topics: v.topics.iter().map(rt::CompactString::from).collect(),
                 version: v.version,
                 timestamp: v.timestamp,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -265,8 +269,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
-            w.i64(self.version, "version")?;
-            w.i64(self.timestamp, "timestamp")?;
+            {
+                let r = w.run::<16>("version")?;
+                r[0..8].copy_from_slice(&self.version.to_be_bytes());
+                r[8..16].copy_from_slice(&self.timestamp.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

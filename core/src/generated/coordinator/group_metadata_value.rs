@@ -668,25 +668,26 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`GroupMetadataValue`](super::GroupMetadataValue).
     #[derive(Clone, Debug, PartialEq)]
     pub struct GroupMetadataValue {
         /// `string`, versions 0+.
-        pub protocol_type: String,
+        pub protocol_type: rt::CompactString,
         /// `int32`, versions 0+.
         pub generation: i32,
         /// `string`, versions 0+, nullable at 0+.
-        pub protocol: Option<String>,
+        pub protocol: Option<rt::CompactString>,
         /// `string`, versions 0+, nullable at 0+.
-        pub leader: Option<String>,
+        pub leader: Option<rt::CompactString>,
         /// `int64`, versions 2+, default `-1`, ignorable.
         pub current_state_timestamp: i64,
         /// `[]MemberMetadata`, versions 0+.
@@ -698,10 +699,10 @@ pub mod owned {
     impl Default for GroupMetadataValue {
         fn default() -> Self {
             Self {
-                protocol_type: String::new(),
+                protocol_type: rt::CompactString::const_new(""),
                 generation: 0_i32,
-                protocol: Some(String::new()),
-                leader: Some(String::new()),
+                protocol: Some(rt::CompactString::const_new("")),
+                leader: Some(rt::CompactString::const_new("")),
                 current_state_timestamp: -1_i64,
                 members: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -714,8 +715,8 @@ pub mod owned {
             Self {
                 protocol_type: v.protocol_type.into(),
                 generation: v.generation,
-                protocol: v.protocol.map(String::from),
-                leader: v.leader.map(String::from),
+                protocol: v.protocol.map(rt::CompactString::from),
+                leader: v.leader.map(rt::CompactString::from),
                 current_state_timestamp: v.current_state_timestamp,
                 members: v.members.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -764,13 +765,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MemberMetadata {
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `string`, versions 3+, nullable at 3+, default `null`, ignorable.
-        pub group_instance_id: Option<String>,
+        pub group_instance_id: Option<rt::CompactString>,
         /// `string`, versions 0+.
-        pub client_id: String,
+        pub client_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub client_host: String,
+        pub client_host: rt::CompactString,
         /// `int32`, versions 1+, default `-1`, ignorable.
         pub rebalance_timeout: i32,
         /// `int32`, versions 0+.
@@ -786,10 +787,10 @@ pub mod owned {
     impl Default for MemberMetadata {
         fn default() -> Self {
             Self {
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 group_instance_id: None,
-                client_id: String::new(),
-                client_host: String::new(),
+                client_id: rt::CompactString::const_new(""),
+                client_host: rt::CompactString::const_new(""),
                 rebalance_timeout: -1_i32,
                 session_timeout: 0_i32,
                 subscription: Vec::new(),
@@ -803,7 +804,7 @@ pub mod owned {
         fn from(v: &super::MemberMetadata<'_>) -> Self {
             Self {
                 member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(String::from),
+                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
                 client_id: v.client_id.into(),
                 client_host: v.client_host.into(),
                 rebalance_timeout: v.rebalance_timeout,

@@ -183,21 +183,22 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`LegacyOffsetCommitKey`](super::LegacyOffsetCommitKey).
     #[derive(Clone, Debug, PartialEq)]
     pub struct LegacyOffsetCommitKey {
         /// `string`, versions 0+.
-        pub group: String,
+        pub group: rt::CompactString,
         /// `string`, versions 0+.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `int32`, versions 0+.
         pub partition: i32,
         /// Tagged fields this schema does not know.
@@ -207,8 +208,8 @@ pub mod owned {
     impl Default for LegacyOffsetCommitKey {
         fn default() -> Self {
             Self {
-                group: String::new(),
-                topic: String::new(),
+                group: rt::CompactString::const_new(""),
+                topic: rt::CompactString::const_new(""),
                 partition: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

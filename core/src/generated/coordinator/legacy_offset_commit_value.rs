@@ -182,13 +182,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`LegacyOffsetCommitValue`](super::LegacyOffsetCommitValue).
     #[derive(Clone, Debug, PartialEq)]
@@ -196,7 +197,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub offset: i64,
         /// `string`, versions 0+.
-        pub metadata: String,
+        pub metadata: rt::CompactString,
         /// `int64`, versions 0+.
         pub commit_timestamp: i64,
         /// Tagged fields this schema does not know.
@@ -207,7 +208,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 offset: 0_i64,
-                metadata: String::new(),
+                metadata: rt::CompactString::const_new(""),
                 commit_timestamp: 0_i64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

@@ -340,13 +340,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`OffsetCommitValue`](super::OffsetCommitValue).
     #[derive(Clone, Debug, PartialEq)]
@@ -356,7 +357,7 @@ pub mod owned {
         /// `int32`, versions 3+, default `-1`, ignorable.
         pub leader_epoch: i32,
         /// `string`, versions 0+.
-        pub metadata: String,
+        pub metadata: rt::CompactString,
         /// `int64`, versions 0+.
         pub commit_timestamp: i64,
         /// `int64`, versions 1, default `-1`, ignorable.
@@ -372,7 +373,7 @@ pub mod owned {
             Self {
                 offset: 0_i64,
                 leader_epoch: -1_i32,
-                metadata: String::new(),
+                metadata: rt::CompactString::const_new(""),
                 commit_timestamp: 0_i64,
                 expire_timestamp: -1_i64,
                 topic_id: rt::Uuid::nil(),

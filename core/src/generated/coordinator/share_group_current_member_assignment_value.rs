@@ -127,9 +127,12 @@ impl<'a> rt::Struct<'a> for ShareGroupCurrentMemberAssignmentValue<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.member_epoch, "member_epoch")?;
-        w.i32(self.previous_member_epoch, "previous_member_epoch")?;
-        w.i8(self.state, "state")?;
+        {
+            let r = w.run::<9>("member_epoch")?;
+            r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+            r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
+            r[8..9].copy_from_slice(&self.state.to_be_bytes());
+        }
         w.array(&self.assigned_partitions, true, v, "assigned_partitions")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -429,13 +432,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ShareGroupCurrentMemberAssignmentValue`](super::ShareGroupCurrentMemberAssignmentValue).
     #[derive(Clone, Debug, PartialEq)]
@@ -492,9 +496,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.member_epoch, "member_epoch")?;
-            w.i32(self.previous_member_epoch, "previous_member_epoch")?;
-            w.i8(self.state, "state")?;
+            {
+                let r = w.run::<9>("member_epoch")?;
+                r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+                r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
+                r[8..9].copy_from_slice(&self.state.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.assigned_partitions, true, v, "assigned_partitions")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -509,7 +516,7 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -518,7 +525,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                partitions: Vec::new(),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -237,25 +237,26 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ShareGroupMemberMetadataValue`](super::ShareGroupMemberMetadataValue).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ShareGroupMemberMetadataValue {
         /// `string`, versions 0+, nullable at 0+.
-        pub rack_id: Option<String>,
+        pub rack_id: Option<rt::CompactString>,
         /// `string`, versions 0+.
-        pub client_id: String,
+        pub client_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub client_host: String,
+        pub client_host: rt::CompactString,
         /// `[]string`, versions 0+.
-        pub subscribed_topic_names: Vec<String>,
+        pub subscribed_topic_names: Vec<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -263,9 +264,9 @@ pub mod owned {
     impl Default for ShareGroupMemberMetadataValue {
         fn default() -> Self {
             Self {
-                rack_id: Some(String::new()),
-                client_id: String::new(),
-                client_host: String::new(),
+                rack_id: Some(rt::CompactString::const_new("")),
+                client_id: rt::CompactString::const_new(""),
+                client_host: rt::CompactString::const_new(""),
                 subscribed_topic_names: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -275,10 +276,10 @@ pub mod owned {
     impl From<&super::ShareGroupMemberMetadataValue<'_>> for ShareGroupMemberMetadataValue {
         fn from(v: &super::ShareGroupMemberMetadataValue<'_>) -> Self {
             Self {
-                rack_id: v.rack_id.map(String::from),
+                rack_id: v.rack_id.map(rt::CompactString::from),
                 client_id: v.client_id.into(),
                 client_host: v.client_host.into(),
-                subscribed_topic_names: v.subscribed_topic_names.iter().map(String::from).collect(),
+                subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

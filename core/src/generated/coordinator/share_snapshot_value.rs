@@ -137,12 +137,15 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.snapshot_epoch, "snapshot_epoch")?;
-        w.i32(self.state_epoch, "state_epoch")?;
-        w.i32(self.leader_epoch, "leader_epoch")?;
-        w.i64(self.start_offset, "start_offset")?;
-        w.i64(self.create_timestamp, "create_timestamp")?;
-        w.i64(self.write_timestamp, "write_timestamp")?;
+        {
+            let r = w.run::<36>("snapshot_epoch")?;
+            r[0..4].copy_from_slice(&self.snapshot_epoch.to_be_bytes());
+            r[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
+            r[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            r[12..20].copy_from_slice(&self.start_offset.to_be_bytes());
+            r[20..28].copy_from_slice(&self.create_timestamp.to_be_bytes());
+            r[28..36].copy_from_slice(&self.write_timestamp.to_be_bytes());
+        }
         w.array(&self.state_batches, true, v, "state_batches")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -302,10 +305,13 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.first_offset, "state_batches[].first_offset")?;
-        w.i64(self.last_offset, "state_batches[].last_offset")?;
-        w.i8(self.delivery_state, "state_batches[].delivery_state")?;
-        w.i16(self.delivery_count, "state_batches[].delivery_count")?;
+        {
+            let r = w.run::<19>("state_batches[].first_offset")?;
+            r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+            r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+            r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+            r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -552,13 +558,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ShareSnapshotValue`](super::ShareSnapshotValue).
     #[derive(Clone, Debug, PartialEq)]
@@ -627,12 +634,15 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.snapshot_epoch, "snapshot_epoch")?;
-            w.i32(self.state_epoch, "state_epoch")?;
-            w.i32(self.leader_epoch, "leader_epoch")?;
-            w.i64(self.start_offset, "start_offset")?;
-            w.i64(self.create_timestamp, "create_timestamp")?;
-            w.i64(self.write_timestamp, "write_timestamp")?;
+            {
+                let r = w.run::<36>("snapshot_epoch")?;
+                r[0..4].copy_from_slice(&self.snapshot_epoch.to_be_bytes());
+                r[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
+                r[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                r[12..20].copy_from_slice(&self.start_offset.to_be_bytes());
+                r[20..28].copy_from_slice(&self.create_timestamp.to_be_bytes());
+                r[28..36].copy_from_slice(&self.write_timestamp.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.state_batches, true, v, "state_batches")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -695,10 +705,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(self.first_offset, "state_batches[].first_offset")?;
-            w.i64(self.last_offset, "state_batches[].last_offset")?;
-            w.i8(self.delivery_state, "state_batches[].delivery_state")?;
-            w.i16(self.delivery_count, "state_batches[].delivery_count")?;
+            {
+                let r = w.run::<19>("state_batches[].first_offset")?;
+                r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+                r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

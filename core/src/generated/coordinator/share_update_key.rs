@@ -105,8 +105,11 @@ impl<'a> rt::Struct<'a> for ShareUpdateKey<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.group_id, false, "group_id")?;
-        w.uuid(self.topic_id, "topic_id")?;
-        w.i32(self.partition, "partition")?;
+        {
+            let r = w.run::<20>("topic_id")?;
+            r[0..16].copy_from_slice(self.topic_id.as_bytes());
+            r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+        }
         Ok(())
     }
 }
@@ -197,19 +200,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ShareUpdateKey`](super::ShareUpdateKey).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ShareUpdateKey {
         /// `string`, versions 0+.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `int32`, versions 0+.
@@ -221,7 +225,7 @@ pub mod owned {
     impl Default for ShareUpdateKey {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 partition: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -253,8 +257,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.group_id, false, "group_id")?;
-            w.uuid(self.topic_id, "topic_id")?;
-            w.i32(self.partition, "partition")?;
+            {
+                let r = w.run::<20>("topic_id")?;
+                r[0..16].copy_from_slice(self.topic_id.as_bytes());
+                r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+            }
             Ok(())
         }
     }

@@ -196,9 +196,12 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.member_epoch, "member_epoch")?;
-        w.i32(self.previous_member_epoch, "previous_member_epoch")?;
-        w.i8(self.state, "state")?;
+        {
+            let r = w.run::<9>("member_epoch")?;
+            r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+            r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
+            r[8..9].copy_from_slice(&self.state.to_be_bytes());
+        }
         w.array(&self.active_tasks, true, v, "active_tasks")?;
         w.array(&self.standby_tasks, true, v, "standby_tasks")?;
         w.array(&self.warmup_tasks, true, v, "warmup_tasks")?;
@@ -604,13 +607,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupCurrentMemberAssignmentValue`](super::StreamsGroupCurrentMemberAssignmentValue).
     #[derive(Clone, Debug, PartialEq)]
@@ -719,9 +723,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.member_epoch, "member_epoch")?;
-            w.i32(self.previous_member_epoch, "previous_member_epoch")?;
-            w.i8(self.state, "state")?;
+            {
+                let r = w.run::<9>("member_epoch")?;
+                r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+                r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
+                r[8..9].copy_from_slice(&self.state.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks")?;
             rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks")?;
             rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")?;
@@ -757,9 +764,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaskIds {
         /// `string`, versions 0+.
-        pub subtopology_id: String,
+        pub subtopology_id: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -767,8 +774,8 @@ pub mod owned {
     impl Default for TaskIds {
         fn default() -> Self {
             Self {
-                subtopology_id: String::new(),
-                partitions: Vec::new(),
+                subtopology_id: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

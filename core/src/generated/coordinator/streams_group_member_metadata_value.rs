@@ -156,8 +156,11 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         w.opt_str(self.rack_id, true, "rack_id")?;
         w.str(self.client_id, true, "client_id")?;
         w.str(self.client_host, true, "client_host")?;
-        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
-        w.i32(self.topology_epoch, "topology_epoch")?;
+        {
+            let r = w.run::<8>("rebalance_timeout_ms")?;
+            r[0..4].copy_from_slice(&self.rebalance_timeout_ms.to_be_bytes());
+            r[4..8].copy_from_slice(&self.topology_epoch.to_be_bytes());
+        }
         w.str(self.process_id, true, "process_id")?;
         w.opt_struct(&self.user_endpoint, true, v, "user_endpoint")?;
         w.array(&self.client_tags, true, v, "client_tags")?;
@@ -715,31 +718,32 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupMemberMetadataValue`](super::StreamsGroupMemberMetadataValue).
     #[derive(Clone, Debug, PartialEq)]
     pub struct StreamsGroupMemberMetadataValue {
         /// `string`, versions 0+, nullable at 0+.
-        pub instance_id: Option<String>,
+        pub instance_id: Option<rt::CompactString>,
         /// `string`, versions 0+, nullable at 0+.
-        pub rack_id: Option<String>,
+        pub rack_id: Option<rt::CompactString>,
         /// `string`, versions 0+.
-        pub client_id: String,
+        pub client_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub client_host: String,
+        pub client_host: rt::CompactString,
         /// `int32`, versions 0+, default `-1`.
         pub rebalance_timeout_ms: i32,
         /// `int32`, versions 0+.
         pub topology_epoch: i32,
         /// `string`, versions 0+.
-        pub process_id: String,
+        pub process_id: rt::CompactString,
         /// `Endpoint`, versions 0+, nullable at 0+, default `null`.
         pub user_endpoint: Option<Endpoint>,
         /// `[]KeyValue`, versions 0+.
@@ -751,13 +755,13 @@ pub mod owned {
     impl Default for StreamsGroupMemberMetadataValue {
         fn default() -> Self {
             Self {
-                instance_id: Some(String::new()),
-                rack_id: Some(String::new()),
-                client_id: String::new(),
-                client_host: String::new(),
+                instance_id: Some(rt::CompactString::const_new("")),
+                rack_id: Some(rt::CompactString::const_new("")),
+                client_id: rt::CompactString::const_new(""),
+                client_host: rt::CompactString::const_new(""),
                 rebalance_timeout_ms: -1_i32,
                 topology_epoch: 0_i32,
-                process_id: String::new(),
+                process_id: rt::CompactString::const_new(""),
                 user_endpoint: None,
                 client_tags: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -768,8 +772,8 @@ pub mod owned {
     impl From<&super::StreamsGroupMemberMetadataValue<'_>> for StreamsGroupMemberMetadataValue {
         fn from(v: &super::StreamsGroupMemberMetadataValue<'_>) -> Self {
             Self {
-                instance_id: v.instance_id.map(String::from),
-                rack_id: v.rack_id.map(String::from),
+                instance_id: v.instance_id.map(rt::CompactString::from),
+                rack_id: v.rack_id.map(rt::CompactString::from),
                 client_id: v.client_id.into(),
                 client_host: v.client_host.into(),
                 rebalance_timeout_ms: v.rebalance_timeout_ms,
@@ -808,8 +812,11 @@ pub mod owned {
             w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
             w.str(&self.client_id, true, "client_id")?;
             w.str(&self.client_host, true, "client_host")?;
-            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
-            w.i32(self.topology_epoch, "topology_epoch")?;
+            {
+                let r = w.run::<8>("rebalance_timeout_ms")?;
+                r[0..4].copy_from_slice(&self.rebalance_timeout_ms.to_be_bytes());
+                r[4..8].copy_from_slice(&self.topology_epoch.to_be_bytes());
+            }
             w.str(&self.process_id, true, "process_id")?;
             rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint")?;
             rt::owned::write_vec(w, &self.client_tags, true, v, "client_tags")?;
@@ -824,7 +831,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Endpoint {
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -834,7 +841,7 @@ pub mod owned {
     impl Default for Endpoint {
         fn default() -> Self {
             Self {
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -880,9 +887,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct KeyValue {
         /// `string`, versions 0+.
-        pub key: String,
+        pub key: rt::CompactString,
         /// `string`, versions 0+.
-        pub value: String,
+        pub value: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -890,8 +897,8 @@ pub mod owned {
     impl Default for KeyValue {
         fn default() -> Self {
             Self {
-                key: String::new(),
-                value: String::new(),
+                key: rt::CompactString::const_new(""),
+                value: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

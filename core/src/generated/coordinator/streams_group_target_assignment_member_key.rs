@@ -160,21 +160,22 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupTargetAssignmentMemberKey`](super::StreamsGroupTargetAssignmentMemberKey).
     #[derive(Clone, Debug, PartialEq)]
     pub struct StreamsGroupTargetAssignmentMemberKey {
         /// `string`, versions 0+.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -182,8 +183,8 @@ pub mod owned {
     impl Default for StreamsGroupTargetAssignmentMemberKey {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
-                member_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
+                member_id: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -540,11 +540,11 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "subtopologies[].state_changelog_topics[].name")?;
-        w.i32(self.partitions, "subtopologies[].state_changelog_topics[].partitions")?;
-        w.i16(
-            self.replication_factor,
-            "subtopologies[].state_changelog_topics[].replication_factor",
-        )?;
+        {
+            let r = w.run::<6>("subtopologies[].state_changelog_topics[].partitions")?;
+            r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
+            r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+        }
         w.array(
             &self.topic_configs,
             true,
@@ -1330,13 +1330,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupTopologyValue`](super::StreamsGroupTopologyValue).
     #[derive(Clone, Debug, PartialEq)]
@@ -1398,15 +1399,15 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Subtopology {
         /// `string`, versions 0+.
-        pub subtopology_id: String,
+        pub subtopology_id: rt::CompactString,
         /// `[]string`, versions 0+.
-        pub source_topics: Vec<String>,
+        pub source_topics: Vec<rt::CompactString>,
         /// `[]string`, versions 0+.
-        pub source_topic_regex: Vec<String>,
+        pub source_topic_regex: Vec<rt::CompactString>,
         /// `[]TopicInfo`, versions 0+.
         pub state_changelog_topics: Vec<TopicInfo>,
         /// `[]string`, versions 0+.
-        pub repartition_sink_topics: Vec<String>,
+        pub repartition_sink_topics: Vec<rt::CompactString>,
         /// `[]TopicInfo`, versions 0+.
         pub repartition_source_topics: Vec<TopicInfo>,
         /// `[]CopartitionGroup`, versions 0+.
@@ -1418,7 +1419,7 @@ pub mod owned {
     impl Default for Subtopology {
         fn default() -> Self {
             Self {
-                subtopology_id: String::new(),
+                subtopology_id: rt::CompactString::const_new(""),
                 source_topics: Vec::new(),
                 source_topic_regex: Vec::new(),
                 state_changelog_topics: Vec::new(),
@@ -1434,10 +1435,10 @@ pub mod owned {
         fn from(v: &super::Subtopology<'_>) -> Self {
             Self {
                 subtopology_id: v.subtopology_id.into(),
-                source_topics: v.source_topics.iter().map(String::from).collect(),
-                source_topic_regex: v.source_topic_regex.iter().map(String::from).collect(),
+                source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
+                source_topic_regex: v.source_topic_regex.iter().map(rt::CompactString::from).collect(),
                 state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
-                repartition_sink_topics: v.repartition_sink_topics.iter().map(String::from).collect(),
+                repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::CompactString::from).collect(),
                 repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
                 copartition_groups: v.copartition_groups.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -1530,7 +1531,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicInfo {
         /// `string`, versions 0+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int32`, versions 0+.
         pub partitions: i32,
         /// `int16`, versions 0+.
@@ -1544,7 +1545,7 @@ pub mod owned {
     impl Default for TopicInfo {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: 0_i32,
                 replication_factor: 0_i16,
                 topic_configs: Vec::new(),
@@ -1590,11 +1591,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, true, "subtopologies[].state_changelog_topics[].name")?;
-            w.i32(self.partitions, "subtopologies[].state_changelog_topics[].partitions")?;
-            w.i16(
-                self.replication_factor,
-                "subtopologies[].state_changelog_topics[].replication_factor",
-            )?;
+            {
+                let r = w.run::<6>("subtopologies[].state_changelog_topics[].partitions")?;
+                r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
+                r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+            }
             rt::owned::write_vec(
                 w,
                 &self.topic_configs,
@@ -1613,11 +1614,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CopartitionGroup {
         /// `[]int16`, versions 0+.
-        pub source_topics: Vec<i16>,
+        pub source_topics: rt::SmallVec<[i16; 4]>,
         /// `[]int16`, versions 0+.
-        pub source_topic_regex: Vec<i16>,
+        pub source_topic_regex: rt::SmallVec<[i16; 4]>,
         /// `[]int16`, versions 0+.
-        pub repartition_source_topics: Vec<i16>,
+        pub repartition_source_topics: rt::SmallVec<[i16; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1625,9 +1626,9 @@ pub mod owned {
     impl Default for CopartitionGroup {
         fn default() -> Self {
             Self {
-                source_topics: Vec::new(),
-                source_topic_regex: Vec::new(),
-                repartition_source_topics: Vec::new(),
+                source_topics: rt::SmallVec::new(),
+                source_topic_regex: rt::SmallVec::new(),
+                repartition_source_topics: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1711,9 +1712,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicConfig {
         /// `string`, versions 0+.
-        pub key: String,
+        pub key: rt::CompactString,
         /// `string`, versions 0+.
-        pub value: String,
+        pub value: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1721,8 +1722,8 @@ pub mod owned {
     impl Default for TopicConfig {
         fn default() -> Self {
             Self {
-                key: String::new(),
-                value: String::new(),
+                key: rt::CompactString::const_new(""),
+                value: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

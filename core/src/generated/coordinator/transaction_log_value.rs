@@ -272,14 +272,17 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.i64(self.producer_id, "producer_id")?;
         w.i16(self.producer_epoch, "producer_epoch")?;
-        w.i32(self.transaction_timeout_ms, "transaction_timeout_ms")?;
-        w.i8(self.transaction_status, "transaction_status")?;
+        {
+            let r = w.run::<5>("transaction_timeout_ms")?;
+            r[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
+            r[4..5].copy_from_slice(&self.transaction_status.to_be_bytes());
+        }
         w.opt_array(&self.transaction_partitions, v >= 1, v, "transaction_partitions")?;
-        w.i64(
-            self.transaction_last_update_timestamp_ms,
-            "transaction_last_update_timestamp_ms",
-        )?;
-        w.i64(self.transaction_start_timestamp_ms, "transaction_start_timestamp_ms")?;
+        {
+            let r = w.run::<16>("transaction_last_update_timestamp_ms")?;
+            r[0..8].copy_from_slice(&self.transaction_last_update_timestamp_ms.to_be_bytes());
+            r[8..16].copy_from_slice(&self.transaction_start_timestamp_ms.to_be_bytes());
+        }
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             let has_previous_producer_id = true && !(self.previous_producer_id == -1_i64);
@@ -741,13 +744,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`TransactionLogValue`](super::TransactionLogValue).
     #[derive(Clone, Debug, PartialEq)]
@@ -831,7 +835,13 @@ pub mod owned {
             if !(v >= 1) && !(self.next_producer_epoch == -1_i16) {
                 return Err(rt::write::not_in_version("next_producer_epoch"));
             }
-            n += rt::owned::opt_vec_size(&self.transaction_partitions, v >= 1, true, v, "transaction_partitions")?;
+            n += rt::owned::opt_vec_size(
+                self.transaction_partitions.as_deref(),
+                v >= 1,
+                true,
+                v,
+                "transaction_partitions",
+            )?;
             if !(v >= 1) && !(self.client_transaction_version == 0_i16) {
                 return Err(rt::write::not_in_version("client_transaction_version"));
             }
@@ -868,14 +878,23 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.i64(self.producer_id, "producer_id")?;
             w.i16(self.producer_epoch, "producer_epoch")?;
-            w.i32(self.transaction_timeout_ms, "transaction_timeout_ms")?;
-            w.i8(self.transaction_status, "transaction_status")?;
-            rt::owned::write_opt_vec(w, &self.transaction_partitions, v >= 1, v, "transaction_partitions")?;
-            w.i64(
-                self.transaction_last_update_timestamp_ms,
-                "transaction_last_update_timestamp_ms",
+            {
+                let r = w.run::<5>("transaction_timeout_ms")?;
+                r[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
+                r[4..5].copy_from_slice(&self.transaction_status.to_be_bytes());
+            }
+            rt::owned::write_opt_vec(
+                w,
+                self.transaction_partitions.as_deref(),
+                v >= 1,
+                v,
+                "transaction_partitions",
             )?;
-            w.i64(self.transaction_start_timestamp_ms, "transaction_start_timestamp_ms")?;
+            {
+                let r = w.run::<16>("transaction_last_update_timestamp_ms")?;
+                r[0..8].copy_from_slice(&self.transaction_last_update_timestamp_ms.to_be_bytes());
+                r[8..16].copy_from_slice(&self.transaction_start_timestamp_ms.to_be_bytes());
+            }
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_previous_producer_id = true && !(self.previous_producer_id == -1_i64);
@@ -926,9 +945,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct PartitionsSchema {
         /// `string`, versions 0+.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partition_ids: Vec<i32>,
+        pub partition_ids: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -936,8 +955,8 @@ pub mod owned {
     impl Default for PartitionsSchema {
         fn default() -> Self {
             Self {
-                topic: String::new(),
-                partition_ids: Vec::new(),
+                topic: rt::CompactString::const_new(""),
+                partition_ids: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -218,10 +218,9 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
             )?;
         }
         if v <= 3 {
-            w.i64(self.v3_and_below_producer_id, "v3_and_below_producer_id")?;
-        }
-        if v <= 3 {
-            w.i16(self.v3_and_below_producer_epoch, "v3_and_below_producer_epoch")?;
+            let r = w.run::<10>("v3_and_below_producer_id")?;
+            r[0..8].copy_from_slice(&self.v3_and_below_producer_id.to_be_bytes());
+            r[8..10].copy_from_slice(&self.v3_and_below_producer_epoch.to_be_bytes());
         }
         if v <= 3 {
             w.array(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
@@ -477,13 +476,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             w.str(self.transactional_id, v >= 3, "transactions[].transactional_id")?;
         }
         if v >= 4 {
-            w.i64(self.producer_id, "transactions[].producer_id")?;
-        }
-        if v >= 4 {
-            w.i16(self.producer_epoch, "transactions[].producer_epoch")?;
-        }
-        if v >= 4 {
-            w.bool(self.verify_only, "transactions[].verify_only")?;
+            let r = w.run::<11>("transactions[].producer_id")?;
+            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+            r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            r[10] = u8::from(self.verify_only);
         }
         if v >= 4 {
             w.array(&self.topics, v >= 3, v, "transactions[].topics")?;
@@ -903,13 +899,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AddPartitionsToTxnRequest`](super::AddPartitionsToTxnRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -917,7 +914,7 @@ pub mod owned {
         /// `[]AddPartitionsToTxnTransaction`, versions 4+.
         pub transactions: Vec<AddPartitionsToTxnTransaction>,
         /// `string`, versions 0-3, entity `transactionalId`.
-        pub v3_and_below_transactional_id: String,
+        pub v3_and_below_transactional_id: rt::CompactString,
         /// `int64`, versions 0-3, entity `producerId`.
         pub v3_and_below_producer_id: i64,
         /// `int16`, versions 0-3.
@@ -932,7 +929,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 transactions: Vec::new(),
-                v3_and_below_transactional_id: String::new(),
+                v3_and_below_transactional_id: rt::CompactString::const_new(""),
                 v3_and_below_producer_id: 0_i64,
                 v3_and_below_producer_epoch: 0_i16,
                 v3_and_below_topics: Vec::new(),
@@ -1014,10 +1011,9 @@ pub mod owned {
                 )?;
             }
             if v <= 3 {
-                w.i64(self.v3_and_below_producer_id, "v3_and_below_producer_id")?;
-            }
-            if v <= 3 {
-                w.i16(self.v3_and_below_producer_epoch, "v3_and_below_producer_epoch")?;
+                let r = w.run::<10>("v3_and_below_producer_id")?;
+                r[0..8].copy_from_slice(&self.v3_and_below_producer_id.to_be_bytes());
+                r[8..10].copy_from_slice(&self.v3_and_below_producer_epoch.to_be_bytes());
             }
             if v <= 3 {
                 rt::owned::write_vec(w, &self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
@@ -1033,7 +1029,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AddPartitionsToTxnTransaction {
         /// `string`, versions 4+, entity `transactionalId`, map key.
-        pub transactional_id: String,
+        pub transactional_id: rt::CompactString,
         /// `int64`, versions 4+, entity `producerId`.
         pub producer_id: i64,
         /// `int16`, versions 4+.
@@ -1049,7 +1045,7 @@ pub mod owned {
     impl Default for AddPartitionsToTxnTransaction {
         fn default() -> Self {
             Self {
-                transactional_id: String::new(),
+                transactional_id: rt::CompactString::const_new(""),
                 producer_id: 0_i64,
                 producer_epoch: 0_i16,
                 verify_only: false,
@@ -1121,13 +1117,10 @@ pub mod owned {
                 w.str(&self.transactional_id, v >= 3, "transactions[].transactional_id")?;
             }
             if v >= 4 {
-                w.i64(self.producer_id, "transactions[].producer_id")?;
-            }
-            if v >= 4 {
-                w.i16(self.producer_epoch, "transactions[].producer_epoch")?;
-            }
-            if v >= 4 {
-                w.bool(self.verify_only, "transactions[].verify_only")?;
+                let r = w.run::<11>("transactions[].producer_id")?;
+                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                r[10] = u8::from(self.verify_only);
             }
             if v >= 4 {
                 rt::owned::write_vec(w, &self.topics, v >= 3, v, "transactions[].topics")?;
@@ -1143,9 +1136,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AddPartitionsToTxnTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1153,8 +1146,8 @@ pub mod owned {
     impl Default for AddPartitionsToTxnTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                partitions: Vec::new(),
+                name: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

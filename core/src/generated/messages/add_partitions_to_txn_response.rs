@@ -694,14 +694,11 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(
-            self.partition_index,
-            "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
-        )?;
-        w.i16(
-            self.partition_error_code,
-            "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
-        )?;
+        {
+            let r = w.run::<6>("results_by_topic_v3_and_below[].results_by_partition[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.partition_error_code.to_be_bytes());
+        }
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -955,13 +952,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AddPartitionsToTxnResponse`](super::AddPartitionsToTxnResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1064,7 +1062,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AddPartitionsToTxnResult {
         /// `string`, versions 4+, entity `transactionalId`, map key.
-        pub transactional_id: String,
+        pub transactional_id: rt::CompactString,
         /// `[]AddPartitionsToTxnTopicResult`, versions 4+.
         pub topic_results: Vec<AddPartitionsToTxnTopicResult>,
         /// Tagged fields this schema does not know.
@@ -1074,7 +1072,7 @@ pub mod owned {
     impl Default for AddPartitionsToTxnResult {
         fn default() -> Self {
             Self {
-                transactional_id: String::new(),
+                transactional_id: rt::CompactString::const_new(""),
                 topic_results: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1151,9 +1149,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AddPartitionsToTxnTopicResult {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]AddPartitionsToTxnPartitionResult`, versions 0+.
-        pub results_by_partition: Vec<AddPartitionsToTxnPartitionResult>,
+        pub results_by_partition: rt::SmallVec<[AddPartitionsToTxnPartitionResult; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1161,8 +1159,8 @@ pub mod owned {
     impl Default for AddPartitionsToTxnTopicResult {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                results_by_partition: Vec::new(),
+                name: rt::CompactString::const_new(""),
+                results_by_partition: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1265,14 +1263,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(
-                self.partition_index,
-                "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
-            )?;
-            w.i16(
-                self.partition_error_code,
-                "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
-            )?;
+            {
+                let r = w.run::<6>("results_by_topic_v3_and_below[].results_by_partition[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.partition_error_code.to_be_bytes());
+            }
             if v >= 3 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -125,9 +125,12 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.opt_str(self.cluster_id, true, "cluster_id")?;
-        w.i32(self.timeout_ms, "timeout_ms")?;
-        w.i32(self.voter_id, "voter_id")?;
-        w.uuid(self.voter_directory_id, "voter_directory_id")?;
+        {
+            let r = w.run::<24>("timeout_ms")?;
+            r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+            r[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
+            r[8..24].copy_from_slice(self.voter_directory_id.as_bytes());
+        }
         w.array(&self.listeners, true, v, "listeners")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -462,19 +465,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AddRaftVoterRequest`](super::AddRaftVoterRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct AddRaftVoterRequest {
         /// `string`, versions 0+, nullable at 0+.
-        pub cluster_id: Option<String>,
+        pub cluster_id: Option<rt::CompactString>,
         /// `int32`, versions 0+.
         pub timeout_ms: i32,
         /// `int32`, versions 0+.
@@ -490,7 +494,7 @@ pub mod owned {
     impl Default for AddRaftVoterRequest {
         fn default() -> Self {
             Self {
-                cluster_id: Some(String::new()),
+                cluster_id: Some(rt::CompactString::const_new("")),
                 timeout_ms: 0_i32,
                 voter_id: 0_i32,
                 voter_directory_id: rt::Uuid::nil(),
@@ -503,7 +507,7 @@ pub mod owned {
     impl From<&super::AddRaftVoterRequest<'_>> for AddRaftVoterRequest {
         fn from(v: &super::AddRaftVoterRequest<'_>) -> Self {
             Self {
-                cluster_id: v.cluster_id.map(String::from),
+                cluster_id: v.cluster_id.map(rt::CompactString::from),
                 timeout_ms: v.timeout_ms,
                 voter_id: v.voter_id,
                 voter_directory_id: v.voter_directory_id,
@@ -531,9 +535,12 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
-            w.i32(self.timeout_ms, "timeout_ms")?;
-            w.i32(self.voter_id, "voter_id")?;
-            w.uuid(self.voter_directory_id, "voter_directory_id")?;
+            {
+                let r = w.run::<24>("timeout_ms")?;
+                r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                r[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
+                r[8..24].copy_from_slice(self.voter_directory_id.as_bytes());
+            }
             rt::owned::write_vec(w, &self.listeners, true, v, "listeners")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -546,9 +553,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Listener {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -558,8 +565,8 @@ pub mod owned {
     impl Default for Listener {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                host: String::new(),
+                name: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

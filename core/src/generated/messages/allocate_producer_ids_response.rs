@@ -116,10 +116,13 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.i64(self.producer_id_start, "producer_id_start")?;
-        w.i32(self.producer_id_len, "producer_id_len")?;
+        {
+            let r = w.run::<18>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            r[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
+            r[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -235,13 +238,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AllocateProducerIdsResponse`](super::AllocateProducerIdsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -297,10 +301,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
-            w.i64(self.producer_id_start, "producer_id_start")?;
-            w.i32(self.producer_id_len, "producer_id_len")?;
+            {
+                let r = w.run::<18>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                r[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
+                r[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

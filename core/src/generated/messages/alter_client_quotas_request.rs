@@ -515,8 +515,11 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.key, v >= 1, "entries[].ops[].key")?;
-        w.f64(self.value, "entries[].ops[].value")?;
-        w.bool(self.remove, "entries[].ops[].remove")?;
+        {
+            let r = w.run::<9>("entries[].ops[].value")?;
+            r[0..8].copy_from_slice(&self.value.to_be_bytes());
+            r[8] = u8::from(self.remove);
+        }
         if v >= 1 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -753,13 +756,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AlterClientQuotasRequest`](super::AlterClientQuotasRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -878,9 +882,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct EntityData {
         /// `string`, versions 0+.
-        pub entity_type: String,
+        pub entity_type: rt::CompactString,
         /// `string`, versions 0+, nullable at 0+.
-        pub entity_name: Option<String>,
+        pub entity_name: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -888,8 +892,8 @@ pub mod owned {
     impl Default for EntityData {
         fn default() -> Self {
             Self {
-                entity_type: String::new(),
-                entity_name: Some(String::new()),
+                entity_type: rt::CompactString::const_new(""),
+                entity_name: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -899,7 +903,7 @@ pub mod owned {
         fn from(v: &super::EntityData<'_>) -> Self {
             Self {
                 entity_type: v.entity_type.into(),
-                entity_name: v.entity_name.map(String::from),
+                entity_name: v.entity_name.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -940,7 +944,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OpData {
         /// `string`, versions 0+.
-        pub key: String,
+        pub key: rt::CompactString,
         /// `float64`, versions 0+.
         pub value: f64,
         /// `bool`, versions 0+.
@@ -952,7 +956,7 @@ pub mod owned {
     impl Default for OpData {
         fn default() -> Self {
             Self {
-                key: String::new(),
+                key: rt::CompactString::const_new(""),
                 value: 0.0_f64,
                 remove: false,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -988,8 +992,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.key, v >= 1, "entries[].ops[].key")?;
-            w.f64(self.value, "entries[].ops[].value")?;
-            w.bool(self.remove, "entries[].ops[].remove")?;
+            {
+                let r = w.run::<9>("entries[].ops[].value")?;
+                r[0..8].copy_from_slice(&self.value.to_be_bytes());
+                r[8] = u8::from(self.remove);
+            }
             if v >= 1 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -563,13 +563,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AlterClientQuotasResponse`](super::AlterClientQuotasResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -633,7 +634,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]EntityData`, versions 0+.
         pub entity: Vec<EntityData>,
         /// Tagged fields this schema does not know.
@@ -644,7 +645,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 entity: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -655,7 +656,7 @@ pub mod owned {
         fn from(v: &super::EntryData<'_>) -> Self {
             Self {
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 entity: v.entity.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -693,9 +694,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct EntityData {
         /// `string`, versions 0+.
-        pub entity_type: String,
+        pub entity_type: rt::CompactString,
         /// `string`, versions 0+, nullable at 0+.
-        pub entity_name: Option<String>,
+        pub entity_name: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -703,8 +704,8 @@ pub mod owned {
     impl Default for EntityData {
         fn default() -> Self {
             Self {
-                entity_type: String::new(),
-                entity_name: Some(String::new()),
+                entity_type: rt::CompactString::const_new(""),
+                entity_name: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -714,7 +715,7 @@ pub mod owned {
         fn from(v: &super::EntityData<'_>) -> Self {
             Self {
                 entity_type: v.entity_type.into(),
-                entity_name: v.entity_name.map(String::from),
+                entity_name: v.entity_name.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

@@ -568,13 +568,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AlterConfigsRequest`](super::AlterConfigsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -638,7 +639,7 @@ pub mod owned {
         /// `int8`, versions 0+, map key.
         pub resource_type: i8,
         /// `string`, versions 0+, map key.
-        pub resource_name: String,
+        pub resource_name: rt::CompactString,
         /// `[]AlterableConfig`, versions 0+.
         pub configs: Vec<AlterableConfig>,
         /// Tagged fields this schema does not know.
@@ -649,7 +650,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
-                resource_name: String::new(),
+                resource_name: rt::CompactString::const_new(""),
                 configs: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -698,9 +699,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterableConfig {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 0+, nullable at 0+.
-        pub value: Option<String>,
+        pub value: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -708,8 +709,8 @@ pub mod owned {
     impl Default for AlterableConfig {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                value: Some(String::new()),
+                name: rt::CompactString::const_new(""),
+                value: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -719,7 +720,7 @@ pub mod owned {
         fn from(v: &super::AlterableConfig<'_>) -> Self {
             Self {
                 name: v.name.into(),
-                value: v.value.map(String::from),
+                value: v.value.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

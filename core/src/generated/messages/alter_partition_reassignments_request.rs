@@ -577,13 +577,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AlterPartitionReassignmentsRequest`](super::AlterPartitionReassignmentsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -658,7 +659,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ReassignableTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]ReassignablePartition`, versions 0+.
         pub partitions: Vec<ReassignablePartition>,
         /// Tagged fields this schema does not know.
@@ -668,7 +669,7 @@ pub mod owned {
     impl Default for ReassignableTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -717,7 +718,7 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub partition_index: i32,
         /// `[]int32`, versions 0+, nullable at 0+, default `null`, entity `brokerId`.
-        pub replicas: Option<Vec<i32>>,
+        pub replicas: Option<rt::SmallVec<[i32; 4]>>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -746,7 +747,13 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
-            n += rt::owned::opt_vec_size(&self.replicas, true, true, v, "topics[].partitions[].replicas")?;
+            n += rt::owned::opt_vec_size(
+                self.replicas.as_deref(),
+                true,
+                true,
+                v,
+                "topics[].partitions[].replicas",
+            )?;
             if true {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -759,7 +766,7 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            rt::owned::write_opt_vec(w, &self.replicas, true, v, "topics[].partitions[].replicas")?;
+            rt::owned::write_opt_vec(w, self.replicas.as_deref(), true, v, "topics[].partitions[].replicas")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

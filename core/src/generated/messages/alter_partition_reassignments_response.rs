@@ -417,8 +417,11 @@ impl<'a> rt::Struct<'a> for ReassignablePartitionResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
-        w.i16(self.error_code, "responses[].partitions[].error_code")?;
+        {
+            let r = w.run::<6>("responses[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "responses[].partitions[].error_message")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -661,13 +664,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AlterPartitionReassignmentsResponse`](super::AlterPartitionReassignmentsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -679,7 +683,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]ReassignableTopicResponse`, versions 0+.
         pub responses: Vec<ReassignableTopicResponse>,
         /// Tagged fields this schema does not know.
@@ -692,7 +696,7 @@ pub mod owned {
                 throttle_time_ms: 0_i32,
                 allow_replication_factor_change: true,
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 responses: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -705,7 +709,7 @@ pub mod owned {
                 throttle_time_ms: v.throttle_time_ms,
                 allow_replication_factor_change: v.allow_replication_factor_change,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 responses: v.responses.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -750,7 +754,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ReassignableTopicResponse {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]ReassignablePartitionResponse`, versions 0+.
         pub partitions: Vec<ReassignablePartitionResponse>,
         /// Tagged fields this schema does not know.
@@ -760,7 +764,7 @@ pub mod owned {
     impl Default for ReassignableTopicResponse {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -811,7 +815,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -821,7 +825,7 @@ pub mod owned {
             Self {
                 partition_index: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -832,7 +836,7 @@ pub mod owned {
             Self {
                 partition_index: v.partition_index,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -861,8 +865,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
-            w.i16(self.error_code, "responses[].partitions[].error_code")?;
+            {
+                let r = w.run::<6>("responses[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(
                 self.error_message.as_deref(),
                 true,

@@ -109,8 +109,11 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.broker_epoch, "broker_epoch")?;
+        {
+            let r = w.run::<12>("broker_id")?;
+            r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+            r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+        }
         w.array(&self.topics, true, v, "topics")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -524,8 +527,11 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+        {
+            let r = w.run::<8>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        }
         if v <= 2 {
             w.array(&self.new_isr, true, v, "topics[].partitions[].new_isr")?;
         }
@@ -726,13 +732,9 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 3 {
-            w.i32(self.broker_id, "topics[].partitions[].new_isr_with_epochs[].broker_id")?;
-        }
-        if v >= 3 {
-            w.i64(
-                self.broker_epoch,
-                "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
-            )?;
+            let r = w.run::<12>("topics[].partitions[].new_isr_with_epochs[].broker_id")?;
+            r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+            r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
         }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1055,13 +1057,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AlterPartitionRequest`](super::AlterPartitionRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -1114,8 +1117,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.broker_id, "broker_id")?;
-            w.i64(self.broker_epoch, "broker_epoch")?;
+            {
+                let r = w.run::<12>("broker_id")?;
+                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1128,7 +1134,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0-1, entity `topicName`, ignorable.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `uuid`, versions 2+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]PartitionData`, versions 0+.
@@ -1140,7 +1146,7 @@ pub mod owned {
     impl Default for TopicData {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1203,9 +1209,9 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub leader_epoch: i32,
         /// `[]int32`, versions 0-2, entity `brokerId`.
-        pub new_isr: Vec<i32>,
+        pub new_isr: rt::SmallVec<[i32; 4]>,
         /// `[]BrokerState`, versions 3+.
-        pub new_isr_with_epochs: Vec<BrokerState>,
+        pub new_isr_with_epochs: rt::SmallVec<[BrokerState; 4]>,
         /// `int8`, versions 1+, default `0`.
         pub leader_recovery_state: i8,
         /// `int32`, versions 0+.
@@ -1219,8 +1225,8 @@ pub mod owned {
             Self {
                 partition_index: 0_i32,
                 leader_epoch: 0_i32,
-                new_isr: Vec::new(),
-                new_isr_with_epochs: Vec::new(),
+                new_isr: rt::SmallVec::new(),
+                new_isr_with_epochs: rt::SmallVec::new(),
                 leader_recovery_state: 0_i8,
                 partition_epoch: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1280,8 +1286,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            {
+                let r = w.run::<8>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            }
             if v <= 2 {
                 rt::owned::write_vec(w, &self.new_isr, true, v, "topics[].partitions[].new_isr")?;
             }
@@ -1373,13 +1382,9 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             if v >= 3 {
-                w.i32(self.broker_id, "topics[].partitions[].new_isr_with_epochs[].broker_id")?;
-            }
-            if v >= 3 {
-                w.i64(
-                    self.broker_epoch,
-                    "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
-                )?;
+                let r = w.run::<12>("topics[].partitions[].new_isr_with_epochs[].broker_id")?;
+                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
             }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -108,8 +108,11 @@ impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.array(&self.topics, true, v, "topics")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -493,10 +496,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+        {
+            let r = w.run::<14>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+            r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        }
         w.array(&self.isr, true, v, "topics[].partitions[].isr")?;
         if v >= 1 {
             w.i8(
@@ -797,13 +803,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AlterPartitionResponse`](super::AlterPartitionResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -856,8 +863,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -870,7 +880,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0-1, entity `topicName`, ignorable.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `uuid`, versions 2+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]PartitionData`, versions 0+.
@@ -882,7 +892,7 @@ pub mod owned {
     impl Default for TopicData {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -949,7 +959,7 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub leader_epoch: i32,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub isr: Vec<i32>,
+        pub isr: rt::SmallVec<[i32; 4]>,
         /// `int8`, versions 1+, default `0`, ignorable.
         pub leader_recovery_state: i8,
         /// `int32`, versions 0+.
@@ -965,7 +975,7 @@ pub mod owned {
                 error_code: 0_i16,
                 leader_id: 0_i32,
                 leader_epoch: 0_i32,
-                isr: Vec::new(),
+                isr: rt::SmallVec::new(),
                 leader_recovery_state: 0_i8,
                 partition_epoch: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1007,10 +1017,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i16(self.error_code, "topics[].partitions[].error_code")?;
-            w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            {
+                let r = w.run::<14>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+                r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.isr, true, v, "topics[].partitions[].isr")?;
             if v >= 1 {
                 w.i8(

@@ -521,13 +521,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AlterReplicaLogDirsRequest`](super::AlterReplicaLogDirsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -584,7 +585,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterReplicaLogDir {
         /// `string`, versions 0+, map key.
-        pub path: String,
+        pub path: rt::CompactString,
         /// `[]AlterReplicaLogDirTopic`, versions 0+.
         pub topics: Vec<AlterReplicaLogDirTopic>,
         /// Tagged fields this schema does not know.
@@ -594,7 +595,7 @@ pub mod owned {
     impl Default for AlterReplicaLogDir {
         fn default() -> Self {
             Self {
-                path: String::new(),
+                path: rt::CompactString::const_new(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -641,9 +642,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterReplicaLogDirTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -651,8 +652,8 @@ pub mod owned {
     impl Default for AlterReplicaLogDirTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                partitions: Vec::new(),
+                name: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

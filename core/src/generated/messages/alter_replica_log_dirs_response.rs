@@ -376,8 +376,11 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "results[].partitions[].partition_index")?;
-        w.i16(self.error_code, "results[].partitions[].error_code")?;
+        {
+            let r = w.run::<6>("results[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -551,13 +554,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AlterReplicaLogDirsResponse`](super::AlterReplicaLogDirsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -619,9 +623,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterReplicaLogDirTopicResult {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `[]AlterReplicaLogDirPartitionResult`, versions 0+.
-        pub partitions: Vec<AlterReplicaLogDirPartitionResult>,
+        pub partitions: rt::SmallVec<[AlterReplicaLogDirPartitionResult; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -629,8 +633,8 @@ pub mod owned {
     impl Default for AlterReplicaLogDirTopicResult {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
-                partitions: Vec::new(),
+                topic_name: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -718,8 +722,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "results[].partitions[].partition_index")?;
-            w.i16(self.error_code, "results[].partitions[].error_code")?;
+            {
+                let r = w.run::<6>("results[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

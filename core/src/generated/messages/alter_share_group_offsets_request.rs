@@ -375,8 +375,11 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
+        {
+            let r = w.run::<12>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -550,19 +553,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AlterShareGroupOffsetsRequest`](super::AlterShareGroupOffsetsRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterShareGroupOffsetsRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `[]AlterShareGroupOffsetsRequestTopic`, versions 0+.
         pub topics: Vec<AlterShareGroupOffsetsRequestTopic>,
         /// Tagged fields this schema does not know.
@@ -572,7 +576,7 @@ pub mod owned {
     impl Default for AlterShareGroupOffsetsRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -619,9 +623,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterShareGroupOffsetsRequestTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `[]AlterShareGroupOffsetsRequestPartition`, versions 0+.
-        pub partitions: Vec<AlterShareGroupOffsetsRequestPartition>,
+        pub partitions: rt::SmallVec<[AlterShareGroupOffsetsRequestPartition; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -629,8 +633,8 @@ pub mod owned {
     impl Default for AlterShareGroupOffsetsRequestTopic {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
-                partitions: Vec::new(),
+                topic_name: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -718,8 +722,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
+            {
+                let r = w.run::<12>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -394,8 +394,11 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "upsertions[].name")?;
-        w.i8(self.mechanism, "upsertions[].mechanism")?;
-        w.i32(self.iterations, "upsertions[].iterations")?;
+        {
+            let r = w.run::<5>("upsertions[].mechanism")?;
+            r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
+            r[1..5].copy_from_slice(&self.iterations.to_be_bytes());
+        }
         w.bytes(self.salt, true, "upsertions[].salt")?;
         w.bytes(self.salted_password, true, "upsertions[].salted_password")?;
         if true {
@@ -622,13 +625,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AlterUserScramCredentialsRequest`](super::AlterUserScramCredentialsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -691,7 +695,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ScramCredentialDeletion {
         /// `string`, versions 0+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int8`, versions 0+.
         pub mechanism: i8,
         /// Tagged fields this schema does not know.
@@ -701,7 +705,7 @@ pub mod owned {
     impl Default for ScramCredentialDeletion {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 mechanism: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -747,7 +751,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ScramCredentialUpsertion {
         /// `string`, versions 0+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int8`, versions 0+.
         pub mechanism: i8,
         /// `int32`, versions 0+.
@@ -763,7 +767,7 @@ pub mod owned {
     impl Default for ScramCredentialUpsertion {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 mechanism: 0_i8,
                 iterations: 0_i32,
                 salt: Vec::new(),
@@ -805,8 +809,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, true, "upsertions[].name")?;
-            w.i8(self.mechanism, "upsertions[].mechanism")?;
-            w.i32(self.iterations, "upsertions[].iterations")?;
+            {
+                let r = w.run::<5>("upsertions[].mechanism")?;
+                r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
+                r[1..5].copy_from_slice(&self.iterations.to_be_bytes());
+            }
             w.bytes(&self.salt, true, "upsertions[].salt")?;
             w.bytes(&self.salted_password, true, "upsertions[].salted_password")?;
             if true {

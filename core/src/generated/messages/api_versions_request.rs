@@ -202,21 +202,22 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ApiVersionsRequest`](super::ApiVersionsRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ApiVersionsRequest {
         /// `string`, versions 3+, ignorable.
-        pub client_software_name: String,
+        pub client_software_name: rt::CompactString,
         /// `string`, versions 3+, ignorable.
-        pub client_software_version: String,
+        pub client_software_version: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -224,8 +225,8 @@ pub mod owned {
     impl Default for ApiVersionsRequest {
         fn default() -> Self {
             Self {
-                client_software_name: String::new(),
-                client_software_version: String::new(),
+                client_software_name: rt::CompactString::const_new(""),
+                client_software_version: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -419,9 +419,12 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.api_key, "api_keys[].api_key")?;
-        w.i16(self.min_version, "api_keys[].min_version")?;
-        w.i16(self.max_version, "api_keys[].max_version")?;
+        {
+            let r = w.run::<6>("api_keys[].api_key")?;
+            r[0..2].copy_from_slice(&self.api_key.to_be_bytes());
+            r[2..4].copy_from_slice(&self.min_version.to_be_bytes());
+            r[4..6].copy_from_slice(&self.max_version.to_be_bytes());
+        }
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -618,10 +621,9 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
             w.str(self.name, v >= 3, "supported_features[].name")?;
         }
         if v >= 3 {
-            w.i16(self.min_version, "supported_features[].min_version")?;
-        }
-        if v >= 3 {
-            w.i16(self.max_version, "supported_features[].max_version")?;
+            let r = w.run::<4>("supported_features[].min_version")?;
+            r[0..2].copy_from_slice(&self.min_version.to_be_bytes());
+            r[2..4].copy_from_slice(&self.max_version.to_be_bytes());
         }
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -819,10 +821,9 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
             w.str(self.name, v >= 3, "finalized_features[].name")?;
         }
         if v >= 3 {
-            w.i16(self.max_version_level, "finalized_features[].max_version_level")?;
-        }
-        if v >= 3 {
-            w.i16(self.min_version_level, "finalized_features[].min_version_level")?;
+            let r = w.run::<4>("finalized_features[].max_version_level")?;
+            r[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
+            r[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
         }
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1179,13 +1180,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ApiVersionsResponse`](super::ApiVersionsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1193,7 +1195,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `[]ApiVersion`, versions 0+.
-        pub api_keys: Vec<ApiVersion>,
+        pub api_keys: rt::SmallVec<[ApiVersion; 4]>,
         /// `int32`, versions 1+, ignorable.
         pub throttle_time_ms: i32,
         /// `[]SupportedFeatureKey`, tagged field 0 at versions 3+, ignorable.
@@ -1212,7 +1214,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                api_keys: Vec::new(),
+                api_keys: rt::SmallVec::new(),
                 throttle_time_ms: 0_i32,
                 supported_features: Vec::new(),
                 finalized_features_epoch: -1_i64,
@@ -1378,9 +1380,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.api_key, "api_keys[].api_key")?;
-            w.i16(self.min_version, "api_keys[].min_version")?;
-            w.i16(self.max_version, "api_keys[].max_version")?;
+            {
+                let r = w.run::<6>("api_keys[].api_key")?;
+                r[0..2].copy_from_slice(&self.api_key.to_be_bytes());
+                r[2..4].copy_from_slice(&self.min_version.to_be_bytes());
+                r[4..6].copy_from_slice(&self.max_version.to_be_bytes());
+            }
             if v >= 3 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -1392,7 +1397,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct SupportedFeatureKey {
         /// `string`, versions 3+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int16`, versions 3+.
         pub min_version: i16,
         /// `int16`, versions 3+.
@@ -1404,7 +1409,7 @@ pub mod owned {
     impl Default for SupportedFeatureKey {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 min_version: 0_i16,
                 max_version: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1460,10 +1465,9 @@ pub mod owned {
                 w.str(&self.name, v >= 3, "supported_features[].name")?;
             }
             if v >= 3 {
-                w.i16(self.min_version, "supported_features[].min_version")?;
-            }
-            if v >= 3 {
-                w.i16(self.max_version, "supported_features[].max_version")?;
+                let r = w.run::<4>("supported_features[].min_version")?;
+                r[0..2].copy_from_slice(&self.min_version.to_be_bytes());
+                r[2..4].copy_from_slice(&self.max_version.to_be_bytes());
             }
             if v >= 3 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1476,7 +1480,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct FinalizedFeatureKey {
         /// `string`, versions 3+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int16`, versions 3+.
         pub max_version_level: i16,
         /// `int16`, versions 3+.
@@ -1488,7 +1492,7 @@ pub mod owned {
     impl Default for FinalizedFeatureKey {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 max_version_level: 0_i16,
                 min_version_level: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1544,10 +1548,9 @@ pub mod owned {
                 w.str(&self.name, v >= 3, "finalized_features[].name")?;
             }
             if v >= 3 {
-                w.i16(self.max_version_level, "finalized_features[].max_version_level")?;
-            }
-            if v >= 3 {
-                w.i16(self.min_version_level, "finalized_features[].min_version_level")?;
+                let r = w.run::<4>("finalized_features[].max_version_level")?;
+                r[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
+                r[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
             }
             if v >= 3 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -108,8 +108,11 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.broker_epoch, "broker_epoch")?;
+        {
+            let r = w.run::<12>("broker_id")?;
+            r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+            r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+        }
         w.array(&self.directories, true, v, "directories")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -719,13 +722,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AssignReplicasToDirsRequest`](super::AssignReplicasToDirsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -778,8 +782,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.broker_id, "broker_id")?;
-            w.i64(self.broker_epoch, "broker_epoch")?;
+            {
+                let r = w.run::<12>("broker_id")?;
+                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.directories, true, v, "directories")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -850,7 +857,7 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `[]PartitionData`, versions 0+.
-        pub partitions: Vec<PartitionData>,
+        pub partitions: rt::SmallVec<[PartitionData; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -859,7 +866,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                partitions: Vec::new(),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -649,8 +649,11 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v >= 1 {
             w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id")?;
         }
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+        {
+            let r = w.run::<8>("topics[].partitions[].leader_id")?;
+            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        }
         if v >= 1 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -955,19 +958,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`BeginQuorumEpochRequest`](super::BeginQuorumEpochRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct BeginQuorumEpochRequest {
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub cluster_id: Option<String>,
+        pub cluster_id: Option<rt::CompactString>,
         /// `int32`, versions 1+, default `-1`, entity `brokerId`, ignorable.
         pub voter_id: i32,
         /// `[]TopicData`, versions 0+.
@@ -993,7 +997,7 @@ pub mod owned {
     impl From<&super::BeginQuorumEpochRequest<'_>> for BeginQuorumEpochRequest {
         fn from(v: &super::BeginQuorumEpochRequest<'_>) -> Self {
             Self {
-                cluster_id: v.cluster_id.map(String::from),
+                cluster_id: v.cluster_id.map(rt::CompactString::from),
                 voter_id: v.voter_id,
                 topics: v.topics.iter().map(|e| (&e).into()).collect(),
                 leader_endpoints: v.leader_endpoints.iter().map(|e| (&e).into()).collect(),
@@ -1044,7 +1048,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `[]PartitionData`, versions 0+.
         pub partitions: Vec<PartitionData>,
         /// Tagged fields this schema does not know.
@@ -1054,7 +1058,7 @@ pub mod owned {
     impl Default for TopicData {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1101,9 +1105,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct LeaderEndpoint {
         /// `string`, versions 1+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 1+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 1+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -1113,8 +1117,8 @@ pub mod owned {
     impl Default for LeaderEndpoint {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                host: String::new(),
+                name: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1242,8 +1246,11 @@ pub mod owned {
             if v >= 1 {
                 w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id")?;
             }
-            w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            {
+                let r = w.run::<8>("topics[].partitions[].leader_id")?;
+                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            }
             if v >= 1 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -179,11 +179,14 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.broker_epoch, "broker_epoch")?;
-        w.i64(self.current_metadata_offset, "current_metadata_offset")?;
-        w.bool(self.want_fence, "want_fence")?;
-        w.bool(self.want_shut_down, "want_shut_down")?;
+        {
+            let r = w.run::<22>("broker_id")?;
+            r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+            r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            r[12..20].copy_from_slice(&self.current_metadata_offset.to_be_bytes());
+            r[20] = u8::from(self.want_fence);
+            r[21] = u8::from(self.want_shut_down);
+        }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_offline_log_dirs = v >= 1 && !(self.offline_log_dirs.is_empty());
@@ -345,13 +348,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`BrokerHeartbeatRequest`](super::BrokerHeartbeatRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -367,7 +371,7 @@ pub mod owned {
         /// `bool`, versions 0+.
         pub want_shut_down: bool,
         /// `[]uuid`, tagged field 0 at versions 1+.
-        pub offline_log_dirs: Vec<rt::Uuid>,
+        pub offline_log_dirs: rt::SmallVec<[rt::Uuid; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -380,7 +384,7 @@ pub mod owned {
                 current_metadata_offset: 0_i64,
                 want_fence: false,
                 want_shut_down: false,
-                offline_log_dirs: Vec::new(),
+                offline_log_dirs: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -423,11 +427,14 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.broker_id, "broker_id")?;
-            w.i64(self.broker_epoch, "broker_epoch")?;
-            w.i64(self.current_metadata_offset, "current_metadata_offset")?;
-            w.bool(self.want_fence, "want_fence")?;
-            w.bool(self.want_shut_down, "want_shut_down")?;
+            {
+                let r = w.run::<22>("broker_id")?;
+                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                r[12..20].copy_from_slice(&self.current_metadata_offset.to_be_bytes());
+                r[20] = u8::from(self.want_fence);
+                r[21] = u8::from(self.want_shut_down);
+            }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_offline_log_dirs = v >= 1 && !(self.offline_log_dirs.is_empty());

@@ -123,11 +123,14 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.bool(self.is_caught_up, "is_caught_up")?;
-        w.bool(self.is_fenced, "is_fenced")?;
-        w.bool(self.should_shut_down, "should_shut_down")?;
+        {
+            let r = w.run::<9>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            r[6] = u8::from(self.is_caught_up);
+            r[7] = u8::from(self.is_fenced);
+            r[8] = u8::from(self.should_shut_down);
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -260,13 +263,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`BrokerHeartbeatResponse`](super::BrokerHeartbeatResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -326,11 +330,14 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
-            w.bool(self.is_caught_up, "is_caught_up")?;
-            w.bool(self.is_fenced, "is_fenced")?;
-            w.bool(self.should_shut_down, "should_shut_down")?;
+            {
+                let r = w.run::<9>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                r[6] = u8::from(self.is_caught_up);
+                r[7] = u8::from(self.is_fenced);
+                r[8] = u8::from(self.should_shut_down);
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

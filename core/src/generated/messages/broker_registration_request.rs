@@ -346,8 +346,11 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "listeners[].name")?;
         w.str(self.host, true, "listeners[].host")?;
-        w.u16(self.port, "listeners[].port")?;
-        w.i16(self.security_protocol, "listeners[].security_protocol")?;
+        {
+            let r = w.run::<4>("listeners[].port")?;
+            r[0..2].copy_from_slice(&self.port.to_be_bytes());
+            r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -489,8 +492,11 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "features[].name")?;
-        w.i16(self.min_supported_version, "features[].min_supported_version")?;
-        w.i16(self.max_supported_version, "features[].max_supported_version")?;
+        {
+            let r = w.run::<4>("features[].min_supported_version")?;
+            r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+            r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -834,13 +840,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`BrokerRegistrationRequest`](super::BrokerRegistrationRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -848,7 +855,7 @@ pub mod owned {
         /// `int32`, versions 0+, entity `brokerId`.
         pub broker_id: i32,
         /// `string`, versions 0+.
-        pub cluster_id: String,
+        pub cluster_id: rt::CompactString,
         /// `uuid`, versions 0+.
         pub incarnation_id: rt::Uuid,
         /// `[]Listener`, versions 0+.
@@ -856,11 +863,11 @@ pub mod owned {
         /// `[]Feature`, versions 0+.
         pub features: Vec<Feature>,
         /// `string`, versions 0+, nullable at 0+.
-        pub rack: Option<String>,
+        pub rack: Option<rt::CompactString>,
         /// `bool`, versions 1+, default `false`.
         pub is_migrating_zk_broker: bool,
         /// `[]uuid`, versions 2+, ignorable.
-        pub log_dirs: Vec<rt::Uuid>,
+        pub log_dirs: rt::SmallVec<[rt::Uuid; 4]>,
         /// `int64`, versions 3+, default `-1`, ignorable.
         pub previous_broker_epoch: i64,
         /// Tagged fields this schema does not know.
@@ -871,13 +878,13 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
-                cluster_id: String::new(),
+                cluster_id: rt::CompactString::const_new(""),
                 incarnation_id: rt::Uuid::nil(),
                 listeners: Vec::new(),
                 features: Vec::new(),
-                rack: Some(String::new()),
+                rack: Some(rt::CompactString::const_new("")),
                 is_migrating_zk_broker: false,
-                log_dirs: Vec::new(),
+                log_dirs: rt::SmallVec::new(),
                 previous_broker_epoch: -1_i64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -892,7 +899,7 @@ pub mod owned {
                 incarnation_id: v.incarnation_id,
                 listeners: v.listeners.iter().map(|e| (&e).into()).collect(),
                 features: v.features.iter().map(|e| (&e).into()).collect(),
-                rack: v.rack.map(String::from),
+                rack: v.rack.map(rt::CompactString::from),
                 is_migrating_zk_broker: v.is_migrating_zk_broker,
                 log_dirs: v.log_dirs.iter().collect(),
                 previous_broker_epoch: v.previous_broker_epoch,
@@ -958,9 +965,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Listener {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// `int16`, versions 0+.
@@ -972,8 +979,8 @@ pub mod owned {
     impl Default for Listener {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                host: String::new(),
+                name: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 security_protocol: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1012,8 +1019,11 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, true, "listeners[].name")?;
             w.str(&self.host, true, "listeners[].host")?;
-            w.u16(self.port, "listeners[].port")?;
-            w.i16(self.security_protocol, "listeners[].security_protocol")?;
+            {
+                let r = w.run::<4>("listeners[].port")?;
+                r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -1025,7 +1035,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Feature {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int16`, versions 0+.
         pub min_supported_version: i16,
         /// `int16`, versions 0+.
@@ -1037,7 +1047,7 @@ pub mod owned {
     impl Default for Feature {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 min_supported_version: 0_i16,
                 max_supported_version: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1073,8 +1083,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, true, "features[].name")?;
-            w.i16(self.min_supported_version, "features[].min_supported_version")?;
-            w.i16(self.max_supported_version, "features[].max_supported_version")?;
+            {
+                let r = w.run::<4>("features[].min_supported_version")?;
+                r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

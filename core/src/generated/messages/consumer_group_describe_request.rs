@@ -178,19 +178,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupDescribeRequest`](super::ConsumerGroupDescribeRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ConsumerGroupDescribeRequest {
         /// `[]string`, versions 0+, entity `groupId`.
-        pub group_ids: Vec<String>,
+        pub group_ids: Vec<rt::CompactString>,
         /// `bool`, versions 0+.
         pub include_authorized_operations: bool,
         /// Tagged fields this schema does not know.
@@ -210,7 +211,7 @@ pub mod owned {
     impl From<&super::ConsumerGroupDescribeRequest<'_>> for ConsumerGroupDescribeRequest {
         fn from(v: &super::ConsumerGroupDescribeRequest<'_>) -> Self {
             Self {
-                group_ids: v.group_ids.iter().map(String::from).collect(),
+                group_ids: v.group_ids.iter().map(rt::CompactString::from).collect(),
                 include_authorized_operations: v.include_authorized_operations,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }

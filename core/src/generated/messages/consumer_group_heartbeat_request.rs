@@ -596,35 +596,36 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ConsumerGroupHeartbeatRequest`](super::ConsumerGroupHeartbeatRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ConsumerGroupHeartbeatRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub instance_id: Option<String>,
+        pub instance_id: Option<rt::CompactString>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack_id: Option<String>,
+        pub rack_id: Option<rt::CompactString>,
         /// `int32`, versions 0+, default `-1`.
         pub rebalance_timeout_ms: i32,
         /// `[]string`, versions 0+, nullable at 0+, default `null`, entity `topicName`.
-        pub subscribed_topic_names: Option<Vec<String>>,
+        pub subscribed_topic_names: Option<Vec<rt::CompactString>>,
         /// `string`, versions 1+, nullable at 1+, default `null`.
-        pub subscribed_topic_regex: Option<String>,
+        pub subscribed_topic_regex: Option<rt::CompactString>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub server_assignor: Option<String>,
+        pub server_assignor: Option<rt::CompactString>,
         /// `[]TopicPartitions`, versions 0+, nullable at 0+, default `null`.
         pub topic_partitions: Option<Vec<TopicPartitions>>,
         /// Tagged fields this schema does not know.
@@ -634,8 +635,8 @@ pub mod owned {
     impl Default for ConsumerGroupHeartbeatRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
-                member_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
+                member_id: rt::CompactString::const_new(""),
                 member_epoch: 0_i32,
                 instance_id: None,
                 rack_id: None,
@@ -655,12 +656,14 @@ pub mod owned {
                 group_id: v.group_id.into(),
                 member_id: v.member_id.into(),
                 member_epoch: v.member_epoch,
-                instance_id: v.instance_id.map(String::from),
-                rack_id: v.rack_id.map(String::from),
+                instance_id: v.instance_id.map(rt::CompactString::from),
+                rack_id: v.rack_id.map(rt::CompactString::from),
                 rebalance_timeout_ms: v.rebalance_timeout_ms,
-                subscribed_topic_names: v.subscribed_topic_names.map(|a| a.iter().map(String::from).collect()),
-                subscribed_topic_regex: v.subscribed_topic_regex.map(String::from),
-                server_assignor: v.server_assignor.map(String::from),
+                subscribed_topic_names: v
+                    .subscribed_topic_names
+                    .map(|a| a.iter().map(rt::CompactString::from).collect()),
+                subscribed_topic_regex: v.subscribed_topic_regex.map(rt::CompactString::from),
+                server_assignor: v.server_assignor.map(rt::CompactString::from),
                 topic_partitions: v.topic_partitions.map(|a| a.iter().map(|e| (&e).into()).collect()),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -675,7 +678,13 @@ pub mod owned {
             n += rt::write::str_size(&self.member_id, true, "member_id")?;
             n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
             n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
-            n += rt::owned::opt_vec_size(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names")?;
+            n += rt::owned::opt_vec_size(
+                self.subscribed_topic_names.as_deref(),
+                true,
+                true,
+                v,
+                "subscribed_topic_names",
+            )?;
             if v >= 1 {
                 n += rt::write::opt_str_size(
                     self.subscribed_topic_regex.as_deref(),
@@ -688,7 +697,7 @@ pub mod owned {
                 return Err(rt::write::not_in_version("subscribed_topic_regex"));
             }
             n += rt::write::opt_str_size(self.server_assignor.as_deref(), true, true, "server_assignor")?;
-            n += rt::owned::opt_vec_size(&self.topic_partitions, true, true, v, "topic_partitions")?;
+            n += rt::owned::opt_vec_size(self.topic_partitions.as_deref(), true, true, v, "topic_partitions")?;
             if true {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -706,12 +715,18 @@ pub mod owned {
             w.opt_str(self.instance_id.as_deref(), true, "instance_id")?;
             w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
             w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
-            rt::owned::write_opt_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+            rt::owned::write_opt_vec(
+                w,
+                self.subscribed_topic_names.as_deref(),
+                true,
+                v,
+                "subscribed_topic_names",
+            )?;
             if v >= 1 {
                 w.opt_str(self.subscribed_topic_regex.as_deref(), true, "subscribed_topic_regex")?;
             }
             w.opt_str(self.server_assignor.as_deref(), true, "server_assignor")?;
-            rt::owned::write_opt_vec(w, &self.topic_partitions, true, v, "topic_partitions")?;
+            rt::owned::write_opt_vec(w, self.topic_partitions.as_deref(), true, v, "topic_partitions")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -725,7 +740,7 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -734,7 +749,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                partitions: Vec::new(),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

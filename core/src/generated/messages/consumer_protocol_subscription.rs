@@ -471,19 +471,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ConsumerProtocolSubscription`](super::ConsumerProtocolSubscription).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ConsumerProtocolSubscription {
         /// `[]string`, versions 0+.
-        pub topics: Vec<String>,
+        pub topics: Vec<rt::CompactString>,
         /// `bytes`, versions 0+, nullable at 0+, default `null`.
         pub user_data: Option<Vec<u8>>,
         /// `[]TopicPartition`, versions 1+, ignorable.
@@ -491,7 +492,7 @@ pub mod owned {
         /// `int32`, versions 2+, default `-1`, ignorable.
         pub generation_id: i32,
         /// `string`, versions 3+, nullable at 3+, default `null`, ignorable.
-        pub rack_id: Option<String>,
+        pub rack_id: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -512,11 +513,11 @@ pub mod owned {
     impl From<&super::ConsumerProtocolSubscription<'_>> for ConsumerProtocolSubscription {
         fn from(v: &super::ConsumerProtocolSubscription<'_>) -> Self {
             Self {
-                topics: v.topics.iter().map(String::from).collect(),
+                topics: v.topics.iter().map(rt::CompactString::from).collect(),
                 user_data: v.user_data.map(<[u8]>::to_vec),
                 owned_partitions: v.owned_partitions.iter().map(|e| (&e).into()).collect(),
                 generation_id: v.generation_id,
-                rack_id: v.rack_id.map(String::from),
+                rack_id: v.rack_id.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -563,9 +564,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicPartition {
         /// `string`, versions 1+, entity `topicName`, map key.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `[]int32`, versions 1+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -573,8 +574,8 @@ pub mod owned {
     impl Default for TopicPartition {
         fn default() -> Self {
             Self {
-                topic: String::new(),
-                partitions: Vec::new(),
+                topic: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -373,13 +373,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ControlledShutdownResponse`](super::ControlledShutdownResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -441,7 +442,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct RemainingPartition {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `int32`, versions 0+, map key.
         pub partition_index: i32,
         /// Tagged fields this schema does not know.
@@ -451,7 +452,7 @@ pub mod owned {
     impl Default for RemainingPartition {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 partition_index: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

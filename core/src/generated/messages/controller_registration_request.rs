@@ -124,9 +124,12 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.controller_id, "controller_id")?;
-        w.uuid(self.incarnation_id, "incarnation_id")?;
-        w.bool(self.zk_migration_ready, "zk_migration_ready")?;
+        {
+            let r = w.run::<21>("controller_id")?;
+            r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+            r[4..20].copy_from_slice(self.incarnation_id.as_bytes());
+            r[20] = u8::from(self.zk_migration_ready);
+        }
         w.array(&self.listeners, true, v, "listeners")?;
         w.array(&self.features, true, v, "features")?;
         if true {
@@ -283,8 +286,11 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "listeners[].name")?;
         w.str(self.host, true, "listeners[].host")?;
-        w.u16(self.port, "listeners[].port")?;
-        w.i16(self.security_protocol, "listeners[].security_protocol")?;
+        {
+            let r = w.run::<4>("listeners[].port")?;
+            r[0..2].copy_from_slice(&self.port.to_be_bytes());
+            r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -426,8 +432,11 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "features[].name")?;
-        w.i16(self.min_supported_version, "features[].min_supported_version")?;
-        w.i16(self.max_supported_version, "features[].max_supported_version")?;
+        {
+            let r = w.run::<4>("features[].min_supported_version")?;
+            r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+            r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -703,13 +712,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ControllerRegistrationRequest`](super::ControllerRegistrationRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -771,9 +781,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.controller_id, "controller_id")?;
-            w.uuid(self.incarnation_id, "incarnation_id")?;
-            w.bool(self.zk_migration_ready, "zk_migration_ready")?;
+            {
+                let r = w.run::<21>("controller_id")?;
+                r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+                r[4..20].copy_from_slice(self.incarnation_id.as_bytes());
+                r[20] = u8::from(self.zk_migration_ready);
+            }
             rt::owned::write_vec(w, &self.listeners, true, v, "listeners")?;
             rt::owned::write_vec(w, &self.features, true, v, "features")?;
             if true {
@@ -787,9 +800,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Listener {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// `int16`, versions 0+.
@@ -801,8 +814,8 @@ pub mod owned {
     impl Default for Listener {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                host: String::new(),
+                name: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 security_protocol: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -841,8 +854,11 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, true, "listeners[].name")?;
             w.str(&self.host, true, "listeners[].host")?;
-            w.u16(self.port, "listeners[].port")?;
-            w.i16(self.security_protocol, "listeners[].security_protocol")?;
+            {
+                let r = w.run::<4>("listeners[].port")?;
+                r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -854,7 +870,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Feature {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int16`, versions 0+.
         pub min_supported_version: i16,
         /// `int16`, versions 0+.
@@ -866,7 +882,7 @@ pub mod owned {
     impl Default for Feature {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 min_supported_version: 0_i16,
                 max_supported_version: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -902,8 +918,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, true, "features[].name")?;
-            w.i16(self.min_supported_version, "features[].min_supported_version")?;
-            w.i16(self.max_supported_version, "features[].max_supported_version")?;
+            {
+                let r = w.run::<4>("features[].min_supported_version")?;
+                r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

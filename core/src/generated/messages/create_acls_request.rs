@@ -308,8 +308,11 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         }
         w.str(self.principal, v >= 2, "creations[].principal")?;
         w.str(self.host, v >= 2, "creations[].host")?;
-        w.i8(self.operation, "creations[].operation")?;
-        w.i8(self.permission_type, "creations[].permission_type")?;
+        {
+            let r = w.run::<2>("creations[].operation")?;
+            r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+            r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -503,13 +506,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`CreateAclsRequest`](super::CreateAclsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -568,13 +572,13 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: String,
+        pub resource_name: rt::CompactString,
         /// `int8`, versions 1+, default `3`.
         pub resource_pattern_type: i8,
         /// `string`, versions 0+.
-        pub principal: String,
+        pub principal: rt::CompactString,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `int8`, versions 0+.
         pub operation: i8,
         /// `int8`, versions 0+.
@@ -587,10 +591,10 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
-                resource_name: String::new(),
+                resource_name: rt::CompactString::const_new(""),
                 resource_pattern_type: 3_i8,
-                principal: String::new(),
-                host: String::new(),
+                principal: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 operation: 0_i8,
                 permission_type: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -644,8 +648,11 @@ pub mod owned {
             }
             w.str(&self.principal, v >= 2, "creations[].principal")?;
             w.str(&self.host, v >= 2, "creations[].host")?;
-            w.i8(self.operation, "creations[].operation")?;
-            w.i8(self.permission_type, "creations[].permission_type")?;
+            {
+                let r = w.run::<2>("creations[].operation")?;
+                r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+            }
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

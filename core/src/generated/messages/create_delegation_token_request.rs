@@ -438,21 +438,22 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`CreateDelegationTokenRequest`](super::CreateDelegationTokenRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreateDelegationTokenRequest {
         /// `string`, versions 3+, nullable at 3+.
-        pub owner_principal_type: Option<String>,
+        pub owner_principal_type: Option<rt::CompactString>,
         /// `string`, versions 3+, nullable at 3+.
-        pub owner_principal_name: Option<String>,
+        pub owner_principal_name: Option<rt::CompactString>,
         /// `[]CreatableRenewers`, versions 0+.
         pub renewers: Vec<CreatableRenewers>,
         /// `int64`, versions 0+.
@@ -464,8 +465,8 @@ pub mod owned {
     impl Default for CreateDelegationTokenRequest {
         fn default() -> Self {
             Self {
-                owner_principal_type: Some(String::new()),
-                owner_principal_name: Some(String::new()),
+                owner_principal_type: Some(rt::CompactString::const_new("")),
+                owner_principal_name: Some(rt::CompactString::const_new("")),
                 renewers: Vec::new(),
                 max_lifetime_ms: 0_i64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -476,8 +477,8 @@ pub mod owned {
     impl From<&super::CreateDelegationTokenRequest<'_>> for CreateDelegationTokenRequest {
         fn from(v: &super::CreateDelegationTokenRequest<'_>) -> Self {
             Self {
-                owner_principal_type: v.owner_principal_type.map(String::from),
-                owner_principal_name: v.owner_principal_name.map(String::from),
+                owner_principal_type: v.owner_principal_type.map(rt::CompactString::from),
+                owner_principal_name: v.owner_principal_name.map(rt::CompactString::from),
                 renewers: v.renewers.iter().map(|e| (&e).into()).collect(),
                 max_lifetime_ms: v.max_lifetime_ms,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -542,9 +543,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatableRenewers {
         /// `string`, versions 0+.
-        pub principal_type: String,
+        pub principal_type: rt::CompactString,
         /// `string`, versions 0+.
-        pub principal_name: String,
+        pub principal_name: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -552,8 +553,8 @@ pub mod owned {
     impl Default for CreatableRenewers {
         fn default() -> Self {
             Self {
-                principal_type: String::new(),
-                principal_name: String::new(),
+                principal_type: rt::CompactString::const_new(""),
+                principal_name: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -223,9 +223,12 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
                 "token_requester_principal_name",
             )?;
         }
-        w.i64(self.issue_timestamp_ms, "issue_timestamp_ms")?;
-        w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms")?;
-        w.i64(self.max_timestamp_ms, "max_timestamp_ms")?;
+        {
+            let r = w.run::<24>("issue_timestamp_ms")?;
+            r[0..8].copy_from_slice(&self.issue_timestamp_ms.to_be_bytes());
+            r[8..16].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+            r[16..24].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
+        }
         w.str(self.token_id, v >= 2, "token_id")?;
         w.bytes(self.hmac, v >= 2, "hmac")?;
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;
@@ -463,13 +466,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`CreateDelegationTokenResponse`](super::CreateDelegationTokenResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -477,13 +481,13 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+.
-        pub principal_type: String,
+        pub principal_type: rt::CompactString,
         /// `string`, versions 0+.
-        pub principal_name: String,
+        pub principal_name: rt::CompactString,
         /// `string`, versions 3+.
-        pub token_requester_principal_type: String,
+        pub token_requester_principal_type: rt::CompactString,
         /// `string`, versions 3+.
-        pub token_requester_principal_name: String,
+        pub token_requester_principal_name: rt::CompactString,
         /// `int64`, versions 0+.
         pub issue_timestamp_ms: i64,
         /// `int64`, versions 0+.
@@ -491,7 +495,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub max_timestamp_ms: i64,
         /// `string`, versions 0+.
-        pub token_id: String,
+        pub token_id: rt::CompactString,
         /// `bytes`, versions 0+.
         pub hmac: Vec<u8>,
         /// `int32`, versions 0+.
@@ -504,14 +508,14 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                principal_type: String::new(),
-                principal_name: String::new(),
-                token_requester_principal_type: String::new(),
-                token_requester_principal_name: String::new(),
+                principal_type: rt::CompactString::const_new(""),
+                principal_name: rt::CompactString::const_new(""),
+                token_requester_principal_type: rt::CompactString::const_new(""),
+                token_requester_principal_name: rt::CompactString::const_new(""),
                 issue_timestamp_ms: 0_i64,
                 expiry_timestamp_ms: 0_i64,
                 max_timestamp_ms: 0_i64,
-                token_id: String::new(),
+                token_id: rt::CompactString::const_new(""),
                 hmac: Vec::new(),
                 throttle_time_ms: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -594,9 +598,12 @@ pub mod owned {
                     "token_requester_principal_name",
                 )?;
             }
-            w.i64(self.issue_timestamp_ms, "issue_timestamp_ms")?;
-            w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms")?;
-            w.i64(self.max_timestamp_ms, "max_timestamp_ms")?;
+            {
+                let r = w.run::<24>("issue_timestamp_ms")?;
+                r[0..8].copy_from_slice(&self.issue_timestamp_ms.to_be_bytes());
+                r[8..16].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+                r[16..24].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
+            }
             w.str(&self.token_id, v >= 2, "token_id")?;
             w.bytes(&self.hmac, v >= 2, "hmac")?;
             w.i32(self.throttle_time_ms, "throttle_time_ms")?;

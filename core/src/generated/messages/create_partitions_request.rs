@@ -109,8 +109,11 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.topics, v >= 2, v, "topics")?;
-        w.i32(self.timeout_ms, "timeout_ms")?;
-        w.bool(self.validate_only, "validate_only")?;
+        {
+            let r = w.run::<5>("timeout_ms")?;
+            r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+            r[4] = u8::from(self.validate_only);
+        }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -568,13 +571,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`CreatePartitionsRequest`](super::CreatePartitionsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -628,8 +632,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics")?;
-            w.i32(self.timeout_ms, "timeout_ms")?;
-            w.bool(self.validate_only, "validate_only")?;
+            {
+                let r = w.run::<5>("timeout_ms")?;
+                r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                r[4] = u8::from(self.validate_only);
+            }
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -641,7 +648,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatePartitionsTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int32`, versions 0+.
         pub count: i32,
         /// `[]CreatePartitionsAssignment`, versions 0+, nullable at 0+.
@@ -653,7 +660,7 @@ pub mod owned {
     impl Default for CreatePartitionsTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 count: 0_i32,
                 assignments: Some(Vec::new()),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -677,7 +684,7 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 4;
             n += rt::write::str_size(&self.name, v >= 2, "topics[].name")?;
-            n += rt::owned::opt_vec_size(&self.assignments, v >= 2, true, v, "topics[].assignments")?;
+            n += rt::owned::opt_vec_size(self.assignments.as_deref(), v >= 2, true, v, "topics[].assignments")?;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -691,7 +698,7 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, v >= 2, "topics[].name")?;
             w.i32(self.count, "topics[].count")?;
-            rt::owned::write_opt_vec(w, &self.assignments, v >= 2, v, "topics[].assignments")?;
+            rt::owned::write_opt_vec(w, self.assignments.as_deref(), v >= 2, v, "topics[].assignments")?;
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -703,7 +710,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatePartitionsAssignment {
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub broker_ids: Vec<i32>,
+        pub broker_ids: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -711,7 +718,7 @@ pub mod owned {
     impl Default for CreatePartitionsAssignment {
         fn default() -> Self {
             Self {
-                broker_ids: Vec::new(),
+                broker_ids: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -377,13 +377,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`CreatePartitionsResponse`](super::CreatePartitionsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -445,11 +446,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatePartitionsTopicResult {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -457,7 +458,7 @@ pub mod owned {
     impl Default for CreatePartitionsTopicResult {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 error_code: 0_i16,
                 error_message: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -470,7 +471,7 @@ pub mod owned {
             Self {
                 name: v.name.into(),
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

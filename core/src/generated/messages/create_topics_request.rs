@@ -295,8 +295,11 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, v >= 5, "topics[].name")?;
-        w.i32(self.num_partitions, "topics[].num_partitions")?;
-        w.i16(self.replication_factor, "topics[].replication_factor")?;
+        {
+            let r = w.run::<6>("topics[].num_partitions")?;
+            r[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
+            r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+        }
         w.array(&self.assignments, v >= 5, v, "topics[].assignments")?;
         w.array(&self.configs, v >= 5, v, "topics[].configs")?;
         if v >= 5 {
@@ -860,13 +863,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`CreateTopicsRequest`](super::CreateTopicsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -941,7 +945,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatableTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int32`, versions 0+.
         pub num_partitions: i32,
         /// `int16`, versions 0+.
@@ -957,7 +961,7 @@ pub mod owned {
     impl Default for CreatableTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 num_partitions: 0_i32,
                 replication_factor: 0_i16,
                 assignments: Vec::new(),
@@ -999,8 +1003,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, v >= 5, "topics[].name")?;
-            w.i32(self.num_partitions, "topics[].num_partitions")?;
-            w.i16(self.replication_factor, "topics[].replication_factor")?;
+            {
+                let r = w.run::<6>("topics[].num_partitions")?;
+                r[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
+                r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.assignments, v >= 5, v, "topics[].assignments")?;
             rt::owned::write_vec(w, &self.configs, v >= 5, v, "topics[].configs")?;
             if v >= 5 {
@@ -1016,7 +1023,7 @@ pub mod owned {
         /// `int32`, versions 0+, map key.
         pub partition_index: i32,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub broker_ids: Vec<i32>,
+        pub broker_ids: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1025,7 +1032,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
-                broker_ids: Vec::new(),
+                broker_ids: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1070,9 +1077,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatableTopicConfig {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 0+, nullable at 0+.
-        pub value: Option<String>,
+        pub value: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1080,8 +1087,8 @@ pub mod owned {
     impl Default for CreatableTopicConfig {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                value: Some(String::new()),
+                name: rt::CompactString::const_new(""),
+                value: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1091,7 +1098,7 @@ pub mod owned {
         fn from(v: &super::CreatableTopicConfig<'_>) -> Self {
             Self {
                 name: v.name.into(),
-                value: v.value.map(String::from),
+                value: v.value.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

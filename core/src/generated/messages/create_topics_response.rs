@@ -383,10 +383,9 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
             w.opt_str(self.error_message, v >= 5, "topics[].error_message")?;
         }
         if v >= 5 {
-            w.i32(self.num_partitions, "topics[].num_partitions")?;
-        }
-        if v >= 5 {
-            w.i16(self.replication_factor, "topics[].replication_factor")?;
+            let r = w.run::<6>("topics[].num_partitions")?;
+            r[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
+            r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
         }
         if v >= 5 {
             w.opt_array(&self.configs, v >= 5, v, "topics[].configs")?;
@@ -650,13 +649,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
             w.opt_str(self.value, v >= 5, "topics[].configs[].value")?;
         }
         if v >= 5 {
-            w.bool(self.read_only, "topics[].configs[].read_only")?;
-        }
-        if v >= 5 {
-            w.i8(self.config_source, "topics[].configs[].config_source")?;
-        }
-        if v >= 5 {
-            w.bool(self.is_sensitive, "topics[].configs[].is_sensitive")?;
+            let r = w.run::<3>("topics[].configs[].read_only")?;
+            r[0] = u8::from(self.read_only);
+            r[1..2].copy_from_slice(&self.config_source.to_be_bytes());
+            r[2] = u8::from(self.is_sensitive);
         }
         if v >= 5 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -984,13 +980,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`CreateTopicsResponse`](super::CreateTopicsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1057,13 +1054,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatableTopicResult {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `uuid`, versions 7+, ignorable.
         pub topic_id: rt::Uuid,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 1+, nullable at 1+, ignorable.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `int16`, tagged field 0 at versions 5+, ignorable.
         pub topic_config_error_code: i16,
         /// `int32`, versions 5+, default `-1`, ignorable.
@@ -1079,10 +1076,10 @@ pub mod owned {
     impl Default for CreatableTopicResult {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 topic_config_error_code: 0_i16,
                 num_partitions: -1_i32,
                 replication_factor: -1_i16,
@@ -1098,7 +1095,7 @@ pub mod owned {
                 name: v.name.into(),
                 topic_id: v.topic_id,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 topic_config_error_code: v.topic_config_error_code,
                 num_partitions: v.num_partitions,
                 replication_factor: v.replication_factor,
@@ -1126,7 +1123,7 @@ pub mod owned {
                 n += 2;
             }
             if v >= 5 {
-                n += rt::owned::opt_vec_size(&self.configs, v >= 5, v >= 5, v, "topics[].configs")?;
+                n += rt::owned::opt_vec_size(self.configs.as_deref(), v >= 5, v >= 5, v, "topics[].configs")?;
             }
             if v >= 5 {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -1153,13 +1150,12 @@ pub mod owned {
                 w.opt_str(self.error_message.as_deref(), v >= 5, "topics[].error_message")?;
             }
             if v >= 5 {
-                w.i32(self.num_partitions, "topics[].num_partitions")?;
+                let r = w.run::<6>("topics[].num_partitions")?;
+                r[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
+                r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
             }
             if v >= 5 {
-                w.i16(self.replication_factor, "topics[].replication_factor")?;
-            }
-            if v >= 5 {
-                rt::owned::write_opt_vec(w, &self.configs, v >= 5, v, "topics[].configs")?;
+                rt::owned::write_opt_vec(w, self.configs.as_deref(), v >= 5, v, "topics[].configs")?;
             }
             if v >= 5 {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -1184,9 +1180,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CreatableTopicConfigs {
         /// `string`, versions 5+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 5+, nullable at 5+.
-        pub value: Option<String>,
+        pub value: Option<rt::CompactString>,
         /// `bool`, versions 5+.
         pub read_only: bool,
         /// `int8`, versions 5+, default `-1`, ignorable.
@@ -1200,8 +1196,8 @@ pub mod owned {
     impl Default for CreatableTopicConfigs {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                value: Some(String::new()),
+                name: rt::CompactString::const_new(""),
+                value: Some(rt::CompactString::const_new("")),
                 read_only: false,
                 config_source: -1_i8,
                 is_sensitive: false,
@@ -1214,7 +1210,7 @@ pub mod owned {
         fn from(v: &super::CreatableTopicConfigs<'_>) -> Self {
             Self {
                 name: v.name.into(),
-                value: v.value.map(String::from),
+                value: v.value.map(rt::CompactString::from),
                 read_only: v.read_only,
                 config_source: v.config_source,
                 is_sensitive: v.is_sensitive,
@@ -1272,13 +1268,10 @@ pub mod owned {
                 w.opt_str(self.value.as_deref(), v >= 5, "topics[].configs[].value")?;
             }
             if v >= 5 {
-                w.bool(self.read_only, "topics[].configs[].read_only")?;
-            }
-            if v >= 5 {
-                w.i8(self.config_source, "topics[].configs[].config_source")?;
-            }
-            if v >= 5 {
-                w.bool(self.is_sensitive, "topics[].configs[].is_sensitive")?;
+                let r = w.run::<3>("topics[].configs[].read_only")?;
+                r[0] = u8::from(self.read_only);
+                r[1..2].copy_from_slice(&self.config_source.to_be_bytes());
+                r[2] = u8::from(self.is_sensitive);
             }
             if v >= 5 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

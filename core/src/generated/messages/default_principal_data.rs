@@ -198,21 +198,22 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DefaultPrincipalData`](super::DefaultPrincipalData).
     #[derive(Clone, Debug, PartialEq)]
     pub struct DefaultPrincipalData {
         /// `string`, versions 0+.
-        pub r#type: String,
+        pub r#type: rt::CompactString,
         /// `string`, versions 0+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `bool`, versions 0+.
         pub token_authenticated: bool,
         /// Tagged fields this schema does not know.
@@ -222,8 +223,8 @@ pub mod owned {
     impl Default for DefaultPrincipalData {
         fn default() -> Self {
             Self {
-                r#type: String::new(),
-                name: String::new(),
+                r#type: rt::CompactString::const_new(""),
+                name: rt::CompactString::const_new(""),
                 token_authenticated: false,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

@@ -313,8 +313,11 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         }
         w.opt_str(self.principal_filter, v >= 2, "filters[].principal_filter")?;
         w.opt_str(self.host_filter, v >= 2, "filters[].host_filter")?;
-        w.i8(self.operation, "filters[].operation")?;
-        w.i8(self.permission_type, "filters[].permission_type")?;
+        {
+            let r = w.run::<2>("filters[].operation")?;
+            r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+            r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -508,13 +511,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DeleteAclsRequest`](super::DeleteAclsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -573,13 +577,13 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub resource_type_filter: i8,
         /// `string`, versions 0+, nullable at 0+.
-        pub resource_name_filter: Option<String>,
+        pub resource_name_filter: Option<rt::CompactString>,
         /// `int8`, versions 1+, default `3`.
         pub pattern_type_filter: i8,
         /// `string`, versions 0+, nullable at 0+.
-        pub principal_filter: Option<String>,
+        pub principal_filter: Option<rt::CompactString>,
         /// `string`, versions 0+, nullable at 0+.
-        pub host_filter: Option<String>,
+        pub host_filter: Option<rt::CompactString>,
         /// `int8`, versions 0+.
         pub operation: i8,
         /// `int8`, versions 0+.
@@ -592,10 +596,10 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 resource_type_filter: 0_i8,
-                resource_name_filter: Some(String::new()),
+                resource_name_filter: Some(rt::CompactString::const_new("")),
                 pattern_type_filter: 3_i8,
-                principal_filter: Some(String::new()),
-                host_filter: Some(String::new()),
+                principal_filter: Some(rt::CompactString::const_new("")),
+                host_filter: Some(rt::CompactString::const_new("")),
                 operation: 0_i8,
                 permission_type: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -607,10 +611,10 @@ pub mod owned {
         fn from(v: &super::DeleteAclsFilter<'_>) -> Self {
             Self {
                 resource_type_filter: v.resource_type_filter,
-                resource_name_filter: v.resource_name_filter.map(String::from),
+                resource_name_filter: v.resource_name_filter.map(rt::CompactString::from),
                 pattern_type_filter: v.pattern_type_filter,
-                principal_filter: v.principal_filter.map(String::from),
-                host_filter: v.host_filter.map(String::from),
+                principal_filter: v.principal_filter.map(rt::CompactString::from),
+                host_filter: v.host_filter.map(rt::CompactString::from),
                 operation: v.operation,
                 permission_type: v.permission_type,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -663,8 +667,11 @@ pub mod owned {
             }
             w.opt_str(self.principal_filter.as_deref(), v >= 2, "filters[].principal_filter")?;
             w.opt_str(self.host_filter.as_deref(), v >= 2, "filters[].host_filter")?;
-            w.i8(self.operation, "filters[].operation")?;
-            w.i8(self.permission_type, "filters[].permission_type")?;
+            {
+                let r = w.run::<2>("filters[].operation")?;
+                r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+            }
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

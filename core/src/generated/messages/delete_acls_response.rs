@@ -526,8 +526,11 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         }
         w.str(self.principal, v >= 2, "filter_results[].matching_acls[].principal")?;
         w.str(self.host, v >= 2, "filter_results[].matching_acls[].host")?;
-        w.i8(self.operation, "filter_results[].matching_acls[].operation")?;
-        w.i8(self.permission_type, "filter_results[].matching_acls[].permission_type")?;
+        {
+            let r = w.run::<2>("filter_results[].matching_acls[].operation")?;
+            r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+            r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -837,13 +840,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DeleteAclsResponse`](super::DeleteAclsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -907,7 +911,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]DeleteAclsMatchingAcl`, versions 0+.
         pub matching_acls: Vec<DeleteAclsMatchingAcl>,
         /// Tagged fields this schema does not know.
@@ -918,7 +922,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 matching_acls: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -929,7 +933,7 @@ pub mod owned {
         fn from(v: &super::DeleteAclsFilterResult<'_>) -> Self {
             Self {
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 matching_acls: v.matching_acls.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -974,17 +978,17 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: String,
+        pub resource_name: rt::CompactString,
         /// `int8`, versions 1+, default `3`.
         pub pattern_type: i8,
         /// `string`, versions 0+.
-        pub principal: String,
+        pub principal: rt::CompactString,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `int8`, versions 0+.
         pub operation: i8,
         /// `int8`, versions 0+.
@@ -997,12 +1001,12 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 resource_type: 0_i8,
-                resource_name: String::new(),
+                resource_name: rt::CompactString::const_new(""),
                 pattern_type: 3_i8,
-                principal: String::new(),
-                host: String::new(),
+                principal: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 operation: 0_i8,
                 permission_type: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1014,7 +1018,7 @@ pub mod owned {
         fn from(v: &super::DeleteAclsMatchingAcl<'_>) -> Self {
             Self {
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 resource_type: v.resource_type,
                 resource_name: v.resource_name.into(),
                 pattern_type: v.pattern_type,
@@ -1082,8 +1086,11 @@ pub mod owned {
             }
             w.str(&self.principal, v >= 2, "filter_results[].matching_acls[].principal")?;
             w.str(&self.host, v >= 2, "filter_results[].matching_acls[].host")?;
-            w.i8(self.operation, "filter_results[].matching_acls[].operation")?;
-            w.i8(self.permission_type, "filter_results[].matching_acls[].permission_type")?;
+            {
+                let r = w.run::<2>("filter_results[].matching_acls[].operation")?;
+                r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+            }
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

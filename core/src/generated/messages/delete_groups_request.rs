@@ -155,19 +155,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DeleteGroupsRequest`](super::DeleteGroupsRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeleteGroupsRequest {
         /// `[]string`, versions 0+, entity `groupId`.
-        pub groups_names: Vec<String>,
+        pub groups_names: Vec<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -184,7 +185,7 @@ pub mod owned {
     impl From<&super::DeleteGroupsRequest<'_>> for DeleteGroupsRequest {
         fn from(v: &super::DeleteGroupsRequest<'_>) -> Self {
             Self {
-                groups_names: v.groups_names.iter().map(String::from).collect(),
+                groups_names: v.groups_names.iter().map(rt::CompactString::from).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

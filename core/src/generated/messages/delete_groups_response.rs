@@ -356,13 +356,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DeleteGroupsResponse`](super::DeleteGroupsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -424,7 +425,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeletableGroupResult {
         /// `string`, versions 0+, entity `groupId`, map key.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// Tagged fields this schema does not know.
@@ -434,7 +435,7 @@ pub mod owned {
     impl Default for DeletableGroupResult {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 error_code: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

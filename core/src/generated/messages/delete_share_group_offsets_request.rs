@@ -335,19 +335,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DeleteShareGroupOffsetsRequest`](super::DeleteShareGroupOffsetsRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeleteShareGroupOffsetsRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `[]DeleteShareGroupOffsetsRequestTopic`, versions 0+.
         pub topics: Vec<DeleteShareGroupOffsetsRequestTopic>,
         /// Tagged fields this schema does not know.
@@ -357,7 +358,7 @@ pub mod owned {
     impl Default for DeleteShareGroupOffsetsRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -404,7 +405,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeleteShareGroupOffsetsRequestTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -412,7 +413,7 @@ pub mod owned {
     impl Default for DeleteShareGroupOffsetsRequestTopic {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

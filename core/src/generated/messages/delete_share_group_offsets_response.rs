@@ -127,8 +127,11 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.responses, true, v, "responses")?;
         if true {
@@ -284,8 +287,11 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.topic_name, true, "responses[].topic_name")?;
-        w.uuid(self.topic_id, "responses[].topic_id")?;
-        w.i16(self.error_code, "responses[].error_code")?;
+        {
+            let r = w.run::<18>("responses[].topic_id")?;
+            r[0..16].copy_from_slice(self.topic_id.as_bytes());
+            r[16..18].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "responses[].error_message")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -482,13 +488,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DeleteShareGroupOffsetsResponse`](super::DeleteShareGroupOffsetsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -498,7 +505,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]DeleteShareGroupOffsetsResponseTopic`, versions 0+.
         pub responses: Vec<DeleteShareGroupOffsetsResponseTopic>,
         /// Tagged fields this schema does not know.
@@ -522,7 +529,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 responses: v.responses.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -546,8 +553,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(self.error_message.as_deref(), true, "error_message")?;
             rt::owned::write_vec(w, &self.responses, true, v, "responses")?;
             if true {
@@ -561,13 +571,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeleteShareGroupOffsetsResponseTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -575,7 +585,7 @@ pub mod owned {
     impl Default for DeleteShareGroupOffsetsResponseTopic {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 error_code: 0_i16,
                 error_message: None,
@@ -590,7 +600,7 @@ pub mod owned {
                 topic_name: v.topic_name.into(),
                 topic_id: v.topic_id,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -614,8 +624,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.topic_name, true, "responses[].topic_name")?;
-            w.uuid(self.topic_id, "responses[].topic_id")?;
-            w.i16(self.error_code, "responses[].error_code")?;
+            {
+                let r = w.run::<18>("responses[].topic_id")?;
+                r[0..16].copy_from_slice(self.topic_id.as_bytes());
+                r[16..18].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(self.error_message.as_deref(), true, "responses[].error_message")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -504,19 +504,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DeleteShareGroupStateRequest`](super::DeleteShareGroupStateRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeleteShareGroupStateRequest {
         /// `string`, versions 0+.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `[]DeleteStateData`, versions 0+.
         pub topics: Vec<DeleteStateData>,
         /// Tagged fields this schema does not know.
@@ -526,7 +527,7 @@ pub mod owned {
     impl Default for DeleteShareGroupStateRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -575,7 +576,7 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `[]PartitionData`, versions 0+.
-        pub partitions: Vec<PartitionData>,
+        pub partitions: rt::SmallVec<[PartitionData; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -584,7 +585,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                partitions: Vec::new(),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -442,13 +442,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DeleteTopicsRequest`](super::DeleteTopicsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -456,7 +457,7 @@ pub mod owned {
         /// `[]DeleteTopicState`, versions 6+.
         pub topics: Vec<DeleteTopicState>,
         /// `[]string`, versions 0-5, entity `topicName`, ignorable.
-        pub topic_names: Vec<String>,
+        pub topic_names: Vec<rt::CompactString>,
         /// `int32`, versions 0+.
         pub timeout_ms: i32,
         /// Tagged fields this schema does not know.
@@ -478,7 +479,7 @@ pub mod owned {
         fn from(v: &super::DeleteTopicsRequest<'_>) -> Self {
             Self {
                 topics: v.topics.iter().map(|e| (&e).into()).collect(),
-                topic_names: v.topic_names.iter().map(String::from).collect(),
+                topic_names: v.topic_names.iter().map(rt::CompactString::from).collect(),
                 timeout_ms: v.timeout_ms,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -527,7 +528,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeleteTopicState {
         /// `string`, versions 6+, nullable at 6+, default `null`, entity `topicName`.
-        pub name: Option<String>,
+        pub name: Option<rt::CompactString>,
         /// `uuid`, versions 6+.
         pub topic_id: rt::Uuid,
         /// Tagged fields this schema does not know.
@@ -547,7 +548,7 @@ pub mod owned {
     impl From<&super::DeleteTopicState<'_>> for DeleteTopicState {
         fn from(v: &super::DeleteTopicState<'_>) -> Self {
             Self {
-                name: v.name.map(String::from),
+                name: v.name.map(rt::CompactString::from),
                 topic_id: v.topic_id,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }

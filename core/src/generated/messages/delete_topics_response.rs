@@ -450,13 +450,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DeleteTopicsResponse`](super::DeleteTopicsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -523,13 +524,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DeletableTopicResult {
         /// `string`, versions 0+, nullable at 6+, entity `topicName`, map key.
-        pub name: Option<String>,
+        pub name: Option<rt::CompactString>,
         /// `uuid`, versions 6+, ignorable.
         pub topic_id: rt::Uuid,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -537,7 +538,7 @@ pub mod owned {
     impl Default for DeletableTopicResult {
         fn default() -> Self {
             Self {
-                name: Some(String::new()),
+                name: Some(rt::CompactString::const_new("")),
                 topic_id: rt::Uuid::nil(),
                 error_code: 0_i16,
                 error_message: None,
@@ -549,10 +550,10 @@ pub mod owned {
     impl From<&super::DeletableTopicResult<'_>> for DeletableTopicResult {
         fn from(v: &super::DeletableTopicResult<'_>) -> Self {
             Self {
-                name: v.name.map(String::from),
+                name: v.name.map(rt::CompactString::from),
                 topic_id: v.topic_id,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

@@ -118,8 +118,11 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, v >= 2, "error_message")?;
         w.array(&self.resources, v >= 2, v, "resources")?;
         if v >= 2 {
@@ -457,8 +460,11 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.principal, v >= 2, "resources[].acls[].principal")?;
         w.str(self.host, v >= 2, "resources[].acls[].host")?;
-        w.i8(self.operation, "resources[].acls[].operation")?;
-        w.i8(self.permission_type, "resources[].acls[].permission_type")?;
+        {
+            let r = w.run::<2>("resources[].acls[].operation")?;
+            r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+            r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -734,13 +740,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeAclsResponse`](super::DescribeAclsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -750,7 +757,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]DescribeAclsResource`, versions 0+.
         pub resources: Vec<DescribeAclsResource>,
         /// Tagged fields this schema does not know.
@@ -762,7 +769,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 resources: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -774,7 +781,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 resources: v.resources.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -798,8 +805,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(self.error_message.as_deref(), v >= 2, "error_message")?;
             rt::owned::write_vec(w, &self.resources, v >= 2, v, "resources")?;
             if v >= 2 {
@@ -815,7 +825,7 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: String,
+        pub resource_name: rt::CompactString,
         /// `int8`, versions 1+, default `3`.
         pub pattern_type: i8,
         /// `[]AclDescription`, versions 0+.
@@ -828,7 +838,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
-                resource_name: String::new(),
+                resource_name: rt::CompactString::const_new(""),
                 pattern_type: 3_i8,
                 acls: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -888,9 +898,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AclDescription {
         /// `string`, versions 0+.
-        pub principal: String,
+        pub principal: rt::CompactString,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `int8`, versions 0+.
         pub operation: i8,
         /// `int8`, versions 0+.
@@ -902,8 +912,8 @@ pub mod owned {
     impl Default for AclDescription {
         fn default() -> Self {
             Self {
-                principal: String::new(),
-                host: String::new(),
+                principal: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 operation: 0_i8,
                 permission_type: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -942,8 +952,11 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.principal, v >= 2, "resources[].acls[].principal")?;
             w.str(&self.host, v >= 2, "resources[].acls[].host")?;
-            w.i8(self.operation, "resources[].acls[].operation")?;
-            w.i8(self.permission_type, "resources[].acls[].permission_type")?;
+            {
+                let r = w.run::<2>("resources[].acls[].operation")?;
+                r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+            }
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -391,13 +391,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeClientQuotasRequest`](super::DescribeClientQuotasRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -459,11 +460,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ComponentData {
         /// `string`, versions 0+.
-        pub entity_type: String,
+        pub entity_type: rt::CompactString,
         /// `int8`, versions 0+.
         pub match_type: i8,
         /// `string`, versions 0+, nullable at 0+.
-        pub r#match: Option<String>,
+        pub r#match: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -471,9 +472,9 @@ pub mod owned {
     impl Default for ComponentData {
         fn default() -> Self {
             Self {
-                entity_type: String::new(),
+                entity_type: rt::CompactString::const_new(""),
                 match_type: 0_i8,
-                r#match: Some(String::new()),
+                r#match: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -484,7 +485,7 @@ pub mod owned {
             Self {
                 entity_type: v.entity_type.into(),
                 match_type: v.match_type,
-                r#match: v.r#match.map(String::from),
+                r#match: v.r#match.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

@@ -117,8 +117,11 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, v >= 1, "error_message")?;
         w.opt_array(&self.entries, v >= 1, v, "entries")?;
         if v >= 1 {
@@ -767,13 +770,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeClientQuotasResponse`](super::DescribeClientQuotasResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -783,7 +787,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]EntryData`, versions 0+, nullable at 0+.
         pub entries: Option<Vec<EntryData>>,
         /// Tagged fields this schema does not know.
@@ -795,7 +799,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 entries: Some(Vec::new()),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -807,7 +811,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 entries: v.entries.map(|a| a.iter().map(|e| (&e).into()).collect()),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -819,7 +823,7 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 6;
             n += rt::write::opt_str_size(self.error_message.as_deref(), v >= 1, true, "error_message")?;
-            n += rt::owned::opt_vec_size(&self.entries, v >= 1, true, v, "entries")?;
+            n += rt::owned::opt_vec_size(self.entries.as_deref(), v >= 1, true, v, "entries")?;
             if v >= 1 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -831,10 +835,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(self.error_message.as_deref(), v >= 1, "error_message")?;
-            rt::owned::write_opt_vec(w, &self.entries, v >= 1, v, "entries")?;
+            rt::owned::write_opt_vec(w, self.entries.as_deref(), v >= 1, v, "entries")?;
             if v >= 1 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -903,9 +910,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct EntityData {
         /// `string`, versions 0+.
-        pub entity_type: String,
+        pub entity_type: rt::CompactString,
         /// `string`, versions 0+, nullable at 0+.
-        pub entity_name: Option<String>,
+        pub entity_name: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -913,8 +920,8 @@ pub mod owned {
     impl Default for EntityData {
         fn default() -> Self {
             Self {
-                entity_type: String::new(),
-                entity_name: Some(String::new()),
+                entity_type: rt::CompactString::const_new(""),
+                entity_name: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -924,7 +931,7 @@ pub mod owned {
         fn from(v: &super::EntityData<'_>) -> Self {
             Self {
                 entity_type: v.entity_type.into(),
-                entity_name: v.entity_name.map(String::from),
+                entity_name: v.entity_name.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -965,7 +972,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ValueData {
         /// `string`, versions 0+.
-        pub key: String,
+        pub key: rt::CompactString,
         /// `float64`, versions 0+.
         pub value: f64,
         /// Tagged fields this schema does not know.
@@ -975,7 +982,7 @@ pub mod owned {
     impl Default for ValueData {
         fn default() -> Self {
             Self {
-                key: String::new(),
+                key: rt::CompactString::const_new(""),
                 value: 0.0_f64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

@@ -159,8 +159,11 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "error_message")?;
         if v >= 1 {
             w.i8(self.endpoint_type, "endpoint_type")?;
@@ -613,13 +616,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeClusterResponse`](super::DescribeClusterResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -629,11 +633,11 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `int8`, versions 1+, default `1`.
         pub endpoint_type: i8,
         /// `string`, versions 0+.
-        pub cluster_id: String,
+        pub cluster_id: rt::CompactString,
         /// `int32`, versions 0+, default `-1`, entity `brokerId`.
         pub controller_id: i32,
         /// `[]DescribeClusterBroker`, versions 0+.
@@ -651,7 +655,7 @@ pub mod owned {
                 error_code: 0_i16,
                 error_message: None,
                 endpoint_type: 1_i8,
-                cluster_id: String::new(),
+                cluster_id: rt::CompactString::const_new(""),
                 controller_id: -1_i32,
                 brokers: Vec::new(),
                 cluster_authorized_operations: -2147483648_i32,
@@ -665,7 +669,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 endpoint_type: v.endpoint_type,
                 cluster_id: v.cluster_id.into(),
                 controller_id: v.controller_id,
@@ -700,8 +704,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(self.error_message.as_deref(), true, "error_message")?;
             if v >= 1 {
                 w.i8(self.endpoint_type, "endpoint_type")?;
@@ -723,11 +730,11 @@ pub mod owned {
         /// `int32`, versions 0+, entity `brokerId`, map key.
         pub broker_id: i32,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `int32`, versions 0+.
         pub port: i32,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack: Option<String>,
+        pub rack: Option<rt::CompactString>,
         /// `bool`, versions 2+.
         pub is_fenced: bool,
         /// Tagged fields this schema does not know.
@@ -738,7 +745,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_i32,
                 rack: None,
                 is_fenced: false,
@@ -753,7 +760,7 @@ pub mod owned {
                 broker_id: v.broker_id,
                 host: v.host.into(),
                 port: v.port,
-                rack: v.rack.map(String::from),
+                rack: v.rack.map(rt::CompactString::from),
                 is_fenced: v.is_fenced,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }

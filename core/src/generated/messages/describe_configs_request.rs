@@ -445,13 +445,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeConfigsRequest`](super::DescribeConfigsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -536,9 +537,9 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: String,
+        pub resource_name: rt::CompactString,
         /// `[]string`, versions 0+, nullable at 0+.
-        pub configuration_keys: Option<Vec<String>>,
+        pub configuration_keys: Option<Vec<rt::CompactString>>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -547,7 +548,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
-                resource_name: String::new(),
+                resource_name: rt::CompactString::const_new(""),
                 configuration_keys: Some(Vec::new()),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -559,7 +560,9 @@ pub mod owned {
             Self {
                 resource_type: v.resource_type,
                 resource_name: v.resource_name.into(),
-                configuration_keys: v.configuration_keys.map(|a| a.iter().map(String::from).collect()),
+                configuration_keys: v
+                    .configuration_keys
+                    .map(|a| a.iter().map(rt::CompactString::from).collect()),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -571,7 +574,7 @@ pub mod owned {
             let mut n: usize = 1;
             n += rt::write::str_size(&self.resource_name, v >= 4, "resources[].resource_name")?;
             n += rt::owned::opt_vec_size(
-                &self.configuration_keys,
+                self.configuration_keys.as_deref(),
                 v >= 4,
                 true,
                 v,
@@ -590,7 +593,13 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.i8(self.resource_type, "resources[].resource_type")?;
             w.str(&self.resource_name, v >= 4, "resources[].resource_name")?;
-            rt::owned::write_opt_vec(w, &self.configuration_keys, v >= 4, v, "resources[].configuration_keys")?;
+            rt::owned::write_opt_vec(
+                w,
+                self.configuration_keys.as_deref(),
+                v >= 4,
+                v,
+                "resources[].configuration_keys",
+            )?;
             if v >= 4 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

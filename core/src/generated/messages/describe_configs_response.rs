@@ -1166,13 +1166,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeConfigsResponse`](super::DescribeConfigsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1236,11 +1237,11 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: String,
+        pub resource_name: rt::CompactString,
         /// `[]DescribeConfigsResourceResult`, versions 0+.
         pub configs: Vec<DescribeConfigsResourceResult>,
         /// Tagged fields this schema does not know.
@@ -1251,9 +1252,9 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 resource_type: 0_i8,
-                resource_name: String::new(),
+                resource_name: rt::CompactString::const_new(""),
                 configs: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1264,7 +1265,7 @@ pub mod owned {
         fn from(v: &super::DescribeConfigsResult<'_>) -> Self {
             Self {
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 resource_type: v.resource_type,
                 resource_name: v.resource_name.into(),
                 configs: v.configs.iter().map(|e| (&e).into()).collect(),
@@ -1307,9 +1308,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeConfigsResourceResult {
         /// `string`, versions 0+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 0+, nullable at 0+.
-        pub value: Option<String>,
+        pub value: Option<rt::CompactString>,
         /// `bool`, versions 0+.
         pub read_only: bool,
         /// `bool`, versions 0.
@@ -1323,7 +1324,7 @@ pub mod owned {
         /// `int8`, versions 3+, default `0`, ignorable.
         pub config_type: i8,
         /// `string`, versions 3+, nullable at 3+, ignorable.
-        pub documentation: Option<String>,
+        pub documentation: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1331,15 +1332,15 @@ pub mod owned {
     impl Default for DescribeConfigsResourceResult {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                value: Some(String::new()),
+                name: rt::CompactString::const_new(""),
+                value: Some(rt::CompactString::const_new("")),
                 read_only: false,
                 is_default: false,
                 config_source: -1_i8,
                 is_sensitive: false,
                 synonyms: Vec::new(),
                 config_type: 0_i8,
-                documentation: Some(String::new()),
+                documentation: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1349,14 +1350,14 @@ pub mod owned {
         fn from(v: &super::DescribeConfigsResourceResult<'_>) -> Self {
             Self {
                 name: v.name.into(),
-                value: v.value.map(String::from),
+                value: v.value.map(rt::CompactString::from),
                 read_only: v.read_only,
                 is_default: v.is_default,
                 config_source: v.config_source,
                 is_sensitive: v.is_sensitive,
                 synonyms: v.synonyms.iter().map(|e| (&e).into()).collect(),
                 config_type: v.config_type,
-                documentation: v.documentation.map(String::from),
+                documentation: v.documentation.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -1436,9 +1437,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeConfigsSynonym {
         /// `string`, versions 1+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 1+, nullable at 1+.
-        pub value: Option<String>,
+        pub value: Option<rt::CompactString>,
         /// `int8`, versions 1+.
         pub source: i8,
         /// Tagged fields this schema does not know.
@@ -1448,8 +1449,8 @@ pub mod owned {
     impl Default for DescribeConfigsSynonym {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                value: Some(String::new()),
+                name: rt::CompactString::const_new(""),
+                value: Some(rt::CompactString::const_new("")),
                 source: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1460,7 +1461,7 @@ pub mod owned {
         fn from(v: &super::DescribeConfigsSynonym<'_>) -> Self {
             Self {
                 name: v.name.into(),
-                value: v.value.map(String::from),
+                value: v.value.map(rt::CompactString::from),
                 source: v.source,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }

@@ -329,13 +329,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeDelegationTokenRequest`](super::DescribeDelegationTokenRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -368,7 +369,7 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
-            n += rt::owned::opt_vec_size(&self.owners, v >= 2, true, v, "owners")?;
+            n += rt::owned::opt_vec_size(self.owners.as_deref(), v >= 2, true, v, "owners")?;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -380,7 +381,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_opt_vec(w, &self.owners, v >= 2, v, "owners")?;
+            rt::owned::write_opt_vec(w, self.owners.as_deref(), v >= 2, v, "owners")?;
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -392,9 +393,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeDelegationTokenOwner {
         /// `string`, versions 0+.
-        pub principal_type: String,
+        pub principal_type: rt::CompactString,
         /// `string`, versions 0+.
-        pub principal_name: String,
+        pub principal_name: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -402,8 +403,8 @@ pub mod owned {
     impl Default for DescribeDelegationTokenOwner {
         fn default() -> Self {
             Self {
-                principal_type: String::new(),
-                principal_name: String::new(),
+                principal_type: rt::CompactString::const_new(""),
+                principal_name: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -387,9 +387,12 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
                 "tokens[].token_requester_principal_name",
             )?;
         }
-        w.i64(self.issue_timestamp, "tokens[].issue_timestamp")?;
-        w.i64(self.expiry_timestamp, "tokens[].expiry_timestamp")?;
-        w.i64(self.max_timestamp, "tokens[].max_timestamp")?;
+        {
+            let r = w.run::<24>("tokens[].issue_timestamp")?;
+            r[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
+            r[8..16].copy_from_slice(&self.expiry_timestamp.to_be_bytes());
+            r[16..24].copy_from_slice(&self.max_timestamp.to_be_bytes());
+        }
         w.str(self.token_id, v >= 2, "tokens[].token_id")?;
         w.bytes(self.hmac, v >= 2, "tokens[].hmac")?;
         w.array(&self.renewers, v >= 2, v, "tokens[].renewers")?;
@@ -848,13 +851,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeDelegationTokenResponse`](super::DescribeDelegationTokenResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -921,13 +925,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribedDelegationToken {
         /// `string`, versions 0+.
-        pub principal_type: String,
+        pub principal_type: rt::CompactString,
         /// `string`, versions 0+.
-        pub principal_name: String,
+        pub principal_name: rt::CompactString,
         /// `string`, versions 3+.
-        pub token_requester_principal_type: String,
+        pub token_requester_principal_type: rt::CompactString,
         /// `string`, versions 3+.
-        pub token_requester_principal_name: String,
+        pub token_requester_principal_name: rt::CompactString,
         /// `int64`, versions 0+.
         pub issue_timestamp: i64,
         /// `int64`, versions 0+.
@@ -935,7 +939,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub max_timestamp: i64,
         /// `string`, versions 0+.
-        pub token_id: String,
+        pub token_id: rt::CompactString,
         /// `bytes`, versions 0+.
         pub hmac: Vec<u8>,
         /// `[]DescribedDelegationTokenRenewer`, versions 0+.
@@ -947,14 +951,14 @@ pub mod owned {
     impl Default for DescribedDelegationToken {
         fn default() -> Self {
             Self {
-                principal_type: String::new(),
-                principal_name: String::new(),
-                token_requester_principal_type: String::new(),
-                token_requester_principal_name: String::new(),
+                principal_type: rt::CompactString::const_new(""),
+                principal_name: rt::CompactString::const_new(""),
+                token_requester_principal_type: rt::CompactString::const_new(""),
+                token_requester_principal_name: rt::CompactString::const_new(""),
                 issue_timestamp: 0_i64,
                 expiry_timestamp: 0_i64,
                 max_timestamp: 0_i64,
-                token_id: String::new(),
+                token_id: rt::CompactString::const_new(""),
                 hmac: Vec::new(),
                 renewers: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1036,9 +1040,12 @@ pub mod owned {
                     "tokens[].token_requester_principal_name",
                 )?;
             }
-            w.i64(self.issue_timestamp, "tokens[].issue_timestamp")?;
-            w.i64(self.expiry_timestamp, "tokens[].expiry_timestamp")?;
-            w.i64(self.max_timestamp, "tokens[].max_timestamp")?;
+            {
+                let r = w.run::<24>("tokens[].issue_timestamp")?;
+                r[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
+                r[8..16].copy_from_slice(&self.expiry_timestamp.to_be_bytes());
+                r[16..24].copy_from_slice(&self.max_timestamp.to_be_bytes());
+            }
             w.str(&self.token_id, v >= 2, "tokens[].token_id")?;
             w.bytes(&self.hmac, v >= 2, "tokens[].hmac")?;
             rt::owned::write_vec(w, &self.renewers, v >= 2, v, "tokens[].renewers")?;
@@ -1053,9 +1060,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribedDelegationTokenRenewer {
         /// `string`, versions 0+.
-        pub principal_type: String,
+        pub principal_type: rt::CompactString,
         /// `string`, versions 0+.
-        pub principal_name: String,
+        pub principal_name: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1063,8 +1070,8 @@ pub mod owned {
     impl Default for DescribedDelegationTokenRenewer {
         fn default() -> Self {
             Self {
-                principal_type: String::new(),
-                principal_name: String::new(),
+                principal_type: rt::CompactString::const_new(""),
+                principal_name: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -198,19 +198,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeGroupsRequest`](super::DescribeGroupsRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeGroupsRequest {
         /// `[]string`, versions 0+, entity `groupId`.
-        pub groups: Vec<String>,
+        pub groups: Vec<rt::CompactString>,
         /// `bool`, versions 3+.
         pub include_authorized_operations: bool,
         /// Tagged fields this schema does not know.
@@ -230,7 +231,7 @@ pub mod owned {
     impl From<&super::DescribeGroupsRequest<'_>> for DescribeGroupsRequest {
         fn from(v: &super::DescribeGroupsRequest<'_>) -> Self {
             Self {
-                groups: v.groups.iter().map(String::from).collect(),
+                groups: v.groups.iter().map(rt::CompactString::from).collect(),
                 include_authorized_operations: v.include_authorized_operations,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }

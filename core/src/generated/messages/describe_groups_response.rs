@@ -892,13 +892,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeGroupsResponse`](super::DescribeGroupsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -967,15 +968,15 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 6+, nullable at 6+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub group_state: String,
+        pub group_state: rt::CompactString,
         /// `string`, versions 0+.
-        pub protocol_type: String,
+        pub protocol_type: rt::CompactString,
         /// `string`, versions 0+.
-        pub protocol_data: String,
+        pub protocol_data: rt::CompactString,
         /// `[]DescribedGroupMember`, versions 0+.
         pub members: Vec<DescribedGroupMember>,
         /// `int32`, versions 3+, default `-2147483648`.
@@ -989,10 +990,10 @@ pub mod owned {
             Self {
                 error_code: 0_i16,
                 error_message: None,
-                group_id: String::new(),
-                group_state: String::new(),
-                protocol_type: String::new(),
-                protocol_data: String::new(),
+                group_id: rt::CompactString::const_new(""),
+                group_state: rt::CompactString::const_new(""),
+                protocol_type: rt::CompactString::const_new(""),
+                protocol_data: rt::CompactString::const_new(""),
                 members: Vec::new(),
                 authorized_operations: -2147483648_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1004,7 +1005,7 @@ pub mod owned {
         fn from(v: &super::DescribedGroup<'_>) -> Self {
             Self {
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 group_id: v.group_id.into(),
                 group_state: v.group_state.into(),
                 protocol_type: v.protocol_type.into(),
@@ -1071,13 +1072,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribedGroupMember {
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `string`, versions 4+, nullable at 4+, default `null`, ignorable.
-        pub group_instance_id: Option<String>,
+        pub group_instance_id: Option<rt::CompactString>,
         /// `string`, versions 0+.
-        pub client_id: String,
+        pub client_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub client_host: String,
+        pub client_host: rt::CompactString,
         /// `bytes`, versions 0+.
         pub member_metadata: Vec<u8>,
         /// `bytes`, versions 0+.
@@ -1089,10 +1090,10 @@ pub mod owned {
     impl Default for DescribedGroupMember {
         fn default() -> Self {
             Self {
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 group_instance_id: None,
-                client_id: String::new(),
-                client_host: String::new(),
+                client_id: rt::CompactString::const_new(""),
+                client_host: rt::CompactString::const_new(""),
                 member_metadata: Vec::new(),
                 member_assignment: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1104,7 +1105,7 @@ pub mod owned {
         fn from(v: &super::DescribedGroupMember<'_>) -> Self {
             Self {
                 member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(String::from),
+                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
                 client_id: v.client_id.into(),
                 client_host: v.client_host.into(),
                 member_metadata: v.member_metadata.to_vec(),

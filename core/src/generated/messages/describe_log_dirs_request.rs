@@ -337,13 +337,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeLogDirsRequest`](super::DescribeLogDirsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -376,7 +377,7 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
-            n += rt::owned::opt_vec_size(&self.topics, v >= 2, true, v, "topics")?;
+            n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 2, true, v, "topics")?;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -388,7 +389,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_opt_vec(w, &self.topics, v >= 2, v, "topics")?;
+            rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 2, v, "topics")?;
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -400,9 +401,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribableLogDirTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -410,8 +411,8 @@ pub mod owned {
     impl Default for DescribableLogDirTopic {
         fn default() -> Self {
             Self {
-                topic: String::new(),
-                partitions: Vec::new(),
+                topic: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -299,10 +299,9 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
         w.str(self.log_dir, v >= 2, "results[].log_dir")?;
         w.array(&self.topics, v >= 2, v, "results[].topics")?;
         if v >= 4 {
-            w.i64(self.total_bytes, "results[].total_bytes")?;
-        }
-        if v >= 4 {
-            w.i64(self.usable_bytes, "results[].usable_bytes")?;
+            let r = w.run::<16>("results[].total_bytes")?;
+            r[0..8].copy_from_slice(&self.total_bytes.to_be_bytes());
+            r[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
         }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -609,10 +608,13 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "results[].topics[].partitions[].partition_index")?;
-        w.i64(self.partition_size, "results[].topics[].partitions[].partition_size")?;
-        w.i64(self.offset_lag, "results[].topics[].partitions[].offset_lag")?;
-        w.bool(self.is_future_key, "results[].topics[].partitions[].is_future_key")?;
+        {
+            let r = w.run::<21>("results[].topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..12].copy_from_slice(&self.partition_size.to_be_bytes());
+            r[12..20].copy_from_slice(&self.offset_lag.to_be_bytes());
+            r[20] = u8::from(self.is_future_key);
+        }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -934,13 +936,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeLogDirsResponse`](super::DescribeLogDirsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1014,7 +1017,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+.
-        pub log_dir: String,
+        pub log_dir: rt::CompactString,
         /// `[]DescribeLogDirsTopic`, versions 0+.
         pub topics: Vec<DescribeLogDirsTopic>,
         /// `int64`, versions 4+, default `-1`, ignorable.
@@ -1029,7 +1032,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                log_dir: String::new(),
+                log_dir: rt::CompactString::const_new(""),
                 topics: Vec::new(),
                 total_bytes: -1_i64,
                 usable_bytes: -1_i64,
@@ -1078,10 +1081,9 @@ pub mod owned {
             w.str(&self.log_dir, v >= 2, "results[].log_dir")?;
             rt::owned::write_vec(w, &self.topics, v >= 2, v, "results[].topics")?;
             if v >= 4 {
-                w.i64(self.total_bytes, "results[].total_bytes")?;
-            }
-            if v >= 4 {
-                w.i64(self.usable_bytes, "results[].usable_bytes")?;
+                let r = w.run::<16>("results[].total_bytes")?;
+                r[0..8].copy_from_slice(&self.total_bytes.to_be_bytes());
+                r[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
             }
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1094,7 +1096,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeLogDirsTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]DescribeLogDirsPartition`, versions 0+.
         pub partitions: Vec<DescribeLogDirsPartition>,
         /// Tagged fields this schema does not know.
@@ -1104,7 +1106,7 @@ pub mod owned {
     impl Default for DescribeLogDirsTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1203,10 +1205,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "results[].topics[].partitions[].partition_index")?;
-            w.i64(self.partition_size, "results[].topics[].partitions[].partition_size")?;
-            w.i64(self.offset_lag, "results[].topics[].partitions[].offset_lag")?;
-            w.bool(self.is_future_key, "results[].topics[].partitions[].is_future_key")?;
+            {
+                let r = w.run::<21>("results[].topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..12].copy_from_slice(&self.partition_size.to_be_bytes());
+                r[12..20].copy_from_slice(&self.offset_lag.to_be_bytes());
+                r[20] = u8::from(self.is_future_key);
+            }
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -181,19 +181,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeMirrorsRequest`](super::DescribeMirrorsRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeMirrorsRequest {
         /// `[]string`, versions 0+, nullable at 0+, default `null`, entity `mirrorName`.
-        pub mirror_names: Option<Vec<String>>,
+        pub mirror_names: Option<Vec<rt::CompactString>>,
         /// `bool`, versions 0+, default `false`.
         pub include_authorized_operations: bool,
         /// Tagged fields this schema does not know.
@@ -213,7 +214,7 @@ pub mod owned {
     impl From<&super::DescribeMirrorsRequest<'_>> for DescribeMirrorsRequest {
         fn from(v: &super::DescribeMirrorsRequest<'_>) -> Self {
             Self {
-                mirror_names: v.mirror_names.map(|a| a.iter().map(String::from).collect()),
+                mirror_names: v.mirror_names.map(|a| a.iter().map(rt::CompactString::from).collect()),
                 include_authorized_operations: v.include_authorized_operations,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -224,7 +225,7 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 1;
-            n += rt::owned::opt_vec_size(&self.mirror_names, true, true, v, "mirror_names")?;
+            n += rt::owned::opt_vec_size(self.mirror_names.as_deref(), true, true, v, "mirror_names")?;
             if true {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -236,7 +237,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_opt_vec(w, &self.mirror_names, true, v, "mirror_names")?;
+            rt::owned::write_opt_vec(w, self.mirror_names.as_deref(), true, v, "mirror_names")?;
             w.bool(self.include_authorized_operations, "include_authorized_operations")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

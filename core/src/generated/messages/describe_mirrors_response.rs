@@ -120,8 +120,11 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.mirrors, true, v, "mirrors")?;
         if true {
@@ -582,13 +585,13 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "mirrors[].topics[].partitions[].partition_index")?;
-        w.i64(self.source_offset, "mirrors[].topics[].partitions[].source_offset")?;
-        w.i64(
-            self.destination_offset,
-            "mirrors[].topics[].partitions[].destination_offset",
-        )?;
-        w.i64(self.lag, "mirrors[].topics[].partitions[].lag")?;
+        {
+            let r = w.run::<28>("mirrors[].topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..12].copy_from_slice(&self.source_offset.to_be_bytes());
+            r[12..20].copy_from_slice(&self.destination_offset.to_be_bytes());
+            r[20..28].copy_from_slice(&self.lag.to_be_bytes());
+        }
         w.str(self.state, true, "mirrors[].topics[].partitions[].state")?;
         w.i32(
             self.last_mirror_epoch,
@@ -949,13 +952,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeMirrorsResponse`](super::DescribeMirrorsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -965,7 +969,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]DescribedMirror`, versions 0+.
         pub mirrors: Vec<DescribedMirror>,
         /// Tagged fields this schema does not know.
@@ -989,7 +993,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 mirrors: v.mirrors.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -1013,8 +1017,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(self.error_message.as_deref(), true, "error_message")?;
             rt::owned::write_vec(w, &self.mirrors, true, v, "mirrors")?;
             if true {
@@ -1030,7 +1037,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, entity `mirrorName`.
-        pub mirror_name: String,
+        pub mirror_name: rt::CompactString,
         /// `int32`, versions 0+, default `-2147483648`.
         pub authorized_operations: i32,
         /// `[]TopicPartitions`, versions 0+.
@@ -1043,7 +1050,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                mirror_name: String::new(),
+                mirror_name: rt::CompactString::const_new(""),
                 authorized_operations: -2147483648_i32,
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1095,7 +1102,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicPartitions {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `[]PartitionDetail`, versions 0+.
         pub partitions: Vec<PartitionDetail>,
         /// Tagged fields this schema does not know.
@@ -1105,7 +1112,7 @@ pub mod owned {
     impl Default for TopicPartitions {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1160,7 +1167,7 @@ pub mod owned {
         /// `int64`, versions 0+, default `-1`.
         pub lag: i64,
         /// `string`, versions 0+.
-        pub state: String,
+        pub state: rt::CompactString,
         /// `int32`, versions 0+, default `-1`.
         pub last_mirror_epoch: i32,
         /// Tagged fields this schema does not know.
@@ -1174,7 +1181,7 @@ pub mod owned {
                 source_offset: -1_i64,
                 destination_offset: -1_i64,
                 lag: -1_i64,
-                state: String::new(),
+                state: rt::CompactString::const_new(""),
                 last_mirror_epoch: -1_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1213,13 +1220,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "mirrors[].topics[].partitions[].partition_index")?;
-            w.i64(self.source_offset, "mirrors[].topics[].partitions[].source_offset")?;
-            w.i64(
-                self.destination_offset,
-                "mirrors[].topics[].partitions[].destination_offset",
-            )?;
-            w.i64(self.lag, "mirrors[].topics[].partitions[].lag")?;
+            {
+                let r = w.run::<28>("mirrors[].topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..12].copy_from_slice(&self.source_offset.to_be_bytes());
+                r[12..20].copy_from_slice(&self.destination_offset.to_be_bytes());
+                r[20..28].copy_from_slice(&self.lag.to_be_bytes());
+            }
             w.str(&self.state, true, "mirrors[].topics[].partitions[].state")?;
             w.i32(
                 self.last_mirror_epoch,

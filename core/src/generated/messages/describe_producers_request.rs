@@ -334,13 +334,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeProducersRequest`](super::DescribeProducersRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -397,9 +398,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicRequest {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partition_indexes: Vec<i32>,
+        pub partition_indexes: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -407,8 +408,8 @@ pub mod owned {
     impl Default for TopicRequest {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                partition_indexes: Vec::new(),
+                name: rt::CompactString::const_new(""),
+                partition_indexes: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -399,8 +399,11 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
+        {
+            let r = w.run::<6>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "topics[].partitions[].error_message")?;
         w.array(
             &self.active_producers,
@@ -596,27 +599,15 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.producer_id, "topics[].partitions[].active_producers[].producer_id")?;
-        w.i32(
-            self.producer_epoch,
-            "topics[].partitions[].active_producers[].producer_epoch",
-        )?;
-        w.i32(
-            self.last_sequence,
-            "topics[].partitions[].active_producers[].last_sequence",
-        )?;
-        w.i64(
-            self.last_timestamp,
-            "topics[].partitions[].active_producers[].last_timestamp",
-        )?;
-        w.i32(
-            self.coordinator_epoch,
-            "topics[].partitions[].active_producers[].coordinator_epoch",
-        )?;
-        w.i64(
-            self.current_txn_start_offset,
-            "topics[].partitions[].active_producers[].current_txn_start_offset",
-        )?;
+        {
+            let r = w.run::<36>("topics[].partitions[].active_producers[].producer_id")?;
+            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+            r[8..12].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            r[12..16].copy_from_slice(&self.last_sequence.to_be_bytes());
+            r[16..24].copy_from_slice(&self.last_timestamp.to_be_bytes());
+            r[24..28].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
+            r[28..36].copy_from_slice(&self.current_txn_start_offset.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -938,13 +929,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeProducersResponse`](super::DescribeProducersResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1006,7 +998,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicResponse {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]PartitionResponse`, versions 0+.
         pub partitions: Vec<PartitionResponse>,
         /// Tagged fields this schema does not know.
@@ -1016,7 +1008,7 @@ pub mod owned {
     impl Default for TopicResponse {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1067,7 +1059,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]ProducerState`, versions 0+.
         pub active_producers: Vec<ProducerState>,
         /// Tagged fields this schema does not know.
@@ -1091,7 +1083,7 @@ pub mod owned {
             Self {
                 partition_index: v.partition_index,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 active_producers: v.active_producers.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -1125,8 +1117,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            {
+                let r = w.run::<6>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(
                 self.error_message.as_deref(),
                 true,
@@ -1210,27 +1205,15 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(self.producer_id, "topics[].partitions[].active_producers[].producer_id")?;
-            w.i32(
-                self.producer_epoch,
-                "topics[].partitions[].active_producers[].producer_epoch",
-            )?;
-            w.i32(
-                self.last_sequence,
-                "topics[].partitions[].active_producers[].last_sequence",
-            )?;
-            w.i64(
-                self.last_timestamp,
-                "topics[].partitions[].active_producers[].last_timestamp",
-            )?;
-            w.i32(
-                self.coordinator_epoch,
-                "topics[].partitions[].active_producers[].coordinator_epoch",
-            )?;
-            w.i64(
-                self.current_txn_start_offset,
-                "topics[].partitions[].active_producers[].current_txn_start_offset",
-            )?;
+            {
+                let r = w.run::<36>("topics[].partitions[].active_producers[].producer_id")?;
+                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                r[8..12].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                r[12..16].copy_from_slice(&self.last_sequence.to_be_bytes());
+                r[16..24].copy_from_slice(&self.last_timestamp.to_be_bytes());
+                r[24..28].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
+                r[28..36].copy_from_slice(&self.current_txn_start_offset.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -480,13 +480,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeQuorumRequest`](super::DescribeQuorumRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -543,9 +544,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `[]PartitionData`, versions 0+.
-        pub partitions: Vec<PartitionData>,
+        pub partitions: rt::SmallVec<[PartitionData; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -553,8 +554,8 @@ pub mod owned {
     impl Default for TopicData {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
-                partitions: Vec::new(),
+                topic_name: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -663,14 +663,20 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
+        {
+            let r = w.run::<6>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         if v >= 2 {
             w.opt_str(self.error_message, true, "topics[].partitions[].error_message")?;
         }
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
-        w.i64(self.high_watermark, "topics[].partitions[].high_watermark")?;
+        {
+            let r = w.run::<16>("topics[].partitions[].leader_id")?;
+            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            r[8..16].copy_from_slice(&self.high_watermark.to_be_bytes());
+        }
         w.array(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
         w.array(&self.observers, true, v, "topics[].partitions[].observers")?;
         if true {
@@ -1099,16 +1105,9 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             "topics[].partitions[].current_voters[].log_end_offset",
         )?;
         if v >= 1 {
-            w.i64(
-                self.last_fetch_timestamp,
-                "topics[].partitions[].current_voters[].last_fetch_timestamp",
-            )?;
-        }
-        if v >= 1 {
-            w.i64(
-                self.last_caught_up_timestamp,
-                "topics[].partitions[].current_voters[].last_caught_up_timestamp",
-            )?;
+            let r = w.run::<16>("topics[].partitions[].current_voters[].last_fetch_timestamp")?;
+            r[0..8].copy_from_slice(&self.last_fetch_timestamp.to_be_bytes());
+            r[8..16].copy_from_slice(&self.last_caught_up_timestamp.to_be_bytes());
         }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1625,13 +1624,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeQuorumResponse`](super::DescribeQuorumResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1639,7 +1639,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 2+, nullable at 2+, ignorable.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]TopicData`, versions 0+.
         pub topics: Vec<TopicData>,
         /// `[]Node`, versions 2+.
@@ -1652,7 +1652,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 topics: Vec::new(),
                 nodes: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1664,7 +1664,7 @@ pub mod owned {
         fn from(v: &super::DescribeQuorumResponse<'_>) -> Self {
             Self {
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 topics: v.topics.iter().map(|e| (&e).into()).collect(),
                 nodes: v.nodes.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -1716,7 +1716,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `[]PartitionData`, versions 0+.
         pub partitions: Vec<PartitionData>,
         /// Tagged fields this schema does not know.
@@ -1726,7 +1726,7 @@ pub mod owned {
     impl Default for TopicData {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1848,7 +1848,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 2+, nullable at 2+, ignorable.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `int32`, versions 0+, entity `brokerId`.
         pub leader_id: i32,
         /// `int32`, versions 0+.
@@ -1868,7 +1868,7 @@ pub mod owned {
             Self {
                 partition_index: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 leader_id: 0_i32,
                 leader_epoch: 0_i32,
                 high_watermark: 0_i64,
@@ -1884,7 +1884,7 @@ pub mod owned {
             Self {
                 partition_index: v.partition_index,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 leader_id: v.leader_id,
                 leader_epoch: v.leader_epoch,
                 high_watermark: v.high_watermark,
@@ -1920,8 +1920,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            {
+                let r = w.run::<6>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             if v >= 2 {
                 w.opt_str(
                     self.error_message.as_deref(),
@@ -1929,9 +1932,12 @@ pub mod owned {
                     "topics[].partitions[].error_message",
                 )?;
             }
-            w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
-            w.i64(self.high_watermark, "topics[].partitions[].high_watermark")?;
+            {
+                let r = w.run::<16>("topics[].partitions[].leader_id")?;
+                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                r[8..16].copy_from_slice(&self.high_watermark.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.current_voters, true, v, "topics[].partitions[].current_voters")?;
             rt::owned::write_vec(w, &self.observers, true, v, "topics[].partitions[].observers")?;
             if true {
@@ -1945,9 +1951,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Listener {
         /// `string`, versions 2+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 2+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 2+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -1957,8 +1963,8 @@ pub mod owned {
     impl Default for Listener {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                host: String::new(),
+                name: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2111,16 +2117,9 @@ pub mod owned {
                 "topics[].partitions[].current_voters[].log_end_offset",
             )?;
             if v >= 1 {
-                w.i64(
-                    self.last_fetch_timestamp,
-                    "topics[].partitions[].current_voters[].last_fetch_timestamp",
-                )?;
-            }
-            if v >= 1 {
-                w.i64(
-                    self.last_caught_up_timestamp,
-                    "topics[].partitions[].current_voters[].last_caught_up_timestamp",
-                )?;
+                let r = w.run::<16>("topics[].partitions[].current_voters[].last_fetch_timestamp")?;
+                r[0..8].copy_from_slice(&self.last_fetch_timestamp.to_be_bytes());
+                r[8..16].copy_from_slice(&self.last_caught_up_timestamp.to_be_bytes());
             }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -522,13 +522,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeShareGroupOffsetsRequest`](super::DescribeShareGroupOffsetsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -585,7 +586,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeShareGroupOffsetsRequestGroup {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `[]DescribeShareGroupOffsetsRequestTopic`, versions 0+, nullable at 0+.
         pub topics: Option<Vec<DescribeShareGroupOffsetsRequestTopic>>,
         /// Tagged fields this schema does not know.
@@ -595,7 +596,7 @@ pub mod owned {
     impl Default for DescribeShareGroupOffsetsRequestGroup {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 topics: Some(Vec::new()),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -617,7 +618,7 @@ pub mod owned {
             #[allow(unused_mut)]
             let mut n: usize = 0;
             n += rt::write::str_size(&self.group_id, true, "groups[].group_id")?;
-            n += rt::owned::opt_vec_size(&self.topics, true, true, v, "groups[].topics")?;
+            n += rt::owned::opt_vec_size(self.topics.as_deref(), true, true, v, "groups[].topics")?;
             if true {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -630,7 +631,7 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.group_id, true, "groups[].group_id")?;
-            rt::owned::write_opt_vec(w, &self.topics, true, v, "groups[].topics")?;
+            rt::owned::write_opt_vec(w, self.topics.as_deref(), true, v, "groups[].topics")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -642,9 +643,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeShareGroupOffsetsRequestTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -652,8 +653,8 @@ pub mod owned {
     impl Default for DescribeShareGroupOffsetsRequestTopic {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
-                partitions: Vec::new(),
+                topic_name: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

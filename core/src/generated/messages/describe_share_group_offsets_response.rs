@@ -587,10 +587,13 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index")?;
-        w.i64(self.start_offset, "groups[].topics[].partitions[].start_offset")?;
-        w.i32(self.leader_epoch, "groups[].topics[].partitions[].leader_epoch")?;
-        w.i16(self.error_code, "groups[].topics[].partitions[].error_code")?;
+        {
+            let r = w.run::<18>("groups[].topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
+            r[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            r[16..18].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "groups[].topics[].partitions[].error_message")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -913,13 +916,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeShareGroupOffsetsResponse`](super::DescribeShareGroupOffsetsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -981,13 +985,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeShareGroupOffsetsResponseGroup {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `[]DescribeShareGroupOffsetsResponseTopic`, versions 0+.
         pub topics: Vec<DescribeShareGroupOffsetsResponseTopic>,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -995,7 +999,7 @@ pub mod owned {
     impl Default for DescribeShareGroupOffsetsResponseGroup {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 topics: Vec::new(),
                 error_code: 0_i16,
                 error_message: None,
@@ -1010,7 +1014,7 @@ pub mod owned {
                 group_id: v.group_id.into(),
                 topics: v.topics.iter().map(|e| (&e).into()).collect(),
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -1049,7 +1053,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeShareGroupOffsetsResponseTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `[]DescribeShareGroupOffsetsResponsePartition`, versions 0+.
@@ -1061,7 +1065,7 @@ pub mod owned {
     impl Default for DescribeShareGroupOffsetsResponseTopic {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1119,7 +1123,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1144,7 +1148,7 @@ pub mod owned {
                 start_offset: v.start_offset,
                 leader_epoch: v.leader_epoch,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -1173,10 +1177,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index")?;
-            w.i64(self.start_offset, "groups[].topics[].partitions[].start_offset")?;
-            w.i32(self.leader_epoch, "groups[].topics[].partitions[].leader_epoch")?;
-            w.i16(self.error_code, "groups[].topics[].partitions[].error_code")?;
+            {
+                let r = w.run::<18>("groups[].topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
+                r[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                r[16..18].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(
                 self.error_message.as_deref(),
                 true,

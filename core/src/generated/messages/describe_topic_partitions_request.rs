@@ -519,13 +519,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeTopicPartitionsRequest`](super::DescribeTopicPartitionsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -593,7 +594,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicRequest {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -601,7 +602,7 @@ pub mod owned {
     impl Default for TopicRequest {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -644,7 +645,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Cursor {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `int32`, versions 0+.
         pub partition_index: i32,
         /// Tagged fields this schema does not know.
@@ -654,7 +655,7 @@ pub mod owned {
     impl Default for Cursor {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 partition_index: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

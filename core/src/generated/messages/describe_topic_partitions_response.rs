@@ -293,8 +293,11 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.i16(self.error_code, "topics[].error_code")?;
         w.opt_str(self.name, true, "topics[].name")?;
-        w.uuid(self.topic_id, "topics[].topic_id")?;
-        w.bool(self.is_internal, "topics[].is_internal")?;
+        {
+            let r = w.run::<17>("topics[].topic_id")?;
+            r[0..16].copy_from_slice(self.topic_id.as_bytes());
+            r[16] = u8::from(self.is_internal);
+        }
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations")?;
         if true {
@@ -685,10 +688,13 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+        {
+            let r = w.run::<14>("topics[].partitions[].error_code")?;
+            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            r[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+            r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        }
         w.array(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
         w.array(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;
         w.opt_array(
@@ -1127,13 +1133,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeTopicPartitionsResponse`](super::DescribeTopicPartitionsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1203,7 +1210,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, entity `topicName`, map key.
-        pub name: Option<String>,
+        pub name: Option<rt::CompactString>,
         /// `uuid`, versions 0+, ignorable.
         pub topic_id: rt::Uuid,
         /// `bool`, versions 0+, default `false`, ignorable.
@@ -1220,7 +1227,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                name: Some(String::new()),
+                name: Some(rt::CompactString::const_new("")),
                 topic_id: rt::Uuid::nil(),
                 is_internal: false,
                 partitions: Vec::new(),
@@ -1234,7 +1241,7 @@ pub mod owned {
         fn from(v: &super::DescribeTopicPartitionsResponseTopic<'_>) -> Self {
             Self {
                 error_code: v.error_code,
-                name: v.name.map(String::from),
+                name: v.name.map(rt::CompactString::from),
                 topic_id: v.topic_id,
                 is_internal: v.is_internal,
                 partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
@@ -1263,8 +1270,11 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.i16(self.error_code, "topics[].error_code")?;
             w.opt_str(self.name.as_deref(), true, "topics[].name")?;
-            w.uuid(self.topic_id, "topics[].topic_id")?;
-            w.bool(self.is_internal, "topics[].is_internal")?;
+            {
+                let r = w.run::<17>("topics[].topic_id")?;
+                r[0..16].copy_from_slice(self.topic_id.as_bytes());
+                r[16] = u8::from(self.is_internal);
+            }
             rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
             w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations")?;
             if true {
@@ -1278,7 +1288,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Cursor {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `int32`, versions 0+.
         pub partition_index: i32,
         /// Tagged fields this schema does not know.
@@ -1288,7 +1298,7 @@ pub mod owned {
     impl Default for Cursor {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 partition_index: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1342,15 +1352,15 @@ pub mod owned {
         /// `int32`, versions 0+, default `-1`, ignorable.
         pub leader_epoch: i32,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub replica_nodes: Vec<i32>,
+        pub replica_nodes: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub isr_nodes: Vec<i32>,
+        pub isr_nodes: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, versions 0+, nullable at 0+, default `null`, entity `brokerId`.
-        pub eligible_leader_replicas: Option<Vec<i32>>,
+        pub eligible_leader_replicas: Option<rt::SmallVec<[i32; 4]>>,
         /// `[]int32`, versions 0+, nullable at 0+, default `null`, entity `brokerId`.
-        pub last_known_elr: Option<Vec<i32>>,
+        pub last_known_elr: Option<rt::SmallVec<[i32; 4]>>,
         /// `[]int32`, versions 0+, entity `brokerId`, ignorable.
-        pub offline_replicas: Vec<i32>,
+        pub offline_replicas: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1362,11 +1372,11 @@ pub mod owned {
                 partition_index: 0_i32,
                 leader_id: 0_i32,
                 leader_epoch: -1_i32,
-                replica_nodes: Vec::new(),
-                isr_nodes: Vec::new(),
+                replica_nodes: rt::SmallVec::new(),
+                isr_nodes: rt::SmallVec::new(),
                 eligible_leader_replicas: None,
                 last_known_elr: None,
-                offline_replicas: Vec::new(),
+                offline_replicas: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1396,14 +1406,14 @@ pub mod owned {
             n += rt::owned::vec_size(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
             n += rt::owned::vec_size(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;
             n += rt::owned::opt_vec_size(
-                &self.eligible_leader_replicas,
+                self.eligible_leader_replicas.as_deref(),
                 true,
                 true,
                 v,
                 "topics[].partitions[].eligible_leader_replicas",
             )?;
             n += rt::owned::opt_vec_size(
-                &self.last_known_elr,
+                self.last_known_elr.as_deref(),
                 true,
                 true,
                 v,
@@ -1426,20 +1436,29 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "topics[].partitions[].error_code")?;
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            {
+                let r = w.run::<14>("topics[].partitions[].error_code")?;
+                r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                r[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+                r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
             rt::owned::write_vec(w, &self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;
             rt::owned::write_opt_vec(
                 w,
-                &self.eligible_leader_replicas,
+                self.eligible_leader_replicas.as_deref(),
                 true,
                 v,
                 "topics[].partitions[].eligible_leader_replicas",
             )?;
-            rt::owned::write_opt_vec(w, &self.last_known_elr, true, v, "topics[].partitions[].last_known_elr")?;
+            rt::owned::write_opt_vec(
+                w,
+                self.last_known_elr.as_deref(),
+                true,
+                v,
+                "topics[].partitions[].last_known_elr",
+            )?;
             rt::owned::write_vec(
                 w,
                 &self.offline_replicas,

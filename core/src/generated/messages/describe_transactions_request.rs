@@ -155,19 +155,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeTransactionsRequest`](super::DescribeTransactionsRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeTransactionsRequest {
         /// `[]string`, versions 0+, entity `transactionalId`.
-        pub transactional_ids: Vec<String>,
+        pub transactional_ids: Vec<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -184,7 +185,7 @@ pub mod owned {
     impl From<&super::DescribeTransactionsRequest<'_>> for DescribeTransactionsRequest {
         fn from(v: &super::DescribeTransactionsRequest<'_>) -> Self {
             Self {
-                transactional_ids: v.transactional_ids.iter().map(String::from).collect(),
+                transactional_ids: v.transactional_ids.iter().map(rt::CompactString::from).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

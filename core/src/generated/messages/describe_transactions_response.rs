@@ -316,16 +316,13 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         w.i16(self.error_code, "transaction_states[].error_code")?;
         w.str(self.transactional_id, true, "transaction_states[].transactional_id")?;
         w.str(self.transaction_state, true, "transaction_states[].transaction_state")?;
-        w.i32(
-            self.transaction_timeout_ms,
-            "transaction_states[].transaction_timeout_ms",
-        )?;
-        w.i64(
-            self.transaction_start_time_ms,
-            "transaction_states[].transaction_start_time_ms",
-        )?;
-        w.i64(self.producer_id, "transaction_states[].producer_id")?;
-        w.i16(self.producer_epoch, "transaction_states[].producer_epoch")?;
+        {
+            let r = w.run::<22>("transaction_states[].transaction_timeout_ms")?;
+            r[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
+            r[4..12].copy_from_slice(&self.transaction_start_time_ms.to_be_bytes());
+            r[12..20].copy_from_slice(&self.producer_id.to_be_bytes());
+            r[20..22].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        }
         w.array(&self.topics, true, v, "transaction_states[].topics")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -742,13 +739,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeTransactionsResponse`](super::DescribeTransactionsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -812,9 +810,9 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, entity `transactionalId`.
-        pub transactional_id: String,
+        pub transactional_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub transaction_state: String,
+        pub transaction_state: rt::CompactString,
         /// `int32`, versions 0+.
         pub transaction_timeout_ms: i32,
         /// `int64`, versions 0+.
@@ -833,8 +831,8 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                transactional_id: String::new(),
-                transaction_state: String::new(),
+                transactional_id: rt::CompactString::const_new(""),
+                transaction_state: rt::CompactString::const_new(""),
                 transaction_timeout_ms: 0_i32,
                 transaction_start_time_ms: 0_i64,
                 producer_id: 0_i64,
@@ -882,16 +880,13 @@ pub mod owned {
             w.i16(self.error_code, "transaction_states[].error_code")?;
             w.str(&self.transactional_id, true, "transaction_states[].transactional_id")?;
             w.str(&self.transaction_state, true, "transaction_states[].transaction_state")?;
-            w.i32(
-                self.transaction_timeout_ms,
-                "transaction_states[].transaction_timeout_ms",
-            )?;
-            w.i64(
-                self.transaction_start_time_ms,
-                "transaction_states[].transaction_start_time_ms",
-            )?;
-            w.i64(self.producer_id, "transaction_states[].producer_id")?;
-            w.i16(self.producer_epoch, "transaction_states[].producer_epoch")?;
+            {
+                let r = w.run::<22>("transaction_states[].transaction_timeout_ms")?;
+                r[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
+                r[4..12].copy_from_slice(&self.transaction_start_time_ms.to_be_bytes());
+                r[12..20].copy_from_slice(&self.producer_id.to_be_bytes());
+                r[20..22].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.topics, true, v, "transaction_states[].topics")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -904,9 +899,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -914,8 +909,8 @@ pub mod owned {
     impl Default for TopicData {
         fn default() -> Self {
             Self {
-                topic: String::new(),
-                partitions: Vec::new(),
+                topic: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

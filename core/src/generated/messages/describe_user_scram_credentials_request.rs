@@ -291,13 +291,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeUserScramCredentialsRequest`](super::DescribeUserScramCredentialsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -330,7 +331,7 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
-            n += rt::owned::opt_vec_size(&self.users, true, true, v, "users")?;
+            n += rt::owned::opt_vec_size(self.users.as_deref(), true, true, v, "users")?;
             if true {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -342,7 +343,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_opt_vec(w, &self.users, true, v, "users")?;
+            rt::owned::write_opt_vec(w, self.users.as_deref(), true, v, "users")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -354,7 +355,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct UserName {
         /// `string`, versions 0+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -362,7 +363,7 @@ pub mod owned {
     impl Default for UserName {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

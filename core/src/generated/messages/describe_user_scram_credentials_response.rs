@@ -125,8 +125,11 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.results, true, v, "results")?;
         if true {
@@ -419,8 +422,11 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i8(self.mechanism, "results[].credential_infos[].mechanism")?;
-        w.i32(self.iterations, "results[].credential_infos[].iterations")?;
+        {
+            let r = w.run::<5>("results[].credential_infos[].mechanism")?;
+            r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
+            r[1..5].copy_from_slice(&self.iterations.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -662,13 +668,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DescribeUserScramCredentialsResponse`](super::DescribeUserScramCredentialsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -678,7 +685,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]DescribeUserScramCredentialsResult`, versions 0+.
         pub results: Vec<DescribeUserScramCredentialsResult>,
         /// Tagged fields this schema does not know.
@@ -690,7 +697,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 results: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -702,7 +709,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 results: v.results.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -726,8 +733,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(self.error_message.as_deref(), true, "error_message")?;
             rt::owned::write_vec(w, &self.results, true, v, "results")?;
             if true {
@@ -741,13 +751,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct DescribeUserScramCredentialsResult {
         /// `string`, versions 0+.
-        pub user: String,
+        pub user: rt::CompactString,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]CredentialInfo`, versions 0+.
-        pub credential_infos: Vec<CredentialInfo>,
+        pub credential_infos: rt::SmallVec<[CredentialInfo; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -755,10 +765,10 @@ pub mod owned {
     impl Default for DescribeUserScramCredentialsResult {
         fn default() -> Self {
             Self {
-                user: String::new(),
+                user: rt::CompactString::const_new(""),
                 error_code: 0_i16,
-                error_message: Some(String::new()),
-                credential_infos: Vec::new(),
+                error_message: Some(rt::CompactString::const_new("")),
+                credential_infos: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -769,7 +779,7 @@ pub mod owned {
             Self {
                 user: v.user.into(),
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 credential_infos: v.credential_infos.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -853,8 +863,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i8(self.mechanism, "results[].credential_infos[].mechanism")?;
-            w.i32(self.iterations, "results[].credential_infos[].iterations")?;
+            {
+                let r = w.run::<5>("results[].credential_infos[].mechanism")?;
+                r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
+                r[1..5].copy_from_slice(&self.iterations.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

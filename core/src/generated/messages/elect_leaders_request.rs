@@ -411,13 +411,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ElectLeadersRequest`](super::ElectLeadersRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -464,7 +465,7 @@ pub mod owned {
             if !(v >= 1) && !(self.election_type == 0_i8) {
                 return Err(rt::write::not_in_version("election_type"));
             }
-            n += rt::owned::opt_vec_size(&self.topic_partitions, v >= 2, true, v, "topic_partitions")?;
+            n += rt::owned::opt_vec_size(self.topic_partitions.as_deref(), v >= 2, true, v, "topic_partitions")?;
             if v >= 2 {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -479,7 +480,7 @@ pub mod owned {
             if v >= 1 {
                 w.i8(self.election_type, "election_type")?;
             }
-            rt::owned::write_opt_vec(w, &self.topic_partitions, v >= 2, v, "topic_partitions")?;
+            rt::owned::write_opt_vec(w, self.topic_partitions.as_deref(), v >= 2, v, "topic_partitions")?;
             w.i32(self.timeout_ms, "timeout_ms")?;
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -492,9 +493,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicPartitions {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -502,8 +503,8 @@ pub mod owned {
     impl Default for TopicPartitions {
         fn default() -> Self {
             Self {
-                topic: String::new(),
-                partitions: Vec::new(),
+                topic: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -458,14 +458,11 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(
-            self.partition_id,
-            "replica_election_results[].partition_result[].partition_id",
-        )?;
-        w.i16(
-            self.error_code,
-            "replica_election_results[].partition_result[].error_code",
-        )?;
+        {
+            let r = w.run::<6>("replica_election_results[].partition_result[].partition_id")?;
+            r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(
             self.error_message,
             v >= 2,
@@ -678,13 +675,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ElectLeadersResponse`](super::ElectLeadersResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -759,7 +757,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ReplicaElectionResult {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `[]PartitionResult`, versions 0+.
         pub partition_result: Vec<PartitionResult>,
         /// Tagged fields this schema does not know.
@@ -769,7 +767,7 @@ pub mod owned {
     impl Default for ReplicaElectionResult {
         fn default() -> Self {
             Self {
-                topic: String::new(),
+                topic: rt::CompactString::const_new(""),
                 partition_result: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -833,7 +831,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -843,7 +841,7 @@ pub mod owned {
             Self {
                 partition_id: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -854,7 +852,7 @@ pub mod owned {
             Self {
                 partition_id: v.partition_id,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -883,14 +881,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(
-                self.partition_id,
-                "replica_election_results[].partition_result[].partition_id",
-            )?;
-            w.i16(
-                self.error_code,
-                "replica_election_results[].partition_result[].error_code",
-            )?;
+            {
+                let r = w.run::<6>("replica_election_results[].partition_result[].partition_id")?;
+                r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(
                 self.error_message.as_deref(),
                 v >= 2,

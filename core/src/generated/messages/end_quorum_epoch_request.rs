@@ -685,9 +685,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+        {
+            let r = w.run::<12>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..8].copy_from_slice(&self.leader_id.to_be_bytes());
+            r[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        }
         if v <= 0 {
             w.array(
                 &self.preferred_successors,
@@ -888,16 +891,9 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 1 {
-            w.i32(
-                self.candidate_id,
-                "topics[].partitions[].preferred_candidates[].candidate_id",
-            )?;
-        }
-        if v >= 1 {
-            w.uuid(
-                self.candidate_directory_id,
-                "topics[].partitions[].preferred_candidates[].candidate_directory_id",
-            )?;
+            let r = w.run::<20>("topics[].partitions[].preferred_candidates[].candidate_id")?;
+            r[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
+            r[4..20].copy_from_slice(self.candidate_directory_id.as_bytes());
         }
         if v >= 1 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1249,19 +1245,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`EndQuorumEpochRequest`](super::EndQuorumEpochRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct EndQuorumEpochRequest {
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub cluster_id: Option<String>,
+        pub cluster_id: Option<rt::CompactString>,
         /// `[]TopicData`, versions 0+.
         pub topics: Vec<TopicData>,
         /// `[]LeaderEndpoint`, versions 1+, ignorable.
@@ -1284,7 +1281,7 @@ pub mod owned {
     impl From<&super::EndQuorumEpochRequest<'_>> for EndQuorumEpochRequest {
         fn from(v: &super::EndQuorumEpochRequest<'_>) -> Self {
             Self {
-                cluster_id: v.cluster_id.map(String::from),
+                cluster_id: v.cluster_id.map(rt::CompactString::from),
                 topics: v.topics.iter().map(|e| (&e).into()).collect(),
                 leader_endpoints: v.leader_endpoints.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -1328,7 +1325,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `[]PartitionData`, versions 0+.
         pub partitions: Vec<PartitionData>,
         /// Tagged fields this schema does not know.
@@ -1338,7 +1335,7 @@ pub mod owned {
     impl Default for TopicData {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1385,9 +1382,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct LeaderEndpoint {
         /// `string`, versions 1+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 1+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 1+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -1397,8 +1394,8 @@ pub mod owned {
     impl Default for LeaderEndpoint {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                host: String::new(),
+                name: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1475,7 +1472,7 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub leader_epoch: i32,
         /// `[]int32`, versions 0, ignorable.
-        pub preferred_successors: Vec<i32>,
+        pub preferred_successors: rt::SmallVec<[i32; 4]>,
         /// `[]ReplicaInfo`, versions 1+, ignorable.
         pub preferred_candidates: Vec<ReplicaInfo>,
         /// Tagged fields this schema does not know.
@@ -1488,7 +1485,7 @@ pub mod owned {
                 partition_index: 0_i32,
                 leader_id: 0_i32,
                 leader_epoch: 0_i32,
-                preferred_successors: Vec::new(),
+                preferred_successors: rt::SmallVec::new(),
                 preferred_candidates: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1539,9 +1536,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            {
+                let r = w.run::<12>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..8].copy_from_slice(&self.leader_id.to_be_bytes());
+                r[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            }
             if v <= 0 {
                 rt::owned::write_vec(
                     w,
@@ -1632,16 +1632,9 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             if v >= 1 {
-                w.i32(
-                    self.candidate_id,
-                    "topics[].partitions[].preferred_candidates[].candidate_id",
-                )?;
-            }
-            if v >= 1 {
-                w.uuid(
-                    self.candidate_directory_id,
-                    "topics[].partitions[].preferred_candidates[].candidate_directory_id",
-                )?;
+                let r = w.run::<20>("topics[].partitions[].preferred_candidates[].candidate_id")?;
+                r[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
+                r[4..20].copy_from_slice(self.candidate_directory_id.as_bytes());
             }
             if v >= 1 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

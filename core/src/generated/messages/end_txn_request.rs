@@ -121,9 +121,12 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.transactional_id, v >= 3, "transactional_id")?;
-        w.i64(self.producer_id, "producer_id")?;
-        w.i16(self.producer_epoch, "producer_epoch")?;
-        w.bool(self.committed, "committed")?;
+        {
+            let r = w.run::<11>("producer_id")?;
+            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+            r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            r[10] = u8::from(self.committed);
+        }
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -239,19 +242,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`EndTxnRequest`](super::EndTxnRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct EndTxnRequest {
         /// `string`, versions 0+, entity `transactionalId`.
-        pub transactional_id: String,
+        pub transactional_id: rt::CompactString,
         /// `int64`, versions 0+, entity `producerId`.
         pub producer_id: i64,
         /// `int16`, versions 0+.
@@ -265,7 +269,7 @@ pub mod owned {
     impl Default for EndTxnRequest {
         fn default() -> Self {
             Self {
-                transactional_id: String::new(),
+                transactional_id: rt::CompactString::const_new(""),
                 producer_id: 0_i64,
                 producer_epoch: 0_i16,
                 committed: false,
@@ -303,9 +307,12 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.transactional_id, v >= 3, "transactional_id")?;
-            w.i64(self.producer_id, "producer_id")?;
-            w.i16(self.producer_epoch, "producer_epoch")?;
-            w.bool(self.committed, "committed")?;
+            {
+                let r = w.run::<11>("producer_id")?;
+                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                r[10] = u8::from(self.committed);
+            }
             if v >= 3 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

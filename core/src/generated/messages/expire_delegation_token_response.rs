@@ -110,9 +110,12 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
-        w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms")?;
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        {
+            let r = w.run::<14>("error_code")?;
+            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            r[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+            r[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -211,13 +214,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ExpireDelegationTokenResponse`](super::ExpireDelegationTokenResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -269,9 +273,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "error_code")?;
-            w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms")?;
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            {
+                let r = w.run::<14>("error_code")?;
+                r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                r[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+                r[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            }
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -302,8 +302,11 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         if v <= 14 {
             w.i32(self.replica_id, "replica_id")?;
         }
-        w.i32(self.max_wait_ms, "max_wait_ms")?;
-        w.i32(self.min_bytes, "min_bytes")?;
+        {
+            let r = w.run::<8>("max_wait_ms")?;
+            r[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+            r[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
+        }
         if v >= 3 {
             w.i32(self.max_bytes, "max_bytes")?;
         }
@@ -311,10 +314,9 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
             w.i8(self.isolation_level, "isolation_level")?;
         }
         if v >= 7 {
-            w.i32(self.session_id, "session_id")?;
-        }
-        if v >= 7 {
-            w.i32(self.session_epoch, "session_epoch")?;
+            let r = w.run::<8>("session_id")?;
+            r[0..4].copy_from_slice(&self.session_id.to_be_bytes());
+            r[4..8].copy_from_slice(&self.session_epoch.to_be_bytes());
         }
         w.array(&self.topics, v >= 12, v, "topics")?;
         if v >= 7 {
@@ -516,10 +518,9 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 15 {
-            w.i32(self.replica_id, "replica_state.replica_id")?;
-        }
-        if v >= 15 {
-            w.i64(self.replica_epoch, "replica_state.replica_epoch")?;
+            let r = w.run::<12>("replica_state.replica_id")?;
+            r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
+            r[4..12].copy_from_slice(&self.replica_epoch.to_be_bytes());
         }
         if v >= 12 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1776,19 +1777,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`FetchRequest`](super::FetchRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct FetchRequest {
         /// `string`, tagged field 0 at versions 12+, nullable at 12+, default `null`, ignorable.
-        pub cluster_id: Option<String>,
+        pub cluster_id: Option<rt::CompactString>,
         /// `int32`, versions 0-14, default `-1`, entity `brokerId`.
         pub replica_id: i32,
         /// `ReplicaState`, tagged field 1 at versions 15+.
@@ -1810,7 +1812,7 @@ pub mod owned {
         /// `[]ForgottenTopic`, versions 7+.
         pub forgotten_topics_data: Vec<ForgottenTopic>,
         /// `string`, versions 11+, default ``, ignorable.
-        pub rack_id: String,
+        pub rack_id: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1829,7 +1831,7 @@ pub mod owned {
                 session_epoch: -1_i32,
                 topics: Vec::new(),
                 forgotten_topics_data: Vec::new(),
-                rack_id: String::new(),
+                rack_id: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1838,7 +1840,7 @@ pub mod owned {
     impl From<&super::FetchRequest<'_>> for FetchRequest {
         fn from(v: &super::FetchRequest<'_>) -> Self {
             Self {
-                cluster_id: v.cluster_id.map(String::from),
+                cluster_id: v.cluster_id.map(rt::CompactString::from),
                 replica_id: v.replica_id,
                 replica_state: (&v.replica_state).into(),
                 max_wait_ms: v.max_wait_ms,
@@ -1914,8 +1916,11 @@ pub mod owned {
             if v <= 14 {
                 w.i32(self.replica_id, "replica_id")?;
             }
-            w.i32(self.max_wait_ms, "max_wait_ms")?;
-            w.i32(self.min_bytes, "min_bytes")?;
+            {
+                let r = w.run::<8>("max_wait_ms")?;
+                r[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+                r[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
+            }
             if v >= 3 {
                 w.i32(self.max_bytes, "max_bytes")?;
             }
@@ -1923,10 +1928,9 @@ pub mod owned {
                 w.i8(self.isolation_level, "isolation_level")?;
             }
             if v >= 7 {
-                w.i32(self.session_id, "session_id")?;
-            }
-            if v >= 7 {
-                w.i32(self.session_epoch, "session_epoch")?;
+                let r = w.run::<8>("session_id")?;
+                r[0..4].copy_from_slice(&self.session_id.to_be_bytes());
+                r[4..8].copy_from_slice(&self.session_epoch.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.topics, v >= 12, v, "topics")?;
             if v >= 7 {
@@ -2022,10 +2026,9 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             if v >= 15 {
-                w.i32(self.replica_id, "replica_state.replica_id")?;
-            }
-            if v >= 15 {
-                w.i64(self.replica_epoch, "replica_state.replica_epoch")?;
+                let r = w.run::<12>("replica_state.replica_id")?;
+                r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
+                r[4..12].copy_from_slice(&self.replica_epoch.to_be_bytes());
             }
             if v >= 12 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -2038,7 +2041,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct FetchTopic {
         /// `string`, versions 0-12, entity `topicName`, ignorable.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `uuid`, versions 13+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]FetchPartition`, versions 0+.
@@ -2050,7 +2053,7 @@ pub mod owned {
     impl Default for FetchTopic {
         fn default() -> Self {
             Self {
-                topic: String::new(),
+                topic: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2109,11 +2112,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ForgottenTopic {
         /// `string`, versions 7-12, entity `topicName`, ignorable.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `uuid`, versions 13+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]int32`, versions 7+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2121,9 +2124,9 @@ pub mod owned {
     impl Default for ForgottenTopic {
         fn default() -> Self {
             Self {
-                topic: String::new(),
+                topic: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
-                partitions: Vec::new(),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

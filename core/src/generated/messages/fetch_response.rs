@@ -199,10 +199,9 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         }
         if v >= 7 {
-            w.i16(self.error_code, "error_code")?;
-        }
-        if v >= 7 {
-            w.i32(self.session_id, "session_id")?;
+            let r = w.run::<6>("error_code")?;
+            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            r[2..6].copy_from_slice(&self.session_id.to_be_bytes());
         }
         w.array(&self.responses, v >= 12, v, "responses")?;
         if v >= 12 {
@@ -972,9 +971,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
-        w.i16(self.error_code, "responses[].partitions[].error_code")?;
-        w.i64(self.high_watermark, "responses[].partitions[].high_watermark")?;
+        {
+            let r = w.run::<14>("responses[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            r[6..14].copy_from_slice(&self.high_watermark.to_be_bytes());
+        }
         if v >= 4 {
             w.i64(self.last_stable_offset, "responses[].partitions[].last_stable_offset")?;
         }
@@ -1204,10 +1206,9 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 12 {
-            w.i32(self.epoch, "responses[].partitions[].diverging_epoch.epoch")?;
-        }
-        if v >= 12 {
-            w.i64(self.end_offset, "responses[].partitions[].diverging_epoch.end_offset")?;
+            let r = w.run::<12>("responses[].partitions[].diverging_epoch.epoch")?;
+            r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
+            r[4..12].copy_from_slice(&self.end_offset.to_be_bytes());
         }
         if v >= 12 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1387,13 +1388,9 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 12 {
-            w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
-        }
-        if v >= 12 {
-            w.i32(
-                self.leader_epoch,
-                "responses[].partitions[].current_leader.leader_epoch",
-            )?;
+            let r = w.run::<8>("responses[].partitions[].current_leader.leader_id")?;
+            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
         }
         if v >= 12 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1541,8 +1538,11 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset")?;
-        w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch")?;
+        {
+            let r = w.run::<12>("responses[].partitions[].snapshot_id.end_offset")?;
+            r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+            r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+        }
         if v >= 12 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -1727,16 +1727,9 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 4 {
-            w.i64(
-                self.producer_id,
-                "responses[].partitions[].aborted_transactions[].producer_id",
-            )?;
-        }
-        if v >= 4 {
-            w.i64(
-                self.first_offset,
-                "responses[].partitions[].aborted_transactions[].first_offset",
-            )?;
+            let r = w.run::<16>("responses[].partitions[].aborted_transactions[].producer_id")?;
+            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+            r[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
         }
         if v >= 12 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -2396,13 +2389,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`FetchResponse`](super::FetchResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -2487,10 +2481,9 @@ pub mod owned {
                 w.i32(self.throttle_time_ms, "throttle_time_ms")?;
             }
             if v >= 7 {
-                w.i16(self.error_code, "error_code")?;
-            }
-            if v >= 7 {
-                w.i32(self.session_id, "session_id")?;
+                let r = w.run::<6>("error_code")?;
+                r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                r[2..6].copy_from_slice(&self.session_id.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.responses, v >= 12, v, "responses")?;
             if v >= 12 {
@@ -2516,7 +2509,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct FetchableTopicResponse {
         /// `string`, versions 0-12, entity `topicName`, ignorable.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `uuid`, versions 13+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]PartitionData`, versions 0+.
@@ -2528,7 +2521,7 @@ pub mod owned {
     impl Default for FetchableTopicResponse {
         fn default() -> Self {
             Self {
-                topic: String::new(),
+                topic: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2589,11 +2582,11 @@ pub mod owned {
         /// `int32`, versions 16+, entity `brokerId`, map key.
         pub node_id: i32,
         /// `string`, versions 16+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `int32`, versions 16+.
         pub port: i32,
         /// `string`, versions 16+, nullable at 16+, default `null`.
-        pub rack: Option<String>,
+        pub rack: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2602,7 +2595,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_i32,
                 rack: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2616,7 +2609,7 @@ pub mod owned {
                 node_id: v.node_id,
                 host: v.host.into(),
                 port: v.port,
-                rack: v.rack.map(String::from),
+                rack: v.rack.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -2700,7 +2693,7 @@ pub mod owned {
         /// `SnapshotId`, tagged field 2 at versions 12+.
         pub snapshot_id: SnapshotId,
         /// `[]AbortedTransaction`, versions 4+, nullable at 4+, ignorable.
-        pub aborted_transactions: Option<Vec<AbortedTransaction>>,
+        pub aborted_transactions: Option<rt::SmallVec<[AbortedTransaction; 4]>>,
         /// `int32`, versions 11+, default `-1`, entity `brokerId`.
         pub preferred_read_replica: i32,
         /// `records`, versions 0+, nullable at 0+.
@@ -2720,7 +2713,7 @@ pub mod owned {
                 diverging_epoch: EpochEndOffset::default(),
                 current_leader: LeaderIdAndEpoch::default(),
                 snapshot_id: SnapshotId::default(),
-                aborted_transactions: Some(Vec::new()),
+                aborted_transactions: Some(rt::SmallVec::new()),
                 preferred_read_replica: -1_i32,
                 records: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2768,7 +2761,7 @@ pub mod owned {
             }
             if v >= 4 {
                 n += rt::owned::opt_vec_size(
-                    &self.aborted_transactions,
+                    self.aborted_transactions.as_deref(),
                     v >= 12,
                     v >= 4,
                     v,
@@ -2817,9 +2810,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
-            w.i16(self.error_code, "responses[].partitions[].error_code")?;
-            w.i64(self.high_watermark, "responses[].partitions[].high_watermark")?;
+            {
+                let r = w.run::<14>("responses[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                r[6..14].copy_from_slice(&self.high_watermark.to_be_bytes());
+            }
             if v >= 4 {
                 w.i64(self.last_stable_offset, "responses[].partitions[].last_stable_offset")?;
             }
@@ -2829,7 +2825,7 @@ pub mod owned {
             if v >= 4 {
                 rt::owned::write_opt_vec(
                     w,
-                    &self.aborted_transactions,
+                    self.aborted_transactions.as_deref(),
                     v >= 12,
                     v,
                     "responses[].partitions[].aborted_transactions",
@@ -2944,10 +2940,9 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             if v >= 12 {
-                w.i32(self.epoch, "responses[].partitions[].diverging_epoch.epoch")?;
-            }
-            if v >= 12 {
-                w.i64(self.end_offset, "responses[].partitions[].diverging_epoch.end_offset")?;
+                let r = w.run::<12>("responses[].partitions[].diverging_epoch.epoch")?;
+                r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
+                r[4..12].copy_from_slice(&self.end_offset.to_be_bytes());
             }
             if v >= 12 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -3021,13 +3016,9 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             if v >= 12 {
-                w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
-            }
-            if v >= 12 {
-                w.i32(
-                    self.leader_epoch,
-                    "responses[].partitions[].current_leader.leader_epoch",
-                )?;
+                let r = w.run::<8>("responses[].partitions[].current_leader.leader_id")?;
+                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
             }
             if v >= 12 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -3084,8 +3075,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset")?;
-            w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch")?;
+            {
+                let r = w.run::<12>("responses[].partitions[].snapshot_id.end_offset")?;
+                r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+                r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+            }
             if v >= 12 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -3158,16 +3152,9 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             if v >= 4 {
-                w.i64(
-                    self.producer_id,
-                    "responses[].partitions[].aborted_transactions[].producer_id",
-                )?;
-            }
-            if v >= 4 {
-                w.i64(
-                    self.first_offset,
-                    "responses[].partitions[].aborted_transactions[].first_offset",
-                )?;
+                let r = w.run::<16>("responses[].partitions[].aborted_transactions[].producer_id")?;
+                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                r[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
             }
             if v >= 12 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

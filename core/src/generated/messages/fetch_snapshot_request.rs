@@ -147,8 +147,11 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.replica_id, "replica_id")?;
-        w.i32(self.max_bytes, "max_bytes")?;
+        {
+            let r = w.run::<8>("replica_id")?;
+            r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
+            r[4..8].copy_from_slice(&self.max_bytes.to_be_bytes());
+        }
         w.array(&self.topics, true, v, "topics")?;
         if true {
             let mut tags = self.unknown_tagged_fields.len();
@@ -482,8 +485,11 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition, "topics[].partitions[].partition")?;
-        w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
+        {
+            let r = w.run::<8>("topics[].partitions[].partition")?;
+            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            r[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+        }
         rt::Struct::write(&self.snapshot_id, w, v)?;
         w.i64(self.position, "topics[].partitions[].position")?;
         if true {
@@ -642,8 +648,11 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset")?;
-        w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch")?;
+        {
+            let r = w.run::<12>("topics[].partitions[].snapshot_id.end_offset")?;
+            r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+            r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -948,19 +957,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`FetchSnapshotRequest`](super::FetchSnapshotRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct FetchSnapshotRequest {
         /// `string`, tagged field 0 at versions 0+, nullable at 0+, default `null`.
-        pub cluster_id: Option<String>,
+        pub cluster_id: Option<rt::CompactString>,
         /// `int32`, versions 0+, default `-1`, entity `brokerId`.
         pub replica_id: i32,
         /// `int32`, versions 0+, default `0x7fffffff`.
@@ -986,7 +996,7 @@ pub mod owned {
     impl From<&super::FetchSnapshotRequest<'_>> for FetchSnapshotRequest {
         fn from(v: &super::FetchSnapshotRequest<'_>) -> Self {
             Self {
-                cluster_id: v.cluster_id.map(String::from),
+                cluster_id: v.cluster_id.map(rt::CompactString::from),
                 replica_id: v.replica_id,
                 max_bytes: v.max_bytes,
                 topics: v.topics.iter().map(|e| (&e).into()).collect(),
@@ -1016,8 +1026,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.replica_id, "replica_id")?;
-            w.i32(self.max_bytes, "max_bytes")?;
+            {
+                let r = w.run::<8>("replica_id")?;
+                r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
+                r[4..8].copy_from_slice(&self.max_bytes.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -1042,7 +1055,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicSnapshot {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]PartitionSnapshot`, versions 0+.
         pub partitions: Vec<PartitionSnapshot>,
         /// Tagged fields this schema does not know.
@@ -1052,7 +1065,7 @@ pub mod owned {
     impl Default for TopicSnapshot {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1159,8 +1172,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition, "topics[].partitions[].partition")?;
-            w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
+            {
+                let r = w.run::<8>("topics[].partitions[].partition")?;
+                r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                r[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+            }
             rt::OwnedStruct::write(&self.snapshot_id, w, v)?;
             w.i64(self.position, "topics[].partitions[].position")?;
             if true {
@@ -1230,8 +1246,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset")?;
-            w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch")?;
+            {
+                let r = w.run::<12>("topics[].partitions[].snapshot_id.end_offset")?;
+                r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+                r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

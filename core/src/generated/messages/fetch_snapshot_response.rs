@@ -159,8 +159,11 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.array(&self.topics, true, v, "topics")?;
         if true {
             let mut tags = self.unknown_tagged_fields.len();
@@ -712,11 +715,17 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.index, "topics[].partitions[].index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
+        {
+            let r = w.run::<6>("topics[].partitions[].index")?;
+            r[0..4].copy_from_slice(&self.index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         rt::Struct::write(&self.snapshot_id, w, v)?;
-        w.i64(self.size, "topics[].partitions[].size")?;
-        w.i64(self.position, "topics[].partitions[].position")?;
+        {
+            let r = w.run::<16>("topics[].partitions[].size")?;
+            r[0..8].copy_from_slice(&self.size.to_be_bytes());
+            r[8..16].copy_from_slice(&self.position.to_be_bytes());
+        }
         w.opt_bytes(self.unaligned_records, true, "topics[].partitions[].unaligned_records")?;
         if true {
             let mut tags = self.unknown_tagged_fields.len();
@@ -874,8 +883,11 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset")?;
-        w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch")?;
+        {
+            let r = w.run::<12>("topics[].partitions[].snapshot_id.end_offset")?;
+            r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+            r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -1020,8 +1032,11 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.leader_id, "topics[].partitions[].current_leader.leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].current_leader.leader_epoch")?;
+        {
+            let r = w.run::<8>("topics[].partitions[].current_leader.leader_id")?;
+            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -1469,13 +1484,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`FetchSnapshotResponse`](super::FetchSnapshotResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1540,8 +1556,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -1566,7 +1585,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicSnapshot {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]PartitionSnapshot`, versions 0+.
         pub partitions: Vec<PartitionSnapshot>,
         /// Tagged fields this schema does not know.
@@ -1576,7 +1595,7 @@ pub mod owned {
     impl Default for TopicSnapshot {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1625,7 +1644,7 @@ pub mod owned {
         /// `int32`, versions 1+, entity `brokerId`, map key.
         pub node_id: i32,
         /// `string`, versions 1+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 1+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -1636,7 +1655,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1781,11 +1800,17 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.index, "topics[].partitions[].index")?;
-            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            {
+                let r = w.run::<6>("topics[].partitions[].index")?;
+                r[0..4].copy_from_slice(&self.index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             rt::OwnedStruct::write(&self.snapshot_id, w, v)?;
-            w.i64(self.size, "topics[].partitions[].size")?;
-            w.i64(self.position, "topics[].partitions[].position")?;
+            {
+                let r = w.run::<16>("topics[].partitions[].size")?;
+                r[0..8].copy_from_slice(&self.size.to_be_bytes());
+                r[8..16].copy_from_slice(&self.position.to_be_bytes());
+            }
             w.opt_bytes(
                 self.unaligned_records.as_deref(),
                 true,
@@ -1858,8 +1883,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset")?;
-            w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch")?;
+            {
+                let r = w.run::<12>("topics[].partitions[].snapshot_id.end_offset")?;
+                r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+                r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -1915,8 +1943,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.leader_id, "topics[].partitions[].current_leader.leader_id")?;
-            w.i32(self.leader_epoch, "topics[].partitions[].current_leader.leader_epoch")?;
+            {
+                let r = w.run::<8>("topics[].partitions[].current_leader.leader_id")?;
+                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

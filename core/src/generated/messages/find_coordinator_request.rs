@@ -231,23 +231,24 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`FindCoordinatorRequest`](super::FindCoordinatorRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct FindCoordinatorRequest {
         /// `string`, versions 0-3.
-        pub key: String,
+        pub key: rt::CompactString,
         /// `int8`, versions 1+, default `0`.
         pub key_type: i8,
         /// `[]string`, versions 4+.
-        pub coordinator_keys: Vec<String>,
+        pub coordinator_keys: Vec<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -255,7 +256,7 @@ pub mod owned {
     impl Default for FindCoordinatorRequest {
         fn default() -> Self {
             Self {
-                key: String::new(),
+                key: rt::CompactString::const_new(""),
                 key_type: 0_i8,
                 coordinator_keys: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -268,7 +269,7 @@ pub mod owned {
             Self {
                 key: v.key.into(),
                 key_type: v.key_type,
-                coordinator_keys: v.coordinator_keys.iter().map(String::from).collect(),
+                coordinator_keys: v.coordinator_keys.iter().map(rt::CompactString::from).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

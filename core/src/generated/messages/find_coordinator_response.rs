@@ -487,10 +487,9 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
             w.str(self.host, v >= 3, "coordinators[].host")?;
         }
         if v >= 4 {
-            w.i32(self.port, "coordinators[].port")?;
-        }
-        if v >= 4 {
-            w.i16(self.error_code, "coordinators[].error_code")?;
+            let r = w.run::<6>("coordinators[].port")?;
+            r[0..4].copy_from_slice(&self.port.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
         }
         if v >= 4 {
             w.opt_str(self.error_message, v >= 3, "coordinators[].error_message")?;
@@ -775,13 +774,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`FindCoordinatorResponse`](super::FindCoordinatorResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -791,11 +791,11 @@ pub mod owned {
         /// `int16`, versions 0-3.
         pub error_code: i16,
         /// `string`, versions 1-3, nullable at 1-3, ignorable.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `int32`, versions 0-3, entity `brokerId`.
         pub node_id: i32,
         /// `string`, versions 0-3.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `int32`, versions 0-3.
         pub port: i32,
         /// `[]Coordinator`, versions 4+.
@@ -809,9 +809,9 @@ pub mod owned {
             Self {
                 throttle_time_ms: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 node_id: 0_i32,
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_i32,
                 coordinators: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -824,7 +824,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 node_id: v.node_id,
                 host: v.host.into(),
                 port: v.port,
@@ -922,17 +922,17 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Coordinator {
         /// `string`, versions 4+.
-        pub key: String,
+        pub key: rt::CompactString,
         /// `int32`, versions 4+, entity `brokerId`.
         pub node_id: i32,
         /// `string`, versions 4+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `int32`, versions 4+.
         pub port: i32,
         /// `int16`, versions 4+.
         pub error_code: i16,
         /// `string`, versions 4+, nullable at 4+, ignorable.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -940,12 +940,12 @@ pub mod owned {
     impl Default for Coordinator {
         fn default() -> Self {
             Self {
-                key: String::new(),
+                key: rt::CompactString::const_new(""),
                 node_id: 0_i32,
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -959,7 +959,7 @@ pub mod owned {
                 host: v.host.into(),
                 port: v.port,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -1028,10 +1028,9 @@ pub mod owned {
                 w.str(&self.host, v >= 3, "coordinators[].host")?;
             }
             if v >= 4 {
-                w.i32(self.port, "coordinators[].port")?;
-            }
-            if v >= 4 {
-                w.i16(self.error_code, "coordinators[].error_code")?;
+                let r = w.run::<6>("coordinators[].port")?;
+                r[0..4].copy_from_slice(&self.port.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
             if v >= 4 {
                 w.opt_str(self.error_message.as_deref(), v >= 3, "coordinators[].error_message")?;

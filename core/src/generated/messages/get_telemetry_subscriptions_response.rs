@@ -165,14 +165,20 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.uuid(self.client_instance_id, "client_instance_id")?;
-        w.i32(self.subscription_id, "subscription_id")?;
+        {
+            let r = w.run::<26>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            r[6..22].copy_from_slice(self.client_instance_id.as_bytes());
+            r[22..26].copy_from_slice(&self.subscription_id.to_be_bytes());
+        }
         w.array(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
-        w.i32(self.push_interval_ms, "push_interval_ms")?;
-        w.i32(self.telemetry_max_bytes, "telemetry_max_bytes")?;
-        w.bool(self.delta_temporality, "delta_temporality")?;
+        {
+            let r = w.run::<9>("push_interval_ms")?;
+            r[0..4].copy_from_slice(&self.push_interval_ms.to_be_bytes());
+            r[4..8].copy_from_slice(&self.telemetry_max_bytes.to_be_bytes());
+            r[8] = u8::from(self.delta_temporality);
+        }
         w.array(&self.requested_metrics, true, v, "requested_metrics")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -374,13 +380,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`GetTelemetrySubscriptionsResponse`](super::GetTelemetrySubscriptionsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -394,7 +401,7 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub subscription_id: i32,
         /// `[]int8`, versions 0+.
-        pub accepted_compression_types: Vec<i8>,
+        pub accepted_compression_types: rt::SmallVec<[i8; 4]>,
         /// `int32`, versions 0+.
         pub push_interval_ms: i32,
         /// `int32`, versions 0+.
@@ -402,7 +409,7 @@ pub mod owned {
         /// `bool`, versions 0+.
         pub delta_temporality: bool,
         /// `[]string`, versions 0+.
-        pub requested_metrics: Vec<String>,
+        pub requested_metrics: Vec<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -414,7 +421,7 @@ pub mod owned {
                 error_code: 0_i16,
                 client_instance_id: rt::Uuid::nil(),
                 subscription_id: 0_i32,
-                accepted_compression_types: Vec::new(),
+                accepted_compression_types: rt::SmallVec::new(),
                 push_interval_ms: 0_i32,
                 telemetry_max_bytes: 0_i32,
                 delta_temporality: false,
@@ -435,7 +442,7 @@ pub mod owned {
                 push_interval_ms: v.push_interval_ms,
                 telemetry_max_bytes: v.telemetry_max_bytes,
                 delta_temporality: v.delta_temporality,
-                requested_metrics: v.requested_metrics.iter().map(String::from).collect(),
+                requested_metrics: v.requested_metrics.iter().map(rt::CompactString::from).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -458,10 +465,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
-            w.uuid(self.client_instance_id, "client_instance_id")?;
-            w.i32(self.subscription_id, "subscription_id")?;
+            {
+                let r = w.run::<26>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                r[6..22].copy_from_slice(self.client_instance_id.as_bytes());
+                r[22..26].copy_from_slice(&self.subscription_id.to_be_bytes());
+            }
             rt::owned::write_vec(
                 w,
                 &self.accepted_compression_types,
@@ -469,9 +479,12 @@ pub mod owned {
                 v,
                 "accepted_compression_types",
             )?;
-            w.i32(self.push_interval_ms, "push_interval_ms")?;
-            w.i32(self.telemetry_max_bytes, "telemetry_max_bytes")?;
-            w.bool(self.delta_temporality, "delta_temporality")?;
+            {
+                let r = w.run::<9>("push_interval_ms")?;
+                r[0..4].copy_from_slice(&self.push_interval_ms.to_be_bytes());
+                r[4..8].copy_from_slice(&self.telemetry_max_bytes.to_be_bytes());
+                r[8] = u8::from(self.delta_temporality);
+            }
             rt::owned::write_vec(w, &self.requested_metrics, true, v, "requested_metrics")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -245,25 +245,26 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`HeartbeatRequest`](super::HeartbeatRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct HeartbeatRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `int32`, versions 0+.
         pub generation_id: i32,
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `string`, versions 3+, nullable at 3+, default `null`.
-        pub group_instance_id: Option<String>,
+        pub group_instance_id: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -271,9 +272,9 @@ pub mod owned {
     impl Default for HeartbeatRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 generation_id: 0_i32,
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 group_instance_id: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -286,7 +287,7 @@ pub mod owned {
                 group_id: v.group_id.into(),
                 generation_id: v.generation_id,
                 member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(String::from),
+                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

@@ -598,13 +598,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`IncrementalAlterConfigsRequest`](super::IncrementalAlterConfigsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -668,7 +669,7 @@ pub mod owned {
         /// `int8`, versions 0+, map key.
         pub resource_type: i8,
         /// `string`, versions 0+, map key.
-        pub resource_name: String,
+        pub resource_name: rt::CompactString,
         /// `[]AlterableConfig`, versions 0+.
         pub configs: Vec<AlterableConfig>,
         /// Tagged fields this schema does not know.
@@ -679,7 +680,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
-                resource_name: String::new(),
+                resource_name: rt::CompactString::const_new(""),
                 configs: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -728,11 +729,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct AlterableConfig {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int8`, versions 0+, map key.
         pub config_operation: i8,
         /// `string`, versions 0+, nullable at 0+.
-        pub value: Option<String>,
+        pub value: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -740,9 +741,9 @@ pub mod owned {
     impl Default for AlterableConfig {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 config_operation: 0_i8,
-                value: Some(String::new()),
+                value: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -753,7 +754,7 @@ pub mod owned {
             Self {
                 name: v.name.into(),
                 config_operation: v.config_operation,
-                value: v.value.map(String::from),
+                value: v.value.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

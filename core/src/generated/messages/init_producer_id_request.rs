@@ -192,16 +192,14 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
         w.opt_str(self.transactional_id, v >= 2, "transactional_id")?;
         w.i32(self.transaction_timeout_ms, "transaction_timeout_ms")?;
         if v >= 3 {
-            w.i64(self.producer_id, "producer_id")?;
-        }
-        if v >= 3 {
-            w.i16(self.producer_epoch, "producer_epoch")?;
-        }
-        if v >= 6 {
-            w.bool(self.enable2_pc, "enable2_pc")?;
+            let r = w.run::<10>("producer_id")?;
+            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+            r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
         }
         if v >= 6 {
-            w.bool(self.keep_prepared_txn, "keep_prepared_txn")?;
+            let r = w.run::<2>("enable2_pc")?;
+            r[0] = u8::from(self.enable2_pc);
+            r[1] = u8::from(self.keep_prepared_txn);
         }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -352,19 +350,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`InitProducerIdRequest`](super::InitProducerIdRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct InitProducerIdRequest {
         /// `string`, versions 0+, nullable at 0+, entity `transactionalId`.
-        pub transactional_id: Option<String>,
+        pub transactional_id: Option<rt::CompactString>,
         /// `int32`, versions 0+.
         pub transaction_timeout_ms: i32,
         /// `int64`, versions 3+, default `-1`, entity `producerId`.
@@ -382,7 +381,7 @@ pub mod owned {
     impl Default for InitProducerIdRequest {
         fn default() -> Self {
             Self {
-                transactional_id: Some(String::new()),
+                transactional_id: Some(rt::CompactString::const_new("")),
                 transaction_timeout_ms: 0_i32,
                 producer_id: -1_i64,
                 producer_epoch: -1_i16,
@@ -396,7 +395,7 @@ pub mod owned {
     impl From<&super::InitProducerIdRequest<'_>> for InitProducerIdRequest {
         fn from(v: &super::InitProducerIdRequest<'_>) -> Self {
             Self {
-                transactional_id: v.transactional_id.map(String::from),
+                transactional_id: v.transactional_id.map(rt::CompactString::from),
                 transaction_timeout_ms: v.transaction_timeout_ms,
                 producer_id: v.producer_id,
                 producer_epoch: v.producer_epoch,
@@ -450,16 +449,14 @@ pub mod owned {
             w.opt_str(self.transactional_id.as_deref(), v >= 2, "transactional_id")?;
             w.i32(self.transaction_timeout_ms, "transaction_timeout_ms")?;
             if v >= 3 {
-                w.i64(self.producer_id, "producer_id")?;
-            }
-            if v >= 3 {
-                w.i16(self.producer_epoch, "producer_epoch")?;
-            }
-            if v >= 6 {
-                w.bool(self.enable2_pc, "enable2_pc")?;
+                let r = w.run::<10>("producer_id")?;
+                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
             }
             if v >= 6 {
-                w.bool(self.keep_prepared_txn, "keep_prepared_txn")?;
+                let r = w.run::<2>("enable2_pc")?;
+                r[0] = u8::from(self.enable2_pc);
+                r[1] = u8::from(self.keep_prepared_txn);
             }
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

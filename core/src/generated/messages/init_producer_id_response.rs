@@ -165,15 +165,17 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.i64(self.producer_id, "producer_id")?;
-        w.i16(self.producer_epoch, "producer_epoch")?;
-        if v >= 6 {
-            w.i64(self.ongoing_txn_producer_id, "ongoing_txn_producer_id")?;
+        {
+            let r = w.run::<16>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            r[6..14].copy_from_slice(&self.producer_id.to_be_bytes());
+            r[14..16].copy_from_slice(&self.producer_epoch.to_be_bytes());
         }
         if v >= 6 {
-            w.i16(self.ongoing_txn_producer_epoch, "ongoing_txn_producer_epoch")?;
+            let r = w.run::<10>("ongoing_txn_producer_id")?;
+            r[0..8].copy_from_slice(&self.ongoing_txn_producer_id.to_be_bytes());
+            r[8..10].copy_from_slice(&self.ongoing_txn_producer_epoch.to_be_bytes());
         }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -324,13 +326,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`InitProducerIdResponse`](super::InitProducerIdResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -406,15 +409,17 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
-            w.i64(self.producer_id, "producer_id")?;
-            w.i16(self.producer_epoch, "producer_epoch")?;
-            if v >= 6 {
-                w.i64(self.ongoing_txn_producer_id, "ongoing_txn_producer_id")?;
+            {
+                let r = w.run::<16>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                r[6..14].copy_from_slice(&self.producer_id.to_be_bytes());
+                r[14..16].copy_from_slice(&self.producer_epoch.to_be_bytes());
             }
             if v >= 6 {
-                w.i16(self.ongoing_txn_producer_epoch, "ongoing_txn_producer_epoch")?;
+                let r = w.run::<10>("ongoing_txn_producer_id")?;
+                r[0..8].copy_from_slice(&self.ongoing_txn_producer_id.to_be_bytes());
+                r[8..10].copy_from_slice(&self.ongoing_txn_producer_epoch.to_be_bytes());
             }
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -379,9 +379,12 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition, "topics[].partitions[].partition")?;
-        w.i32(self.state_epoch, "topics[].partitions[].state_epoch")?;
-        w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
+        {
+            let r = w.run::<16>("topics[].partitions[].partition")?;
+            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            r[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
+            r[8..16].copy_from_slice(&self.start_offset.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -572,19 +575,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`InitializeShareGroupStateRequest`](super::InitializeShareGroupStateRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct InitializeShareGroupStateRequest {
         /// `string`, versions 0+.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `[]InitializeStateData`, versions 0+.
         pub topics: Vec<InitializeStateData>,
         /// Tagged fields this schema does not know.
@@ -594,7 +598,7 @@ pub mod owned {
     impl Default for InitializeShareGroupStateRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -643,7 +647,7 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `[]PartitionData`, versions 0+.
-        pub partitions: Vec<PartitionData>,
+        pub partitions: rt::SmallVec<[PartitionData; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -652,7 +656,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                partitions: Vec::new(),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -743,9 +747,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition, "topics[].partitions[].partition")?;
-            w.i32(self.state_epoch, "topics[].partitions[].state_epoch")?;
-            w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
+            {
+                let r = w.run::<16>("topics[].partitions[].partition")?;
+                r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                r[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
+                r[8..16].copy_from_slice(&self.start_offset.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -541,33 +541,34 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`JoinGroupRequest`](super::JoinGroupRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct JoinGroupRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `int32`, versions 0+.
         pub session_timeout_ms: i32,
         /// `int32`, versions 1+, default `-1`, ignorable.
         pub rebalance_timeout_ms: i32,
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `string`, versions 5+, nullable at 5+, default `null`.
-        pub group_instance_id: Option<String>,
+        pub group_instance_id: Option<rt::CompactString>,
         /// `string`, versions 0+.
-        pub protocol_type: String,
+        pub protocol_type: rt::CompactString,
         /// `[]JoinGroupRequestProtocol`, versions 0+.
         pub protocols: Vec<JoinGroupRequestProtocol>,
         /// `string`, versions 8+, nullable at 8+, default `null`, ignorable.
-        pub reason: Option<String>,
+        pub reason: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -575,12 +576,12 @@ pub mod owned {
     impl Default for JoinGroupRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 session_timeout_ms: 0_i32,
                 rebalance_timeout_ms: -1_i32,
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 group_instance_id: None,
-                protocol_type: String::new(),
+                protocol_type: rt::CompactString::const_new(""),
                 protocols: Vec::new(),
                 reason: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -595,10 +596,10 @@ pub mod owned {
                 session_timeout_ms: v.session_timeout_ms,
                 rebalance_timeout_ms: v.rebalance_timeout_ms,
                 member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(String::from),
+                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
                 protocol_type: v.protocol_type.into(),
                 protocols: v.protocols.iter().map(|e| (&e).into()).collect(),
-                reason: v.reason.map(String::from),
+                reason: v.reason.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -660,7 +661,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct JoinGroupRequestProtocol {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `bytes`, versions 0+.
         pub metadata: Vec<u8>,
         /// Tagged fields this schema does not know.
@@ -670,7 +671,7 @@ pub mod owned {
     impl Default for JoinGroupRequestProtocol {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 metadata: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

@@ -187,8 +187,11 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         if v >= 2 {
             w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         }
-        w.i16(self.error_code, "error_code")?;
-        w.i32(self.generation_id, "generation_id")?;
+        {
+            let r = w.run::<6>("error_code")?;
+            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            r[2..6].copy_from_slice(&self.generation_id.to_be_bytes());
+        }
         if v >= 7 {
             w.opt_str(self.protocol_type, v >= 6, "protocol_type")?;
         }
@@ -613,13 +616,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`JoinGroupResponse`](super::JoinGroupResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -631,15 +635,15 @@ pub mod owned {
         /// `int32`, versions 0+, default `-1`.
         pub generation_id: i32,
         /// `string`, versions 7+, nullable at 7+, default `null`, ignorable.
-        pub protocol_type: Option<String>,
+        pub protocol_type: Option<rt::CompactString>,
         /// `string`, versions 0+, nullable at 7+.
-        pub protocol_name: Option<String>,
+        pub protocol_name: Option<rt::CompactString>,
         /// `string`, versions 0+.
-        pub leader: String,
+        pub leader: rt::CompactString,
         /// `bool`, versions 9+, default `false`.
         pub skip_assignment: bool,
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `[]JoinGroupResponseMember`, versions 0+.
         pub members: Vec<JoinGroupResponseMember>,
         /// Tagged fields this schema does not know.
@@ -653,10 +657,10 @@ pub mod owned {
                 error_code: 0_i16,
                 generation_id: -1_i32,
                 protocol_type: None,
-                protocol_name: Some(String::new()),
-                leader: String::new(),
+                protocol_name: Some(rt::CompactString::const_new("")),
+                leader: rt::CompactString::const_new(""),
                 skip_assignment: false,
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 members: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -669,8 +673,8 @@ pub mod owned {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
                 generation_id: v.generation_id,
-                protocol_type: v.protocol_type.map(String::from),
-                protocol_name: v.protocol_name.map(String::from),
+                protocol_type: v.protocol_type.map(rt::CompactString::from),
+                protocol_name: v.protocol_name.map(rt::CompactString::from),
                 leader: v.leader.into(),
                 skip_assignment: v.skip_assignment,
                 member_id: v.member_id.into(),
@@ -714,8 +718,11 @@ pub mod owned {
             if v >= 2 {
                 w.i32(self.throttle_time_ms, "throttle_time_ms")?;
             }
-            w.i16(self.error_code, "error_code")?;
-            w.i32(self.generation_id, "generation_id")?;
+            {
+                let r = w.run::<6>("error_code")?;
+                r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                r[2..6].copy_from_slice(&self.generation_id.to_be_bytes());
+            }
             if v >= 7 {
                 w.opt_str(self.protocol_type.as_deref(), v >= 6, "protocol_type")?;
             }
@@ -737,9 +744,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct JoinGroupResponseMember {
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub group_instance_id: Option<String>,
+        pub group_instance_id: Option<rt::CompactString>,
         /// `bytes`, versions 0+.
         pub metadata: Vec<u8>,
         /// Tagged fields this schema does not know.
@@ -749,7 +756,7 @@ pub mod owned {
     impl Default for JoinGroupResponseMember {
         fn default() -> Self {
             Self {
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 group_instance_id: None,
                 metadata: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -761,7 +768,7 @@ pub mod owned {
         fn from(v: &super::JoinGroupResponseMember<'_>) -> Self {
             Self {
                 member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(String::from),
+                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
                 metadata: v.metadata.to_vec(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }

@@ -591,10 +591,13 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         if v <= 1 {
             w.str(self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
         }
-        w.i32(self.partition_index, "ungrouped_partition_states[].partition_index")?;
-        w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch")?;
-        w.i32(self.leader, "ungrouped_partition_states[].leader")?;
-        w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch")?;
+        {
+            let r = w.run::<16>("ungrouped_partition_states[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
+            r[8..12].copy_from_slice(&self.leader.to_be_bytes());
+            r[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        }
         w.array(&self.isr, v >= 4, v, "ungrouped_partition_states[].isr")?;
         w.i32(self.partition_epoch, "ungrouped_partition_states[].partition_epoch")?;
         w.array(&self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas")?;
@@ -1486,13 +1489,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`LeaderAndIsrRequest`](super::LeaderAndIsrRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -1632,7 +1636,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct LeaderAndIsrPartitionState {
         /// `string`, versions 0-1, entity `topicName`, ignorable.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `int32`, versions 0+.
         pub partition_index: i32,
         /// `int32`, versions 0+.
@@ -1642,15 +1646,15 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub leader_epoch: i32,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub isr: Vec<i32>,
+        pub isr: rt::SmallVec<[i32; 4]>,
         /// `int32`, versions 0+.
         pub partition_epoch: i32,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub replicas: Vec<i32>,
+        pub replicas: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, versions 3+, entity `brokerId`, ignorable.
-        pub adding_replicas: Vec<i32>,
+        pub adding_replicas: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, versions 3+, entity `brokerId`, ignorable.
-        pub removing_replicas: Vec<i32>,
+        pub removing_replicas: rt::SmallVec<[i32; 4]>,
         /// `bool`, versions 1+, default `false`, ignorable.
         pub is_new: bool,
         /// `int8`, versions 6+, default `0`.
@@ -1662,16 +1666,16 @@ pub mod owned {
     impl Default for LeaderAndIsrPartitionState {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 partition_index: 0_i32,
                 controller_epoch: 0_i32,
                 leader: 0_i32,
                 leader_epoch: 0_i32,
-                isr: Vec::new(),
+                isr: rt::SmallVec::new(),
                 partition_epoch: 0_i32,
-                replicas: Vec::new(),
-                adding_replicas: Vec::new(),
-                removing_replicas: Vec::new(),
+                replicas: rt::SmallVec::new(),
+                adding_replicas: rt::SmallVec::new(),
+                removing_replicas: rt::SmallVec::new(),
                 is_new: false,
                 leader_recovery_state: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1751,10 +1755,13 @@ pub mod owned {
             if v <= 1 {
                 w.str(&self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
             }
-            w.i32(self.partition_index, "ungrouped_partition_states[].partition_index")?;
-            w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch")?;
-            w.i32(self.leader, "ungrouped_partition_states[].leader")?;
-            w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch")?;
+            {
+                let r = w.run::<16>("ungrouped_partition_states[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
+                r[8..12].copy_from_slice(&self.leader.to_be_bytes());
+                r[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.isr, v >= 4, v, "ungrouped_partition_states[].isr")?;
             w.i32(self.partition_epoch, "ungrouped_partition_states[].partition_epoch")?;
             rt::owned::write_vec(w, &self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas")?;
@@ -1796,7 +1803,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct LeaderAndIsrTopicState {
         /// `string`, versions 2+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `uuid`, versions 5+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]LeaderAndIsrPartitionState`, versions 2+.
@@ -1808,7 +1815,7 @@ pub mod owned {
     impl Default for LeaderAndIsrTopicState {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 partition_states: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1879,7 +1886,7 @@ pub mod owned {
         /// `int32`, versions 0+, entity `brokerId`.
         pub broker_id: i32,
         /// `string`, versions 0+.
-        pub host_name: String,
+        pub host_name: rt::CompactString,
         /// `int32`, versions 0+.
         pub port: i32,
         /// Tagged fields this schema does not know.
@@ -1890,7 +1897,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 broker_id: 0_i32,
-                host_name: String::new(),
+                host_name: rt::CompactString::const_new(""),
                 port: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

@@ -303,8 +303,11 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         if v <= 4 {
             w.str(self.topic_name, v >= 4, "partition_errors[].topic_name")?;
         }
-        w.i32(self.partition_index, "partition_errors[].partition_index")?;
-        w.i16(self.error_code, "partition_errors[].error_code")?;
+        {
+            let r = w.run::<6>("partition_errors[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         if v >= 4 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -678,13 +681,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`LeaderAndIsrResponse`](super::LeaderAndIsrResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -766,7 +770,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct LeaderAndIsrPartitionError {
         /// `string`, versions 0-4, entity `topicName`, ignorable.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `int32`, versions 0+.
         pub partition_index: i32,
         /// `int16`, versions 0+.
@@ -778,7 +782,7 @@ pub mod owned {
     impl Default for LeaderAndIsrPartitionError {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 partition_index: 0_i32,
                 error_code: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -818,8 +822,11 @@ pub mod owned {
             if v <= 4 {
                 w.str(&self.topic_name, v >= 4, "partition_errors[].topic_name")?;
             }
-            w.i32(self.partition_index, "partition_errors[].partition_index")?;
-            w.i16(self.error_code, "partition_errors[].error_code")?;
+            {
+                let r = w.run::<6>("partition_errors[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             if v >= 4 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

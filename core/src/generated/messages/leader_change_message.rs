@@ -116,8 +116,11 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.version, "version")?;
-        w.i32(self.leader_id, "leader_id")?;
+        {
+            let r = w.run::<6>("version")?;
+            r[0..2].copy_from_slice(&self.version.to_be_bytes());
+            r[2..6].copy_from_slice(&self.leader_id.to_be_bytes());
+        }
         w.array(&self.voters, true, v, "voters")?;
         w.array(&self.granting_voters, true, v, "granting_voters")?;
         if true {
@@ -422,13 +425,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`LeaderChangeMessage`](super::LeaderChangeMessage).
     #[derive(Clone, Debug, PartialEq)]
@@ -486,8 +490,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.version, "version")?;
-            w.i32(self.leader_id, "leader_id")?;
+            {
+                let r = w.run::<6>("version")?;
+                r[0..2].copy_from_slice(&self.version.to_be_bytes());
+                r[2..6].copy_from_slice(&self.leader_id.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.voters, true, v, "voters")?;
             rt::owned::write_vec(w, &self.granting_voters, true, v, "granting_voters")?;
             if true {

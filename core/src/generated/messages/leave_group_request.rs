@@ -486,21 +486,22 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`LeaveGroupRequest`](super::LeaveGroupRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct LeaveGroupRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `string`, versions 0-2.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `[]MemberIdentity`, versions 3+.
         pub members: Vec<MemberIdentity>,
         /// Tagged fields this schema does not know.
@@ -510,8 +511,8 @@ pub mod owned {
     impl Default for LeaveGroupRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
-                member_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
+                member_id: rt::CompactString::const_new(""),
                 members: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -575,11 +576,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MemberIdentity {
         /// `string`, versions 3+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `string`, versions 3+, nullable at 3+, default `null`.
-        pub group_instance_id: Option<String>,
+        pub group_instance_id: Option<rt::CompactString>,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub reason: Option<String>,
+        pub reason: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -587,7 +588,7 @@ pub mod owned {
     impl Default for MemberIdentity {
         fn default() -> Self {
             Self {
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 group_instance_id: None,
                 reason: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -599,8 +600,8 @@ pub mod owned {
         fn from(v: &super::MemberIdentity<'_>) -> Self {
             Self {
                 member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(String::from),
-                reason: v.reason.map(String::from),
+                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                reason: v.reason.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

@@ -474,13 +474,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`LeaveGroupResponse`](super::LeaveGroupResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -559,9 +560,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MemberResponse {
         /// `string`, versions 3+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `string`, versions 3+, nullable at 3+.
-        pub group_instance_id: Option<String>,
+        pub group_instance_id: Option<rt::CompactString>,
         /// `int16`, versions 3+.
         pub error_code: i16,
         /// Tagged fields this schema does not know.
@@ -571,8 +572,8 @@ pub mod owned {
     impl Default for MemberResponse {
         fn default() -> Self {
             Self {
-                member_id: String::new(),
-                group_instance_id: Some(String::new()),
+                member_id: rt::CompactString::const_new(""),
+                group_instance_id: Some(rt::CompactString::const_new("")),
                 error_code: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -583,7 +584,7 @@ pub mod owned {
         fn from(v: &super::MemberResponse<'_>) -> Self {
             Self {
                 member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(String::from),
+                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
                 error_code: v.error_code,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }

@@ -168,19 +168,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ListConfigResourcesRequest`](super::ListConfigResourcesRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ListConfigResourcesRequest {
         /// `[]int8`, versions 1+.
-        pub resource_types: Vec<i8>,
+        pub resource_types: rt::SmallVec<[i8; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -188,7 +189,7 @@ pub mod owned {
     impl Default for ListConfigResourcesRequest {
         fn default() -> Self {
             Self {
-                resource_types: Vec::new(),
+                resource_types: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -117,8 +117,11 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.array(&self.config_resources, true, v, "config_resources")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -411,13 +414,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ListConfigResourcesResponse`](super::ListConfigResourcesResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -470,8 +474,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.config_resources, true, v, "config_resources")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -484,7 +491,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ConfigResource {
         /// `string`, versions 0+.
-        pub resource_name: String,
+        pub resource_name: rt::CompactString,
         /// `int8`, versions 1+, default `16`, ignorable.
         pub resource_type: i8,
         /// Tagged fields this schema does not know.
@@ -494,7 +501,7 @@ pub mod owned {
     impl Default for ConfigResource {
         fn default() -> Self {
             Self {
-                resource_name: String::new(),
+                resource_name: rt::CompactString::const_new(""),
                 resource_type: 16_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

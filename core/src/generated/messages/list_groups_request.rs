@@ -208,21 +208,22 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ListGroupsRequest`](super::ListGroupsRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ListGroupsRequest {
         /// `[]string`, versions 4+.
-        pub states_filter: Vec<String>,
+        pub states_filter: Vec<rt::CompactString>,
         /// `[]string`, versions 5+.
-        pub types_filter: Vec<String>,
+        pub types_filter: Vec<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -240,8 +241,8 @@ pub mod owned {
     impl From<&super::ListGroupsRequest<'_>> for ListGroupsRequest {
         fn from(v: &super::ListGroupsRequest<'_>) -> Self {
             Self {
-                states_filter: v.states_filter.iter().map(String::from).collect(),
-                types_filter: v.types_filter.iter().map(String::from).collect(),
+                states_filter: v.states_filter.iter().map(rt::CompactString::from).collect(),
+                types_filter: v.types_filter.iter().map(rt::CompactString::from).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

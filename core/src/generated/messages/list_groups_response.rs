@@ -471,13 +471,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ListGroupsResponse`](super::ListGroupsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -549,13 +550,13 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ListedGroup {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub protocol_type: String,
+        pub protocol_type: rt::CompactString,
         /// `string`, versions 4+, ignorable.
-        pub group_state: String,
+        pub group_state: rt::CompactString,
         /// `string`, versions 5+, ignorable.
-        pub group_type: String,
+        pub group_type: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -563,10 +564,10 @@ pub mod owned {
     impl Default for ListedGroup {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
-                protocol_type: String::new(),
-                group_state: String::new(),
-                group_type: String::new(),
+                group_id: rt::CompactString::const_new(""),
+                protocol_type: rt::CompactString::const_new(""),
+                group_state: rt::CompactString::const_new(""),
+                group_type: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -693,13 +693,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ListOffsetsRequest`](super::ListOffsetsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -784,7 +785,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ListOffsetsTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]ListOffsetsPartition`, versions 0+.
         pub partitions: Vec<ListOffsetsPartition>,
         /// Tagged fields this schema does not know.
@@ -794,7 +795,7 @@ pub mod owned {
     impl Default for ListOffsetsTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

@@ -509,8 +509,11 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
+        {
+            let r = w.run::<6>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         if v <= 0 {
             w.array(
                 &self.old_style_offsets,
@@ -520,10 +523,9 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             )?;
         }
         if v >= 1 {
-            w.i64(self.timestamp, "topics[].partitions[].timestamp")?;
-        }
-        if v >= 1 {
-            w.i64(self.offset, "topics[].partitions[].offset")?;
+            let r = w.run::<16>("topics[].partitions[].timestamp")?;
+            r[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
+            r[8..16].copy_from_slice(&self.offset.to_be_bytes());
         }
         if v >= 4 {
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
@@ -769,13 +771,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ListOffsetsResponse`](super::ListOffsetsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -842,7 +845,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ListOffsetsTopicResponse {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]ListOffsetsPartitionResponse`, versions 0+.
         pub partitions: Vec<ListOffsetsPartitionResponse>,
         /// Tagged fields this schema does not know.
@@ -852,7 +855,7 @@ pub mod owned {
     impl Default for ListOffsetsTopicResponse {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -903,7 +906,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `[]int64`, versions 0.
-        pub old_style_offsets: Vec<i64>,
+        pub old_style_offsets: rt::SmallVec<[i64; 4]>,
         /// `int64`, versions 1+, default `-1`.
         pub timestamp: i64,
         /// `int64`, versions 1+, default `-1`.
@@ -919,7 +922,7 @@ pub mod owned {
             Self {
                 partition_index: 0_i32,
                 error_code: 0_i16,
-                old_style_offsets: Vec::new(),
+                old_style_offsets: rt::SmallVec::new(),
                 timestamp: -1_i64,
                 offset: -1_i64,
                 leader_epoch: -1_i32,
@@ -986,8 +989,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            {
+                let r = w.run::<6>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             if v <= 0 {
                 rt::owned::write_vec(
                     w,
@@ -998,10 +1004,9 @@ pub mod owned {
                 )?;
             }
             if v >= 1 {
-                w.i64(self.timestamp, "topics[].partitions[].timestamp")?;
-            }
-            if v >= 1 {
-                w.i64(self.offset, "topics[].partitions[].offset")?;
+                let r = w.run::<16>("topics[].partitions[].timestamp")?;
+                r[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
+                r[8..16].copy_from_slice(&self.offset.to_be_bytes());
             }
             if v >= 4 {
                 w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;

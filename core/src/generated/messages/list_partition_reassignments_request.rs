@@ -361,13 +361,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ListPartitionReassignmentsRequest`](super::ListPartitionReassignmentsRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -404,7 +405,7 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
-            n += rt::owned::opt_vec_size(&self.topics, true, true, v, "topics")?;
+            n += rt::owned::opt_vec_size(self.topics.as_deref(), true, true, v, "topics")?;
             if true {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -417,7 +418,7 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.i32(self.timeout_ms, "timeout_ms")?;
-            rt::owned::write_opt_vec(w, &self.topics, true, v, "topics")?;
+            rt::owned::write_opt_vec(w, self.topics.as_deref(), true, v, "topics")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -429,9 +430,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ListPartitionReassignmentsTopics {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partition_indexes: Vec<i32>,
+        pub partition_indexes: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -439,8 +440,8 @@ pub mod owned {
     impl Default for ListPartitionReassignmentsTopics {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                partition_indexes: Vec::new(),
+                name: rt::CompactString::const_new(""),
+                partition_indexes: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -117,8 +117,11 @@ impl<'a> rt::Struct<'a> for ListPartitionReassignmentsResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
@@ -669,13 +672,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ListPartitionReassignmentsResponse`](super::ListPartitionReassignmentsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -685,7 +689,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]OngoingTopicReassignment`, versions 0+.
         pub topics: Vec<OngoingTopicReassignment>,
         /// Tagged fields this schema does not know.
@@ -697,7 +701,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -709,7 +713,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 topics: v.topics.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -733,8 +737,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(self.error_message.as_deref(), true, "error_message")?;
             rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
             if true {
@@ -748,7 +755,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OngoingTopicReassignment {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]OngoingPartitionReassignment`, versions 0+.
         pub partitions: Vec<OngoingPartitionReassignment>,
         /// Tagged fields this schema does not know.
@@ -758,7 +765,7 @@ pub mod owned {
     impl Default for OngoingTopicReassignment {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -807,11 +814,11 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub partition_index: i32,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub replicas: Vec<i32>,
+        pub replicas: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub adding_replicas: Vec<i32>,
+        pub adding_replicas: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub removing_replicas: Vec<i32>,
+        pub removing_replicas: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -820,9 +827,9 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 partition_index: 0_i32,
-                replicas: Vec::new(),
-                adding_replicas: Vec::new(),
-                removing_replicas: Vec::new(),
+                replicas: rt::SmallVec::new(),
+                adding_replicas: rt::SmallVec::new(),
+                removing_replicas: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

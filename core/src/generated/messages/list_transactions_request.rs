@@ -267,25 +267,26 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ListTransactionsRequest`](super::ListTransactionsRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ListTransactionsRequest {
         /// `[]string`, versions 0+.
-        pub state_filters: Vec<String>,
+        pub state_filters: Vec<rt::CompactString>,
         /// `[]int64`, versions 0+, entity `producerId`.
-        pub producer_id_filters: Vec<i64>,
+        pub producer_id_filters: rt::SmallVec<[i64; 4]>,
         /// `int64`, versions 1+, default `-1`.
         pub duration_filter: i64,
         /// `string`, versions 2+, nullable at 2+, default `null`.
-        pub transactional_id_pattern: Option<String>,
+        pub transactional_id_pattern: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -294,7 +295,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 state_filters: Vec::new(),
-                producer_id_filters: Vec::new(),
+                producer_id_filters: rt::SmallVec::new(),
                 duration_filter: -1_i64,
                 transactional_id_pattern: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -305,10 +306,10 @@ pub mod owned {
     impl From<&super::ListTransactionsRequest<'_>> for ListTransactionsRequest {
         fn from(v: &super::ListTransactionsRequest<'_>) -> Self {
             Self {
-                state_filters: v.state_filters.iter().map(String::from).collect(),
+                state_filters: v.state_filters.iter().map(rt::CompactString::from).collect(),
                 producer_id_filters: v.producer_id_filters.iter().collect(),
                 duration_filter: v.duration_filter,
-                transactional_id_pattern: v.transactional_id_pattern.map(String::from),
+                transactional_id_pattern: v.transactional_id_pattern.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

@@ -132,8 +132,11 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.array(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
         w.array(&self.transaction_states, true, v, "transaction_states")?;
         if true {
@@ -453,13 +456,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ListTransactionsResponse`](super::ListTransactionsResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -469,7 +473,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `[]string`, versions 0+.
-        pub unknown_state_filters: Vec<String>,
+        pub unknown_state_filters: Vec<rt::CompactString>,
         /// `[]TransactionState`, versions 0+.
         pub transaction_states: Vec<TransactionState>,
         /// Tagged fields this schema does not know.
@@ -493,7 +497,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                unknown_state_filters: v.unknown_state_filters.iter().map(String::from).collect(),
+                unknown_state_filters: v.unknown_state_filters.iter().map(rt::CompactString::from).collect(),
                 transaction_states: v.transaction_states.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -517,8 +521,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.unknown_state_filters, true, v, "unknown_state_filters")?;
             rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states")?;
             if true {
@@ -532,11 +539,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TransactionState {
         /// `string`, versions 0+, entity `transactionalId`.
-        pub transactional_id: String,
+        pub transactional_id: rt::CompactString,
         /// `int64`, versions 0+, entity `producerId`.
         pub producer_id: i64,
         /// `string`, versions 0+.
-        pub transaction_state: String,
+        pub transaction_state: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -544,9 +551,9 @@ pub mod owned {
     impl Default for TransactionState {
         fn default() -> Self {
             Self {
-                transactional_id: String::new(),
+                transactional_id: rt::CompactString::const_new(""),
                 producer_id: 0_i64,
-                transaction_state: String::new(),
+                transaction_state: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -471,13 +471,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`MetadataRequest`](super::MetadataRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -522,7 +523,7 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
-            n += rt::owned::opt_vec_size(&self.topics, v >= 9, v >= 1, v, "topics")?;
+            n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 9, v >= 1, v, "topics")?;
             if v >= 4 {
                 n += 1;
             }
@@ -552,7 +553,7 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_opt_vec(w, &self.topics, v >= 9, v, "topics")?;
+            rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 9, v, "topics")?;
             if v >= 4 {
                 w.bool(self.allow_auto_topic_creation, "allow_auto_topic_creation")?;
             }
@@ -581,7 +582,7 @@ pub mod owned {
         /// `uuid`, versions 10+, ignorable.
         pub topic_id: rt::Uuid,
         /// `string`, versions 0+, nullable at 10+, entity `topicName`.
-        pub name: Option<String>,
+        pub name: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -590,7 +591,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                name: Some(String::new()),
+                name: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -600,7 +601,7 @@ pub mod owned {
         fn from(v: &super::MetadataRequestTopic<'_>) -> Self {
             Self {
                 topic_id: v.topic_id,
-                name: v.name.map(String::from),
+                name: v.name.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

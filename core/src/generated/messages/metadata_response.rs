@@ -802,9 +802,12 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
+        {
+            let r = w.run::<10>("topics[].partitions[].error_code")?;
+            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            r[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+        }
         if v >= 7 {
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
         }
@@ -1309,13 +1312,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`MetadataResponse`](super::MetadataResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1325,7 +1329,7 @@ pub mod owned {
         /// `[]MetadataResponseBroker`, versions 0+.
         pub brokers: Vec<MetadataResponseBroker>,
         /// `string`, versions 2+, nullable at 2+, default `null`, ignorable.
-        pub cluster_id: Option<String>,
+        pub cluster_id: Option<rt::CompactString>,
         /// `int32`, versions 1+, default `-1`, entity `brokerId`, ignorable.
         pub controller_id: i32,
         /// `[]MetadataResponseTopic`, versions 0+.
@@ -1358,7 +1362,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 brokers: v.brokers.iter().map(|e| (&e).into()).collect(),
-                cluster_id: v.cluster_id.map(String::from),
+                cluster_id: v.cluster_id.map(rt::CompactString::from),
                 controller_id: v.controller_id,
                 topics: v.topics.iter().map(|e| (&e).into()).collect(),
                 cluster_authorized_operations: v.cluster_authorized_operations,
@@ -1433,11 +1437,11 @@ pub mod owned {
         /// `int32`, versions 0+, entity `brokerId`, map key.
         pub node_id: i32,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `int32`, versions 0+.
         pub port: i32,
         /// `string`, versions 1+, nullable at 1+, default `null`, ignorable.
-        pub rack: Option<String>,
+        pub rack: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1446,7 +1450,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_i32,
                 rack: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1460,7 +1464,7 @@ pub mod owned {
                 node_id: v.node_id,
                 host: v.host.into(),
                 port: v.port,
-                rack: v.rack.map(String::from),
+                rack: v.rack.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -1504,7 +1508,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 12+, entity `topicName`, map key.
-        pub name: Option<String>,
+        pub name: Option<rt::CompactString>,
         /// `uuid`, versions 10+, ignorable.
         pub topic_id: rt::Uuid,
         /// `bool`, versions 1+, default `false`, ignorable.
@@ -1521,7 +1525,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                name: Some(String::new()),
+                name: Some(rt::CompactString::const_new("")),
                 topic_id: rt::Uuid::nil(),
                 is_internal: false,
                 partitions: Vec::new(),
@@ -1535,7 +1539,7 @@ pub mod owned {
         fn from(v: &super::MetadataResponseTopic<'_>) -> Self {
             Self {
                 error_code: v.error_code,
-                name: v.name.map(String::from),
+                name: v.name.map(rt::CompactString::from),
                 topic_id: v.topic_id,
                 is_internal: v.is_internal,
                 partitions: v.partitions.iter().map(|e| (&e).into()).collect(),
@@ -1605,11 +1609,11 @@ pub mod owned {
         /// `int32`, versions 7+, default `-1`, ignorable.
         pub leader_epoch: i32,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub replica_nodes: Vec<i32>,
+        pub replica_nodes: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub isr_nodes: Vec<i32>,
+        pub isr_nodes: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, versions 5+, entity `brokerId`, ignorable.
-        pub offline_replicas: Vec<i32>,
+        pub offline_replicas: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1621,9 +1625,9 @@ pub mod owned {
                 partition_index: 0_i32,
                 leader_id: 0_i32,
                 leader_epoch: -1_i32,
-                replica_nodes: Vec::new(),
-                isr_nodes: Vec::new(),
-                offline_replicas: Vec::new(),
+                replica_nodes: rt::SmallVec::new(),
+                isr_nodes: rt::SmallVec::new(),
+                offline_replicas: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1672,9 +1676,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "topics[].partitions[].error_code")?;
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
+            {
+                let r = w.run::<10>("topics[].partitions[].error_code")?;
+                r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                r[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+            }
             if v >= 7 {
                 w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
             }

@@ -557,8 +557,11 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
+        {
+            let r = w.run::<12>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+        }
         if v >= 6 {
             w.i32(
                 self.committed_leader_epoch,
@@ -882,25 +885,26 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`OffsetCommitRequest`](super::OffsetCommitRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetCommitRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `int32`, versions 1+, default `-1`, ignorable.
         pub generation_id_or_member_epoch: i32,
         /// `string`, versions 1+, ignorable.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `string`, versions 7+, nullable at 7+, default `null`.
-        pub group_instance_id: Option<String>,
+        pub group_instance_id: Option<rt::CompactString>,
         /// `int64`, versions 2-4, default `-1`, ignorable.
         pub retention_time_ms: i64,
         /// `[]OffsetCommitRequestTopic`, versions 0+.
@@ -912,9 +916,9 @@ pub mod owned {
     impl Default for OffsetCommitRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 generation_id_or_member_epoch: -1_i32,
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 group_instance_id: None,
                 retention_time_ms: -1_i64,
                 topics: Vec::new(),
@@ -929,7 +933,7 @@ pub mod owned {
                 group_id: v.group_id.into(),
                 generation_id_or_member_epoch: v.generation_id_or_member_epoch,
                 member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(String::from),
+                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
                 retention_time_ms: v.retention_time_ms,
                 topics: v.topics.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -994,7 +998,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetCommitRequestTopic {
         /// `string`, versions 0-9, entity `topicName`, ignorable.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `uuid`, versions 10+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]OffsetCommitRequestPartition`, versions 0+.
@@ -1006,7 +1010,7 @@ pub mod owned {
     impl Default for OffsetCommitRequestTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1073,7 +1077,7 @@ pub mod owned {
         /// `int64`, versions 1, default `-1`.
         pub commit_timestamp: i64,
         /// `string`, versions 0+, nullable at 0+.
-        pub committed_metadata: Option<String>,
+        pub committed_metadata: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1085,7 +1089,7 @@ pub mod owned {
                 committed_offset: 0_i64,
                 committed_leader_epoch: -1_i32,
                 commit_timestamp: -1_i64,
-                committed_metadata: Some(String::new()),
+                committed_metadata: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1098,7 +1102,7 @@ pub mod owned {
                 committed_offset: v.committed_offset,
                 committed_leader_epoch: v.committed_leader_epoch,
                 commit_timestamp: v.commit_timestamp,
-                committed_metadata: v.committed_metadata.map(String::from),
+                committed_metadata: v.committed_metadata.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -1134,8 +1138,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
+            {
+                let r = w.run::<12>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            }
             if v >= 6 {
                 w.i32(
                     self.committed_leader_epoch,

@@ -422,8 +422,11 @@ impl<'a> rt::Struct<'a> for OffsetCommitResponsePartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
+        {
+            let r = w.run::<6>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         if v >= 8 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -614,13 +617,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`OffsetCommitResponse`](super::OffsetCommitResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -687,11 +691,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetCommitResponseTopic {
         /// `string`, versions 0-9, entity `topicName`, ignorable.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `uuid`, versions 10+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]OffsetCommitResponsePartition`, versions 0+.
-        pub partitions: Vec<OffsetCommitResponsePartition>,
+        pub partitions: rt::SmallVec<[OffsetCommitResponsePartition; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -699,9 +703,9 @@ pub mod owned {
     impl Default for OffsetCommitResponseTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
-                partitions: Vec::new(),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -800,8 +804,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            {
+                let r = w.run::<6>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             if v >= 8 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

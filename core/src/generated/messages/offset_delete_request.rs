@@ -447,19 +447,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`OffsetDeleteRequest`](super::OffsetDeleteRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetDeleteRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `[]OffsetDeleteRequestTopic`, versions 0+.
         pub topics: Vec<OffsetDeleteRequestTopic>,
         /// Tagged fields this schema does not know.
@@ -469,7 +470,7 @@ pub mod owned {
     impl Default for OffsetDeleteRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -509,9 +510,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetDeleteRequestTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]OffsetDeleteRequestPartition`, versions 0+.
-        pub partitions: Vec<OffsetDeleteRequestPartition>,
+        pub partitions: rt::SmallVec<[OffsetDeleteRequestPartition; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -519,8 +520,8 @@ pub mod owned {
     impl Default for OffsetDeleteRequestTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                partitions: Vec::new(),
+                name: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -95,8 +95,11 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        {
+            let r = w.run::<6>("error_code")?;
+            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            r[2..6].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        }
         w.array(&self.topics, false, v, "topics")?;
         Ok(())
     }
@@ -321,8 +324,11 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
+        {
+            let r = w.run::<6>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         Ok(())
     }
 }
@@ -510,13 +516,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`OffsetDeleteResponse`](super::OffsetDeleteResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -565,8 +572,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "error_code")?;
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            {
+                let r = w.run::<6>("error_code")?;
+                r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                r[2..6].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.topics, false, v, "topics")?;
             Ok(())
         }
@@ -576,9 +586,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetDeleteResponseTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]OffsetDeleteResponsePartition`, versions 0+.
-        pub partitions: Vec<OffsetDeleteResponsePartition>,
+        pub partitions: rt::SmallVec<[OffsetDeleteResponsePartition; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -586,8 +596,8 @@ pub mod owned {
     impl Default for OffsetDeleteResponseTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                partitions: Vec::new(),
+                name: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -664,8 +674,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            {
+                let r = w.run::<6>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             Ok(())
         }
     }

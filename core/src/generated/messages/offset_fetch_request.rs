@@ -1061,19 +1061,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`OffsetFetchRequest`](super::OffsetFetchRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchRequest {
         /// `string`, versions 0-7, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `[]OffsetFetchRequestTopic`, versions 0-7, nullable at 2-7.
         pub topics: Option<Vec<OffsetFetchRequestTopic>>,
         /// `[]OffsetFetchRequestGroup`, versions 8+.
@@ -1087,7 +1088,7 @@ pub mod owned {
     impl Default for OffsetFetchRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 topics: Some(Vec::new()),
                 groups: Vec::new(),
                 require_stable: false,
@@ -1119,7 +1120,7 @@ pub mod owned {
                 return Err(rt::write::not_in_version("group_id"));
             }
             if v <= 7 {
-                n += rt::owned::opt_vec_size(&self.topics, v >= 6, (2..=7).contains(&v), v, "topics")?;
+                n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 6, (2..=7).contains(&v), v, "topics")?;
             }
             if !(v <= 7) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
                 return Err(rt::write::not_in_version("topics"));
@@ -1151,7 +1152,7 @@ pub mod owned {
                 w.str(&self.group_id, v >= 6, "group_id")?;
             }
             if v <= 7 {
-                rt::owned::write_opt_vec(w, &self.topics, v >= 6, v, "topics")?;
+                rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 6, v, "topics")?;
             }
             if v >= 8 {
                 rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups")?;
@@ -1170,9 +1171,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchRequestTopic {
         /// `string`, versions 0-7, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]int32`, versions 0-7.
-        pub partition_indexes: Vec<i32>,
+        pub partition_indexes: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1180,8 +1181,8 @@ pub mod owned {
     impl Default for OffsetFetchRequestTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                partition_indexes: Vec::new(),
+                name: rt::CompactString::const_new(""),
+                partition_indexes: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1241,9 +1242,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchRequestGroup {
         /// `string`, versions 8+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `string`, versions 9+, nullable at 9+, default `null`, ignorable.
-        pub member_id: Option<String>,
+        pub member_id: Option<rt::CompactString>,
         /// `int32`, versions 9+, default `-1`, ignorable.
         pub member_epoch: i32,
         /// `[]OffsetFetchRequestTopics`, versions 8+, nullable at 8+.
@@ -1255,7 +1256,7 @@ pub mod owned {
     impl Default for OffsetFetchRequestGroup {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 member_id: None,
                 member_epoch: -1_i32,
                 topics: Some(Vec::new()),
@@ -1268,7 +1269,7 @@ pub mod owned {
         fn from(v: &super::OffsetFetchRequestGroup<'_>) -> Self {
             Self {
                 group_id: v.group_id.into(),
-                member_id: v.member_id.map(String::from),
+                member_id: v.member_id.map(rt::CompactString::from),
                 member_epoch: v.member_epoch,
                 topics: v.topics.map(|a| a.iter().map(|e| (&e).into()).collect()),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -1293,7 +1294,7 @@ pub mod owned {
                 n += 4;
             }
             if v >= 8 {
-                n += rt::owned::opt_vec_size(&self.topics, v >= 6, v >= 8, v, "groups[].topics")?;
+                n += rt::owned::opt_vec_size(self.topics.as_deref(), v >= 6, v >= 8, v, "groups[].topics")?;
             }
             if !(v >= 8) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
                 return Err(rt::write::not_in_version("groups[].topics"));
@@ -1319,7 +1320,7 @@ pub mod owned {
                 w.i32(self.member_epoch, "groups[].member_epoch")?;
             }
             if v >= 8 {
-                rt::owned::write_opt_vec(w, &self.topics, v >= 6, v, "groups[].topics")?;
+                rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 6, v, "groups[].topics")?;
             }
             if v >= 6 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1332,11 +1333,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchRequestTopics {
         /// `string`, versions 8-9, entity `topicName`, ignorable.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `uuid`, versions 10+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]int32`, versions 8+.
-        pub partition_indexes: Vec<i32>,
+        pub partition_indexes: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1344,9 +1345,9 @@ pub mod owned {
     impl Default for OffsetFetchRequestTopics {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
-                partition_indexes: Vec::new(),
+                partition_indexes: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

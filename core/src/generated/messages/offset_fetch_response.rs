@@ -756,10 +756,9 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v <= 7 {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        }
-        if v <= 7 {
-            w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
+            let r = w.run::<12>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
         }
         if (5..=7).contains(&v) {
             w.i32(
@@ -1222,16 +1221,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 8 {
-            w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index")?;
-        }
-        if v >= 8 {
-            w.i64(self.committed_offset, "groups[].topics[].partitions[].committed_offset")?;
-        }
-        if v >= 8 {
-            w.i32(
-                self.committed_leader_epoch,
-                "groups[].topics[].partitions[].committed_leader_epoch",
-            )?;
+            let r = w.run::<16>("groups[].topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            r[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
         }
         if v >= 8 {
             w.opt_str(self.metadata, v >= 6, "groups[].topics[].partitions[].metadata")?;
@@ -1720,13 +1713,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`OffsetFetchResponse`](super::OffsetFetchResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1823,7 +1817,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchResponseTopic {
         /// `string`, versions 0-7, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]OffsetFetchResponsePartition`, versions 0-7.
         pub partitions: Vec<OffsetFetchResponsePartition>,
         /// Tagged fields this schema does not know.
@@ -1833,7 +1827,7 @@ pub mod owned {
     impl Default for OffsetFetchResponseTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1894,7 +1888,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchResponseGroup {
         /// `string`, versions 8+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `[]OffsetFetchResponseTopics`, versions 8+.
         pub topics: Vec<OffsetFetchResponseTopics>,
         /// `int16`, versions 8+, default `0`.
@@ -1906,7 +1900,7 @@ pub mod owned {
     impl Default for OffsetFetchResponseGroup {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 topics: Vec::new(),
                 error_code: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1984,7 +1978,7 @@ pub mod owned {
         /// `int32`, versions 5-7, default `-1`, ignorable.
         pub committed_leader_epoch: i32,
         /// `string`, versions 0-7, nullable at 0-7.
-        pub metadata: Option<String>,
+        pub metadata: Option<rt::CompactString>,
         /// `int16`, versions 0-7.
         pub error_code: i16,
         /// Tagged fields this schema does not know.
@@ -1997,7 +1991,7 @@ pub mod owned {
                 partition_index: 0_i32,
                 committed_offset: 0_i64,
                 committed_leader_epoch: -1_i32,
-                metadata: Some(String::new()),
+                metadata: Some(rt::CompactString::const_new("")),
                 error_code: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2010,7 +2004,7 @@ pub mod owned {
                 partition_index: v.partition_index,
                 committed_offset: v.committed_offset,
                 committed_leader_epoch: v.committed_leader_epoch,
-                metadata: v.metadata.map(String::from),
+                metadata: v.metadata.map(rt::CompactString::from),
                 error_code: v.error_code,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -2065,10 +2059,9 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             if v <= 7 {
-                w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            }
-            if v <= 7 {
-                w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
+                let r = w.run::<12>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
             }
             if (5..=7).contains(&v) {
                 w.i32(
@@ -2093,7 +2086,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetFetchResponseTopics {
         /// `string`, versions 8-9, entity `topicName`, ignorable.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `uuid`, versions 10+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]OffsetFetchResponsePartitions`, versions 8+.
@@ -2105,7 +2098,7 @@ pub mod owned {
     impl Default for OffsetFetchResponseTopics {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2177,7 +2170,7 @@ pub mod owned {
         /// `int32`, versions 8+, default `-1`, ignorable.
         pub committed_leader_epoch: i32,
         /// `string`, versions 8+, nullable at 8+.
-        pub metadata: Option<String>,
+        pub metadata: Option<rt::CompactString>,
         /// `int16`, versions 8+.
         pub error_code: i16,
         /// Tagged fields this schema does not know.
@@ -2190,7 +2183,7 @@ pub mod owned {
                 partition_index: 0_i32,
                 committed_offset: 0_i64,
                 committed_leader_epoch: -1_i32,
-                metadata: Some(String::new()),
+                metadata: Some(rt::CompactString::const_new("")),
                 error_code: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2203,7 +2196,7 @@ pub mod owned {
                 partition_index: v.partition_index,
                 committed_offset: v.committed_offset,
                 committed_leader_epoch: v.committed_leader_epoch,
-                metadata: v.metadata.map(String::from),
+                metadata: v.metadata.map(rt::CompactString::from),
                 error_code: v.error_code,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -2264,16 +2257,10 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             if v >= 8 {
-                w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index")?;
-            }
-            if v >= 8 {
-                w.i64(self.committed_offset, "groups[].topics[].partitions[].committed_offset")?;
-            }
-            if v >= 8 {
-                w.i32(
-                    self.committed_leader_epoch,
-                    "groups[].topics[].partitions[].committed_leader_epoch",
-                )?;
+                let r = w.run::<16>("groups[].topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+                r[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
             }
             if v >= 8 {
                 w.opt_str(

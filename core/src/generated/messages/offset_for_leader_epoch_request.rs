@@ -590,13 +590,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`OffsetForLeaderEpochRequest`](super::OffsetForLeaderEpochRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -663,9 +664,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetForLeaderTopic {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `[]OffsetForLeaderPartition`, versions 0+.
-        pub partitions: Vec<OffsetForLeaderPartition>,
+        pub partitions: rt::SmallVec<[OffsetForLeaderPartition; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -673,8 +674,8 @@ pub mod owned {
     impl Default for OffsetForLeaderTopic {
         fn default() -> Self {
             Self {
-                topic: String::new(),
-                partitions: Vec::new(),
+                topic: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -418,8 +418,11 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
-        w.i32(self.partition, "topics[].partitions[].partition")?;
+        {
+            let r = w.run::<6>("topics[].partitions[].error_code")?;
+            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+            r[2..6].copy_from_slice(&self.partition.to_be_bytes());
+        }
         if v >= 1 {
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
         }
@@ -631,13 +634,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`OffsetForLeaderEpochResponse`](super::OffsetForLeaderEpochResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -704,7 +708,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct OffsetForLeaderTopicResult {
         /// `string`, versions 0+, entity `topicName`, map key.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `[]EpochEndOffset`, versions 0+.
         pub partitions: Vec<EpochEndOffset>,
         /// Tagged fields this schema does not know.
@@ -714,7 +718,7 @@ pub mod owned {
     impl Default for OffsetForLeaderTopicResult {
         fn default() -> Self {
             Self {
-                topic: String::new(),
+                topic: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -814,8 +818,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "topics[].partitions[].error_code")?;
-            w.i32(self.partition, "topics[].partitions[].partition")?;
+            {
+                let r = w.run::<6>("topics[].partitions[].error_code")?;
+                r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                r[2..6].copy_from_slice(&self.partition.to_be_bytes());
+            }
             if v >= 1 {
                 w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
             }

@@ -133,8 +133,11 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         if v >= 3 {
             w.opt_str(self.transactional_id, v >= 9, "transactional_id")?;
         }
-        w.i16(self.acks, "acks")?;
-        w.i32(self.timeout_ms, "timeout_ms")?;
+        {
+            let r = w.run::<6>("acks")?;
+            r[0..2].copy_from_slice(&self.acks.to_be_bytes());
+            r[2..6].copy_from_slice(&self.timeout_ms.to_be_bytes());
+        }
         w.array(&self.topic_data, v >= 9, v, "topic_data")?;
         if v >= 9 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -670,19 +673,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ProduceRequest`](super::ProduceRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ProduceRequest {
         /// `string`, versions 3+, nullable at 3+, default `null`, entity `transactionalId`.
-        pub transactional_id: Option<String>,
+        pub transactional_id: Option<rt::CompactString>,
         /// `int16`, versions 0+.
         pub acks: i16,
         /// `int32`, versions 0+.
@@ -708,7 +712,7 @@ pub mod owned {
     impl From<&super::ProduceRequest<'_>> for ProduceRequest {
         fn from(v: &super::ProduceRequest<'_>) -> Self {
             Self {
-                transactional_id: v.transactional_id.map(String::from),
+                transactional_id: v.transactional_id.map(rt::CompactString::from),
                 acks: v.acks,
                 timeout_ms: v.timeout_ms,
                 topic_data: v.topic_data.iter().map(|e| (&e).into()).collect(),
@@ -742,8 +746,11 @@ pub mod owned {
             if v >= 3 {
                 w.opt_str(self.transactional_id.as_deref(), v >= 9, "transactional_id")?;
             }
-            w.i16(self.acks, "acks")?;
-            w.i32(self.timeout_ms, "timeout_ms")?;
+            {
+                let r = w.run::<6>("acks")?;
+                r[0..2].copy_from_slice(&self.acks.to_be_bytes());
+                r[2..6].copy_from_slice(&self.timeout_ms.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.topic_data, v >= 9, v, "topic_data")?;
             if v >= 9 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -756,7 +763,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicProduceData {
         /// `string`, versions 0-12, entity `topicName`, ignorable, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `uuid`, versions 13+, ignorable, map key.
         pub topic_id: rt::Uuid,
         /// `[]PartitionProduceData`, versions 0+.
@@ -768,7 +775,7 @@ pub mod owned {
     impl Default for TopicProduceData {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 partition_data: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),

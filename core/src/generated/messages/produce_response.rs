@@ -879,9 +879,12 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.index, "responses[].partition_responses[].index")?;
-        w.i16(self.error_code, "responses[].partition_responses[].error_code")?;
-        w.i64(self.base_offset, "responses[].partition_responses[].base_offset")?;
+        {
+            let r = w.run::<14>("responses[].partition_responses[].index")?;
+            r[0..4].copy_from_slice(&self.index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            r[6..14].copy_from_slice(&self.base_offset.to_be_bytes());
+        }
         if v >= 2 {
             w.i64(
                 self.log_append_time_ms,
@@ -1301,16 +1304,9 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 10 {
-            w.i32(
-                self.leader_id,
-                "responses[].partition_responses[].current_leader.leader_id",
-            )?;
-        }
-        if v >= 10 {
-            w.i32(
-                self.leader_epoch,
-                "responses[].partition_responses[].current_leader.leader_epoch",
-            )?;
+            let r = w.run::<8>("responses[].partition_responses[].current_leader.leader_id")?;
+            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
         }
         if v >= 9 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1793,13 +1789,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ProduceResponse`](super::ProduceResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1890,7 +1887,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicProduceResponse {
         /// `string`, versions 0-12, entity `topicName`, ignorable, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `uuid`, versions 13+, ignorable, map key.
         pub topic_id: rt::Uuid,
         /// `[]PartitionProduceResponse`, versions 0+.
@@ -1902,7 +1899,7 @@ pub mod owned {
     impl Default for TopicProduceResponse {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 partition_responses: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1969,11 +1966,11 @@ pub mod owned {
         /// `int32`, versions 10+, entity `brokerId`, map key.
         pub node_id: i32,
         /// `string`, versions 10+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `int32`, versions 10+.
         pub port: i32,
         /// `string`, versions 10+, nullable at 10+, default `null`.
-        pub rack: Option<String>,
+        pub rack: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1982,7 +1979,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_i32,
                 rack: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1996,7 +1993,7 @@ pub mod owned {
                 node_id: v.node_id,
                 host: v.host.into(),
                 port: v.port,
-                rack: v.rack.map(String::from),
+                rack: v.rack.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -2076,7 +2073,7 @@ pub mod owned {
         /// `[]BatchIndexAndErrorMessage`, versions 8+, ignorable.
         pub record_errors: Vec<BatchIndexAndErrorMessage>,
         /// `string`, versions 8+, nullable at 8+, default `null`, ignorable.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `LeaderIdAndEpoch`, tagged field 0 at versions 10+.
         pub current_leader: LeaderIdAndEpoch,
         /// Tagged fields this schema does not know.
@@ -2108,7 +2105,7 @@ pub mod owned {
                 log_append_time_ms: v.log_append_time_ms,
                 log_start_offset: v.log_start_offset,
                 record_errors: v.record_errors.iter().map(|e| (&e).into()).collect(),
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 current_leader: (&v.current_leader).into(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -2164,9 +2161,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.index, "responses[].partition_responses[].index")?;
-            w.i16(self.error_code, "responses[].partition_responses[].error_code")?;
-            w.i64(self.base_offset, "responses[].partition_responses[].base_offset")?;
+            {
+                let r = w.run::<14>("responses[].partition_responses[].index")?;
+                r[0..4].copy_from_slice(&self.index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                r[6..14].copy_from_slice(&self.base_offset.to_be_bytes());
+            }
             if v >= 2 {
                 w.i64(
                     self.log_append_time_ms,
@@ -2220,7 +2220,7 @@ pub mod owned {
         /// `int32`, versions 8+.
         pub batch_index: i32,
         /// `string`, versions 8+, nullable at 8+, default `null`.
-        pub batch_index_error_message: Option<String>,
+        pub batch_index_error_message: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2239,7 +2239,7 @@ pub mod owned {
         fn from(v: &super::BatchIndexAndErrorMessage<'_>) -> Self {
             Self {
                 batch_index: v.batch_index,
-                batch_index_error_message: v.batch_index_error_message.map(String::from),
+                batch_index_error_message: v.batch_index_error_message.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -2368,16 +2368,9 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             if v >= 10 {
-                w.i32(
-                    self.leader_id,
-                    "responses[].partition_responses[].current_leader.leader_id",
-                )?;
-            }
-            if v >= 10 {
-                w.i32(
-                    self.leader_epoch,
-                    "responses[].partition_responses[].current_leader.leader_epoch",
-                )?;
+                let r = w.run::<8>("responses[].partition_responses[].current_leader.leader_id")?;
+                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
             }
             if v >= 9 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

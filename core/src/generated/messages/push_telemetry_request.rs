@@ -124,10 +124,13 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.client_instance_id, "client_instance_id")?;
-        w.i32(self.subscription_id, "subscription_id")?;
-        w.bool(self.terminating, "terminating")?;
-        w.i8(self.compression_type, "compression_type")?;
+        {
+            let r = w.run::<22>("client_instance_id")?;
+            r[0..16].copy_from_slice(self.client_instance_id.as_bytes());
+            r[16..20].copy_from_slice(&self.subscription_id.to_be_bytes());
+            r[20] = u8::from(self.terminating);
+            r[21..22].copy_from_slice(&self.compression_type.to_be_bytes());
+        }
         w.bytes(self.metrics, true, "metrics")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -261,13 +264,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`PushTelemetryRequest`](super::PushTelemetryRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -328,10 +332,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.client_instance_id, "client_instance_id")?;
-            w.i32(self.subscription_id, "subscription_id")?;
-            w.bool(self.terminating, "terminating")?;
-            w.i8(self.compression_type, "compression_type")?;
+            {
+                let r = w.run::<22>("client_instance_id")?;
+                r[0..16].copy_from_slice(self.client_instance_id.as_bytes());
+                r[16..20].copy_from_slice(&self.subscription_id.to_be_bytes());
+                r[20] = u8::from(self.terminating);
+                r[21..22].copy_from_slice(&self.compression_type.to_be_bytes());
+            }
             w.bytes(&self.metrics, true, "metrics")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

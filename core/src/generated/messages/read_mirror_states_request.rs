@@ -508,19 +508,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ReadMirrorStatesRequest`](super::ReadMirrorStatesRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ReadMirrorStatesRequest {
         /// `string`, versions 0+, entity `mirrorName`.
-        pub mirror_name: String,
+        pub mirror_name: rt::CompactString,
         /// `[]TopicData`, versions 0+.
         pub topics: Vec<TopicData>,
         /// Tagged fields this schema does not know.
@@ -530,7 +531,7 @@ pub mod owned {
     impl Default for ReadMirrorStatesRequest {
         fn default() -> Self {
             Self {
-                mirror_name: String::new(),
+                mirror_name: rt::CompactString::const_new(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -577,9 +578,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]PartitionData`, versions 0+.
-        pub partitions: Vec<PartitionData>,
+        pub partitions: rt::SmallVec<[PartitionData; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -587,8 +588,8 @@ pub mod owned {
     impl Default for TopicData {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                partitions: Vec::new(),
+                name: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -419,11 +419,17 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition, "results[].partitions[].partition")?;
-        w.i16(self.error_code, "results[].partitions[].error_code")?;
+        {
+            let r = w.run::<6>("results[].partitions[].partition")?;
+            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "results[].partitions[].error_message")?;
-        w.i32(self.state_epoch, "results[].partitions[].state_epoch")?;
-        w.i64(self.start_offset, "results[].partitions[].start_offset")?;
+        {
+            let r = w.run::<12>("results[].partitions[].state_epoch")?;
+            r[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
+            r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
+        }
         w.array(&self.state_batches, true, v, "results[].partitions[].state_batches")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -591,16 +597,13 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.first_offset, "results[].partitions[].state_batches[].first_offset")?;
-        w.i64(self.last_offset, "results[].partitions[].state_batches[].last_offset")?;
-        w.i8(
-            self.delivery_state,
-            "results[].partitions[].state_batches[].delivery_state",
-        )?;
-        w.i16(
-            self.delivery_count,
-            "results[].partitions[].state_batches[].delivery_count",
-        )?;
+        {
+            let r = w.run::<19>("results[].partitions[].state_batches[].first_offset")?;
+            r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+            r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+            r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+            r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -903,13 +906,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ReadShareGroupStateResponse`](super::ReadShareGroupStateResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1026,7 +1030,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `int32`, versions 0+.
         pub state_epoch: i32,
         /// `int64`, versions 0+.
@@ -1056,7 +1060,7 @@ pub mod owned {
             Self {
                 partition: v.partition,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 state_epoch: v.state_epoch,
                 start_offset: v.start_offset,
                 state_batches: v.state_batches.iter().map(|e| (&e).into()).collect(),
@@ -1087,15 +1091,21 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition, "results[].partitions[].partition")?;
-            w.i16(self.error_code, "results[].partitions[].error_code")?;
+            {
+                let r = w.run::<6>("results[].partitions[].partition")?;
+                r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(
                 self.error_message.as_deref(),
                 true,
                 "results[].partitions[].error_message",
             )?;
-            w.i32(self.state_epoch, "results[].partitions[].state_epoch")?;
-            w.i64(self.start_offset, "results[].partitions[].start_offset")?;
+            {
+                let r = w.run::<12>("results[].partitions[].state_epoch")?;
+                r[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
+                r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.state_batches, true, v, "results[].partitions[].state_batches")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1160,16 +1170,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(self.first_offset, "results[].partitions[].state_batches[].first_offset")?;
-            w.i64(self.last_offset, "results[].partitions[].state_batches[].last_offset")?;
-            w.i8(
-                self.delivery_state,
-                "results[].partitions[].state_batches[].delivery_state",
-            )?;
-            w.i16(
-                self.delivery_count,
-                "results[].partitions[].state_batches[].delivery_count",
-            )?;
+            {
+                let r = w.run::<19>("results[].partitions[].state_batches[].first_offset")?;
+                r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+                r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -374,8 +374,11 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition, "topics[].partitions[].partition")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+        {
+            let r = w.run::<8>("topics[].partitions[].partition")?;
+            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -549,19 +552,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ReadShareGroupStateSummaryRequest`](super::ReadShareGroupStateSummaryRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ReadShareGroupStateSummaryRequest {
         /// `string`, versions 0+.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `[]ReadStateSummaryData`, versions 0+.
         pub topics: Vec<ReadStateSummaryData>,
         /// Tagged fields this schema does not know.
@@ -571,7 +575,7 @@ pub mod owned {
     impl Default for ReadShareGroupStateSummaryRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -620,7 +624,7 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `[]PartitionData`, versions 0+.
-        pub partitions: Vec<PartitionData>,
+        pub partitions: rt::SmallVec<[PartitionData; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -629,7 +633,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                partitions: Vec::new(),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -716,8 +720,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition, "topics[].partitions[].partition")?;
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            {
+                let r = w.run::<8>("topics[].partitions[].partition")?;
+                r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -111,8 +111,11 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.opt_str(self.cluster_id, true, "cluster_id")?;
-        w.i32(self.voter_id, "voter_id")?;
-        w.uuid(self.voter_directory_id, "voter_directory_id")?;
+        {
+            let r = w.run::<20>("voter_id")?;
+            r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+            r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -206,19 +209,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`RemoveRaftVoterRequest`](super::RemoveRaftVoterRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct RemoveRaftVoterRequest {
         /// `string`, versions 0+, nullable at 0+.
-        pub cluster_id: Option<String>,
+        pub cluster_id: Option<rt::CompactString>,
         /// `int32`, versions 0+.
         pub voter_id: i32,
         /// `uuid`, versions 0+.
@@ -230,7 +234,7 @@ pub mod owned {
     impl Default for RemoveRaftVoterRequest {
         fn default() -> Self {
             Self {
-                cluster_id: Some(String::new()),
+                cluster_id: Some(rt::CompactString::const_new("")),
                 voter_id: 0_i32,
                 voter_directory_id: rt::Uuid::nil(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -241,7 +245,7 @@ pub mod owned {
     impl From<&super::RemoveRaftVoterRequest<'_>> for RemoveRaftVoterRequest {
         fn from(v: &super::RemoveRaftVoterRequest<'_>) -> Self {
             Self {
-                cluster_id: v.cluster_id.map(String::from),
+                cluster_id: v.cluster_id.map(rt::CompactString::from),
                 voter_id: v.voter_id,
                 voter_directory_id: v.voter_directory_id,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -266,8 +270,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
-            w.i32(self.voter_id, "voter_id")?;
-            w.uuid(self.voter_directory_id, "voter_directory_id")?;
+            {
+                let r = w.run::<20>("voter_id")?;
+                r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+                r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -128,9 +128,12 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.request_api_key, "request_api_key")?;
-        w.i16(self.request_api_version, "request_api_version")?;
-        w.i32(self.correlation_id, "correlation_id")?;
+        {
+            let r = w.run::<8>("request_api_key")?;
+            r[0..2].copy_from_slice(&self.request_api_key.to_be_bytes());
+            r[2..4].copy_from_slice(&self.request_api_version.to_be_bytes());
+            r[4..8].copy_from_slice(&self.correlation_id.to_be_bytes());
+        }
         if v >= 1 {
             w.opt_str(self.client_id, false, "client_id")?;
         }
@@ -249,13 +252,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`RequestHeader`](super::RequestHeader).
     #[derive(Clone, Debug, PartialEq)]
@@ -267,7 +271,7 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub correlation_id: i32,
         /// `string`, versions 1+, nullable at 1+, classic (non-compact) encoding outside none.
-        pub client_id: Option<String>,
+        pub client_id: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -278,7 +282,7 @@ pub mod owned {
                 request_api_key: 0_i16,
                 request_api_version: 0_i16,
                 correlation_id: 0_i32,
-                client_id: Some(String::new()),
+                client_id: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -290,7 +294,7 @@ pub mod owned {
                 request_api_key: v.request_api_key,
                 request_api_version: v.request_api_version,
                 correlation_id: v.correlation_id,
-                client_id: v.client_id.map(String::from),
+                client_id: v.client_id.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -317,9 +321,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.request_api_key, "request_api_key")?;
-            w.i16(self.request_api_version, "request_api_version")?;
-            w.i32(self.correlation_id, "correlation_id")?;
+            {
+                let r = w.run::<8>("request_api_key")?;
+                r[0..2].copy_from_slice(&self.request_api_key.to_be_bytes());
+                r[2..4].copy_from_slice(&self.request_api_version.to_be_bytes());
+                r[4..8].copy_from_slice(&self.correlation_id.to_be_bytes());
+            }
             if v >= 1 {
                 w.opt_str(self.client_id.as_deref(), false, "client_id")?;
             }

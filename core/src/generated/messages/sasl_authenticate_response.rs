@@ -241,13 +241,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`SaslAuthenticateResponse`](super::SaslAuthenticateResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -255,7 +256,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `bytes`, versions 0+.
         pub auth_bytes: Vec<u8>,
         /// `int64`, versions 1+, default `0`, ignorable.
@@ -268,7 +269,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 auth_bytes: Vec::new(),
                 session_lifetime_ms: 0_i64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -280,7 +281,7 @@ pub mod owned {
         fn from(v: &super::SaslAuthenticateResponse<'_>) -> Self {
             Self {
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 auth_bytes: v.auth_bytes.to_vec(),
                 session_lifetime_ms: v.session_lifetime_ms,
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),

@@ -140,19 +140,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`SaslHandshakeRequest`](super::SaslHandshakeRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct SaslHandshakeRequest {
         /// `string`, versions 0+.
-        pub mechanism: String,
+        pub mechanism: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -160,7 +161,7 @@ pub mod owned {
     impl Default for SaslHandshakeRequest {
         fn default() -> Self {
             Self {
-                mechanism: String::new(),
+                mechanism: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

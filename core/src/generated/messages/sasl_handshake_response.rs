@@ -165,13 +165,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`SaslHandshakeResponse`](super::SaslHandshakeResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -179,7 +180,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `[]string`, versions 0+.
-        pub mechanisms: Vec<String>,
+        pub mechanisms: Vec<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -198,7 +199,7 @@ pub mod owned {
         fn from(v: &super::SaslHandshakeResponse<'_>) -> Self {
             Self {
                 error_code: v.error_code,
-                mechanisms: v.mechanisms.iter().map(String::from).collect(),
+                mechanisms: v.mechanisms.iter().map(rt::CompactString::from).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

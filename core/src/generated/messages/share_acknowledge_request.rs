@@ -564,14 +564,11 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(
-            self.first_offset,
-            "topics[].partitions[].acknowledgement_batches[].first_offset",
-        )?;
-        w.i64(
-            self.last_offset,
-            "topics[].partitions[].acknowledgement_batches[].last_offset",
-        )?;
+        {
+            let r = w.run::<16>("topics[].partitions[].acknowledgement_batches[].first_offset")?;
+            r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+            r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+        }
         w.array(
             &self.acknowledge_types,
             true,
@@ -848,21 +845,22 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ShareAcknowledgeRequest`](super::ShareAcknowledgeRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ShareAcknowledgeRequest {
         /// `string`, versions 0+, nullable at 0+, default `null`, entity `groupId`.
-        pub group_id: Option<String>,
+        pub group_id: Option<rt::CompactString>,
         /// `string`, versions 0+, nullable at 0+.
-        pub member_id: Option<String>,
+        pub member_id: Option<rt::CompactString>,
         /// `int32`, versions 0+.
         pub share_session_epoch: i32,
         /// `[]AcknowledgeTopic`, versions 0+.
@@ -875,7 +873,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 group_id: None,
-                member_id: Some(String::new()),
+                member_id: Some(rt::CompactString::const_new("")),
                 share_session_epoch: 0_i32,
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -886,8 +884,8 @@ pub mod owned {
     impl From<&super::ShareAcknowledgeRequest<'_>> for ShareAcknowledgeRequest {
         fn from(v: &super::ShareAcknowledgeRequest<'_>) -> Self {
             Self {
-                group_id: v.group_id.map(String::from),
-                member_id: v.member_id.map(String::from),
+                group_id: v.group_id.map(rt::CompactString::from),
+                member_id: v.member_id.map(rt::CompactString::from),
                 share_session_epoch: v.share_session_epoch,
                 topics: v.topics.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -1055,7 +1053,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub last_offset: i64,
         /// `[]int8`, versions 0+.
-        pub acknowledge_types: Vec<i8>,
+        pub acknowledge_types: rt::SmallVec<[i8; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1065,7 +1063,7 @@ pub mod owned {
             Self {
                 first_offset: 0_i64,
                 last_offset: 0_i64,
-                acknowledge_types: Vec::new(),
+                acknowledge_types: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1105,14 +1103,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(
-                self.first_offset,
-                "topics[].partitions[].acknowledgement_batches[].first_offset",
-            )?;
-            w.i64(
-                self.last_offset,
-                "topics[].partitions[].acknowledgement_batches[].last_offset",
-            )?;
+            {
+                let r = w.run::<16>("topics[].partitions[].acknowledgement_batches[].first_offset")?;
+                r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+            }
             rt::owned::write_vec(
                 w,
                 &self.acknowledge_types,

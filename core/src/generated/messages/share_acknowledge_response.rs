@@ -133,8 +133,11 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.responses, true, v, "responses")?;
         w.array(&self.node_endpoints, true, v, "node_endpoints")?;
@@ -586,8 +589,11 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
-        w.i16(self.error_code, "responses[].partitions[].error_code")?;
+        {
+            let r = w.run::<6>("responses[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "responses[].partitions[].error_message")?;
         rt::Struct::write(&self.current_leader, w, v)?;
         if true {
@@ -734,11 +740,11 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
-        w.i32(
-            self.leader_epoch,
-            "responses[].partitions[].current_leader.leader_epoch",
-        )?;
+        {
+            let r = w.run::<8>("responses[].partitions[].current_leader.leader_id")?;
+            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -1123,13 +1129,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ShareAcknowledgeResponse`](super::ShareAcknowledgeResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1139,7 +1146,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]ShareAcknowledgeTopicResponse`, versions 0+.
         pub responses: Vec<ShareAcknowledgeTopicResponse>,
         /// `[]NodeEndpoint`, versions 0+.
@@ -1166,7 +1173,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 responses: v.responses.iter().map(|e| (&e).into()).collect(),
                 node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -1192,8 +1199,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(self.error_message.as_deref(), true, "error_message")?;
             rt::owned::write_vec(w, &self.responses, true, v, "responses")?;
             rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
@@ -1266,11 +1276,11 @@ pub mod owned {
         /// `int32`, versions 0+, entity `brokerId`, map key.
         pub node_id: i32,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `int32`, versions 0+.
         pub port: i32,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack: Option<String>,
+        pub rack: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1279,7 +1289,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_i32,
                 rack: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1293,7 +1303,7 @@ pub mod owned {
                 node_id: v.node_id,
                 host: v.host.into(),
                 port: v.port,
-                rack: v.rack.map(String::from),
+                rack: v.rack.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -1335,7 +1345,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `LeaderIdAndEpoch`, versions 0+.
         pub current_leader: LeaderIdAndEpoch,
         /// Tagged fields this schema does not know.
@@ -1359,7 +1369,7 @@ pub mod owned {
             Self {
                 partition_index: v.partition_index,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 current_leader: (&v.current_leader).into(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -1390,8 +1400,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
-            w.i16(self.error_code, "responses[].partitions[].error_code")?;
+            {
+                let r = w.run::<6>("responses[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(
                 self.error_message.as_deref(),
                 true,
@@ -1453,11 +1466,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
-            w.i32(
-                self.leader_epoch,
-                "responses[].partitions[].current_leader.leader_epoch",
-            )?;
+            {
+                let r = w.run::<8>("responses[].partitions[].current_leader.leader_id")?;
+                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

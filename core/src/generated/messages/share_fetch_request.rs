@@ -197,15 +197,17 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.opt_str(self.group_id, true, "group_id")?;
         w.opt_str(self.member_id, true, "member_id")?;
-        w.i32(self.share_session_epoch, "share_session_epoch")?;
-        w.i32(self.max_wait_ms, "max_wait_ms")?;
-        w.i32(self.min_bytes, "min_bytes")?;
-        w.i32(self.max_bytes, "max_bytes")?;
-        if v >= 1 {
-            w.i32(self.max_records, "max_records")?;
+        {
+            let r = w.run::<16>("share_session_epoch")?;
+            r[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
+            r[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+            r[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
+            r[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
         }
         if v >= 1 {
-            w.i32(self.batch_size, "batch_size")?;
+            let r = w.run::<8>("max_records")?;
+            r[0..4].copy_from_slice(&self.max_records.to_be_bytes());
+            r[4..8].copy_from_slice(&self.batch_size.to_be_bytes());
         }
         w.array(&self.topics, true, v, "topics")?;
         w.array(&self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
@@ -827,14 +829,11 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(
-            self.first_offset,
-            "topics[].partitions[].acknowledgement_batches[].first_offset",
-        )?;
-        w.i64(
-            self.last_offset,
-            "topics[].partitions[].acknowledgement_batches[].last_offset",
-        )?;
+        {
+            let r = w.run::<16>("topics[].partitions[].acknowledgement_batches[].first_offset")?;
+            r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+            r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+        }
         w.array(
             &self.acknowledge_types,
             true,
@@ -1276,21 +1275,22 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ShareFetchRequest`](super::ShareFetchRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ShareFetchRequest {
         /// `string`, versions 0+, nullable at 0+, default `null`, entity `groupId`.
-        pub group_id: Option<String>,
+        pub group_id: Option<rt::CompactString>,
         /// `string`, versions 0+, nullable at 0+.
-        pub member_id: Option<String>,
+        pub member_id: Option<rt::CompactString>,
         /// `int32`, versions 0+.
         pub share_session_epoch: i32,
         /// `int32`, versions 0+.
@@ -1315,7 +1315,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 group_id: None,
-                member_id: Some(String::new()),
+                member_id: Some(rt::CompactString::const_new("")),
                 share_session_epoch: 0_i32,
                 max_wait_ms: 0_i32,
                 min_bytes: 0_i32,
@@ -1332,8 +1332,8 @@ pub mod owned {
     impl From<&super::ShareFetchRequest<'_>> for ShareFetchRequest {
         fn from(v: &super::ShareFetchRequest<'_>) -> Self {
             Self {
-                group_id: v.group_id.map(String::from),
-                member_id: v.member_id.map(String::from),
+                group_id: v.group_id.map(rt::CompactString::from),
+                member_id: v.member_id.map(rt::CompactString::from),
                 share_session_epoch: v.share_session_epoch,
                 max_wait_ms: v.max_wait_ms,
                 min_bytes: v.min_bytes,
@@ -1380,15 +1380,17 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.opt_str(self.group_id.as_deref(), true, "group_id")?;
             w.opt_str(self.member_id.as_deref(), true, "member_id")?;
-            w.i32(self.share_session_epoch, "share_session_epoch")?;
-            w.i32(self.max_wait_ms, "max_wait_ms")?;
-            w.i32(self.min_bytes, "min_bytes")?;
-            w.i32(self.max_bytes, "max_bytes")?;
-            if v >= 1 {
-                w.i32(self.max_records, "max_records")?;
+            {
+                let r = w.run::<16>("share_session_epoch")?;
+                r[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
+                r[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
+                r[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
+                r[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
             }
             if v >= 1 {
-                w.i32(self.batch_size, "batch_size")?;
+                let r = w.run::<8>("max_records")?;
+                r[0..4].copy_from_slice(&self.max_records.to_be_bytes());
+                r[4..8].copy_from_slice(&self.batch_size.to_be_bytes());
             }
             rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
             rt::owned::write_vec(w, &self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
@@ -1461,7 +1463,7 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1470,7 +1472,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                partitions: Vec::new(),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1599,7 +1601,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub last_offset: i64,
         /// `[]int8`, versions 0+.
-        pub acknowledge_types: Vec<i8>,
+        pub acknowledge_types: rt::SmallVec<[i8; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1609,7 +1611,7 @@ pub mod owned {
             Self {
                 first_offset: 0_i64,
                 last_offset: 0_i64,
-                acknowledge_types: Vec::new(),
+                acknowledge_types: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1649,14 +1651,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(
-                self.first_offset,
-                "topics[].partitions[].acknowledgement_batches[].first_offset",
-            )?;
-            w.i64(
-                self.last_offset,
-                "topics[].partitions[].acknowledgement_batches[].last_offset",
-            )?;
+            {
+                let r = w.run::<16>("topics[].partitions[].acknowledgement_batches[].first_offset")?;
+                r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+            }
             rt::owned::write_vec(
                 w,
                 &self.acknowledge_types,

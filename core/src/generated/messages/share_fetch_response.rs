@@ -146,8 +146,11 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "error_message")?;
         if v >= 1 {
             w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms")?;
@@ -666,8 +669,11 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
-        w.i16(self.error_code, "responses[].partitions[].error_code")?;
+        {
+            let r = w.run::<6>("responses[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "responses[].partitions[].error_message")?;
         w.i16(
             self.acknowledge_error_code,
@@ -830,11 +836,11 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
-        w.i32(
-            self.leader_epoch,
-            "responses[].partitions[].current_leader.leader_epoch",
-        )?;
+        {
+            let r = w.run::<8>("responses[].partitions[].current_leader.leader_id")?;
+            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -990,18 +996,12 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(
-            self.first_offset,
-            "responses[].partitions[].acquired_records[].first_offset",
-        )?;
-        w.i64(
-            self.last_offset,
-            "responses[].partitions[].acquired_records[].last_offset",
-        )?;
-        w.i16(
-            self.delivery_count,
-            "responses[].partitions[].acquired_records[].delivery_count",
-        )?;
+        {
+            let r = w.run::<18>("responses[].partitions[].acquired_records[].first_offset")?;
+            r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+            r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+            r[16..18].copy_from_slice(&self.delivery_count.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -1534,13 +1534,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ShareFetchResponse`](super::ShareFetchResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1550,7 +1551,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `int32`, versions 1+.
         pub acquisition_lock_timeout_ms: i32,
         /// `[]ShareFetchableTopicResponse`, versions 0+.
@@ -1580,7 +1581,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 acquisition_lock_timeout_ms: v.acquisition_lock_timeout_ms,
                 responses: v.responses.iter().map(|e| (&e).into()).collect(),
                 node_endpoints: v.node_endpoints.iter().map(|e| (&e).into()).collect(),
@@ -1613,8 +1614,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(self.error_message.as_deref(), true, "error_message")?;
             if v >= 1 {
                 w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms")?;
@@ -1690,11 +1694,11 @@ pub mod owned {
         /// `int32`, versions 0+, entity `brokerId`, map key.
         pub node_id: i32,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `int32`, versions 0+.
         pub port: i32,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack: Option<String>,
+        pub rack: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1703,7 +1707,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_i32,
                 rack: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1717,7 +1721,7 @@ pub mod owned {
                 node_id: v.node_id,
                 host: v.host.into(),
                 port: v.port,
-                rack: v.rack.map(String::from),
+                rack: v.rack.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -1759,11 +1763,11 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `int16`, versions 0+.
         pub acknowledge_error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub acknowledge_error_message: Option<String>,
+        pub acknowledge_error_message: Option<rt::CompactString>,
         /// `LeaderIdAndEpoch`, versions 0+.
         pub current_leader: LeaderIdAndEpoch,
         /// `records`, versions 0+, nullable at 0.
@@ -1795,9 +1799,9 @@ pub mod owned {
             Self {
                 partition_index: v.partition_index,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 acknowledge_error_code: v.acknowledge_error_code,
-                acknowledge_error_message: v.acknowledge_error_message.map(String::from),
+                acknowledge_error_message: v.acknowledge_error_message.map(rt::CompactString::from),
                 current_leader: (&v.current_leader).into(),
                 records: v.records.map(<[u8]>::to_vec),
                 acquired_records: v.acquired_records.iter().map(|e| (&e).into()).collect(),
@@ -1848,8 +1852,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
-            w.i16(self.error_code, "responses[].partitions[].error_code")?;
+            {
+                let r = w.run::<6>("responses[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(
                 self.error_message.as_deref(),
                 true,
@@ -1928,11 +1935,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
-            w.i32(
-                self.leader_epoch,
-                "responses[].partitions[].current_leader.leader_epoch",
-            )?;
+            {
+                let r = w.run::<8>("responses[].partitions[].current_leader.leader_id")?;
+                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -1992,18 +1999,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(
-                self.first_offset,
-                "responses[].partitions[].acquired_records[].first_offset",
-            )?;
-            w.i64(
-                self.last_offset,
-                "responses[].partitions[].acquired_records[].last_offset",
-            )?;
-            w.i16(
-                self.delivery_count,
-                "responses[].partitions[].acquired_records[].delivery_count",
-            )?;
+            {
+                let r = w.run::<18>("responses[].partitions[].acquired_records[].first_offset")?;
+                r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                r[16..18].copy_from_slice(&self.delivery_count.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

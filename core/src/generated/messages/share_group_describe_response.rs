@@ -307,8 +307,11 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         w.opt_str(self.error_message, true, "groups[].error_message")?;
         w.str(self.group_id, true, "groups[].group_id")?;
         w.str(self.group_state, true, "groups[].group_state")?;
-        w.i32(self.group_epoch, "groups[].group_epoch")?;
-        w.i32(self.assignment_epoch, "groups[].assignment_epoch")?;
+        {
+            let r = w.run::<8>("groups[].group_epoch")?;
+            r[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
+            r[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
+        }
         w.str(self.assignor_name, true, "groups[].assignor_name")?;
         w.array(&self.members, true, v, "groups[].members")?;
         w.i32(self.authorized_operations, "groups[].authorized_operations")?;
@@ -1313,13 +1316,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ShareGroupDescribeResponse`](super::ShareGroupDescribeResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1383,17 +1387,17 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub group_state: String,
+        pub group_state: rt::CompactString,
         /// `int32`, versions 0+.
         pub group_epoch: i32,
         /// `int32`, versions 0+.
         pub assignment_epoch: i32,
         /// `string`, versions 0+.
-        pub assignor_name: String,
+        pub assignor_name: rt::CompactString,
         /// `[]Member`, versions 0+.
         pub members: Vec<Member>,
         /// `int32`, versions 0+, default `-2147483648`.
@@ -1407,11 +1411,11 @@ pub mod owned {
             Self {
                 error_code: 0_i16,
                 error_message: None,
-                group_id: String::new(),
-                group_state: String::new(),
+                group_id: rt::CompactString::const_new(""),
+                group_state: rt::CompactString::const_new(""),
                 group_epoch: 0_i32,
                 assignment_epoch: 0_i32,
-                assignor_name: String::new(),
+                assignor_name: rt::CompactString::const_new(""),
                 members: Vec::new(),
                 authorized_operations: -2147483648_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1423,7 +1427,7 @@ pub mod owned {
         fn from(v: &super::DescribedGroup<'_>) -> Self {
             Self {
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 group_id: v.group_id.into(),
                 group_state: v.group_state.into(),
                 group_epoch: v.group_epoch,
@@ -1460,8 +1464,11 @@ pub mod owned {
             w.opt_str(self.error_message.as_deref(), true, "groups[].error_message")?;
             w.str(&self.group_id, true, "groups[].group_id")?;
             w.str(&self.group_state, true, "groups[].group_state")?;
-            w.i32(self.group_epoch, "groups[].group_epoch")?;
-            w.i32(self.assignment_epoch, "groups[].assignment_epoch")?;
+            {
+                let r = w.run::<8>("groups[].group_epoch")?;
+                r[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
+                r[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
+            }
             w.str(&self.assignor_name, true, "groups[].assignor_name")?;
             rt::owned::write_vec(w, &self.members, true, v, "groups[].members")?;
             w.i32(self.authorized_operations, "groups[].authorized_operations")?;
@@ -1476,17 +1483,17 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Member {
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack_id: Option<String>,
+        pub rack_id: Option<rt::CompactString>,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `string`, versions 0+.
-        pub client_id: String,
+        pub client_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub client_host: String,
+        pub client_host: rt::CompactString,
         /// `[]string`, versions 0+, entity `topicName`.
-        pub subscribed_topic_names: Vec<String>,
+        pub subscribed_topic_names: Vec<rt::CompactString>,
         /// `Assignment`, versions 0+.
         pub assignment: Assignment,
         /// Tagged fields this schema does not know.
@@ -1496,11 +1503,11 @@ pub mod owned {
     impl Default for Member {
         fn default() -> Self {
             Self {
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 rack_id: None,
                 member_epoch: 0_i32,
-                client_id: String::new(),
-                client_host: String::new(),
+                client_id: rt::CompactString::const_new(""),
+                client_host: rt::CompactString::const_new(""),
                 subscribed_topic_names: Vec::new(),
                 assignment: Assignment::default(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1512,11 +1519,11 @@ pub mod owned {
         fn from(v: &super::Member<'_>) -> Self {
             Self {
                 member_id: v.member_id.into(),
-                rack_id: v.rack_id.map(String::from),
+                rack_id: v.rack_id.map(rt::CompactString::from),
                 member_epoch: v.member_epoch,
                 client_id: v.client_id.into(),
                 client_host: v.client_host.into(),
-                subscribed_topic_names: v.subscribed_topic_names.iter().map(String::from).collect(),
+                subscribed_topic_names: v.subscribed_topic_names.iter().map(rt::CompactString::from).collect(),
                 assignment: (&v.assignment).into(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -1639,9 +1646,9 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1650,8 +1657,8 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                topic_name: String::new(),
-                partitions: Vec::new(),
+                topic_name: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -263,27 +263,28 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ShareGroupHeartbeatRequest`](super::ShareGroupHeartbeatRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct ShareGroupHeartbeatRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack_id: Option<String>,
+        pub rack_id: Option<rt::CompactString>,
         /// `[]string`, versions 0+, nullable at 0+, default `null`, entity `topicName`.
-        pub subscribed_topic_names: Option<Vec<String>>,
+        pub subscribed_topic_names: Option<Vec<rt::CompactString>>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -291,8 +292,8 @@ pub mod owned {
     impl Default for ShareGroupHeartbeatRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
-                member_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
+                member_id: rt::CompactString::const_new(""),
                 member_epoch: 0_i32,
                 rack_id: None,
                 subscribed_topic_names: None,
@@ -307,8 +308,10 @@ pub mod owned {
                 group_id: v.group_id.into(),
                 member_id: v.member_id.into(),
                 member_epoch: v.member_epoch,
-                rack_id: v.rack_id.map(String::from),
-                subscribed_topic_names: v.subscribed_topic_names.map(|a| a.iter().map(String::from).collect()),
+                rack_id: v.rack_id.map(rt::CompactString::from),
+                subscribed_topic_names: v
+                    .subscribed_topic_names
+                    .map(|a| a.iter().map(rt::CompactString::from).collect()),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -321,7 +324,13 @@ pub mod owned {
             n += rt::write::str_size(&self.group_id, true, "group_id")?;
             n += rt::write::str_size(&self.member_id, true, "member_id")?;
             n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
-            n += rt::owned::opt_vec_size(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names")?;
+            n += rt::owned::opt_vec_size(
+                self.subscribed_topic_names.as_deref(),
+                true,
+                true,
+                v,
+                "subscribed_topic_names",
+            )?;
             if true {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -337,7 +346,13 @@ pub mod owned {
             w.str(&self.member_id, true, "member_id")?;
             w.i32(self.member_epoch, "member_epoch")?;
             w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
-            rt::owned::write_opt_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+            rt::owned::write_opt_vec(
+                w,
+                self.subscribed_topic_names.as_deref(),
+                true,
+                v,
+                "subscribed_topic_names",
+            )?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

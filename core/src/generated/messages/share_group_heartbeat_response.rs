@@ -149,12 +149,18 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "error_message")?;
         w.opt_str(self.member_id, true, "member_id")?;
-        w.i32(self.member_epoch, "member_epoch")?;
-        w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms")?;
+        {
+            let r = w.run::<8>("member_epoch")?;
+            r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+            r[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
+        }
         w.opt_struct(&self.assignment, true, v, "assignment")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -653,13 +659,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ShareGroupHeartbeatResponse`](super::ShareGroupHeartbeatResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -669,9 +676,9 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub member_id: Option<String>,
+        pub member_id: Option<rt::CompactString>,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `int32`, versions 0+.
@@ -702,8 +709,8 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
-                member_id: v.member_id.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
+                member_id: v.member_id.map(rt::CompactString::from),
                 member_epoch: v.member_epoch,
                 heartbeat_interval_ms: v.heartbeat_interval_ms,
                 assignment: v.assignment.as_ref().map(Into::into),
@@ -730,12 +737,18 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(self.error_message.as_deref(), true, "error_message")?;
             w.opt_str(self.member_id.as_deref(), true, "member_id")?;
-            w.i32(self.member_epoch, "member_epoch")?;
-            w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms")?;
+            {
+                let r = w.run::<8>("member_epoch")?;
+                r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+                r[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
+            }
             rt::owned::write_opt_struct(w, &self.assignment, true, v, "assignment")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -801,7 +814,7 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -810,7 +823,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 topic_id: rt::Uuid::nil(),
-                partitions: Vec::new(),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

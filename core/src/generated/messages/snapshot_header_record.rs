@@ -105,8 +105,11 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.version, "version")?;
-        w.i64(self.last_contained_log_timestamp, "last_contained_log_timestamp")?;
+        {
+            let r = w.run::<10>("version")?;
+            r[0..2].copy_from_slice(&self.version.to_be_bytes());
+            r[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -184,13 +187,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`SnapshotHeaderRecord`](super::SnapshotHeaderRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -238,8 +242,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.version, "version")?;
-            w.i64(self.last_contained_log_timestamp, "last_contained_log_timestamp")?;
+            {
+                let r = w.run::<10>("version")?;
+                r[0..2].copy_from_slice(&self.version.to_be_bytes());
+                r[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -947,19 +947,10 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 3 {
-            w.i32(
-                self.partition_index,
-                "topic_states[].partition_states[].partition_index",
-            )?;
-        }
-        if v >= 3 {
-            w.i32(self.leader_epoch, "topic_states[].partition_states[].leader_epoch")?;
-        }
-        if v >= 3 {
-            w.bool(
-                self.delete_partition,
-                "topic_states[].partition_states[].delete_partition",
-            )?;
+            let r = w.run::<9>("topic_states[].partition_states[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            r[8] = u8::from(self.delete_partition);
         }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1345,13 +1336,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`StopReplicaRequest`](super::StopReplicaRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -1487,7 +1479,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct StopReplicaPartitionV0 {
         /// `string`, versions 0, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `int32`, versions 0.
         pub partition_index: i32,
         /// Tagged fields this schema does not know.
@@ -1497,7 +1489,7 @@ pub mod owned {
     impl Default for StopReplicaPartitionV0 {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 partition_index: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1558,9 +1550,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct StopReplicaTopicV1 {
         /// `string`, versions 1-2, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]int32`, versions 1-2.
-        pub partition_indexes: Vec<i32>,
+        pub partition_indexes: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1568,8 +1560,8 @@ pub mod owned {
     impl Default for StopReplicaTopicV1 {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                partition_indexes: Vec::new(),
+                name: rt::CompactString::const_new(""),
+                partition_indexes: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1629,9 +1621,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct StopReplicaTopicState {
         /// `string`, versions 3+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `[]StopReplicaPartitionState`, versions 3+.
-        pub partition_states: Vec<StopReplicaPartitionState>,
+        pub partition_states: rt::SmallVec<[StopReplicaPartitionState; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1639,8 +1631,8 @@ pub mod owned {
     impl Default for StopReplicaTopicState {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
-                partition_states: Vec::new(),
+                topic_name: rt::CompactString::const_new(""),
+                partition_states: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1773,19 +1765,10 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             if v >= 3 {
-                w.i32(
-                    self.partition_index,
-                    "topic_states[].partition_states[].partition_index",
-                )?;
-            }
-            if v >= 3 {
-                w.i32(self.leader_epoch, "topic_states[].partition_states[].leader_epoch")?;
-            }
-            if v >= 3 {
-                w.bool(
-                    self.delete_partition,
-                    "topic_states[].partition_states[].delete_partition",
-                )?;
+                let r = w.run::<9>("topic_states[].partition_states[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                r[8] = u8::from(self.delete_partition);
             }
             if v >= 2 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -306,8 +306,11 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         w.opt_str(self.error_message, true, "groups[].error_message")?;
         w.str(self.group_id, true, "groups[].group_id")?;
         w.str(self.group_state, true, "groups[].group_state")?;
-        w.i32(self.group_epoch, "groups[].group_epoch")?;
-        w.i32(self.assignment_epoch, "groups[].assignment_epoch")?;
+        {
+            let r = w.run::<8>("groups[].group_epoch")?;
+            r[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
+            r[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
+        }
         w.opt_struct(&self.topology, true, v, "groups[].topology")?;
         w.array(&self.members, true, v, "groups[].members")?;
         w.i32(self.authorized_operations, "groups[].authorized_operations")?;
@@ -1448,8 +1451,11 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             true,
             "groups[].members[].task_offsets[].subtopology_id",
         )?;
-        w.i32(self.partition, "groups[].members[].task_offsets[].partition")?;
-        w.i64(self.offset, "groups[].members[].task_offsets[].offset")?;
+        {
+            let r = w.run::<12>("groups[].members[].task_offsets[].partition")?;
+            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -1878,14 +1884,11 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             true,
             "groups[].topology.subtopologies[].state_changelog_topics[].name",
         )?;
-        w.i32(
-            self.partitions,
-            "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
-        )?;
-        w.i16(
-            self.replication_factor,
-            "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
-        )?;
+        {
+            let r = w.run::<6>("groups[].topology.subtopologies[].state_changelog_topics[].partitions")?;
+            r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
+            r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+        }
         w.array(
             &self.topic_configs,
             true,
@@ -3060,13 +3063,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupDescribeResponse`](super::StreamsGroupDescribeResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -3130,11 +3134,11 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub group_state: String,
+        pub group_state: rt::CompactString,
         /// `int32`, versions 0+.
         pub group_epoch: i32,
         /// `int32`, versions 0+.
@@ -3154,8 +3158,8 @@ pub mod owned {
             Self {
                 error_code: 0_i16,
                 error_message: None,
-                group_id: String::new(),
-                group_state: String::new(),
+                group_id: rt::CompactString::const_new(""),
+                group_state: rt::CompactString::const_new(""),
                 group_epoch: 0_i32,
                 assignment_epoch: 0_i32,
                 topology: None,
@@ -3170,7 +3174,7 @@ pub mod owned {
         fn from(v: &super::DescribedGroup<'_>) -> Self {
             Self {
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 group_id: v.group_id.into(),
                 group_state: v.group_state.into(),
                 group_epoch: v.group_epoch,
@@ -3207,8 +3211,11 @@ pub mod owned {
             w.opt_str(self.error_message.as_deref(), true, "groups[].error_message")?;
             w.str(&self.group_id, true, "groups[].group_id")?;
             w.str(&self.group_state, true, "groups[].group_state")?;
-            w.i32(self.group_epoch, "groups[].group_epoch")?;
-            w.i32(self.assignment_epoch, "groups[].assignment_epoch")?;
+            {
+                let r = w.run::<8>("groups[].group_epoch")?;
+                r[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
+                r[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
+            }
             rt::owned::write_opt_struct(w, &self.topology, true, v, "groups[].topology")?;
             rt::owned::write_vec(w, &self.members, true, v, "groups[].members")?;
             w.i32(self.authorized_operations, "groups[].authorized_operations")?;
@@ -3254,7 +3261,13 @@ pub mod owned {
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
-            n += rt::owned::opt_vec_size(&self.subtopologies, true, true, v, "groups[].topology.subtopologies")?;
+            n += rt::owned::opt_vec_size(
+                self.subtopologies.as_deref(),
+                true,
+                true,
+                v,
+                "groups[].topology.subtopologies",
+            )?;
             if true {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -3267,7 +3280,13 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.i32(self.epoch, "groups[].topology.epoch")?;
-            rt::owned::write_opt_vec(w, &self.subtopologies, true, v, "groups[].topology.subtopologies")?;
+            rt::owned::write_opt_vec(
+                w,
+                self.subtopologies.as_deref(),
+                true,
+                v,
+                "groups[].topology.subtopologies",
+            )?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -3279,21 +3298,21 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Member {
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub instance_id: Option<String>,
+        pub instance_id: Option<rt::CompactString>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack_id: Option<String>,
+        pub rack_id: Option<rt::CompactString>,
         /// `string`, versions 0+.
-        pub client_id: String,
+        pub client_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub client_host: String,
+        pub client_host: rt::CompactString,
         /// `int32`, versions 0+.
         pub topology_epoch: i32,
         /// `string`, versions 0+.
-        pub process_id: String,
+        pub process_id: rt::CompactString,
         /// `Endpoint`, versions 0+, nullable at 0+, default `null`.
         pub user_endpoint: Option<Endpoint>,
         /// `[]KeyValue`, versions 0+.
@@ -3315,14 +3334,14 @@ pub mod owned {
     impl Default for Member {
         fn default() -> Self {
             Self {
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 member_epoch: 0_i32,
                 instance_id: None,
                 rack_id: None,
-                client_id: String::new(),
-                client_host: String::new(),
+                client_id: rt::CompactString::const_new(""),
+                client_host: rt::CompactString::const_new(""),
                 topology_epoch: 0_i32,
-                process_id: String::new(),
+                process_id: rt::CompactString::const_new(""),
                 user_endpoint: None,
                 client_tags: Vec::new(),
                 task_offsets: Vec::new(),
@@ -3340,8 +3359,8 @@ pub mod owned {
             Self {
                 member_id: v.member_id.into(),
                 member_epoch: v.member_epoch,
-                instance_id: v.instance_id.map(String::from),
-                rack_id: v.rack_id.map(String::from),
+                instance_id: v.instance_id.map(rt::CompactString::from),
+                rack_id: v.rack_id.map(rt::CompactString::from),
                 client_id: v.client_id.into(),
                 client_host: v.client_host.into(),
                 topology_epoch: v.topology_epoch,
@@ -3422,11 +3441,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Subtopology {
         /// `string`, versions 0+.
-        pub subtopology_id: String,
+        pub subtopology_id: rt::CompactString,
         /// `[]string`, versions 0+, entity `topicName`.
-        pub source_topics: Vec<String>,
+        pub source_topics: Vec<rt::CompactString>,
         /// `[]string`, versions 0+, entity `topicName`.
-        pub repartition_sink_topics: Vec<String>,
+        pub repartition_sink_topics: Vec<rt::CompactString>,
         /// `[]TopicInfo`, versions 0+.
         pub state_changelog_topics: Vec<TopicInfo>,
         /// `[]TopicInfo`, versions 0+.
@@ -3438,7 +3457,7 @@ pub mod owned {
     impl Default for Subtopology {
         fn default() -> Self {
             Self {
-                subtopology_id: String::new(),
+                subtopology_id: rt::CompactString::const_new(""),
                 source_topics: Vec::new(),
                 repartition_sink_topics: Vec::new(),
                 state_changelog_topics: Vec::new(),
@@ -3452,8 +3471,8 @@ pub mod owned {
         fn from(v: &super::Subtopology<'_>) -> Self {
             Self {
                 subtopology_id: v.subtopology_id.into(),
-                source_topics: v.source_topics.iter().map(String::from).collect(),
-                repartition_sink_topics: v.repartition_sink_topics.iter().map(String::from).collect(),
+                source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
+                repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::CompactString::from).collect(),
                 state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
                 repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -3551,7 +3570,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Endpoint {
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -3561,7 +3580,7 @@ pub mod owned {
     impl Default for Endpoint {
         fn default() -> Self {
             Self {
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -3609,9 +3628,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct KeyValue {
         /// `string`, versions 0+.
-        pub key: String,
+        pub key: rt::CompactString,
         /// `string`, versions 0+.
-        pub value: String,
+        pub value: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -3619,8 +3638,8 @@ pub mod owned {
     impl Default for KeyValue {
         fn default() -> Self {
             Self {
-                key: String::new(),
-                value: String::new(),
+                key: rt::CompactString::const_new(""),
+                value: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -3668,7 +3687,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaskOffset {
         /// `string`, versions 0+.
-        pub subtopology_id: String,
+        pub subtopology_id: rt::CompactString,
         /// `int32`, versions 0+.
         pub partition: i32,
         /// `int64`, versions 0+.
@@ -3680,7 +3699,7 @@ pub mod owned {
     impl Default for TaskOffset {
         fn default() -> Self {
             Self {
-                subtopology_id: String::new(),
+                subtopology_id: rt::CompactString::const_new(""),
                 partition: 0_i32,
                 offset: 0_i64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -3726,8 +3745,11 @@ pub mod owned {
                 true,
                 "groups[].members[].task_offsets[].subtopology_id",
             )?;
-            w.i32(self.partition, "groups[].members[].task_offsets[].partition")?;
-            w.i64(self.offset, "groups[].members[].task_offsets[].offset")?;
+            {
+                let r = w.run::<12>("groups[].members[].task_offsets[].partition")?;
+                r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -3837,7 +3859,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicInfo {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int32`, versions 0+.
         pub partitions: i32,
         /// `int16`, versions 0+.
@@ -3851,7 +3873,7 @@ pub mod owned {
     impl Default for TopicInfo {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: 0_i32,
                 replication_factor: 0_i16,
                 topic_configs: Vec::new(),
@@ -3905,14 +3927,11 @@ pub mod owned {
                 true,
                 "groups[].topology.subtopologies[].state_changelog_topics[].name",
             )?;
-            w.i32(
-                self.partitions,
-                "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
-            )?;
-            w.i16(
-                self.replication_factor,
-                "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
-            )?;
+            {
+                let r = w.run::<6>("groups[].topology.subtopologies[].state_changelog_topics[].partitions")?;
+                r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
+                r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+            }
             rt::owned::write_vec(
                 w,
                 &self.topic_configs,
@@ -3931,9 +3950,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaskIds {
         /// `string`, versions 0+.
-        pub subtopology_id: String,
+        pub subtopology_id: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -3941,8 +3960,8 @@ pub mod owned {
     impl Default for TaskIds {
         fn default() -> Self {
             Self {
-                subtopology_id: String::new(),
-                partitions: Vec::new(),
+                subtopology_id: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -212,8 +212,11 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.group_id, true, "group_id")?;
         w.str(self.member_id, true, "member_id")?;
-        w.i32(self.member_epoch, "member_epoch")?;
-        w.i32(self.endpoint_information_epoch, "endpoint_information_epoch")?;
+        {
+            let r = w.run::<8>("member_epoch")?;
+            r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+            r[4..8].copy_from_slice(&self.endpoint_information_epoch.to_be_bytes());
+        }
         w.opt_str(self.instance_id, true, "instance_id")?;
         w.opt_str(self.rack_id, true, "rack_id")?;
         w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
@@ -906,8 +909,11 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.subtopology_id, true, "task_offsets[].subtopology_id")?;
-        w.i32(self.partition, "task_offsets[].partition")?;
-        w.i64(self.offset, "task_offsets[].offset")?;
+        {
+            let r = w.run::<12>("task_offsets[].partition")?;
+            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -1406,14 +1412,11 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             true,
             "topology.subtopologies[].state_changelog_topics[].name",
         )?;
-        w.i32(
-            self.partitions,
-            "topology.subtopologies[].state_changelog_topics[].partitions",
-        )?;
-        w.i16(
-            self.replication_factor,
-            "topology.subtopologies[].state_changelog_topics[].replication_factor",
-        )?;
+        {
+            let r = w.run::<6>("topology.subtopologies[].state_changelog_topics[].partitions")?;
+            r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
+            r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+        }
         w.array(
             &self.topic_configs,
             true,
@@ -2497,29 +2500,30 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupHeartbeatRequest`](super::StreamsGroupHeartbeatRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct StreamsGroupHeartbeatRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `int32`, versions 0+.
         pub endpoint_information_epoch: i32,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub instance_id: Option<String>,
+        pub instance_id: Option<rt::CompactString>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub rack_id: Option<String>,
+        pub rack_id: Option<rt::CompactString>,
         /// `int32`, versions 0+, default `-1`.
         pub rebalance_timeout_ms: i32,
         /// `Topology`, versions 0+, nullable at 0+, default `null`.
@@ -2531,7 +2535,7 @@ pub mod owned {
         /// `[]TaskIds`, versions 0+, nullable at 0+, default `null`.
         pub warmup_tasks: Option<Vec<TaskIds>>,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub process_id: Option<String>,
+        pub process_id: Option<rt::CompactString>,
         /// `Endpoint`, versions 0+, nullable at 0+, default `null`.
         pub user_endpoint: Option<Endpoint>,
         /// `[]KeyValue`, versions 0+, nullable at 0+, default `null`.
@@ -2549,8 +2553,8 @@ pub mod owned {
     impl Default for StreamsGroupHeartbeatRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
-                member_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
+                member_id: rt::CompactString::const_new(""),
                 member_epoch: 0_i32,
                 endpoint_information_epoch: 0_i32,
                 instance_id: None,
@@ -2578,14 +2582,14 @@ pub mod owned {
                 member_id: v.member_id.into(),
                 member_epoch: v.member_epoch,
                 endpoint_information_epoch: v.endpoint_information_epoch,
-                instance_id: v.instance_id.map(String::from),
-                rack_id: v.rack_id.map(String::from),
+                instance_id: v.instance_id.map(rt::CompactString::from),
+                rack_id: v.rack_id.map(rt::CompactString::from),
                 rebalance_timeout_ms: v.rebalance_timeout_ms,
                 topology: v.topology.as_ref().map(Into::into),
                 active_tasks: v.active_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
                 standby_tasks: v.standby_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
                 warmup_tasks: v.warmup_tasks.map(|a| a.iter().map(|e| (&e).into()).collect()),
-                process_id: v.process_id.map(String::from),
+                process_id: v.process_id.map(rt::CompactString::from),
                 user_endpoint: v.user_endpoint.as_ref().map(Into::into),
                 client_tags: v.client_tags.map(|a| a.iter().map(|e| (&e).into()).collect()),
                 task_offsets: v.task_offsets.map(|a| a.iter().map(|e| (&e).into()).collect()),
@@ -2605,14 +2609,14 @@ pub mod owned {
             n += rt::write::opt_str_size(self.instance_id.as_deref(), true, true, "instance_id")?;
             n += rt::write::opt_str_size(self.rack_id.as_deref(), true, true, "rack_id")?;
             n += rt::owned::opt_struct_size(&self.topology, true, v, "topology")?;
-            n += rt::owned::opt_vec_size(&self.active_tasks, true, true, v, "active_tasks")?;
-            n += rt::owned::opt_vec_size(&self.standby_tasks, true, true, v, "standby_tasks")?;
-            n += rt::owned::opt_vec_size(&self.warmup_tasks, true, true, v, "warmup_tasks")?;
+            n += rt::owned::opt_vec_size(self.active_tasks.as_deref(), true, true, v, "active_tasks")?;
+            n += rt::owned::opt_vec_size(self.standby_tasks.as_deref(), true, true, v, "standby_tasks")?;
+            n += rt::owned::opt_vec_size(self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")?;
             n += rt::write::opt_str_size(self.process_id.as_deref(), true, true, "process_id")?;
             n += rt::owned::opt_struct_size(&self.user_endpoint, true, v, "user_endpoint")?;
-            n += rt::owned::opt_vec_size(&self.client_tags, true, true, v, "client_tags")?;
-            n += rt::owned::opt_vec_size(&self.task_offsets, true, true, v, "task_offsets")?;
-            n += rt::owned::opt_vec_size(&self.task_end_offsets, true, true, v, "task_end_offsets")?;
+            n += rt::owned::opt_vec_size(self.client_tags.as_deref(), true, true, v, "client_tags")?;
+            n += rt::owned::opt_vec_size(self.task_offsets.as_deref(), true, true, v, "task_offsets")?;
+            n += rt::owned::opt_vec_size(self.task_end_offsets.as_deref(), true, true, v, "task_end_offsets")?;
             if true {
                 let tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
@@ -2626,20 +2630,23 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.group_id, true, "group_id")?;
             w.str(&self.member_id, true, "member_id")?;
-            w.i32(self.member_epoch, "member_epoch")?;
-            w.i32(self.endpoint_information_epoch, "endpoint_information_epoch")?;
+            {
+                let r = w.run::<8>("member_epoch")?;
+                r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+                r[4..8].copy_from_slice(&self.endpoint_information_epoch.to_be_bytes());
+            }
             w.opt_str(self.instance_id.as_deref(), true, "instance_id")?;
             w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
             w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
             rt::owned::write_opt_struct(w, &self.topology, true, v, "topology")?;
-            rt::owned::write_opt_vec(w, &self.active_tasks, true, v, "active_tasks")?;
-            rt::owned::write_opt_vec(w, &self.standby_tasks, true, v, "standby_tasks")?;
-            rt::owned::write_opt_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")?;
+            rt::owned::write_opt_vec(w, self.active_tasks.as_deref(), true, v, "active_tasks")?;
+            rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, v, "standby_tasks")?;
+            rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, v, "warmup_tasks")?;
             w.opt_str(self.process_id.as_deref(), true, "process_id")?;
             rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint")?;
-            rt::owned::write_opt_vec(w, &self.client_tags, true, v, "client_tags")?;
-            rt::owned::write_opt_vec(w, &self.task_offsets, true, v, "task_offsets")?;
-            rt::owned::write_opt_vec(w, &self.task_end_offsets, true, v, "task_end_offsets")?;
+            rt::owned::write_opt_vec(w, self.client_tags.as_deref(), true, v, "client_tags")?;
+            rt::owned::write_opt_vec(w, self.task_offsets.as_deref(), true, v, "task_offsets")?;
+            rt::owned::write_opt_vec(w, self.task_end_offsets.as_deref(), true, v, "task_end_offsets")?;
             w.bool(self.shutdown_application, "shutdown_application")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -2708,9 +2715,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaskIds {
         /// `string`, versions 0+.
-        pub subtopology_id: String,
+        pub subtopology_id: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2718,8 +2725,8 @@ pub mod owned {
     impl Default for TaskIds {
         fn default() -> Self {
             Self {
-                subtopology_id: String::new(),
-                partitions: Vec::new(),
+                subtopology_id: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -2765,7 +2772,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Endpoint {
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -2775,7 +2782,7 @@ pub mod owned {
     impl Default for Endpoint {
         fn default() -> Self {
             Self {
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -2821,9 +2828,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct KeyValue {
         /// `string`, versions 0+.
-        pub key: String,
+        pub key: rt::CompactString,
         /// `string`, versions 0+.
-        pub value: String,
+        pub value: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2831,8 +2838,8 @@ pub mod owned {
     impl Default for KeyValue {
         fn default() -> Self {
             Self {
-                key: String::new(),
-                value: String::new(),
+                key: rt::CompactString::const_new(""),
+                value: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -2878,7 +2885,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaskOffset {
         /// `string`, versions 0+.
-        pub subtopology_id: String,
+        pub subtopology_id: rt::CompactString,
         /// `int32`, versions 0+.
         pub partition: i32,
         /// `int64`, versions 0+.
@@ -2890,7 +2897,7 @@ pub mod owned {
     impl Default for TaskOffset {
         fn default() -> Self {
             Self {
-                subtopology_id: String::new(),
+                subtopology_id: rt::CompactString::const_new(""),
                 partition: 0_i32,
                 offset: 0_i64,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2926,8 +2933,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.subtopology_id, true, "task_offsets[].subtopology_id")?;
-            w.i32(self.partition, "task_offsets[].partition")?;
-            w.i64(self.offset, "task_offsets[].offset")?;
+            {
+                let r = w.run::<12>("task_offsets[].partition")?;
+                r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -2939,15 +2949,15 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Subtopology {
         /// `string`, versions 0+.
-        pub subtopology_id: String,
+        pub subtopology_id: rt::CompactString,
         /// `[]string`, versions 0+, entity `topicName`.
-        pub source_topics: Vec<String>,
+        pub source_topics: Vec<rt::CompactString>,
         /// `[]string`, versions 0+.
-        pub source_topic_regex: Vec<String>,
+        pub source_topic_regex: Vec<rt::CompactString>,
         /// `[]TopicInfo`, versions 0+.
         pub state_changelog_topics: Vec<TopicInfo>,
         /// `[]string`, versions 0+, entity `topicName`.
-        pub repartition_sink_topics: Vec<String>,
+        pub repartition_sink_topics: Vec<rt::CompactString>,
         /// `[]TopicInfo`, versions 0+.
         pub repartition_source_topics: Vec<TopicInfo>,
         /// `[]CopartitionGroup`, versions 0+.
@@ -2959,7 +2969,7 @@ pub mod owned {
     impl Default for Subtopology {
         fn default() -> Self {
             Self {
-                subtopology_id: String::new(),
+                subtopology_id: rt::CompactString::const_new(""),
                 source_topics: Vec::new(),
                 source_topic_regex: Vec::new(),
                 state_changelog_topics: Vec::new(),
@@ -2975,10 +2985,10 @@ pub mod owned {
         fn from(v: &super::Subtopology<'_>) -> Self {
             Self {
                 subtopology_id: v.subtopology_id.into(),
-                source_topics: v.source_topics.iter().map(String::from).collect(),
-                source_topic_regex: v.source_topic_regex.iter().map(String::from).collect(),
+                source_topics: v.source_topics.iter().map(rt::CompactString::from).collect(),
+                source_topic_regex: v.source_topic_regex.iter().map(rt::CompactString::from).collect(),
                 state_changelog_topics: v.state_changelog_topics.iter().map(|e| (&e).into()).collect(),
-                repartition_sink_topics: v.repartition_sink_topics.iter().map(String::from).collect(),
+                repartition_sink_topics: v.repartition_sink_topics.iter().map(rt::CompactString::from).collect(),
                 repartition_source_topics: v.repartition_source_topics.iter().map(|e| (&e).into()).collect(),
                 copartition_groups: v.copartition_groups.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -3089,7 +3099,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicInfo {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int32`, versions 0+.
         pub partitions: i32,
         /// `int16`, versions 0+.
@@ -3103,7 +3113,7 @@ pub mod owned {
     impl Default for TopicInfo {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: 0_i32,
                 replication_factor: 0_i16,
                 topic_configs: Vec::new(),
@@ -3157,14 +3167,11 @@ pub mod owned {
                 true,
                 "topology.subtopologies[].state_changelog_topics[].name",
             )?;
-            w.i32(
-                self.partitions,
-                "topology.subtopologies[].state_changelog_topics[].partitions",
-            )?;
-            w.i16(
-                self.replication_factor,
-                "topology.subtopologies[].state_changelog_topics[].replication_factor",
-            )?;
+            {
+                let r = w.run::<6>("topology.subtopologies[].state_changelog_topics[].partitions")?;
+                r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
+                r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+            }
             rt::owned::write_vec(
                 w,
                 &self.topic_configs,
@@ -3183,11 +3190,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct CopartitionGroup {
         /// `[]int16`, versions 0+.
-        pub source_topics: Vec<i16>,
+        pub source_topics: rt::SmallVec<[i16; 4]>,
         /// `[]int16`, versions 0+.
-        pub source_topic_regex: Vec<i16>,
+        pub source_topic_regex: rt::SmallVec<[i16; 4]>,
         /// `[]int16`, versions 0+.
-        pub repartition_source_topics: Vec<i16>,
+        pub repartition_source_topics: rt::SmallVec<[i16; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -3195,9 +3202,9 @@ pub mod owned {
     impl Default for CopartitionGroup {
         fn default() -> Self {
             Self {
-                source_topics: Vec::new(),
-                source_topic_regex: Vec::new(),
-                repartition_source_topics: Vec::new(),
+                source_topics: rt::SmallVec::new(),
+                source_topic_regex: rt::SmallVec::new(),
+                repartition_source_topics: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

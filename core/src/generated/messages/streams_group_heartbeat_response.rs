@@ -219,14 +219,20 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "error_message")?;
         w.str(self.member_id, true, "member_id")?;
-        w.i32(self.member_epoch, "member_epoch")?;
-        w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms")?;
-        w.i32(self.acceptable_recovery_lag, "acceptable_recovery_lag")?;
-        w.i32(self.task_offset_interval_ms, "task_offset_interval_ms")?;
+        {
+            let r = w.run::<16>("member_epoch")?;
+            r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+            r[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
+            r[8..12].copy_from_slice(&self.acceptable_recovery_lag.to_be_bytes());
+            r[12..16].copy_from_slice(&self.task_offset_interval_ms.to_be_bytes());
+        }
         w.opt_array(&self.status, true, v, "status")?;
         w.opt_array(&self.active_tasks, true, v, "active_tasks")?;
         w.opt_array(&self.standby_tasks, true, v, "standby_tasks")?;
@@ -1533,13 +1539,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`StreamsGroupHeartbeatResponse`](super::StreamsGroupHeartbeatResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1549,9 +1556,9 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `int32`, versions 0+.
         pub member_epoch: i32,
         /// `int32`, versions 0+.
@@ -1582,7 +1589,7 @@ pub mod owned {
                 throttle_time_ms: 0_i32,
                 error_code: 0_i16,
                 error_message: None,
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 member_epoch: 0_i32,
                 heartbeat_interval_ms: 0_i32,
                 acceptable_recovery_lag: 0_i32,
@@ -1603,7 +1610,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 member_id: v.member_id.into(),
                 member_epoch: v.member_epoch,
                 heartbeat_interval_ms: v.heartbeat_interval_ms,
@@ -1628,12 +1635,12 @@ pub mod owned {
             let mut n: usize = 26;
             n += rt::write::opt_str_size(self.error_message.as_deref(), true, true, "error_message")?;
             n += rt::write::str_size(&self.member_id, true, "member_id")?;
-            n += rt::owned::opt_vec_size(&self.status, true, true, v, "status")?;
-            n += rt::owned::opt_vec_size(&self.active_tasks, true, true, v, "active_tasks")?;
-            n += rt::owned::opt_vec_size(&self.standby_tasks, true, true, v, "standby_tasks")?;
-            n += rt::owned::opt_vec_size(&self.warmup_tasks, true, true, v, "warmup_tasks")?;
+            n += rt::owned::opt_vec_size(self.status.as_deref(), true, true, v, "status")?;
+            n += rt::owned::opt_vec_size(self.active_tasks.as_deref(), true, true, v, "active_tasks")?;
+            n += rt::owned::opt_vec_size(self.standby_tasks.as_deref(), true, true, v, "standby_tasks")?;
+            n += rt::owned::opt_vec_size(self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks")?;
             n += rt::owned::opt_vec_size(
-                &self.partitions_by_user_endpoint,
+                self.partitions_by_user_endpoint.as_deref(),
                 true,
                 true,
                 v,
@@ -1650,22 +1657,28 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(self.error_message.as_deref(), true, "error_message")?;
             w.str(&self.member_id, true, "member_id")?;
-            w.i32(self.member_epoch, "member_epoch")?;
-            w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms")?;
-            w.i32(self.acceptable_recovery_lag, "acceptable_recovery_lag")?;
-            w.i32(self.task_offset_interval_ms, "task_offset_interval_ms")?;
-            rt::owned::write_opt_vec(w, &self.status, true, v, "status")?;
-            rt::owned::write_opt_vec(w, &self.active_tasks, true, v, "active_tasks")?;
-            rt::owned::write_opt_vec(w, &self.standby_tasks, true, v, "standby_tasks")?;
-            rt::owned::write_opt_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")?;
+            {
+                let r = w.run::<16>("member_epoch")?;
+                r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
+                r[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
+                r[8..12].copy_from_slice(&self.acceptable_recovery_lag.to_be_bytes());
+                r[12..16].copy_from_slice(&self.task_offset_interval_ms.to_be_bytes());
+            }
+            rt::owned::write_opt_vec(w, self.status.as_deref(), true, v, "status")?;
+            rt::owned::write_opt_vec(w, self.active_tasks.as_deref(), true, v, "active_tasks")?;
+            rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, v, "standby_tasks")?;
+            rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, v, "warmup_tasks")?;
             w.i32(self.endpoint_information_epoch, "endpoint_information_epoch")?;
             rt::owned::write_opt_vec(
                 w,
-                &self.partitions_by_user_endpoint,
+                self.partitions_by_user_endpoint.as_deref(),
                 true,
                 v,
                 "partitions_by_user_endpoint",
@@ -1683,7 +1696,7 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub status_code: i8,
         /// `string`, versions 0+.
-        pub status_detail: String,
+        pub status_detail: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1692,7 +1705,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 status_code: 0_i8,
-                status_detail: String::new(),
+                status_detail: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1737,9 +1750,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaskIds {
         /// `string`, versions 0+.
-        pub subtopology_id: String,
+        pub subtopology_id: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1747,8 +1760,8 @@ pub mod owned {
     impl Default for TaskIds {
         fn default() -> Self {
             Self {
-                subtopology_id: String::new(),
-                partitions: Vec::new(),
+                subtopology_id: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1881,7 +1894,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Endpoint {
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -1891,7 +1904,7 @@ pub mod owned {
     impl Default for Endpoint {
         fn default() -> Self {
             Self {
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1939,9 +1952,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicPartition {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partitions: Vec<i32>,
+        pub partitions: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1949,8 +1962,8 @@ pub mod owned {
     impl Default for TopicPartition {
         fn default() -> Self {
             Self {
-                topic: String::new(),
-                partitions: Vec::new(),
+                topic: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

@@ -535,29 +535,30 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`SyncGroupRequest`](super::SyncGroupRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct SyncGroupRequest {
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `int32`, versions 0+.
         pub generation_id: i32,
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `string`, versions 3+, nullable at 3+, default `null`.
-        pub group_instance_id: Option<String>,
+        pub group_instance_id: Option<rt::CompactString>,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub protocol_type: Option<String>,
+        pub protocol_type: Option<rt::CompactString>,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub protocol_name: Option<String>,
+        pub protocol_name: Option<rt::CompactString>,
         /// `[]SyncGroupRequestAssignment`, versions 0+.
         pub assignments: Vec<SyncGroupRequestAssignment>,
         /// Tagged fields this schema does not know.
@@ -567,9 +568,9 @@ pub mod owned {
     impl Default for SyncGroupRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 generation_id: 0_i32,
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 group_instance_id: None,
                 protocol_type: None,
                 protocol_name: None,
@@ -585,9 +586,9 @@ pub mod owned {
                 group_id: v.group_id.into(),
                 generation_id: v.generation_id,
                 member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(String::from),
-                protocol_type: v.protocol_type.map(String::from),
-                protocol_name: v.protocol_name.map(String::from),
+                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
+                protocol_type: v.protocol_type.map(rt::CompactString::from),
+                protocol_name: v.protocol_name.map(rt::CompactString::from),
                 assignments: v.assignments.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -648,7 +649,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct SyncGroupRequestAssignment {
         /// `string`, versions 0+.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `bytes`, versions 0+.
         pub assignment: Vec<u8>,
         /// Tagged fields this schema does not know.
@@ -658,7 +659,7 @@ pub mod owned {
     impl Default for SyncGroupRequestAssignment {
         fn default() -> Self {
             Self {
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 assignment: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

@@ -289,13 +289,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`SyncGroupResponse`](super::SyncGroupResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -305,9 +306,9 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub protocol_type: Option<String>,
+        pub protocol_type: Option<rt::CompactString>,
         /// `string`, versions 5+, nullable at 5+, default `null`, ignorable.
-        pub protocol_name: Option<String>,
+        pub protocol_name: Option<rt::CompactString>,
         /// `bytes`, versions 0+.
         pub assignment: Vec<u8>,
         /// Tagged fields this schema does not know.
@@ -332,8 +333,8 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                protocol_type: v.protocol_type.map(String::from),
-                protocol_name: v.protocol_name.map(String::from),
+                protocol_type: v.protocol_type.map(rt::CompactString::from),
+                protocol_name: v.protocol_name.map(rt::CompactString::from),
                 assignment: v.assignment.to_vec(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }

@@ -184,8 +184,11 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.transactional_id, v >= 3, "transactional_id")?;
         w.str(self.group_id, v >= 3, "group_id")?;
-        w.i64(self.producer_id, "producer_id")?;
-        w.i16(self.producer_epoch, "producer_epoch")?;
+        {
+            let r = w.run::<10>("producer_id")?;
+            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+            r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+        }
         if v >= 3 {
             w.i32(self.generation_id, "generation_id")?;
         }
@@ -507,8 +510,11 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
+        {
+            let r = w.run::<12>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+        }
         if v >= 2 {
             w.i32(
                 self.committed_leader_epoch,
@@ -829,21 +835,22 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`TxnOffsetCommitRequest`](super::TxnOffsetCommitRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct TxnOffsetCommitRequest {
         /// `string`, versions 0+, entity `transactionalId`.
-        pub transactional_id: String,
+        pub transactional_id: rt::CompactString,
         /// `string`, versions 0+, entity `groupId`.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `int64`, versions 0+, entity `producerId`.
         pub producer_id: i64,
         /// `int16`, versions 0+.
@@ -851,9 +858,9 @@ pub mod owned {
         /// `int32`, versions 3+, default `-1`.
         pub generation_id: i32,
         /// `string`, versions 3+, default ``.
-        pub member_id: String,
+        pub member_id: rt::CompactString,
         /// `string`, versions 3+, nullable at 3+, default `null`.
-        pub group_instance_id: Option<String>,
+        pub group_instance_id: Option<rt::CompactString>,
         /// `[]TxnOffsetCommitRequestTopic`, versions 0+.
         pub topics: Vec<TxnOffsetCommitRequestTopic>,
         /// Tagged fields this schema does not know.
@@ -863,12 +870,12 @@ pub mod owned {
     impl Default for TxnOffsetCommitRequest {
         fn default() -> Self {
             Self {
-                transactional_id: String::new(),
-                group_id: String::new(),
+                transactional_id: rt::CompactString::const_new(""),
+                group_id: rt::CompactString::const_new(""),
                 producer_id: 0_i64,
                 producer_epoch: 0_i16,
                 generation_id: -1_i32,
-                member_id: String::new(),
+                member_id: rt::CompactString::const_new(""),
                 group_instance_id: None,
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -885,7 +892,7 @@ pub mod owned {
                 producer_epoch: v.producer_epoch,
                 generation_id: v.generation_id,
                 member_id: v.member_id.into(),
-                group_instance_id: v.group_instance_id.map(String::from),
+                group_instance_id: v.group_instance_id.map(rt::CompactString::from),
                 topics: v.topics.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -930,8 +937,11 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.transactional_id, v >= 3, "transactional_id")?;
             w.str(&self.group_id, v >= 3, "group_id")?;
-            w.i64(self.producer_id, "producer_id")?;
-            w.i16(self.producer_epoch, "producer_epoch")?;
+            {
+                let r = w.run::<10>("producer_id")?;
+                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            }
             if v >= 3 {
                 w.i32(self.generation_id, "generation_id")?;
             }
@@ -953,7 +963,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TxnOffsetCommitRequestTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]TxnOffsetCommitRequestPartition`, versions 0+.
         pub partitions: Vec<TxnOffsetCommitRequestPartition>,
         /// Tagged fields this schema does not know.
@@ -963,7 +973,7 @@ pub mod owned {
     impl Default for TxnOffsetCommitRequestTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1016,7 +1026,7 @@ pub mod owned {
         /// `int32`, versions 2+, default `-1`, ignorable.
         pub committed_leader_epoch: i32,
         /// `string`, versions 0+, nullable at 0+.
-        pub committed_metadata: Option<String>,
+        pub committed_metadata: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1027,7 +1037,7 @@ pub mod owned {
                 partition_index: 0_i32,
                 committed_offset: 0_i64,
                 committed_leader_epoch: -1_i32,
-                committed_metadata: Some(String::new()),
+                committed_metadata: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1039,7 +1049,7 @@ pub mod owned {
                 partition_index: v.partition_index,
                 committed_offset: v.committed_offset,
                 committed_leader_epoch: v.committed_leader_epoch,
-                committed_metadata: v.committed_metadata.map(String::from),
+                committed_metadata: v.committed_metadata.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -1069,8 +1079,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
+            {
+                let r = w.run::<12>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            }
             if v >= 2 {
                 w.i32(
                     self.committed_leader_epoch,

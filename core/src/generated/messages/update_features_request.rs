@@ -491,13 +491,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`UpdateFeaturesRequest`](super::UpdateFeaturesRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -572,7 +573,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct FeatureUpdateKey {
         /// `string`, versions 0+, map key.
-        pub feature: String,
+        pub feature: rt::CompactString,
         /// `int16`, versions 0+.
         pub max_version_level: i16,
         /// `bool`, versions 0.
@@ -586,7 +587,7 @@ pub mod owned {
     impl Default for FeatureUpdateKey {
         fn default() -> Self {
             Self {
-                feature: String::new(),
+                feature: rt::CompactString::const_new(""),
                 max_version_level: 0_i16,
                 allow_downgrade: false,
                 upgrade_type: 1_i8,

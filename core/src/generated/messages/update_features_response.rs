@@ -127,8 +127,11 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         w.opt_str(self.error_message, true, "error_message")?;
         if v <= 1 {
             w.array(&self.results, true, v, "results")?;
@@ -442,13 +445,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`UpdateFeaturesResponse`](super::UpdateFeaturesResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -458,7 +462,7 @@ pub mod owned {
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// `[]UpdatableFeatureResult`, versions 0-1, ignorable.
         pub results: Vec<UpdatableFeatureResult>,
         /// Tagged fields this schema does not know.
@@ -470,7 +474,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: 0_i32,
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 results: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -482,7 +486,7 @@ pub mod owned {
             Self {
                 throttle_time_ms: v.throttle_time_ms,
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 results: v.results.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -508,8 +512,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             w.opt_str(self.error_message.as_deref(), true, "error_message")?;
             if v <= 1 {
                 rt::owned::write_vec(w, &self.results, true, v, "results")?;
@@ -525,11 +532,11 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct UpdatableFeatureResult {
         /// `string`, versions 0+, map key.
-        pub feature: String,
+        pub feature: rt::CompactString,
         /// `int16`, versions 0+.
         pub error_code: i16,
         /// `string`, versions 0+, nullable at 0+.
-        pub error_message: Option<String>,
+        pub error_message: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -537,9 +544,9 @@ pub mod owned {
     impl Default for UpdatableFeatureResult {
         fn default() -> Self {
             Self {
-                feature: String::new(),
+                feature: rt::CompactString::const_new(""),
                 error_code: 0_i16,
-                error_message: Some(String::new()),
+                error_message: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -550,7 +557,7 @@ pub mod owned {
             Self {
                 feature: v.feature.into(),
                 error_code: v.error_code,
-                error_message: v.error_message.map(String::from),
+                error_message: v.error_message.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

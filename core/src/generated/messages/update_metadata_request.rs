@@ -543,10 +543,13 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         if v <= 4 {
             w.str(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
         }
-        w.i32(self.partition_index, "ungrouped_partition_states[].partition_index")?;
-        w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch")?;
-        w.i32(self.leader, "ungrouped_partition_states[].leader")?;
-        w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch")?;
+        {
+            let r = w.run::<16>("ungrouped_partition_states[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
+            r[8..12].copy_from_slice(&self.leader.to_be_bytes());
+            r[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        }
         w.array(&self.isr, v >= 6, v, "ungrouped_partition_states[].isr")?;
         w.i32(self.zk_version, "ungrouped_partition_states[].zk_version")?;
         w.array(&self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas")?;
@@ -1796,13 +1799,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`UpdateMetadataRequest`](super::UpdateMetadataRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -1953,7 +1957,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct UpdateMetadataPartitionState {
         /// `string`, versions 0-4, entity `topicName`, ignorable.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `int32`, versions 0+.
         pub partition_index: i32,
         /// `int32`, versions 0+.
@@ -1963,13 +1967,13 @@ pub mod owned {
         /// `int32`, versions 0+.
         pub leader_epoch: i32,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub isr: Vec<i32>,
+        pub isr: rt::SmallVec<[i32; 4]>,
         /// `int32`, versions 0+.
         pub zk_version: i32,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub replicas: Vec<i32>,
+        pub replicas: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, versions 4+, entity `brokerId`, ignorable.
-        pub offline_replicas: Vec<i32>,
+        pub offline_replicas: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1977,15 +1981,15 @@ pub mod owned {
     impl Default for UpdateMetadataPartitionState {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 partition_index: 0_i32,
                 controller_epoch: 0_i32,
                 leader: 0_i32,
                 leader_epoch: 0_i32,
-                isr: Vec::new(),
+                isr: rt::SmallVec::new(),
                 zk_version: 0_i32,
-                replicas: Vec::new(),
-                offline_replicas: Vec::new(),
+                replicas: rt::SmallVec::new(),
+                offline_replicas: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -2041,10 +2045,13 @@ pub mod owned {
             if v <= 4 {
                 w.str(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
             }
-            w.i32(self.partition_index, "ungrouped_partition_states[].partition_index")?;
-            w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch")?;
-            w.i32(self.leader, "ungrouped_partition_states[].leader")?;
-            w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch")?;
+            {
+                let r = w.run::<16>("ungrouped_partition_states[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
+                r[8..12].copy_from_slice(&self.leader.to_be_bytes());
+                r[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.isr, v >= 6, v, "ungrouped_partition_states[].isr")?;
             w.i32(self.zk_version, "ungrouped_partition_states[].zk_version")?;
             rt::owned::write_vec(w, &self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas")?;
@@ -2068,7 +2075,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct UpdateMetadataTopicState {
         /// `string`, versions 5+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `uuid`, versions 7+, ignorable.
         pub topic_id: rt::Uuid,
         /// `[]UpdateMetadataPartitionState`, versions 5+.
@@ -2080,7 +2087,7 @@ pub mod owned {
     impl Default for UpdateMetadataTopicState {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 partition_states: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -2151,13 +2158,13 @@ pub mod owned {
         /// `int32`, versions 0+, entity `brokerId`.
         pub id: i32,
         /// `string`, versions 0, ignorable.
-        pub v0_host: String,
+        pub v0_host: rt::CompactString,
         /// `int32`, versions 0, ignorable.
         pub v0_port: i32,
         /// `[]UpdateMetadataEndpoint`, versions 1+, ignorable.
         pub endpoints: Vec<UpdateMetadataEndpoint>,
         /// `string`, versions 2+, nullable at 2+, ignorable.
-        pub rack: Option<String>,
+        pub rack: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2166,10 +2173,10 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 id: 0_i32,
-                v0_host: String::new(),
+                v0_host: rt::CompactString::const_new(""),
                 v0_port: 0_i32,
                 endpoints: Vec::new(),
-                rack: Some(String::new()),
+                rack: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -2182,7 +2189,7 @@ pub mod owned {
                 v0_host: v.v0_host.into(),
                 v0_port: v.v0_port,
                 endpoints: v.endpoints.iter().map(|e| (&e).into()).collect(),
-                rack: v.rack.map(String::from),
+                rack: v.rack.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }
@@ -2241,9 +2248,9 @@ pub mod owned {
         /// `int32`, versions 1+.
         pub port: i32,
         /// `string`, versions 1+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `string`, versions 3+, ignorable.
-        pub listener: String,
+        pub listener: rt::CompactString,
         /// `int16`, versions 1+.
         pub security_protocol: i16,
         /// Tagged fields this schema does not know.
@@ -2254,8 +2261,8 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 port: 0_i32,
-                host: String::new(),
-                listener: String::new(),
+                host: rt::CompactString::const_new(""),
+                listener: rt::CompactString::const_new(""),
                 security_protocol: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

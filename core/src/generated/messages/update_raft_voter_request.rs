@@ -133,9 +133,12 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.opt_str(self.cluster_id, true, "cluster_id")?;
-        w.i32(self.current_leader_epoch, "current_leader_epoch")?;
-        w.i32(self.voter_id, "voter_id")?;
-        w.uuid(self.voter_directory_id, "voter_directory_id")?;
+        {
+            let r = w.run::<24>("current_leader_epoch")?;
+            r[0..4].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+            r[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
+            r[8..24].copy_from_slice(self.voter_directory_id.as_bytes());
+        }
         w.array(&self.listeners, true, v, "listeners")?;
         rt::Struct::write(&self.k_raft_version_feature, w, v)?;
         if true {
@@ -412,14 +415,11 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(
-            self.min_supported_version,
-            "k_raft_version_feature.min_supported_version",
-        )?;
-        w.i16(
-            self.max_supported_version,
-            "k_raft_version_feature.max_supported_version",
-        )?;
+        {
+            let r = w.run::<4>("k_raft_version_feature.min_supported_version")?;
+            r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+            r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -678,19 +678,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`UpdateRaftVoterRequest`](super::UpdateRaftVoterRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct UpdateRaftVoterRequest {
         /// `string`, versions 0+, nullable at 0+.
-        pub cluster_id: Option<String>,
+        pub cluster_id: Option<rt::CompactString>,
         /// `int32`, versions 0+.
         pub current_leader_epoch: i32,
         /// `int32`, versions 0+.
@@ -708,7 +709,7 @@ pub mod owned {
     impl Default for UpdateRaftVoterRequest {
         fn default() -> Self {
             Self {
-                cluster_id: Some(String::new()),
+                cluster_id: Some(rt::CompactString::const_new("")),
                 current_leader_epoch: 0_i32,
                 voter_id: 0_i32,
                 voter_directory_id: rt::Uuid::nil(),
@@ -722,7 +723,7 @@ pub mod owned {
     impl From<&super::UpdateRaftVoterRequest<'_>> for UpdateRaftVoterRequest {
         fn from(v: &super::UpdateRaftVoterRequest<'_>) -> Self {
             Self {
-                cluster_id: v.cluster_id.map(String::from),
+                cluster_id: v.cluster_id.map(rt::CompactString::from),
                 current_leader_epoch: v.current_leader_epoch,
                 voter_id: v.voter_id,
                 voter_directory_id: v.voter_directory_id,
@@ -752,9 +753,12 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
-            w.i32(self.current_leader_epoch, "current_leader_epoch")?;
-            w.i32(self.voter_id, "voter_id")?;
-            w.uuid(self.voter_directory_id, "voter_directory_id")?;
+            {
+                let r = w.run::<24>("current_leader_epoch")?;
+                r[0..4].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
+                r[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
+                r[8..24].copy_from_slice(self.voter_directory_id.as_bytes());
+            }
             rt::owned::write_vec(w, &self.listeners, true, v, "listeners")?;
             rt::OwnedStruct::write(&self.k_raft_version_feature, w, v)?;
             if true {
@@ -768,9 +772,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Listener {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -780,8 +784,8 @@ pub mod owned {
     impl Default for Listener {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                host: String::new(),
+                name: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -872,14 +876,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(
-                self.min_supported_version,
-                "k_raft_version_feature.min_supported_version",
-            )?;
-            w.i16(
-                self.max_supported_version,
-                "k_raft_version_feature.max_supported_version",
-            )?;
+            {
+                let r = w.run::<4>("k_raft_version_feature.min_supported_version")?;
+                r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -142,8 +142,11 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+        {
+            let r = w.run::<6>("throttle_time_ms")?;
+            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_current_leader = true && !(self.current_leader == CurrentLeader::DEFAULT);
@@ -312,8 +315,11 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.leader_id, "current_leader.leader_id")?;
-        w.i32(self.leader_epoch, "current_leader.leader_epoch")?;
+        {
+            let r = w.run::<8>("current_leader.leader_id")?;
+            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        }
         w.str(self.host, true, "current_leader.host")?;
         w.i32(self.port, "current_leader.port")?;
         if true {
@@ -494,13 +500,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`UpdateRaftVoterResponse`](super::UpdateRaftVoterResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -557,8 +564,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            w.i16(self.error_code, "error_code")?;
+            {
+                let r = w.run::<6>("throttle_time_ms")?;
+                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_current_leader = true && !(self.current_leader == CurrentLeader::default());
@@ -586,7 +596,7 @@ pub mod owned {
         /// `int32`, versions 0+, default `-1`.
         pub leader_epoch: i32,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `int32`, versions 0+.
         pub port: i32,
         /// Tagged fields this schema does not know.
@@ -598,7 +608,7 @@ pub mod owned {
             Self {
                 leader_id: -1_i32,
                 leader_epoch: -1_i32,
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -633,8 +643,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.leader_id, "current_leader.leader_id")?;
-            w.i32(self.leader_epoch, "current_leader.leader_epoch")?;
+            {
+                let r = w.run::<8>("current_leader.leader_id")?;
+                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            }
             w.str(&self.host, true, "current_leader.host")?;
             w.i32(self.port, "current_leader.port")?;
             if true {

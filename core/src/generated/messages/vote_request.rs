@@ -516,17 +516,22 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i32(self.replica_epoch, "topics[].partitions[].replica_epoch")?;
-        w.i32(self.replica_id, "topics[].partitions[].replica_id")?;
-        if v >= 1 {
-            w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id")?;
+        {
+            let r = w.run::<12>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..8].copy_from_slice(&self.replica_epoch.to_be_bytes());
+            r[8..12].copy_from_slice(&self.replica_id.to_be_bytes());
         }
         if v >= 1 {
-            w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id")?;
+            let r = w.run::<32>("topics[].partitions[].replica_directory_id")?;
+            r[0..16].copy_from_slice(self.replica_directory_id.as_bytes());
+            r[16..32].copy_from_slice(self.voter_directory_id.as_bytes());
         }
-        w.i32(self.last_offset_epoch, "topics[].partitions[].last_offset_epoch")?;
-        w.i64(self.last_offset, "topics[].partitions[].last_offset")?;
+        {
+            let r = w.run::<12>("topics[].partitions[].last_offset_epoch")?;
+            r[0..4].copy_from_slice(&self.last_offset_epoch.to_be_bytes());
+            r[4..12].copy_from_slice(&self.last_offset.to_be_bytes());
+        }
         if v >= 2 {
             w.bool(self.pre_vote, "topics[].partitions[].pre_vote")?;
         }
@@ -822,19 +827,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`VoteRequest`](super::VoteRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct VoteRequest {
         /// `string`, versions 0+, nullable at 0+, default `null`.
-        pub cluster_id: Option<String>,
+        pub cluster_id: Option<rt::CompactString>,
         /// `int32`, versions 1+, default `-1`, entity `brokerId`, ignorable.
         pub voter_id: i32,
         /// `[]TopicData`, versions 0+.
@@ -857,7 +863,7 @@ pub mod owned {
     impl From<&super::VoteRequest<'_>> for VoteRequest {
         fn from(v: &super::VoteRequest<'_>) -> Self {
             Self {
-                cluster_id: v.cluster_id.map(String::from),
+                cluster_id: v.cluster_id.map(rt::CompactString::from),
                 voter_id: v.voter_id,
                 topics: v.topics.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
@@ -901,7 +907,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `[]PartitionData`, versions 0+.
         pub partitions: Vec<PartitionData>,
         /// Tagged fields this schema does not know.
@@ -911,7 +917,7 @@ pub mod owned {
     impl Default for TopicData {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
+                topic_name: rt::CompactString::const_new(""),
                 partitions: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1036,17 +1042,22 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i32(self.replica_epoch, "topics[].partitions[].replica_epoch")?;
-            w.i32(self.replica_id, "topics[].partitions[].replica_id")?;
-            if v >= 1 {
-                w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id")?;
+            {
+                let r = w.run::<12>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..8].copy_from_slice(&self.replica_epoch.to_be_bytes());
+                r[8..12].copy_from_slice(&self.replica_id.to_be_bytes());
             }
             if v >= 1 {
-                w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id")?;
+                let r = w.run::<32>("topics[].partitions[].replica_directory_id")?;
+                r[0..16].copy_from_slice(self.replica_directory_id.as_bytes());
+                r[16..32].copy_from_slice(self.voter_directory_id.as_bytes());
             }
-            w.i32(self.last_offset_epoch, "topics[].partitions[].last_offset_epoch")?;
-            w.i64(self.last_offset, "topics[].partitions[].last_offset")?;
+            {
+                let r = w.run::<12>("topics[].partitions[].last_offset_epoch")?;
+                r[0..4].copy_from_slice(&self.last_offset_epoch.to_be_bytes());
+                r[4..12].copy_from_slice(&self.last_offset.to_be_bytes());
+            }
             if v >= 2 {
                 w.bool(self.pre_vote, "topics[].partitions[].pre_vote")?;
             }

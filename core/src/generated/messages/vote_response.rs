@@ -665,11 +665,14 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
-        w.bool(self.vote_granted, "topics[].partitions[].vote_granted")?;
+        {
+            let r = w.run::<15>("topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+            r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            r[14] = u8::from(self.vote_granted);
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -974,13 +977,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`VoteResponse`](super::VoteResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -1066,9 +1070,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicData {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic_name: String,
+        pub topic_name: rt::CompactString,
         /// `[]PartitionData`, versions 0+.
-        pub partitions: Vec<PartitionData>,
+        pub partitions: rt::SmallVec<[PartitionData; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1076,8 +1080,8 @@ pub mod owned {
     impl Default for TopicData {
         fn default() -> Self {
             Self {
-                topic_name: String::new(),
-                partitions: Vec::new(),
+                topic_name: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1125,7 +1129,7 @@ pub mod owned {
         /// `int32`, versions 1+, entity `brokerId`, map key.
         pub node_id: i32,
         /// `string`, versions 1+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 1+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -1136,7 +1140,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 node_id: 0_i32,
-                host: String::new(),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1261,11 +1265,14 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            w.i16(self.error_code, "topics[].partitions[].error_code")?;
-            w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
-            w.bool(self.vote_granted, "topics[].partitions[].vote_granted")?;
+            {
+                let r = w.run::<15>("topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+                r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                r[14] = u8::from(self.vote_granted);
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

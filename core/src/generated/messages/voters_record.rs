@@ -254,8 +254,11 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.voter_id, "voters[].voter_id")?;
-        w.uuid(self.voter_directory_id, "voters[].voter_directory_id")?;
+        {
+            let r = w.run::<20>("voters[].voter_id")?;
+            r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+            r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
+        }
         w.array(&self.endpoints, true, v, "voters[].endpoints")?;
         rt::Struct::write(&self.k_raft_version_feature, w, v)?;
         if true {
@@ -548,14 +551,11 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(
-            self.min_supported_version,
-            "voters[].k_raft_version_feature.min_supported_version",
-        )?;
-        w.i16(
-            self.max_supported_version,
-            "voters[].k_raft_version_feature.max_supported_version",
-        )?;
+        {
+            let r = w.run::<4>("voters[].k_raft_version_feature.min_supported_version")?;
+            r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+            r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -826,13 +826,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`VotersRecord`](super::VotersRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -946,8 +947,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.voter_id, "voters[].voter_id")?;
-            w.uuid(self.voter_directory_id, "voters[].voter_directory_id")?;
+            {
+                let r = w.run::<20>("voters[].voter_id")?;
+                r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+                r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
+            }
             rt::owned::write_vec(w, &self.endpoints, true, v, "voters[].endpoints")?;
             rt::OwnedStruct::write(&self.k_raft_version_feature, w, v)?;
             if true {
@@ -961,9 +965,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct Endpoint {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// Tagged fields this schema does not know.
@@ -973,8 +977,8 @@ pub mod owned {
     impl Default for Endpoint {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                host: String::new(),
+                name: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1067,14 +1071,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(
-                self.min_supported_version,
-                "voters[].k_raft_version_feature.min_supported_version",
-            )?;
-            w.i16(
-                self.max_supported_version,
-                "voters[].k_raft_version_feature.max_supported_version",
-            )?;
+            {
+                let r = w.run::<4>("voters[].k_raft_version_feature.min_supported_version")?;
+                r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -404,10 +404,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition, "topics[].partitions[].partition")?;
-        w.i32(self.state_epoch, "topics[].partitions[].state_epoch")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
-        w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
+        {
+            let r = w.run::<20>("topics[].partitions[].partition")?;
+            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            r[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
+            r[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            r[12..20].copy_from_slice(&self.start_offset.to_be_bytes());
+        }
         w.array(&self.state_batches, true, v, "topics[].partitions[].state_batches")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -569,16 +572,13 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.first_offset, "topics[].partitions[].state_batches[].first_offset")?;
-        w.i64(self.last_offset, "topics[].partitions[].state_batches[].last_offset")?;
-        w.i8(
-            self.delivery_state,
-            "topics[].partitions[].state_batches[].delivery_state",
-        )?;
-        w.i16(
-            self.delivery_count,
-            "topics[].partitions[].state_batches[].delivery_count",
-        )?;
+        {
+            let r = w.run::<19>("topics[].partitions[].state_batches[].first_offset")?;
+            r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+            r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+            r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+            r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -883,19 +883,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`WriteShareGroupStateRequest`](super::WriteShareGroupStateRequest).
     #[derive(Clone, Debug, PartialEq)]
     pub struct WriteShareGroupStateRequest {
         /// `string`, versions 0+.
-        pub group_id: String,
+        pub group_id: rt::CompactString,
         /// `[]WriteStateData`, versions 0+.
         pub topics: Vec<WriteStateData>,
         /// Tagged fields this schema does not know.
@@ -905,7 +906,7 @@ pub mod owned {
     impl Default for WriteShareGroupStateRequest {
         fn default() -> Self {
             Self {
-                group_id: String::new(),
+                group_id: rt::CompactString::const_new(""),
                 topics: Vec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1063,10 +1064,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition, "topics[].partitions[].partition")?;
-            w.i32(self.state_epoch, "topics[].partitions[].state_epoch")?;
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
-            w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
+            {
+                let r = w.run::<20>("topics[].partitions[].partition")?;
+                r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                r[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
+                r[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                r[12..20].copy_from_slice(&self.start_offset.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.state_batches, true, v, "topics[].partitions[].state_batches")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1131,16 +1135,13 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(self.first_offset, "topics[].partitions[].state_batches[].first_offset")?;
-            w.i64(self.last_offset, "topics[].partitions[].state_batches[].last_offset")?;
-            w.i8(
-                self.delivery_state,
-                "topics[].partitions[].state_batches[].delivery_state",
-            )?;
-            w.i16(
-                self.delivery_count,
-                "topics[].partitions[].state_batches[].delivery_count",
-            )?;
+            {
+                let r = w.run::<19>("topics[].partitions[].state_batches[].first_offset")?;
+                r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+                r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -266,9 +266,12 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.producer_id, "markers[].producer_id")?;
-        w.i16(self.producer_epoch, "markers[].producer_epoch")?;
-        w.bool(self.transaction_result, "markers[].transaction_result")?;
+        {
+            let r = w.run::<11>("markers[].producer_id")?;
+            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+            r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            r[10] = u8::from(self.transaction_result);
+        }
         w.array(&self.topics, v >= 1, v, "markers[].topics")?;
         w.i32(self.coordinator_epoch, "markers[].coordinator_epoch")?;
         if v >= 1 {
@@ -626,13 +629,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`WriteTxnMarkersRequest`](super::WriteTxnMarkersRequest).
     #[derive(Clone, Debug, PartialEq)]
@@ -744,9 +748,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(self.producer_id, "markers[].producer_id")?;
-            w.i16(self.producer_epoch, "markers[].producer_epoch")?;
-            w.bool(self.transaction_result, "markers[].transaction_result")?;
+            {
+                let r = w.run::<11>("markers[].producer_id")?;
+                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                r[10] = u8::from(self.transaction_result);
+            }
             rt::owned::write_vec(w, &self.topics, v >= 1, v, "markers[].topics")?;
             w.i32(self.coordinator_epoch, "markers[].coordinator_epoch")?;
             if v >= 1 {
@@ -760,9 +767,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct WritableTxnMarkerTopic {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]int32`, versions 0+.
-        pub partition_indexes: Vec<i32>,
+        pub partition_indexes: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -770,8 +777,8 @@ pub mod owned {
     impl Default for WritableTxnMarkerTopic {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                partition_indexes: Vec::new(),
+                name: rt::CompactString::const_new(""),
+                partition_indexes: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

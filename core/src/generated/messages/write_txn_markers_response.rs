@@ -509,8 +509,11 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerPartitionResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "markers[].topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "markers[].topics[].partitions[].error_code")?;
+        {
+            let r = w.run::<6>("markers[].topics[].partitions[].partition_index")?;
+            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        }
         if v >= 1 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -711,13 +714,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`WriteTxnMarkersResponse`](super::WriteTxnMarkersResponse).
     #[derive(Clone, Debug, PartialEq)]
@@ -830,9 +834,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct WritableTxnMarkerTopicResult {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `[]WritableTxnMarkerPartitionResult`, versions 0+.
-        pub partitions: Vec<WritableTxnMarkerPartitionResult>,
+        pub partitions: rt::SmallVec<[WritableTxnMarkerPartitionResult; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -840,8 +844,8 @@ pub mod owned {
     impl Default for WritableTxnMarkerTopicResult {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                partitions: Vec::new(),
+                name: rt::CompactString::const_new(""),
+                partitions: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -931,8 +935,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "markers[].topics[].partitions[].partition_index")?;
-            w.i16(self.error_code, "markers[].topics[].partitions[].error_code")?;
+            {
+                let r = w.run::<6>("markers[].topics[].partitions[].partition_index")?;
+                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            }
             if v >= 1 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -149,14 +149,20 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.id, "id")?;
-        w.i8(self.resource_type, "resource_type")?;
+        {
+            let r = w.run::<17>("id")?;
+            r[0..16].copy_from_slice(self.id.as_bytes());
+            r[16..17].copy_from_slice(&self.resource_type.to_be_bytes());
+        }
         w.str(self.resource_name, true, "resource_name")?;
         w.i8(self.pattern_type, "pattern_type")?;
         w.str(self.principal, true, "principal")?;
         w.str(self.host, true, "host")?;
-        w.i8(self.operation, "operation")?;
-        w.i8(self.permission_type, "permission_type")?;
+        {
+            let r = w.run::<2>("operation")?;
+            r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+            r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -340,13 +346,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`AccessControlEntryRecord`](super::AccessControlEntryRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -356,13 +363,13 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: String,
+        pub resource_name: rt::CompactString,
         /// `int8`, versions 0+.
         pub pattern_type: i8,
         /// `string`, versions 0+.
-        pub principal: String,
+        pub principal: rt::CompactString,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `int8`, versions 0+.
         pub operation: i8,
         /// `int8`, versions 0+.
@@ -376,10 +383,10 @@ pub mod owned {
             Self {
                 id: rt::Uuid::nil(),
                 resource_type: 0_i8,
-                resource_name: String::new(),
+                resource_name: rt::CompactString::const_new(""),
                 pattern_type: 0_i8,
-                principal: String::new(),
-                host: String::new(),
+                principal: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 operation: 0_i8,
                 permission_type: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -421,14 +428,20 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.id, "id")?;
-            w.i8(self.resource_type, "resource_type")?;
+            {
+                let r = w.run::<17>("id")?;
+                r[0..16].copy_from_slice(self.id.as_bytes());
+                r[16..17].copy_from_slice(&self.resource_type.to_be_bytes());
+            }
             w.str(&self.resource_name, true, "resource_name")?;
             w.i8(self.pattern_type, "pattern_type")?;
             w.str(&self.principal, true, "principal")?;
             w.str(&self.host, true, "host")?;
-            w.i8(self.operation, "operation")?;
-            w.i8(self.permission_type, "permission_type")?;
+            {
+                let r = w.run::<2>("operation")?;
+                r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

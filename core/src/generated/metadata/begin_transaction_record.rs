@@ -197,19 +197,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`BeginTransactionRecord`](super::BeginTransactionRecord).
     #[derive(Clone, Debug, PartialEq)]
     pub struct BeginTransactionRecord {
         /// `string`, tagged field 0 at versions 0+, nullable at 0+, default `null`.
-        pub name: Option<String>,
+        pub name: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -226,7 +227,7 @@ pub mod owned {
     impl From<&super::BeginTransactionRecord<'_>> for BeginTransactionRecord {
         fn from(v: &super::BeginTransactionRecord<'_>) -> Self {
             Self {
-                name: v.name.map(String::from),
+                name: v.name.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

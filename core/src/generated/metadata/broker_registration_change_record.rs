@@ -192,8 +192,11 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.broker_epoch, "broker_epoch")?;
+        {
+            let r = w.run::<12>("broker_id")?;
+            r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+            r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+        }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_fenced = true && !(self.fenced == 0_i8);
@@ -356,13 +359,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`BrokerRegistrationChangeRecord`](super::BrokerRegistrationChangeRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -376,7 +380,7 @@ pub mod owned {
         /// `int8`, tagged field 1 at versions 1+.
         pub in_controlled_shutdown: i8,
         /// `[]uuid`, tagged field 2 at versions 2+.
-        pub log_dirs: Vec<rt::Uuid>,
+        pub log_dirs: rt::SmallVec<[rt::Uuid; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -388,7 +392,7 @@ pub mod owned {
                 broker_epoch: 0_i64,
                 fenced: 0_i8,
                 in_controlled_shutdown: 0_i8,
-                log_dirs: Vec::new(),
+                log_dirs: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -443,8 +447,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.broker_id, "broker_id")?;
-            w.i64(self.broker_epoch, "broker_epoch")?;
+            {
+                let r = w.run::<12>("broker_id")?;
+                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_fenced = true && !(self.fenced == 0_i8);

@@ -118,8 +118,11 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.entity, true, v, "entity")?;
         w.str(self.key, true, "key")?;
-        w.f64(self.value, "value")?;
-        w.bool(self.remove, "remove")?;
+        {
+            let r = w.run::<9>("value")?;
+            r[0..8].copy_from_slice(&self.value.to_be_bytes());
+            r[8] = u8::from(self.remove);
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -409,13 +412,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ClientQuotaRecord`](super::ClientQuotaRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -423,7 +427,7 @@ pub mod owned {
         /// `[]EntityData`, versions 0+.
         pub entity: Vec<EntityData>,
         /// `string`, versions 0+.
-        pub key: String,
+        pub key: rt::CompactString,
         /// `float64`, versions 0+.
         pub value: f64,
         /// `bool`, versions 0+.
@@ -436,7 +440,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 entity: Vec::new(),
-                key: String::new(),
+                key: rt::CompactString::const_new(""),
                 value: 0.0_f64,
                 remove: false,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -475,8 +479,11 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             rt::owned::write_vec(w, &self.entity, true, v, "entity")?;
             w.str(&self.key, true, "key")?;
-            w.f64(self.value, "value")?;
-            w.bool(self.remove, "remove")?;
+            {
+                let r = w.run::<9>("value")?;
+                r[0..8].copy_from_slice(&self.value.to_be_bytes());
+                r[8] = u8::from(self.remove);
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -488,9 +495,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct EntityData {
         /// `string`, versions 0+.
-        pub entity_type: String,
+        pub entity_type: rt::CompactString,
         /// `string`, versions 0+, nullable at 0+.
-        pub entity_name: Option<String>,
+        pub entity_name: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -498,8 +505,8 @@ pub mod owned {
     impl Default for EntityData {
         fn default() -> Self {
             Self {
-                entity_type: String::new(),
-                entity_name: Some(String::new()),
+                entity_type: rt::CompactString::const_new(""),
+                entity_name: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -509,7 +516,7 @@ pub mod owned {
         fn from(v: &super::EntityData<'_>) -> Self {
             Self {
                 entity_type: v.entity_type.into(),
-                entity_name: v.entity_name.map(String::from),
+                entity_name: v.entity_name.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

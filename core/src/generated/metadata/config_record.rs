@@ -222,13 +222,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ConfigRecord`](super::ConfigRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -236,11 +237,11 @@ pub mod owned {
         /// `int8`, versions 0+.
         pub resource_type: i8,
         /// `string`, versions 0+.
-        pub resource_name: String,
+        pub resource_name: rt::CompactString,
         /// `string`, versions 0+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 0+, nullable at 0+.
-        pub value: Option<String>,
+        pub value: Option<rt::CompactString>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -249,9 +250,9 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 resource_type: 0_i8,
-                resource_name: String::new(),
-                name: String::new(),
-                value: Some(String::new()),
+                resource_name: rt::CompactString::const_new(""),
+                name: rt::CompactString::const_new(""),
+                value: Some(rt::CompactString::const_new("")),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -263,7 +264,7 @@ pub mod owned {
                 resource_type: v.resource_type,
                 resource_name: v.resource_name.into(),
                 name: v.name.into(),
-                value: v.value.map(String::from),
+                value: v.value.map(rt::CompactString::from),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
         }

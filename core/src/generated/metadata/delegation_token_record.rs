@@ -140,9 +140,12 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         w.str(self.owner, true, "owner")?;
         w.str(self.requester, true, "requester")?;
         w.array(&self.renewers, true, v, "renewers")?;
-        w.i64(self.issue_timestamp, "issue_timestamp")?;
-        w.i64(self.max_timestamp, "max_timestamp")?;
-        w.i64(self.expiration_timestamp, "expiration_timestamp")?;
+        {
+            let r = w.run::<24>("issue_timestamp")?;
+            r[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
+            r[8..16].copy_from_slice(&self.max_timestamp.to_be_bytes());
+            r[16..24].copy_from_slice(&self.expiration_timestamp.to_be_bytes());
+        }
         w.str(self.token_id, true, "token_id")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -310,23 +313,24 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`DelegationTokenRecord`](super::DelegationTokenRecord).
     #[derive(Clone, Debug, PartialEq)]
     pub struct DelegationTokenRecord {
         /// `string`, versions 0+.
-        pub owner: String,
+        pub owner: rt::CompactString,
         /// `string`, versions 0+.
-        pub requester: String,
+        pub requester: rt::CompactString,
         /// `[]string`, versions 0+.
-        pub renewers: Vec<String>,
+        pub renewers: Vec<rt::CompactString>,
         /// `int64`, versions 0+.
         pub issue_timestamp: i64,
         /// `int64`, versions 0+.
@@ -334,7 +338,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub expiration_timestamp: i64,
         /// `string`, versions 0+.
-        pub token_id: String,
+        pub token_id: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -342,13 +346,13 @@ pub mod owned {
     impl Default for DelegationTokenRecord {
         fn default() -> Self {
             Self {
-                owner: String::new(),
-                requester: String::new(),
+                owner: rt::CompactString::const_new(""),
+                requester: rt::CompactString::const_new(""),
                 renewers: Vec::new(),
                 issue_timestamp: 0_i64,
                 max_timestamp: 0_i64,
                 expiration_timestamp: 0_i64,
-                token_id: String::new(),
+                token_id: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -359,7 +363,7 @@ pub mod owned {
             Self {
                 owner: v.owner.into(),
                 requester: v.requester.into(),
-                renewers: v.renewers.iter().map(String::from).collect(),
+                renewers: v.renewers.iter().map(rt::CompactString::from).collect(),
                 issue_timestamp: v.issue_timestamp,
                 max_timestamp: v.max_timestamp,
                 expiration_timestamp: v.expiration_timestamp,
@@ -391,9 +395,12 @@ pub mod owned {
             w.str(&self.owner, true, "owner")?;
             w.str(&self.requester, true, "requester")?;
             rt::owned::write_vec(w, &self.renewers, true, v, "renewers")?;
-            w.i64(self.issue_timestamp, "issue_timestamp")?;
-            w.i64(self.max_timestamp, "max_timestamp")?;
-            w.i64(self.expiration_timestamp, "expiration_timestamp")?;
+            {
+                let r = w.run::<24>("issue_timestamp")?;
+                r[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
+                r[8..16].copy_from_slice(&self.max_timestamp.to_be_bytes());
+                r[16..24].copy_from_slice(&self.expiration_timestamp.to_be_bytes());
+            }
             w.str(&self.token_id, true, "token_id")?;
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -331,8 +331,11 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_id, "partition_id")?;
-        w.uuid(self.topic_id, "topic_id")?;
+        {
+            let r = w.run::<20>("partition_id")?;
+            r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
+            r[4..20].copy_from_slice(self.topic_id.as_bytes());
+        }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_isr = true && !(self.isr.is_none());
@@ -657,13 +660,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`PartitionChangeRecord`](super::PartitionChangeRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -673,23 +677,23 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `[]int32`, tagged field 0 at versions 0+, nullable at 0+, default `null`, entity `brokerId`.
-        pub isr: Option<Vec<i32>>,
+        pub isr: Option<rt::SmallVec<[i32; 4]>>,
         /// `int32`, tagged field 1 at versions 0+, default `-2`, entity `brokerId`.
         pub leader: i32,
         /// `[]int32`, tagged field 2 at versions 0+, nullable at 0+, default `null`, entity `brokerId`.
-        pub replicas: Option<Vec<i32>>,
+        pub replicas: Option<rt::SmallVec<[i32; 4]>>,
         /// `[]int32`, tagged field 3 at versions 0+, nullable at 0+, default `null`, entity `brokerId`.
-        pub removing_replicas: Option<Vec<i32>>,
+        pub removing_replicas: Option<rt::SmallVec<[i32; 4]>>,
         /// `[]int32`, tagged field 4 at versions 0+, nullable at 0+, default `null`, entity `brokerId`.
-        pub adding_replicas: Option<Vec<i32>>,
+        pub adding_replicas: Option<rt::SmallVec<[i32; 4]>>,
         /// `int8`, tagged field 5 at versions 0+, default `-1`.
         pub leader_recovery_state: i8,
         /// `[]uuid`, tagged field 8 at versions 1+, nullable at 1+, default `null`.
-        pub directories: Option<Vec<rt::Uuid>>,
+        pub directories: Option<rt::SmallVec<[rt::Uuid; 4]>>,
         /// `[]int32`, tagged field 6 at versions 2+, nullable at 2+, default `null`, entity `brokerId`.
-        pub eligible_leader_replicas: Option<Vec<i32>>,
+        pub eligible_leader_replicas: Option<rt::SmallVec<[i32; 4]>>,
         /// `[]int32`, tagged field 7 at versions 2+, nullable at 2+, default `null`, entity `brokerId`.
-        pub last_known_elr: Option<Vec<i32>>,
+        pub last_known_elr: Option<rt::SmallVec<[i32; 4]>>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -749,7 +753,7 @@ pub mod owned {
                 let mut tags = self.unknown_tagged_fields.len();
                 n += self.unknown_tagged_fields.size()?;
                 if true && !(self.isr.is_none()) {
-                    let s = rt::owned::opt_vec_size(&self.isr, true, true, v, "isr")?;
+                    let s = rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr")?;
                     tags += 1;
                     n += rt::write::uvarint_size(0) + rt::write::uvarint_size(s as u32) + s;
                 }
@@ -759,17 +763,18 @@ pub mod owned {
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
                 if true && !(self.replicas.is_none()) {
-                    let s = rt::owned::opt_vec_size(&self.replicas, true, true, v, "replicas")?;
+                    let s = rt::owned::opt_vec_size(self.replicas.as_deref(), true, true, v, "replicas")?;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
                 if true && !(self.removing_replicas.is_none()) {
-                    let s = rt::owned::opt_vec_size(&self.removing_replicas, true, true, v, "removing_replicas")?;
+                    let s =
+                        rt::owned::opt_vec_size(self.removing_replicas.as_deref(), true, true, v, "removing_replicas")?;
                     tags += 1;
                     n += rt::write::uvarint_size(3) + rt::write::uvarint_size(s as u32) + s;
                 }
                 if true && !(self.adding_replicas.is_none()) {
-                    let s = rt::owned::opt_vec_size(&self.adding_replicas, true, true, v, "adding_replicas")?;
+                    let s = rt::owned::opt_vec_size(self.adding_replicas.as_deref(), true, true, v, "adding_replicas")?;
                     tags += 1;
                     n += rt::write::uvarint_size(4) + rt::write::uvarint_size(s as u32) + s;
                 }
@@ -780,7 +785,7 @@ pub mod owned {
                 }
                 if v >= 2 && !(self.eligible_leader_replicas.is_none()) {
                     let s = rt::owned::opt_vec_size(
-                        &self.eligible_leader_replicas,
+                        self.eligible_leader_replicas.as_deref(),
                         true,
                         v >= 2,
                         v,
@@ -790,12 +795,12 @@ pub mod owned {
                     n += rt::write::uvarint_size(6) + rt::write::uvarint_size(s as u32) + s;
                 }
                 if v >= 2 && !(self.last_known_elr.is_none()) {
-                    let s = rt::owned::opt_vec_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
+                    let s = rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
                     tags += 1;
                     n += rt::write::uvarint_size(7) + rt::write::uvarint_size(s as u32) + s;
                 }
                 if v >= 1 && !(self.directories.is_none()) {
-                    let s = rt::owned::opt_vec_size(&self.directories, true, v >= 1, v, "directories")?;
+                    let s = rt::owned::opt_vec_size(self.directories.as_deref(), true, v >= 1, v, "directories")?;
                     tags += 1;
                     n += rt::write::uvarint_size(8) + rt::write::uvarint_size(s as u32) + s;
                 }
@@ -807,8 +812,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_id, "partition_id")?;
-            w.uuid(self.topic_id, "topic_id")?;
+            {
+                let r = w.run::<20>("partition_id")?;
+                r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
+                r[4..20].copy_from_slice(self.topic_id.as_bytes());
+            }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_isr = true && !(self.isr.is_none());
@@ -833,10 +841,10 @@ pub mod owned {
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
                 w.unknown_tags_before(&mut unknown, 0)?;
                 if has_isr {
-                    let s = rt::owned::opt_vec_size(&self.isr, true, true, v, "isr")?;
+                    let s = rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr")?;
                     w.uvarint(0, "isr")?;
                     w.uvarint(s as u32, "isr")?;
-                    rt::owned::write_opt_vec(w, &self.isr, true, v, "isr")?;
+                    rt::owned::write_opt_vec(w, self.isr.as_deref(), true, v, "isr")?;
                 }
                 w.unknown_tags_before(&mut unknown, 1)?;
                 if has_leader {
@@ -847,24 +855,25 @@ pub mod owned {
                 }
                 w.unknown_tags_before(&mut unknown, 2)?;
                 if has_replicas {
-                    let s = rt::owned::opt_vec_size(&self.replicas, true, true, v, "replicas")?;
+                    let s = rt::owned::opt_vec_size(self.replicas.as_deref(), true, true, v, "replicas")?;
                     w.uvarint(2, "replicas")?;
                     w.uvarint(s as u32, "replicas")?;
-                    rt::owned::write_opt_vec(w, &self.replicas, true, v, "replicas")?;
+                    rt::owned::write_opt_vec(w, self.replicas.as_deref(), true, v, "replicas")?;
                 }
                 w.unknown_tags_before(&mut unknown, 3)?;
                 if has_removing_replicas {
-                    let s = rt::owned::opt_vec_size(&self.removing_replicas, true, true, v, "removing_replicas")?;
+                    let s =
+                        rt::owned::opt_vec_size(self.removing_replicas.as_deref(), true, true, v, "removing_replicas")?;
                     w.uvarint(3, "removing_replicas")?;
                     w.uvarint(s as u32, "removing_replicas")?;
-                    rt::owned::write_opt_vec(w, &self.removing_replicas, true, v, "removing_replicas")?;
+                    rt::owned::write_opt_vec(w, self.removing_replicas.as_deref(), true, v, "removing_replicas")?;
                 }
                 w.unknown_tags_before(&mut unknown, 4)?;
                 if has_adding_replicas {
-                    let s = rt::owned::opt_vec_size(&self.adding_replicas, true, true, v, "adding_replicas")?;
+                    let s = rt::owned::opt_vec_size(self.adding_replicas.as_deref(), true, true, v, "adding_replicas")?;
                     w.uvarint(4, "adding_replicas")?;
                     w.uvarint(s as u32, "adding_replicas")?;
-                    rt::owned::write_opt_vec(w, &self.adding_replicas, true, v, "adding_replicas")?;
+                    rt::owned::write_opt_vec(w, self.adding_replicas.as_deref(), true, v, "adding_replicas")?;
                 }
                 w.unknown_tags_before(&mut unknown, 5)?;
                 if has_leader_recovery_state {
@@ -876,7 +885,7 @@ pub mod owned {
                 w.unknown_tags_before(&mut unknown, 6)?;
                 if has_eligible_leader_replicas {
                     let s = rt::owned::opt_vec_size(
-                        &self.eligible_leader_replicas,
+                        self.eligible_leader_replicas.as_deref(),
                         true,
                         v >= 2,
                         v,
@@ -884,21 +893,27 @@ pub mod owned {
                     )?;
                     w.uvarint(6, "eligible_leader_replicas")?;
                     w.uvarint(s as u32, "eligible_leader_replicas")?;
-                    rt::owned::write_opt_vec(w, &self.eligible_leader_replicas, true, v, "eligible_leader_replicas")?;
+                    rt::owned::write_opt_vec(
+                        w,
+                        self.eligible_leader_replicas.as_deref(),
+                        true,
+                        v,
+                        "eligible_leader_replicas",
+                    )?;
                 }
                 w.unknown_tags_before(&mut unknown, 7)?;
                 if has_last_known_elr {
-                    let s = rt::owned::opt_vec_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
+                    let s = rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
                     w.uvarint(7, "last_known_elr")?;
                     w.uvarint(s as u32, "last_known_elr")?;
-                    rt::owned::write_opt_vec(w, &self.last_known_elr, true, v, "last_known_elr")?;
+                    rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v, "last_known_elr")?;
                 }
                 w.unknown_tags_before(&mut unknown, 8)?;
                 if has_directories {
-                    let s = rt::owned::opt_vec_size(&self.directories, true, v >= 1, v, "directories")?;
+                    let s = rt::owned::opt_vec_size(self.directories.as_deref(), true, v >= 1, v, "directories")?;
                     w.uvarint(8, "directories")?;
                     w.uvarint(s as u32, "directories")?;
-                    rt::owned::write_opt_vec(w, &self.directories, true, v, "directories")?;
+                    rt::owned::write_opt_vec(w, self.directories.as_deref(), true, v, "directories")?;
                 }
                 w.unknown_tags_rest(&mut unknown)?;
             }

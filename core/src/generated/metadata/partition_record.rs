@@ -276,15 +276,21 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_id, "partition_id")?;
-        w.uuid(self.topic_id, "topic_id")?;
+        {
+            let r = w.run::<20>("partition_id")?;
+            r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
+            r[4..20].copy_from_slice(self.topic_id.as_bytes());
+        }
         w.array(&self.replicas, true, v, "replicas")?;
         w.array(&self.isr, true, v, "isr")?;
         w.array(&self.removing_replicas, true, v, "removing_replicas")?;
         w.array(&self.adding_replicas, true, v, "adding_replicas")?;
         w.i32(self.leader, "leader")?;
-        w.i32(self.leader_epoch, "leader_epoch")?;
-        w.i32(self.partition_epoch, "partition_epoch")?;
+        {
+            let r = w.run::<8>("leader_epoch")?;
+            r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            r[4..8].copy_from_slice(&self.partition_epoch.to_be_bytes());
+        }
         if v >= 1 {
             w.array(&self.directories, true, v, "directories")?;
         }
@@ -592,13 +598,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`PartitionRecord`](super::PartitionRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -608,13 +615,13 @@ pub mod owned {
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub replicas: Vec<i32>,
+        pub replicas: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, versions 0+.
-        pub isr: Vec<i32>,
+        pub isr: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub removing_replicas: Vec<i32>,
+        pub removing_replicas: rt::SmallVec<[i32; 4]>,
         /// `[]int32`, versions 0+, entity `brokerId`.
-        pub adding_replicas: Vec<i32>,
+        pub adding_replicas: rt::SmallVec<[i32; 4]>,
         /// `int32`, versions 0+, default `-1`, entity `brokerId`.
         pub leader: i32,
         /// `int8`, tagged field 0 at versions 0+, default `0`.
@@ -624,11 +631,11 @@ pub mod owned {
         /// `int32`, versions 0+, default `-1`.
         pub partition_epoch: i32,
         /// `[]uuid`, versions 1+.
-        pub directories: Vec<rt::Uuid>,
+        pub directories: rt::SmallVec<[rt::Uuid; 4]>,
         /// `[]int32`, tagged field 1 at versions 2+, nullable at 2+, default `null`, entity `brokerId`.
-        pub eligible_leader_replicas: Option<Vec<i32>>,
+        pub eligible_leader_replicas: Option<rt::SmallVec<[i32; 4]>>,
         /// `[]int32`, tagged field 2 at versions 2+, nullable at 2+, default `null`, entity `brokerId`.
-        pub last_known_elr: Option<Vec<i32>>,
+        pub last_known_elr: Option<rt::SmallVec<[i32; 4]>>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -638,15 +645,15 @@ pub mod owned {
             Self {
                 partition_id: -1_i32,
                 topic_id: rt::Uuid::nil(),
-                replicas: Vec::new(),
-                isr: Vec::new(),
-                removing_replicas: Vec::new(),
-                adding_replicas: Vec::new(),
+                replicas: rt::SmallVec::new(),
+                isr: rt::SmallVec::new(),
+                removing_replicas: rt::SmallVec::new(),
+                adding_replicas: rt::SmallVec::new(),
                 leader: -1_i32,
                 leader_recovery_state: 0_i8,
                 leader_epoch: -1_i32,
                 partition_epoch: -1_i32,
-                directories: Vec::new(),
+                directories: rt::SmallVec::new(),
                 eligible_leader_replicas: None,
                 last_known_elr: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -705,7 +712,7 @@ pub mod owned {
                 }
                 if v >= 2 && !(self.eligible_leader_replicas.is_none()) {
                     let s = rt::owned::opt_vec_size(
-                        &self.eligible_leader_replicas,
+                        self.eligible_leader_replicas.as_deref(),
                         true,
                         v >= 2,
                         v,
@@ -715,7 +722,7 @@ pub mod owned {
                     n += rt::write::uvarint_size(1) + rt::write::uvarint_size(s as u32) + s;
                 }
                 if v >= 2 && !(self.last_known_elr.is_none()) {
-                    let s = rt::owned::opt_vec_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
+                    let s = rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
                     tags += 1;
                     n += rt::write::uvarint_size(2) + rt::write::uvarint_size(s as u32) + s;
                 }
@@ -727,15 +734,21 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_id, "partition_id")?;
-            w.uuid(self.topic_id, "topic_id")?;
+            {
+                let r = w.run::<20>("partition_id")?;
+                r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
+                r[4..20].copy_from_slice(self.topic_id.as_bytes());
+            }
             rt::owned::write_vec(w, &self.replicas, true, v, "replicas")?;
             rt::owned::write_vec(w, &self.isr, true, v, "isr")?;
             rt::owned::write_vec(w, &self.removing_replicas, true, v, "removing_replicas")?;
             rt::owned::write_vec(w, &self.adding_replicas, true, v, "adding_replicas")?;
             w.i32(self.leader, "leader")?;
-            w.i32(self.leader_epoch, "leader_epoch")?;
-            w.i32(self.partition_epoch, "partition_epoch")?;
+            {
+                let r = w.run::<8>("leader_epoch")?;
+                r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                r[4..8].copy_from_slice(&self.partition_epoch.to_be_bytes());
+            }
             if v >= 1 {
                 rt::owned::write_vec(w, &self.directories, true, v, "directories")?;
             }
@@ -759,7 +772,7 @@ pub mod owned {
                 w.unknown_tags_before(&mut unknown, 1)?;
                 if has_eligible_leader_replicas {
                     let s = rt::owned::opt_vec_size(
-                        &self.eligible_leader_replicas,
+                        self.eligible_leader_replicas.as_deref(),
                         true,
                         v >= 2,
                         v,
@@ -767,14 +780,20 @@ pub mod owned {
                     )?;
                     w.uvarint(1, "eligible_leader_replicas")?;
                     w.uvarint(s as u32, "eligible_leader_replicas")?;
-                    rt::owned::write_opt_vec(w, &self.eligible_leader_replicas, true, v, "eligible_leader_replicas")?;
+                    rt::owned::write_opt_vec(
+                        w,
+                        self.eligible_leader_replicas.as_deref(),
+                        true,
+                        v,
+                        "eligible_leader_replicas",
+                    )?;
                 }
                 w.unknown_tags_before(&mut unknown, 2)?;
                 if has_last_known_elr {
-                    let s = rt::owned::opt_vec_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
+                    let s = rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
                     w.uvarint(2, "last_known_elr")?;
                     w.uvarint(s as u32, "last_known_elr")?;
-                    rt::owned::write_opt_vec(w, &self.last_known_elr, true, v, "last_known_elr")?;
+                    rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v, "last_known_elr")?;
                 }
                 w.unknown_tags_rest(&mut unknown)?;
             }

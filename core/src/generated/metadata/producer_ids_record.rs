@@ -109,9 +109,12 @@ impl<'a> rt::Struct<'a> for ProducerIdsRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.broker_epoch, "broker_epoch")?;
-        w.i64(self.next_producer_id, "next_producer_id")?;
+        {
+            let r = w.run::<20>("broker_id")?;
+            r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+            r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            r[12..20].copy_from_slice(&self.next_producer_id.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -205,13 +208,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`ProducerIdsRecord`](super::ProducerIdsRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -263,9 +267,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.broker_id, "broker_id")?;
-            w.i64(self.broker_epoch, "broker_epoch")?;
-            w.i64(self.next_producer_id, "next_producer_id")?;
+            {
+                let r = w.run::<20>("broker_id")?;
+                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                r[12..20].copy_from_slice(&self.next_producer_id.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -225,8 +225,11 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         if v >= 2 {
             w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker")?;
         }
-        w.uuid(self.incarnation_id, "incarnation_id")?;
-        w.i64(self.broker_epoch, "broker_epoch")?;
+        {
+            let r = w.run::<24>("incarnation_id")?;
+            r[0..16].copy_from_slice(self.incarnation_id.as_bytes());
+            r[16..24].copy_from_slice(&self.broker_epoch.to_be_bytes());
+        }
         w.array(&self.end_points, true, v, "end_points")?;
         w.array(&self.features, true, v, "features")?;
         w.opt_str(self.rack, true, "rack")?;
@@ -400,8 +403,11 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "end_points[].name")?;
         w.str(self.host, true, "end_points[].host")?;
-        w.u16(self.port, "end_points[].port")?;
-        w.i16(self.security_protocol, "end_points[].security_protocol")?;
+        {
+            let r = w.run::<4>("end_points[].port")?;
+            r[0..2].copy_from_slice(&self.port.to_be_bytes());
+            r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -543,8 +549,11 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "features[].name")?;
-        w.i16(self.min_supported_version, "features[].min_supported_version")?;
-        w.i16(self.max_supported_version, "features[].max_supported_version")?;
+        {
+            let r = w.run::<4>("features[].min_supported_version")?;
+            r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+            r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -905,13 +914,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`RegisterBrokerRecord`](super::RegisterBrokerRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -929,13 +939,13 @@ pub mod owned {
         /// `[]BrokerFeature`, versions 0+.
         pub features: Vec<BrokerFeature>,
         /// `string`, versions 0+, nullable at 0+.
-        pub rack: Option<String>,
+        pub rack: Option<rt::CompactString>,
         /// `bool`, versions 0+, default `true`.
         pub fenced: bool,
         /// `bool`, versions 1+, default `false`.
         pub in_controlled_shutdown: bool,
         /// `[]uuid`, tagged field 0 at versions 3+.
-        pub log_dirs: Vec<rt::Uuid>,
+        pub log_dirs: rt::SmallVec<[rt::Uuid; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -949,10 +959,10 @@ pub mod owned {
                 broker_epoch: 0_i64,
                 end_points: Vec::new(),
                 features: Vec::new(),
-                rack: Some(String::new()),
+                rack: Some(rt::CompactString::const_new("")),
                 fenced: true,
                 in_controlled_shutdown: false,
-                log_dirs: Vec::new(),
+                log_dirs: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -967,7 +977,7 @@ pub mod owned {
                 broker_epoch: v.broker_epoch,
                 end_points: v.end_points.iter().map(|e| (&e).into()).collect(),
                 features: v.features.iter().map(|e| (&e).into()).collect(),
-                rack: v.rack.map(String::from),
+                rack: v.rack.map(rt::CompactString::from),
                 fenced: v.fenced,
                 in_controlled_shutdown: v.in_controlled_shutdown,
                 log_dirs: v.log_dirs.iter().collect(),
@@ -1018,8 +1028,11 @@ pub mod owned {
             if v >= 2 {
                 w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker")?;
             }
-            w.uuid(self.incarnation_id, "incarnation_id")?;
-            w.i64(self.broker_epoch, "broker_epoch")?;
+            {
+                let r = w.run::<24>("incarnation_id")?;
+                r[0..16].copy_from_slice(self.incarnation_id.as_bytes());
+                r[16..24].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.end_points, true, v, "end_points")?;
             rt::owned::write_vec(w, &self.features, true, v, "features")?;
             w.opt_str(self.rack.as_deref(), true, "rack")?;
@@ -1050,9 +1063,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct BrokerEndpoint {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// `int16`, versions 0+.
@@ -1064,8 +1077,8 @@ pub mod owned {
     impl Default for BrokerEndpoint {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                host: String::new(),
+                name: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 security_protocol: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1104,8 +1117,11 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, true, "end_points[].name")?;
             w.str(&self.host, true, "end_points[].host")?;
-            w.u16(self.port, "end_points[].port")?;
-            w.i16(self.security_protocol, "end_points[].security_protocol")?;
+            {
+                let r = w.run::<4>("end_points[].port")?;
+                r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -1117,7 +1133,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct BrokerFeature {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int16`, versions 0+.
         pub min_supported_version: i16,
         /// `int16`, versions 0+.
@@ -1129,7 +1145,7 @@ pub mod owned {
     impl Default for BrokerFeature {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 min_supported_version: 0_i16,
                 max_supported_version: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1165,8 +1181,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, true, "features[].name")?;
-            w.i16(self.min_supported_version, "features[].min_supported_version")?;
-            w.i16(self.max_supported_version, "features[].max_supported_version")?;
+            {
+                let r = w.run::<4>("features[].min_supported_version")?;
+                r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -123,9 +123,12 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.controller_id, "controller_id")?;
-        w.uuid(self.incarnation_id, "incarnation_id")?;
-        w.bool(self.zk_migration_ready, "zk_migration_ready")?;
+        {
+            let r = w.run::<21>("controller_id")?;
+            r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+            r[4..20].copy_from_slice(self.incarnation_id.as_bytes());
+            r[20] = u8::from(self.zk_migration_ready);
+        }
         w.array(&self.end_points, true, v, "end_points")?;
         w.array(&self.features, true, v, "features")?;
         if true {
@@ -282,8 +285,11 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "end_points[].name")?;
         w.str(self.host, true, "end_points[].host")?;
-        w.u16(self.port, "end_points[].port")?;
-        w.i16(self.security_protocol, "end_points[].security_protocol")?;
+        {
+            let r = w.run::<4>("end_points[].port")?;
+            r[0..2].copy_from_slice(&self.port.to_be_bytes());
+            r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -425,8 +431,11 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "features[].name")?;
-        w.i16(self.min_supported_version, "features[].min_supported_version")?;
-        w.i16(self.max_supported_version, "features[].max_supported_version")?;
+        {
+            let r = w.run::<4>("features[].min_supported_version")?;
+            r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+            r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -702,13 +711,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`RegisterControllerRecord`](super::RegisterControllerRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -770,9 +780,12 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.controller_id, "controller_id")?;
-            w.uuid(self.incarnation_id, "incarnation_id")?;
-            w.bool(self.zk_migration_ready, "zk_migration_ready")?;
+            {
+                let r = w.run::<21>("controller_id")?;
+                r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
+                r[4..20].copy_from_slice(self.incarnation_id.as_bytes());
+                r[20] = u8::from(self.zk_migration_ready);
+            }
             rt::owned::write_vec(w, &self.end_points, true, v, "end_points")?;
             rt::owned::write_vec(w, &self.features, true, v, "features")?;
             if true {
@@ -786,9 +799,9 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ControllerEndpoint {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `string`, versions 0+.
-        pub host: String,
+        pub host: rt::CompactString,
         /// `uint16`, versions 0+.
         pub port: u16,
         /// `int16`, versions 0+.
@@ -800,8 +813,8 @@ pub mod owned {
     impl Default for ControllerEndpoint {
         fn default() -> Self {
             Self {
-                name: String::new(),
-                host: String::new(),
+                name: rt::CompactString::const_new(""),
+                host: rt::CompactString::const_new(""),
                 port: 0_u16,
                 security_protocol: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -840,8 +853,11 @@ pub mod owned {
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, true, "end_points[].name")?;
             w.str(&self.host, true, "end_points[].host")?;
-            w.u16(self.port, "end_points[].port")?;
-            w.i16(self.security_protocol, "end_points[].security_protocol")?;
+            {
+                let r = w.run::<4>("end_points[].port")?;
+                r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -853,7 +869,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct ControllerFeature {
         /// `string`, versions 0+, map key.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int16`, versions 0+.
         pub min_supported_version: i16,
         /// `int16`, versions 0+.
@@ -865,7 +881,7 @@ pub mod owned {
     impl Default for ControllerFeature {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 min_supported_version: 0_i16,
                 max_supported_version: 0_i16,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -901,8 +917,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, true, "features[].name")?;
-            w.i16(self.min_supported_version, "features[].min_supported_version")?;
-            w.i16(self.max_supported_version, "features[].max_supported_version")?;
+            {
+                let r = w.run::<4>("features[].min_supported_version")?;
+                r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

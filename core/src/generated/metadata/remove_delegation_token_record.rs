@@ -154,19 +154,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`RemoveDelegationTokenRecord`](super::RemoveDelegationTokenRecord).
     #[derive(Clone, Debug, PartialEq)]
     pub struct RemoveDelegationTokenRecord {
         /// `string`, versions 0+.
-        pub token_id: String,
+        pub token_id: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -174,7 +175,7 @@ pub mod owned {
     impl Default for RemoveDelegationTokenRecord {
         fn default() -> Self {
             Self {
-                token_id: String::new(),
+                token_id: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

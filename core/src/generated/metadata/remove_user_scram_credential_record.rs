@@ -180,19 +180,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`RemoveUserScramCredentialRecord`](super::RemoveUserScramCredentialRecord).
     #[derive(Clone, Debug, PartialEq)]
     pub struct RemoveUserScramCredentialRecord {
         /// `string`, versions 0+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `int8`, versions 0+.
         pub mechanism: i8,
         /// Tagged fields this schema does not know.
@@ -202,7 +203,7 @@ pub mod owned {
     impl Default for RemoveUserScramCredentialRecord {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 mechanism: 0_i8,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

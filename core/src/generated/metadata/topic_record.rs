@@ -180,19 +180,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`TopicRecord`](super::TopicRecord).
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicRecord {
         /// `string`, versions 0+, entity `topicName`.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `uuid`, versions 0+.
         pub topic_id: rt::Uuid,
         /// Tagged fields this schema does not know.
@@ -202,7 +203,7 @@ pub mod owned {
     impl Default for TopicRecord {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 topic_id: rt::Uuid::nil(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

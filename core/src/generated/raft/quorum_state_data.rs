@@ -184,9 +184,12 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         if v <= 0 {
             w.str(self.cluster_id, true, "cluster_id")?;
         }
-        w.i32(self.leader_id, "leader_id")?;
-        w.i32(self.leader_epoch, "leader_epoch")?;
-        w.i32(self.voted_id, "voted_id")?;
+        {
+            let r = w.run::<12>("leader_id")?;
+            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            r[8..12].copy_from_slice(&self.voted_id.to_be_bytes());
+        }
         if v >= 1 {
             w.uuid(self.voted_directory_id, "voted_directory_id")?;
         }
@@ -525,19 +528,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`QuorumStateData`](super::QuorumStateData).
     #[derive(Clone, Debug, PartialEq)]
     pub struct QuorumStateData {
         /// `string`, versions 0.
-        pub cluster_id: String,
+        pub cluster_id: rt::CompactString,
         /// `int32`, versions 0+, default `-1`.
         pub leader_id: i32,
         /// `int32`, versions 0+, default `-1`.
@@ -549,7 +553,7 @@ pub mod owned {
         /// `int64`, versions 0.
         pub applied_offset: i64,
         /// `[]Voter`, versions 0, nullable at 0.
-        pub current_voters: Option<Vec<Voter>>,
+        pub current_voters: Option<rt::SmallVec<[Voter; 4]>>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -557,13 +561,13 @@ pub mod owned {
     impl Default for QuorumStateData {
         fn default() -> Self {
             Self {
-                cluster_id: String::new(),
+                cluster_id: rt::CompactString::const_new(""),
                 leader_id: -1_i32,
                 leader_epoch: -1_i32,
                 voted_id: -1_i32,
                 voted_directory_id: rt::Uuid::nil(),
                 applied_offset: 0_i64,
-                current_voters: Some(Vec::new()),
+                current_voters: Some(rt::SmallVec::new()),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -607,7 +611,7 @@ pub mod owned {
                 return Err(rt::write::not_in_version("applied_offset"));
             }
             if v <= 0 {
-                n += rt::owned::opt_vec_size(&self.current_voters, true, v <= 0, v, "current_voters")?;
+                n += rt::owned::opt_vec_size(self.current_voters.as_deref(), true, v <= 0, v, "current_voters")?;
             }
             if !(v <= 0) && !(self.current_voters.as_ref().is_some_and(|a| a.is_empty())) {
                 return Err(rt::write::not_in_version("current_voters"));
@@ -626,9 +630,12 @@ pub mod owned {
             if v <= 0 {
                 w.str(&self.cluster_id, true, "cluster_id")?;
             }
-            w.i32(self.leader_id, "leader_id")?;
-            w.i32(self.leader_epoch, "leader_epoch")?;
-            w.i32(self.voted_id, "voted_id")?;
+            {
+                let r = w.run::<12>("leader_id")?;
+                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                r[8..12].copy_from_slice(&self.voted_id.to_be_bytes());
+            }
             if v >= 1 {
                 w.uuid(self.voted_directory_id, "voted_directory_id")?;
             }
@@ -636,7 +643,7 @@ pub mod owned {
                 w.i64(self.applied_offset, "applied_offset")?;
             }
             if v <= 0 {
-                rt::owned::write_opt_vec(w, &self.current_voters, true, v, "current_voters")?;
+                rt::owned::write_opt_vec(w, self.current_voters.as_deref(), true, v, "current_voters")?;
             }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -213,11 +213,14 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         rt::Struct::write(&self.remote_log_segment_id, w, v)?;
-        w.i64(self.start_offset, "start_offset")?;
-        w.i64(self.end_offset, "end_offset")?;
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.max_timestamp_ms, "max_timestamp_ms")?;
-        w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
+        {
+            let r = w.run::<36>("start_offset")?;
+            r[0..8].copy_from_slice(&self.start_offset.to_be_bytes());
+            r[8..16].copy_from_slice(&self.end_offset.to_be_bytes());
+            r[16..20].copy_from_slice(&self.broker_id.to_be_bytes());
+            r[20..28].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
+            r[28..36].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
+        }
         w.array(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
         w.i32(self.segment_size_in_bytes, "segment_size_in_bytes")?;
         w.opt_bytes(self.custom_metadata, true, "custom_metadata")?;
@@ -512,8 +515,11 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch")?;
-        w.i64(self.offset, "segment_leader_epochs[].offset")?;
+        {
+            let r = w.run::<12>("segment_leader_epochs[].leader_epoch")?;
+            r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -672,8 +678,11 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-        w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id")?;
-        w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition")?;
+        {
+            let r = w.run::<20>("remote_log_segment_id.topic_id_partition.id")?;
+            r[0..16].copy_from_slice(self.id.as_bytes());
+            r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -1063,13 +1072,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`RemoteLogSegmentMetadataRecord`](super::RemoteLogSegmentMetadataRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -1087,7 +1097,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub event_timestamp_ms: i64,
         /// `[]SegmentLeaderEpochEntry`, versions 0+.
-        pub segment_leader_epochs: Vec<SegmentLeaderEpochEntry>,
+        pub segment_leader_epochs: rt::SmallVec<[SegmentLeaderEpochEntry; 4]>,
         /// `int32`, versions 0+.
         pub segment_size_in_bytes: i32,
         /// `bytes`, versions 0+, nullable at 0+, default `null`.
@@ -1109,7 +1119,7 @@ pub mod owned {
                 broker_id: 0_i32,
                 max_timestamp_ms: 0_i64,
                 event_timestamp_ms: 0_i64,
-                segment_leader_epochs: Vec::new(),
+                segment_leader_epochs: rt::SmallVec::new(),
                 segment_size_in_bytes: 0_i32,
                 custom_metadata: None,
                 remote_log_segment_state: 0_i8,
@@ -1162,11 +1172,14 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             rt::OwnedStruct::write(&self.remote_log_segment_id, w, v)?;
-            w.i64(self.start_offset, "start_offset")?;
-            w.i64(self.end_offset, "end_offset")?;
-            w.i32(self.broker_id, "broker_id")?;
-            w.i64(self.max_timestamp_ms, "max_timestamp_ms")?;
-            w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
+            {
+                let r = w.run::<36>("start_offset")?;
+                r[0..8].copy_from_slice(&self.start_offset.to_be_bytes());
+                r[8..16].copy_from_slice(&self.end_offset.to_be_bytes());
+                r[16..20].copy_from_slice(&self.broker_id.to_be_bytes());
+                r[20..28].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
+                r[28..36].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
             w.i32(self.segment_size_in_bytes, "segment_size_in_bytes")?;
             w.opt_bytes(self.custom_metadata.as_deref(), true, "custom_metadata")?;
@@ -1292,8 +1305,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch")?;
-            w.i64(self.offset, "segment_leader_epochs[].offset")?;
+            {
+                let r = w.run::<12>("segment_leader_epochs[].leader_epoch")?;
+                r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }
@@ -1305,7 +1321,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicIdPartitionEntry {
         /// `string`, versions 0+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `uuid`, versions 0+.
         pub id: rt::Uuid,
         /// `int32`, versions 0+.
@@ -1317,7 +1333,7 @@ pub mod owned {
     impl Default for TopicIdPartitionEntry {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 id: rt::Uuid::nil(),
                 partition: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -1355,8 +1371,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-            w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id")?;
-            w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition")?;
+            {
+                let r = w.run::<20>("remote_log_segment_id.topic_id_partition.id")?;
+                r[0..16].copy_from_slice(self.id.as_bytes());
+                r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

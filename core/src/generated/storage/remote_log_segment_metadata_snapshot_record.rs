@@ -213,12 +213,15 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.segment_id, "segment_id")?;
-        w.i64(self.start_offset, "start_offset")?;
-        w.i64(self.end_offset, "end_offset")?;
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.max_timestamp_ms, "max_timestamp_ms")?;
-        w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
+        {
+            let r = w.run::<52>("segment_id")?;
+            r[0..16].copy_from_slice(self.segment_id.as_bytes());
+            r[16..24].copy_from_slice(&self.start_offset.to_be_bytes());
+            r[24..32].copy_from_slice(&self.end_offset.to_be_bytes());
+            r[32..36].copy_from_slice(&self.broker_id.to_be_bytes());
+            r[36..44].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
+            r[44..52].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
+        }
         w.array(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
         w.i32(self.segment_size_in_bytes, "segment_size_in_bytes")?;
         w.opt_bytes(self.custom_metadata, true, "custom_metadata")?;
@@ -377,8 +380,11 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch")?;
-        w.i64(self.offset, "segment_leader_epochs[].offset")?;
+        {
+            let r = w.run::<12>("segment_leader_epochs[].leader_epoch")?;
+            r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -659,13 +665,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`RemoteLogSegmentMetadataSnapshotRecord`](super::RemoteLogSegmentMetadataSnapshotRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -683,7 +690,7 @@ pub mod owned {
         /// `int64`, versions 0+.
         pub event_timestamp_ms: i64,
         /// `[]SegmentLeaderEpochEntry`, versions 0+.
-        pub segment_leader_epochs: Vec<SegmentLeaderEpochEntry>,
+        pub segment_leader_epochs: rt::SmallVec<[SegmentLeaderEpochEntry; 4]>,
         /// `int32`, versions 0+.
         pub segment_size_in_bytes: i32,
         /// `bytes`, versions 0+, nullable at 0+, default `null`.
@@ -705,7 +712,7 @@ pub mod owned {
                 broker_id: 0_i32,
                 max_timestamp_ms: 0_i64,
                 event_timestamp_ms: 0_i64,
-                segment_leader_epochs: Vec::new(),
+                segment_leader_epochs: rt::SmallVec::new(),
                 segment_size_in_bytes: 0_i32,
                 custom_metadata: None,
                 remote_log_segment_state: 0_i8,
@@ -756,12 +763,15 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.segment_id, "segment_id")?;
-            w.i64(self.start_offset, "start_offset")?;
-            w.i64(self.end_offset, "end_offset")?;
-            w.i32(self.broker_id, "broker_id")?;
-            w.i64(self.max_timestamp_ms, "max_timestamp_ms")?;
-            w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
+            {
+                let r = w.run::<52>("segment_id")?;
+                r[0..16].copy_from_slice(self.segment_id.as_bytes());
+                r[16..24].copy_from_slice(&self.start_offset.to_be_bytes());
+                r[24..32].copy_from_slice(&self.end_offset.to_be_bytes());
+                r[32..36].copy_from_slice(&self.broker_id.to_be_bytes());
+                r[36..44].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
+                r[44..52].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
+            }
             rt::owned::write_vec(w, &self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
             w.i32(self.segment_size_in_bytes, "segment_size_in_bytes")?;
             w.opt_bytes(self.custom_metadata.as_deref(), true, "custom_metadata")?;
@@ -831,8 +841,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch")?;
-            w.i64(self.offset, "segment_leader_epochs[].offset")?;
+            {
+                let r = w.run::<12>("segment_leader_epochs[].leader_epoch")?;
+                r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

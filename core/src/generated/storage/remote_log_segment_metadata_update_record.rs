@@ -128,8 +128,11 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         rt::Struct::write(&self.remote_log_segment_id, w, v)?;
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
+        {
+            let r = w.run::<12>("broker_id")?;
+            r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+            r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
+        }
         w.opt_bytes(self.custom_metadata, true, "custom_metadata")?;
         w.i8(self.remote_log_segment_state, "remote_log_segment_state")?;
         if true {
@@ -426,8 +429,11 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-        w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id")?;
-        w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition")?;
+        {
+            let r = w.run::<20>("remote_log_segment_id.topic_id_partition.id")?;
+            r[0..16].copy_from_slice(self.id.as_bytes());
+            r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+        }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -669,13 +675,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`RemoteLogSegmentMetadataUpdateRecord`](super::RemoteLogSegmentMetadataUpdateRecord).
     #[derive(Clone, Debug, PartialEq)]
@@ -738,8 +745,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             rt::OwnedStruct::write(&self.remote_log_segment_id, w, v)?;
-            w.i32(self.broker_id, "broker_id")?;
-            w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
+            {
+                let r = w.run::<12>("broker_id")?;
+                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
+            }
             w.opt_bytes(self.custom_metadata.as_deref(), true, "custom_metadata")?;
             w.i8(self.remote_log_segment_state, "remote_log_segment_state")?;
             if true {
@@ -809,7 +819,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TopicIdPartitionEntry {
         /// `string`, versions 0+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// `uuid`, versions 0+.
         pub id: rt::Uuid,
         /// `int32`, versions 0+.
@@ -821,7 +831,7 @@ pub mod owned {
     impl Default for TopicIdPartitionEntry {
         fn default() -> Self {
             Self {
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 id: rt::Uuid::nil(),
                 partition: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
@@ -859,8 +869,11 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
             w.str(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-            w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id")?;
-            w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition")?;
+            {
+                let r = w.run::<20>("remote_log_segment_id.topic_id_partition.id")?;
+                r[0..16].copy_from_slice(self.id.as_bytes());
+                r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+            }
             if true {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

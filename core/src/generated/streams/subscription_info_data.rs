@@ -402,10 +402,9 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v <= 6 {
-            w.i32(self.topic_group_id, "prev_tasks[].topic_group_id")?;
-        }
-        if v <= 6 {
-            w.i32(self.partition, "prev_tasks[].partition")?;
+            let r = w.run::<8>("prev_tasks[].topic_group_id")?;
+            r[0..4].copy_from_slice(&self.topic_group_id.to_be_bytes());
+            r[4..8].copy_from_slice(&self.partition.to_be_bytes());
         }
         Ok(())
     }
@@ -647,10 +646,9 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
             w.i32(self.topic_group_id, "task_offset_sums[].topic_group_id")?;
         }
         if v >= 10 {
-            w.i32(self.partition, "task_offset_sums[].partition")?;
-        }
-        if v >= 10 {
-            w.i64(self.offset_sum, "task_offset_sums[].offset_sum")?;
+            let r = w.run::<12>("task_offset_sums[].partition")?;
+            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            r[4..12].copy_from_slice(&self.offset_sum.to_be_bytes());
         }
         if v >= 10 {
             w.opt_str(self.named_topology, false, "task_offset_sums[].named_topology")?;
@@ -964,13 +962,9 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if (7..=9).contains(&v) {
-            w.i32(self.partition, "task_offset_sums[].partition_to_offset_sum[].partition")?;
-        }
-        if (7..=9).contains(&v) {
-            w.i64(
-                self.offset_sum,
-                "task_offset_sums[].partition_to_offset_sum[].offset_sum",
-            )?;
+            let r = w.run::<12>("task_offset_sums[].partition_to_offset_sum[].partition")?;
+            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+            r[4..12].copy_from_slice(&self.offset_sum.to_be_bytes());
         }
         Ok(())
     }
@@ -1421,13 +1415,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`SubscriptionInfoData`](super::SubscriptionInfoData).
     #[derive(Clone, Debug, PartialEq)]
@@ -1439,9 +1434,9 @@ pub mod owned {
         /// `uuid`, versions 1+.
         pub process_id: rt::Uuid,
         /// `[]TaskId`, versions 1-6.
-        pub prev_tasks: Vec<TaskId>,
+        pub prev_tasks: rt::SmallVec<[TaskId; 4]>,
         /// `[]TaskId`, versions 1-6.
-        pub standby_tasks: Vec<TaskId>,
+        pub standby_tasks: rt::SmallVec<[TaskId; 4]>,
         /// `bytes`, versions 2+.
         pub user_end_point: Vec<u8>,
         /// `[]TaskOffsetSum`, versions 7+.
@@ -1462,8 +1457,8 @@ pub mod owned {
                 version: 0_i32,
                 latest_supported_version: -1_i32,
                 process_id: rt::Uuid::nil(),
-                prev_tasks: Vec::new(),
-                standby_tasks: Vec::new(),
+                prev_tasks: rt::SmallVec::new(),
+                standby_tasks: rt::SmallVec::new(),
                 user_end_point: Vec::new(),
                 task_offset_sums: Vec::new(),
                 unique_field: 0_i8,
@@ -1636,10 +1631,9 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             if v <= 6 {
-                w.i32(self.topic_group_id, "prev_tasks[].topic_group_id")?;
-            }
-            if v <= 6 {
-                w.i32(self.partition, "prev_tasks[].partition")?;
+                let r = w.run::<8>("prev_tasks[].topic_group_id")?;
+                r[0..4].copy_from_slice(&self.topic_group_id.to_be_bytes());
+                r[4..8].copy_from_slice(&self.partition.to_be_bytes());
             }
             Ok(())
         }
@@ -1655,9 +1649,9 @@ pub mod owned {
         /// `int64`, versions 10+.
         pub offset_sum: i64,
         /// `string`, versions 10+, nullable at 10+.
-        pub named_topology: Option<String>,
+        pub named_topology: Option<rt::CompactString>,
         /// `[]PartitionToOffsetSum`, versions 7-9.
-        pub partition_to_offset_sum: Vec<PartitionToOffsetSum>,
+        pub partition_to_offset_sum: rt::SmallVec<[PartitionToOffsetSum; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -1668,8 +1662,8 @@ pub mod owned {
                 topic_group_id: 0_i32,
                 partition: 0_i32,
                 offset_sum: 0_i64,
-                named_topology: Some(String::new()),
-                partition_to_offset_sum: Vec::new(),
+                named_topology: Some(rt::CompactString::const_new("")),
+                partition_to_offset_sum: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -1681,7 +1675,7 @@ pub mod owned {
                 topic_group_id: v.topic_group_id,
                 partition: v.partition,
                 offset_sum: v.offset_sum,
-                named_topology: v.named_topology.map(String::from),
+                named_topology: v.named_topology.map(rt::CompactString::from),
                 partition_to_offset_sum: v.partition_to_offset_sum.iter().map(|e| (&e).into()).collect(),
                 unknown_tagged_fields: (&v.unknown_tagged_fields).into(),
             }
@@ -1743,10 +1737,9 @@ pub mod owned {
                 w.i32(self.topic_group_id, "task_offset_sums[].topic_group_id")?;
             }
             if v >= 10 {
-                w.i32(self.partition, "task_offset_sums[].partition")?;
-            }
-            if v >= 10 {
-                w.i64(self.offset_sum, "task_offset_sums[].offset_sum")?;
+                let r = w.run::<12>("task_offset_sums[].partition")?;
+                r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                r[4..12].copy_from_slice(&self.offset_sum.to_be_bytes());
             }
             if v >= 10 {
                 w.opt_str(
@@ -1893,13 +1886,9 @@ pub mod owned {
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
             if (7..=9).contains(&v) {
-                w.i32(self.partition, "task_offset_sums[].partition_to_offset_sum[].partition")?;
-            }
-            if (7..=9).contains(&v) {
-                w.i64(
-                    self.offset_sum,
-                    "task_offset_sums[].partition_to_offset_sum[].offset_sum",
-                )?;
+                let r = w.run::<12>("task_offset_sums[].partition_to_offset_sum[].partition")?;
+                r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                r[4..12].copy_from_slice(&self.offset_sum.to_be_bytes());
             }
             Ok(())
         }

@@ -1094,13 +1094,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`NullableStructMessage`](super::NullableStructMessage).
     #[derive(Clone, Debug, PartialEq)]
@@ -1208,7 +1209,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MyStruct {
         /// `string`, versions 0+.
-        pub my_string: String,
+        pub my_string: rt::CompactString,
         /// `int32`, versions 0+.
         pub my_int: i32,
         /// Tagged fields this schema does not know.
@@ -1218,7 +1219,7 @@ pub mod owned {
     impl Default for MyStruct {
         fn default() -> Self {
             Self {
-                my_string: String::new(),
+                my_string: rt::CompactString::const_new(""),
                 my_int: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1264,7 +1265,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MyStruct2 {
         /// `string`, versions 0+.
-        pub my_string: String,
+        pub my_string: rt::CompactString,
         /// `int32`, versions 0+.
         pub my_int: i32,
         /// Tagged fields this schema does not know.
@@ -1274,7 +1275,7 @@ pub mod owned {
     impl Default for MyStruct2 {
         fn default() -> Self {
             Self {
-                my_string: String::new(),
+                my_string: rt::CompactString::const_new(""),
                 my_int: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1320,7 +1321,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MyStruct3 {
         /// `string`, versions 1+.
-        pub my_string: String,
+        pub my_string: rt::CompactString,
         /// `int32`, versions 1+.
         pub my_int: i32,
         /// Tagged fields this schema does not know.
@@ -1330,7 +1331,7 @@ pub mod owned {
     impl Default for MyStruct3 {
         fn default() -> Self {
             Self {
-                my_string: String::new(),
+                my_string: rt::CompactString::const_new(""),
                 my_int: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
@@ -1391,7 +1392,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct MyStruct4 {
         /// `string`, versions 1+.
-        pub my_string: String,
+        pub my_string: rt::CompactString,
         /// `int32`, versions 1+.
         pub my_int: i32,
         /// Tagged fields this schema does not know.
@@ -1401,7 +1402,7 @@ pub mod owned {
     impl Default for MyStruct4 {
         fn default() -> Self {
             Self {
-                my_string: String::new(),
+                my_string: rt::CompactString::const_new(""),
                 my_int: 0_i32,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

@@ -402,13 +402,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`SimpleArraysMessage`](super::SimpleArraysMessage).
     #[derive(Clone, Debug, PartialEq)]
@@ -416,7 +417,7 @@ pub mod owned {
         /// `[]StructArray`, versions 1+.
         pub goats: Vec<StructArray>,
         /// `[]int32`, versions 0+.
-        pub sheep: Vec<i32>,
+        pub sheep: rt::SmallVec<[i32; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -425,7 +426,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 goats: Vec::new(),
-                sheep: Vec::new(),
+                sheep: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -480,7 +481,7 @@ pub mod owned {
         /// `int8`, versions 1+.
         pub color: i8,
         /// `string`, versions 2+.
-        pub name: String,
+        pub name: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -489,7 +490,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 color: 0_i8,
-                name: String::new(),
+                name: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }

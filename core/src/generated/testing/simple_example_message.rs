@@ -519,10 +519,9 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         rt::Struct::write(&self.my_common_struct, w, v)?;
         rt::Struct::write(&self.my_other_common_struct, w, v)?;
         if v >= 1 {
-            w.u16(self.my_uint16, "my_uint16")?;
-        }
-        if v >= 1 {
-            w.u32(self.my_uint32, "my_uint32")?;
+            let r = w.run::<6>("my_uint16")?;
+            r[0..2].copy_from_slice(&self.my_uint16.to_be_bytes());
+            r[2..6].copy_from_slice(&self.my_uint32.to_be_bytes());
         }
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
@@ -1064,8 +1063,11 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.foo, "my_common_struct.foo")?;
-        w.i32(self.bar, "my_common_struct.bar")?;
+        {
+            let r = w.run::<8>("my_common_struct.foo")?;
+            r[0..4].copy_from_slice(&self.foo.to_be_bytes());
+            r[4..8].copy_from_slice(&self.bar.to_be_bytes());
+        }
         if v >= 1 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -1705,13 +1707,14 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`SimpleExampleMessage`](super::SimpleExampleMessage).
     #[derive(Clone, Debug, PartialEq)]
@@ -1719,15 +1722,15 @@ pub mod owned {
         /// `uuid`, versions 1+.
         pub process_id: rt::Uuid,
         /// `[]int32`, tagged field 0 at versions 1+.
-        pub my_tagged_int_array: Vec<i32>,
+        pub my_tagged_int_array: rt::SmallVec<[i32; 4]>,
         /// `string`, tagged field 1 at versions 1+, nullable at 1+, default `null`.
-        pub my_nullable_string: Option<String>,
+        pub my_nullable_string: Option<rt::CompactString>,
         /// `int16`, tagged field 2 at versions 1+, default `123`.
         pub my_int16: i16,
         /// `float64`, tagged field 3 at versions 1+, default `12.34`.
         pub my_float64: f64,
         /// `string`, tagged field 4 at versions 1+.
-        pub my_string: String,
+        pub my_string: rt::CompactString,
         /// `bytes`, tagged field 5 at versions 1+, nullable at 1+.
         pub my_bytes: Option<Vec<u8>>,
         /// `uuid`, tagged field 6 at versions 1+, default `H3KKO4NTRPaCWtEmm3vW7A`.
@@ -1760,11 +1763,11 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 process_id: rt::Uuid::nil(),
-                my_tagged_int_array: Vec::new(),
+                my_tagged_int_array: rt::SmallVec::new(),
                 my_nullable_string: None,
                 my_int16: 123_i16,
                 my_float64: 12.34_f64,
-                my_string: String::new(),
+                my_string: rt::CompactString::const_new(""),
                 my_bytes: Some(Vec::new()),
                 tagged_uuid: rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec),
                 tagged_long: 914172222550880202_i64,
@@ -1787,7 +1790,7 @@ pub mod owned {
             Self {
                 process_id: v.process_id,
                 my_tagged_int_array: v.my_tagged_int_array.iter().collect(),
-                my_nullable_string: v.my_nullable_string.map(String::from),
+                my_nullable_string: v.my_nullable_string.map(rt::CompactString::from),
                 my_int16: v.my_int16,
                 my_float64: v.my_float64,
                 my_string: v.my_string.into(),
@@ -1972,10 +1975,9 @@ pub mod owned {
             rt::OwnedStruct::write(&self.my_common_struct, w, v)?;
             rt::OwnedStruct::write(&self.my_other_common_struct, w, v)?;
             if v >= 1 {
-                w.u16(self.my_uint16, "my_uint16")?;
-            }
-            if v >= 1 {
-                w.u32(self.my_uint32, "my_uint32")?;
+                let r = w.run::<6>("my_uint16")?;
+                r[0..2].copy_from_slice(&self.my_uint16.to_be_bytes());
+                r[2..6].copy_from_slice(&self.my_uint32.to_be_bytes());
             }
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -2093,7 +2095,7 @@ pub mod owned {
         /// `int32`, versions 2+.
         pub struct_id: i32,
         /// `[]StructArray`, versions 2+.
-        pub array_in_struct: Vec<StructArray>,
+        pub array_in_struct: rt::SmallVec<[StructArray; 4]>,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2102,7 +2104,7 @@ pub mod owned {
         fn default() -> Self {
             Self {
                 struct_id: 0_i32,
-                array_in_struct: Vec::new(),
+                array_in_struct: rt::SmallVec::new(),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -2162,7 +2164,7 @@ pub mod owned {
     #[derive(Clone, Debug, PartialEq)]
     pub struct TaggedStruct {
         /// `string`, versions 2+.
-        pub struct_id: String,
+        pub struct_id: rt::CompactString,
         /// Tagged fields this schema does not know.
         pub unknown_tagged_fields: rt::OwnedTaggedFields,
     }
@@ -2170,7 +2172,7 @@ pub mod owned {
     impl Default for TaggedStruct {
         fn default() -> Self {
             Self {
-                struct_id: String::new(),
+                struct_id: rt::CompactString::const_new(""),
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }
         }
@@ -2262,8 +2264,11 @@ pub mod owned {
         }
 
         fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.foo, "my_common_struct.foo")?;
-            w.i32(self.bar, "my_common_struct.bar")?;
+            {
+                let r = w.run::<8>("my_common_struct.foo")?;
+                r[0..4].copy_from_slice(&self.foo.to_be_bytes());
+                r[4..8].copy_from_slice(&self.bar.to_be_bytes());
+            }
             if v >= 1 {
                 w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
             }

@@ -181,19 +181,20 @@ pub mod schema {
     };
 }
 
-/// Owned twins of this module's structs (feature `alloc`): `String`, `Vec` and owned
-/// unknown tagged fields; converted from a view with `From`, encoded with the same checks.
+/// Owned twins of this module's structs (feature `alloc`): `CompactString` (inline up to 24
+/// bytes), `Vec`, `SmallVec` (arrays of fixed-width elements, 4 inline) and owned unknown tagged
+/// fields; converted from a view with `From`, encoded with the same checks.
 #[cfg(feature = "alloc")]
 pub mod owned {
     use crate::rt;
     #[allow(unused_imports)]
-    use alloc::{string::String, vec::Vec};
+    use alloc::vec::Vec;
 
     /// Owned [`SimpleRecordsMessage`](super::SimpleRecordsMessage).
     #[derive(Clone, Debug, PartialEq)]
     pub struct SimpleRecordsMessage {
         /// `string`, versions 0+, entity `topicName`.
-        pub topic: String,
+        pub topic: rt::CompactString,
         /// `records`, versions 0+, nullable at 0+.
         pub record_set: Option<Vec<u8>>,
         /// Tagged fields this schema does not know.
@@ -203,7 +204,7 @@ pub mod owned {
     impl Default for SimpleRecordsMessage {
         fn default() -> Self {
             Self {
-                topic: String::new(),
+                topic: rt::CompactString::const_new(""),
                 record_set: None,
                 unknown_tagged_fields: rt::OwnedTaggedFields::new(),
             }

@@ -33,6 +33,7 @@ use kafka_wire::frame::{parse_request, Mode, RequestFrame};
 use kafka_wire::messages::ResponseHeader;
 use kafka_wire::records::{Batch, Batches};
 use kafka_wire::{ApiKey, EncodeError, Message, OwnedMessage, RequestBody, Uuid};
+use kafka_wire::CompactString as Str;
 
 /// The APIs the stub answers, and so advertises in ApiVersions.
 const HANDLED: &[ApiKey] = &[
@@ -71,12 +72,12 @@ struct Topic {
 
 #[derive(Default)]
 struct State {
-    topics: BTreeMap<String, Topic>,
-    committed: BTreeMap<(String, String, i32), i64>,
+    topics: BTreeMap<Str, Topic>,
+    committed: BTreeMap<(Str, Str, i32), i64>,
     /// KIP-848 groups: (group, member) -> (member epoch, subscribed topics).
-    cg_members: BTreeMap<(String, String), (i32, Vec<String>)>,
+    cg_members: BTreeMap<(Str, Str), (i32, Vec<Str>)>,
     /// Groups seen, with their type (`classic` or `consumer`).
-    groups: BTreeMap<String, &'static str>,
+    groups: BTreeMap<Str, &'static str>,
     generation: i32,
     members: u32,
     /// Frames kept per (api, version).
@@ -87,7 +88,7 @@ struct State {
 impl State {
     fn topic(&mut self, name: &str, partitions: i32) -> &mut Topic {
         let n = self.topics.len() as u128;
-        self.topics.entry(name.to_string()).or_insert_with(|| Topic {
+        self.topics.entry(name.into()).or_insert_with(|| Topic {
             // Deterministic, distinct, never zero.
             id: Uuid::from_u128(0x6b77_6972_6500_0000_0000_0000_0000_0000 | (n + 1)),
             partitions: partitions.max(1),
@@ -95,7 +96,7 @@ impl State {
             next_offset: 0,
         })
     }
-    fn by_id(&self, id: Uuid) -> Option<(&String, &Topic)> {
+    fn by_id(&self, id: Uuid) -> Option<(&Str, &Topic)> {
         self.topics.iter().find(|(_, t)| t.id == id)
     }
 }
@@ -275,15 +276,15 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
             let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
             let mut topics = Vec::new();
             let mk = |name: &str, t: &Topic| o::MetadataResponseTopic {
-                    name: Some(name.to_string()),
+                    name: Some(name.into()),
                     topic_id: if v >= 10 { t.id } else { Uuid::nil() },
                     partitions: (0..t.partitions)
                         .map(|p| o::MetadataResponsePartition {
                             partition_index: p,
                             leader_id: NODE_ID,
                             leader_epoch: if v >= 7 { 0 } else { -1 },
-                            replica_nodes: vec![NODE_ID],
-                            isr_nodes: vec![NODE_ID],
+                            replica_nodes: [NODE_ID].into_iter().collect(),
+                            isr_nodes: [NODE_ID].into_iter().collect(),
                             ..Default::default()
                         })
                         .collect(),
@@ -345,7 +346,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                         name: t.name.clone(),
                         topic_id: if v >= 7 { id } else { Uuid::nil() },
                         error_code: if exists { 36 } else { 0 }, // TOPIC_ALREADY_EXISTS
-                        error_message: if exists && v >= 1 { Some(format!("Topic '{}' already exists.", t.name)) } else { None },
+                        error_message: if exists && v >= 1 { Some(format!("Topic '{}' already exists.", t.name).into()) } else { None },
                         num_partitions: if v >= 5 { n } else { -1 },
                         replication_factor: if v >= 5 { 1 } else { -1 },
                         configs: if v >= 5 { Some(Vec::new()) } else { None },
@@ -420,7 +421,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                     });
                 }
                 responses.push(o::TopicProduceResponse {
-                    name: if v >= 13 { String::new() } else { td.name.clone() },
+                    name: if v >= 13 { Str::default() } else { td.name.clone() },
                     topic_id: if v >= 13 { td.topic_id } else { Uuid::nil() },
                     partition_responses,
                     ..Default::default()
@@ -458,7 +459,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                                         high_watermark: hw,
                                         last_stable_offset: if v >= 4 { hw } else { -1 },
                                         log_start_offset: if v >= 5 { 0 } else { -1 },
-                                        aborted_transactions: if v >= 4 { Some(Vec::new()) } else { None },
+                                        aborted_transactions: if v >= 4 { Some(Default::default()) } else { None },
                                         records: Some(records),
                                         ..Default::default()
                                     }
@@ -473,7 +474,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                             })
                             .collect();
                         o::FetchableTopicResponse {
-                            topic: if v >= 13 { String::new() } else { ft.topic.clone() },
+                            topic: if v >= 13 { Str::default() } else { ft.topic.clone() },
                             topic_id: if v >= 13 { ft.topic_id } else { Uuid::nil() },
                             partitions,
                             ..Default::default()
@@ -507,7 +508,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                             let offset = if lp.timestamp == -1 { end } else { 0 };
                             o::ListOffsetsPartitionResponse {
                                 partition_index: lp.partition_index,
-                                old_style_offsets: if v == 0 { vec![offset] } else { Vec::new() },
+                                old_style_offsets: if v == 0 { [offset].into_iter().collect() } else { Default::default() },
                                 timestamp: -1,
                                 offset: if v >= 1 { offset } else { -1 },
                                 leader_epoch: if v >= 4 { 0 } else { -1 },
@@ -570,7 +571,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
             st.generation += 1;
             let member_id = if req.member_id.is_empty() {
                 st.members += 1;
-                format!("{}-member-{}", cfg.client, st.members)
+                Str::from(format!("{}-member-{}", cfg.client, st.members))
             } else {
                 req.member_id.clone()
             };
@@ -610,7 +611,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
             let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
             let member_id = if req.member_id.is_empty() {
                 st.members += 1;
-                format!("{}-member-{}", cfg.client, st.members)
+                Str::from(format!("{}-member-{}", cfg.client, st.members))
             } else {
                 req.member_id.clone()
             };
@@ -650,7 +651,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
             use delete_topics_response::owned as o;
             let req = delete_topics_request::owned::DeleteTopicsRequest::from_view(req);
             let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
-            let wanted: Vec<(Option<String>, Uuid)> = if v >= 6 {
+            let wanted: Vec<(Option<Str>, Uuid)> = if v >= 6 {
                 req.topics.iter().map(|t| (t.name.clone(), t.topic_id)).collect()
             } else {
                 req.topic_names.iter().map(|n| (Some(n.clone()), Uuid::nil())).collect()
@@ -679,8 +680,8 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                 .map(|(g, ty)| o::ListedGroup {
                     group_id: g.clone(),
                     protocol_type: "consumer".into(),
-                    group_state: if v >= 4 { "Empty".into() } else { String::new() },
-                    group_type: if v >= 5 { (*ty).into() } else { String::new() },
+                    group_state: if v >= 4 { "Empty".into() } else { Str::default() },
+                    group_type: if v >= 5 { (*ty).into() } else { Str::default() },
                     ..Default::default()
                 })
                 .collect();
@@ -709,13 +710,13 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
             let mut topics = Vec::new();
             for t in &req.topics {
                 let name = if t.name.is_empty() { st.by_id(t.topic_id).map(|(n, _)| n.clone()).unwrap_or_default() } else { t.name.clone() };
-                let mut partitions = Vec::new();
+                let mut partitions = kafka_wire::SmallVec::new();
                 for p in &t.partitions {
                     st.committed.insert((req.group_id.clone(), name.clone(), p.partition_index), p.committed_offset);
                     partitions.push(o::OffsetCommitResponsePartition { partition_index: p.partition_index, ..Default::default() });
                 }
                 topics.push(o::OffsetCommitResponseTopic {
-                    name: if v >= 10 { String::new() } else { t.name.clone() },
+                    name: if v >= 10 { Str::default() } else { t.name.clone() },
                     topic_id: if v >= 10 { t.topic_id } else { Uuid::nil() },
                     partitions,
                     ..Default::default()
@@ -727,7 +728,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
             use offset_fetch_response::owned as o;
             let req = offset_fetch_request::owned::OffsetFetchRequest::from_view(req);
             let st = state.lock().unwrap_or_else(|p| p.into_inner());
-            let committed = |group: &str, topic: &str, p: i32| st.committed.get(&(group.to_string(), topic.to_string(), p)).copied().unwrap_or(-1);
+            let committed = |group: &str, topic: &str, p: i32| st.committed.get(&(group.into(), topic.into(), p)).copied().unwrap_or(-1);
             let resp = if v >= 8 {
                 let groups = req
                     .groups
@@ -741,7 +742,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                             .map(|t| {
                                 let name = if t.name.is_empty() { st.by_id(t.topic_id).map(|(n, _)| n.clone()).unwrap_or_default() } else { t.name.clone() };
                                 o::OffsetFetchResponseTopics {
-                                    name: if v >= 10 { String::new() } else { t.name.clone() },
+                                    name: if v >= 10 { Str::default() } else { t.name.clone() },
                                     topic_id: if v >= 10 { t.topic_id } else { Uuid::nil() },
                                     partitions: t
                                         .partition_indexes
@@ -749,7 +750,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                                         .map(|&p| o::OffsetFetchResponsePartitions {
                                             partition_index: p,
                                             committed_offset: committed(&g.group_id, &name, p),
-                                            metadata: Some(String::new()),
+                                            metadata: Some(Str::default()),
                                             ..Default::default()
                                         })
                                         .collect(),
@@ -774,7 +775,7 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
                             .map(|&p| o::OffsetFetchResponsePartition {
                                 partition_index: p,
                                 committed_offset: committed(&req.group_id, &t.name, p),
-                                metadata: Some(String::new()),
+                                metadata: Some(Str::default()),
                                 ..Default::default()
                             })
                             .collect(),
