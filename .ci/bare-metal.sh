@@ -70,8 +70,8 @@ APT_CACHE="${BARE_METAL_APT_CACHE:-/var/tmp/kafka-wire-bare-metal/apt}"
 # A little above what tests/firmware/BUDGETS.md reports as measured; update both together.
 declare -A TEXT_BUDGET=(        # bytes of .text of the release firmware (default features)
   [thumbv7em-none-eabihf]=123000  # opt-level "s" throughout
-  [thumbv6m-none-eabi]=137000     # kafka-wire at opt-level 0 before LTO (BARE_METAL_VARIANT_OPT)
-  [thumbv7m-none-eabi]=137000
+  [thumbv6m-none-eabi]=139000     # kafka-wire at opt-level 0 before LTO (BARE_METAL_VARIANT_OPT)
+  [thumbv7m-none-eabi]=139000
 )
 declare -A STACK_BUDGET=(       # peak stack bytes, measured by stack painting, per board
   [mps2-an386]=4500               # thumbv7em, opt-level "s" throughout
