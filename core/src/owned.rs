@@ -145,12 +145,12 @@ macro_rules! fixed_owned {
                 w.$wr(*self, f)
             }
             #[inline(always)]
-            fn put_all(elems: &[Self], mut dst: &mut [u8]) {
-                for e in elems {
-                    let Some((d, rest)) = dst.split_first_chunk_mut::<$w>() else { return };
-                    let b: [u8; $w] = $be(*e);
-                    *d = b;
-                    dst = rest;
+            fn put_all(elems: &[Self], dst: &mut [u8]) {
+                for (d, e) in dst.chunks_exact_mut($w).zip(elems) {
+                    if let Some(d) = d.first_chunk_mut::<$w>() {
+                        let b: [u8; $w] = $be(*e);
+                        *d = b;
+                    }
                 }
             }
         }
