@@ -1278,10 +1278,12 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     // write
     let mut wb = String::new();
     let mut wv = false;
-    // Runs of fixed-width fields present at the same versions are written with one bounds check.
+    // Owned values write runs of fixed-width fields present at the same versions with one
+    // bounds check. Views do not: encoding a parsed view copies its validated bytes, and the
+    // runs cost the views' build time and unoptimised firmware size.
     let run_cond = |x: &F| -> Option<String> {
         let c = cond(x.f.versions.minus(x.f.tagged), valid);
-        (c != "false" && fixed_width(&x.f.ty).is_some()).then_some(c)
+        (x.owned && c != "false" && fixed_width(&x.f.ty).is_some()).then_some(c)
     };
     let mut skip = 0usize;
     for (i, x) in fs.iter().enumerate() {

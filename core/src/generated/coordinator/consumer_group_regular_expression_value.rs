@@ -110,11 +110,8 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.topics, true, v, "topics")?;
-        {
-            let r = w.run::<16>("version")?;
-            r[0..8].copy_from_slice(&self.version.to_be_bytes());
-            r[8..16].copy_from_slice(&self.timestamp.to_be_bytes());
-        }
+        w.i64(self.version, "version")?;
+        w.i64(self.timestamp, "timestamp")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -105,11 +105,8 @@ impl<'a> rt::Struct<'a> for ShareSnapshotKey<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.group_id, false, "group_id")?;
-        {
-            let r = w.run::<20>("topic_id")?;
-            r[0..16].copy_from_slice(self.topic_id.as_bytes());
-            r[16..20].copy_from_slice(&self.partition.to_be_bytes());
-        }
+        w.uuid(self.topic_id, "topic_id")?;
+        w.i32(self.partition, "partition")?;
         Ok(())
     }
 }

@@ -196,12 +196,9 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<9>("member_epoch")?;
-            r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
-            r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
-            r[8..9].copy_from_slice(&self.state.to_be_bytes());
-        }
+        w.i32(self.member_epoch, "member_epoch")?;
+        w.i32(self.previous_member_epoch, "previous_member_epoch")?;
+        w.i8(self.state, "state")?;
         w.array(&self.active_tasks, true, v, "active_tasks")?;
         w.array(&self.standby_tasks, true, v, "standby_tasks")?;
         w.array(&self.warmup_tasks, true, v, "warmup_tasks")?;

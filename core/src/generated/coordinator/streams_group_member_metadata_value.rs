@@ -156,11 +156,8 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         w.opt_str(self.rack_id, true, "rack_id")?;
         w.str(self.client_id, true, "client_id")?;
         w.str(self.client_host, true, "client_host")?;
-        {
-            let r = w.run::<8>("rebalance_timeout_ms")?;
-            r[0..4].copy_from_slice(&self.rebalance_timeout_ms.to_be_bytes());
-            r[4..8].copy_from_slice(&self.topology_epoch.to_be_bytes());
-        }
+        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
+        w.i32(self.topology_epoch, "topology_epoch")?;
         w.str(self.process_id, true, "process_id")?;
         w.opt_struct(&self.user_endpoint, true, v, "user_endpoint")?;
         w.array(&self.client_tags, true, v, "client_tags")?;

@@ -540,11 +540,11 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "subtopologies[].state_changelog_topics[].name")?;
-        {
-            let r = w.run::<6>("subtopologies[].state_changelog_topics[].partitions")?;
-            r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
-            r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
-        }
+        w.i32(self.partitions, "subtopologies[].state_changelog_topics[].partitions")?;
+        w.i16(
+            self.replication_factor,
+            "subtopologies[].state_changelog_topics[].replication_factor",
+        )?;
         w.array(
             &self.topic_configs,
             true,

@@ -272,17 +272,14 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.i64(self.producer_id, "producer_id")?;
         w.i16(self.producer_epoch, "producer_epoch")?;
-        {
-            let r = w.run::<5>("transaction_timeout_ms")?;
-            r[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
-            r[4..5].copy_from_slice(&self.transaction_status.to_be_bytes());
-        }
+        w.i32(self.transaction_timeout_ms, "transaction_timeout_ms")?;
+        w.i8(self.transaction_status, "transaction_status")?;
         w.opt_array(&self.transaction_partitions, v >= 1, v, "transaction_partitions")?;
-        {
-            let r = w.run::<16>("transaction_last_update_timestamp_ms")?;
-            r[0..8].copy_from_slice(&self.transaction_last_update_timestamp_ms.to_be_bytes());
-            r[8..16].copy_from_slice(&self.transaction_start_timestamp_ms.to_be_bytes());
-        }
+        w.i64(
+            self.transaction_last_update_timestamp_ms,
+            "transaction_last_update_timestamp_ms",
+        )?;
+        w.i64(self.transaction_start_timestamp_ms, "transaction_start_timestamp_ms")?;
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             let has_previous_producer_id = true && !(self.previous_producer_id == -1_i64);

@@ -121,11 +121,8 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.transactional_id, v >= 3, "transactional_id")?;
-        {
-            let r = w.run::<10>("producer_id")?;
-            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-            r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-        }
+        w.i64(self.producer_id, "producer_id")?;
+        w.i16(self.producer_epoch, "producer_epoch")?;
         w.str(self.group_id, v >= 3, "group_id")?;
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

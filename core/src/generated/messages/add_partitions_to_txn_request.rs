@@ -218,9 +218,10 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
             )?;
         }
         if v <= 3 {
-            let r = w.run::<10>("v3_and_below_producer_id")?;
-            r[0..8].copy_from_slice(&self.v3_and_below_producer_id.to_be_bytes());
-            r[8..10].copy_from_slice(&self.v3_and_below_producer_epoch.to_be_bytes());
+            w.i64(self.v3_and_below_producer_id, "v3_and_below_producer_id")?;
+        }
+        if v <= 3 {
+            w.i16(self.v3_and_below_producer_epoch, "v3_and_below_producer_epoch")?;
         }
         if v <= 3 {
             w.array(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
@@ -476,10 +477,13 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
             w.str(self.transactional_id, v >= 3, "transactions[].transactional_id")?;
         }
         if v >= 4 {
-            let r = w.run::<11>("transactions[].producer_id")?;
-            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-            r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-            r[10] = u8::from(self.verify_only);
+            w.i64(self.producer_id, "transactions[].producer_id")?;
+        }
+        if v >= 4 {
+            w.i16(self.producer_epoch, "transactions[].producer_epoch")?;
+        }
+        if v >= 4 {
+            w.bool(self.verify_only, "transactions[].verify_only")?;
         }
         if v >= 4 {
             w.array(&self.topics, v >= 3, v, "transactions[].topics")?;

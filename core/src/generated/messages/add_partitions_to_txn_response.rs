@@ -694,11 +694,14 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("results_by_topic_v3_and_below[].results_by_partition[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..6].copy_from_slice(&self.partition_error_code.to_be_bytes());
-        }
+        w.i32(
+            self.partition_index,
+            "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
+        )?;
+        w.i16(
+            self.partition_error_code,
+            "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
+        )?;
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -125,12 +125,9 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.opt_str(self.cluster_id, true, "cluster_id")?;
-        {
-            let r = w.run::<24>("timeout_ms")?;
-            r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
-            r[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
-            r[8..24].copy_from_slice(self.voter_directory_id.as_bytes());
-        }
+        w.i32(self.timeout_ms, "timeout_ms")?;
+        w.i32(self.voter_id, "voter_id")?;
+        w.uuid(self.voter_directory_id, "voter_directory_id")?;
         w.array(&self.listeners, true, v, "listeners")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

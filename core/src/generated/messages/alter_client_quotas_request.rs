@@ -515,11 +515,8 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.key, v >= 1, "entries[].ops[].key")?;
-        {
-            let r = w.run::<9>("entries[].ops[].value")?;
-            r[0..8].copy_from_slice(&self.value.to_be_bytes());
-            r[8] = u8::from(self.remove);
-        }
+        w.f64(self.value, "entries[].ops[].value")?;
+        w.bool(self.remove, "entries[].ops[].remove")?;
         if v >= 1 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

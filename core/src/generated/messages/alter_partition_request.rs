@@ -109,11 +109,8 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<12>("broker_id")?;
-            r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-            r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-        }
+        w.i32(self.broker_id, "broker_id")?;
+        w.i64(self.broker_epoch, "broker_epoch")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -527,11 +524,8 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<8>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
         if v <= 2 {
             w.array(&self.new_isr, true, v, "topics[].partitions[].new_isr")?;
         }
@@ -732,9 +726,13 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 3 {
-            let r = w.run::<12>("topics[].partitions[].new_isr_with_epochs[].broker_id")?;
-            r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-            r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+            w.i32(self.broker_id, "topics[].partitions[].new_isr_with_epochs[].broker_id")?;
+        }
+        if v >= 3 {
+            w.i64(
+                self.broker_epoch,
+                "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
+            )?;
         }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

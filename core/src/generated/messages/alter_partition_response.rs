@@ -108,11 +108,8 @@ impl<'a> rt::Struct<'a> for AlterPartitionResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("throttle_time_ms")?;
-            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i16(self.error_code, "error_code")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -496,13 +493,10 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<14>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-            r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i16(self.error_code, "topics[].partitions[].error_code")?;
+        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
         w.array(&self.isr, true, v, "topics[].partitions[].isr")?;
         if v >= 1 {
             w.i8(

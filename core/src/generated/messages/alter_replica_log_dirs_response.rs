@@ -376,11 +376,8 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirPartitionResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("results[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition_index, "results[].partitions[].partition_index")?;
+        w.i16(self.error_code, "results[].partitions[].error_code")?;
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -375,11 +375,8 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<12>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
-        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

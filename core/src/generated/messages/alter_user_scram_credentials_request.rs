@@ -394,11 +394,8 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "upsertions[].name")?;
-        {
-            let r = w.run::<5>("upsertions[].mechanism")?;
-            r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
-            r[1..5].copy_from_slice(&self.iterations.to_be_bytes());
-        }
+        w.i8(self.mechanism, "upsertions[].mechanism")?;
+        w.i32(self.iterations, "upsertions[].iterations")?;
         w.bytes(self.salt, true, "upsertions[].salt")?;
         w.bytes(self.salted_password, true, "upsertions[].salted_password")?;
         if true {

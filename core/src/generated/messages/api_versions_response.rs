@@ -419,12 +419,9 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("api_keys[].api_key")?;
-            r[0..2].copy_from_slice(&self.api_key.to_be_bytes());
-            r[2..4].copy_from_slice(&self.min_version.to_be_bytes());
-            r[4..6].copy_from_slice(&self.max_version.to_be_bytes());
-        }
+        w.i16(self.api_key, "api_keys[].api_key")?;
+        w.i16(self.min_version, "api_keys[].min_version")?;
+        w.i16(self.max_version, "api_keys[].max_version")?;
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -621,9 +618,10 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
             w.str(self.name, v >= 3, "supported_features[].name")?;
         }
         if v >= 3 {
-            let r = w.run::<4>("supported_features[].min_version")?;
-            r[0..2].copy_from_slice(&self.min_version.to_be_bytes());
-            r[2..4].copy_from_slice(&self.max_version.to_be_bytes());
+            w.i16(self.min_version, "supported_features[].min_version")?;
+        }
+        if v >= 3 {
+            w.i16(self.max_version, "supported_features[].max_version")?;
         }
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -821,9 +819,10 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
             w.str(self.name, v >= 3, "finalized_features[].name")?;
         }
         if v >= 3 {
-            let r = w.run::<4>("finalized_features[].max_version_level")?;
-            r[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
-            r[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
+            w.i16(self.max_version_level, "finalized_features[].max_version_level")?;
+        }
+        if v >= 3 {
+            w.i16(self.min_version_level, "finalized_features[].min_version_level")?;
         }
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

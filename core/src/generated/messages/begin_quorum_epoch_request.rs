@@ -649,11 +649,8 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         if v >= 1 {
             w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id")?;
         }
-        {
-            let r = w.run::<8>("topics[].partitions[].leader_id")?;
-            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        }
+        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
         if v >= 1 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

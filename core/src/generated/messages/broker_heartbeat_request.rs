@@ -179,14 +179,11 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<22>("broker_id")?;
-            r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-            r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-            r[12..20].copy_from_slice(&self.current_metadata_offset.to_be_bytes());
-            r[20] = u8::from(self.want_fence);
-            r[21] = u8::from(self.want_shut_down);
-        }
+        w.i32(self.broker_id, "broker_id")?;
+        w.i64(self.broker_epoch, "broker_epoch")?;
+        w.i64(self.current_metadata_offset, "current_metadata_offset")?;
+        w.bool(self.want_fence, "want_fence")?;
+        w.bool(self.want_shut_down, "want_shut_down")?;
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_offline_log_dirs = v >= 1 && !(self.offline_log_dirs.is_empty());

@@ -123,14 +123,11 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<9>("throttle_time_ms")?;
-            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            r[6] = u8::from(self.is_caught_up);
-            r[7] = u8::from(self.is_fenced);
-            r[8] = u8::from(self.should_shut_down);
-        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i16(self.error_code, "error_code")?;
+        w.bool(self.is_caught_up, "is_caught_up")?;
+        w.bool(self.is_fenced, "is_fenced")?;
+        w.bool(self.should_shut_down, "should_shut_down")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

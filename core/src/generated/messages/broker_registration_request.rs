@@ -346,11 +346,8 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "listeners[].name")?;
         w.str(self.host, true, "listeners[].host")?;
-        {
-            let r = w.run::<4>("listeners[].port")?;
-            r[0..2].copy_from_slice(&self.port.to_be_bytes());
-            r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
-        }
+        w.u16(self.port, "listeners[].port")?;
+        w.i16(self.security_protocol, "listeners[].security_protocol")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -492,11 +489,8 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "features[].name")?;
-        {
-            let r = w.run::<4>("features[].min_supported_version")?;
-            r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-            r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
-        }
+        w.i16(self.min_supported_version, "features[].min_supported_version")?;
+        w.i16(self.max_supported_version, "features[].max_supported_version")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

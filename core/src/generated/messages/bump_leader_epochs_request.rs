@@ -368,11 +368,8 @@ impl<'a> rt::Struct<'a> for LeaderEpochState<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<8>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..8].copy_from_slice(&self.min_leader_epoch.to_be_bytes());
-        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i32(self.min_leader_epoch, "topics[].partitions[].min_leader_epoch")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

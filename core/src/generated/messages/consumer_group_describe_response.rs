@@ -306,11 +306,8 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         w.opt_str(self.error_message, true, "groups[].error_message")?;
         w.str(self.group_id, true, "groups[].group_id")?;
         w.str(self.group_state, true, "groups[].group_state")?;
-        {
-            let r = w.run::<8>("groups[].group_epoch")?;
-            r[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
-            r[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
-        }
+        w.i32(self.group_epoch, "groups[].group_epoch")?;
+        w.i32(self.assignment_epoch, "groups[].assignment_epoch")?;
         w.str(self.assignor_name, true, "groups[].assignor_name")?;
         w.array(&self.members, true, v, "groups[].members")?;
         w.i32(self.authorized_operations, "groups[].authorized_operations")?;

@@ -308,11 +308,8 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         }
         w.str(self.principal, v >= 2, "creations[].principal")?;
         w.str(self.host, v >= 2, "creations[].host")?;
-        {
-            let r = w.run::<2>("creations[].operation")?;
-            r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-            r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-        }
+        w.i8(self.operation, "creations[].operation")?;
+        w.i8(self.permission_type, "creations[].permission_type")?;
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -223,12 +223,9 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
                 "token_requester_principal_name",
             )?;
         }
-        {
-            let r = w.run::<24>("issue_timestamp_ms")?;
-            r[0..8].copy_from_slice(&self.issue_timestamp_ms.to_be_bytes());
-            r[8..16].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
-            r[16..24].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
-        }
+        w.i64(self.issue_timestamp_ms, "issue_timestamp_ms")?;
+        w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms")?;
+        w.i64(self.max_timestamp_ms, "max_timestamp_ms")?;
         w.str(self.token_id, v >= 2, "token_id")?;
         w.bytes(self.hmac, v >= 2, "hmac")?;
         w.i32(self.throttle_time_ms, "throttle_time_ms")?;

@@ -109,11 +109,8 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.topics, v >= 2, v, "topics")?;
-        {
-            let r = w.run::<5>("timeout_ms")?;
-            r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
-            r[4] = u8::from(self.validate_only);
-        }
+        w.i32(self.timeout_ms, "timeout_ms")?;
+        w.bool(self.validate_only, "validate_only")?;
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

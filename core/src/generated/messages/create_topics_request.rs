@@ -295,11 +295,8 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, v >= 5, "topics[].name")?;
-        {
-            let r = w.run::<6>("topics[].num_partitions")?;
-            r[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
-            r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
-        }
+        w.i32(self.num_partitions, "topics[].num_partitions")?;
+        w.i16(self.replication_factor, "topics[].replication_factor")?;
         w.array(&self.assignments, v >= 5, v, "topics[].assignments")?;
         w.array(&self.configs, v >= 5, v, "topics[].configs")?;
         if v >= 5 {

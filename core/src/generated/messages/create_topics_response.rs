@@ -383,9 +383,10 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
             w.opt_str(self.error_message, v >= 5, "topics[].error_message")?;
         }
         if v >= 5 {
-            let r = w.run::<6>("topics[].num_partitions")?;
-            r[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
-            r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+            w.i32(self.num_partitions, "topics[].num_partitions")?;
+        }
+        if v >= 5 {
+            w.i16(self.replication_factor, "topics[].replication_factor")?;
         }
         if v >= 5 {
             w.opt_array(&self.configs, v >= 5, v, "topics[].configs")?;
@@ -649,10 +650,13 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
             w.opt_str(self.value, v >= 5, "topics[].configs[].value")?;
         }
         if v >= 5 {
-            let r = w.run::<3>("topics[].configs[].read_only")?;
-            r[0] = u8::from(self.read_only);
-            r[1..2].copy_from_slice(&self.config_source.to_be_bytes());
-            r[2] = u8::from(self.is_sensitive);
+            w.bool(self.read_only, "topics[].configs[].read_only")?;
+        }
+        if v >= 5 {
+            w.i8(self.config_source, "topics[].configs[].config_source")?;
+        }
+        if v >= 5 {
+            w.bool(self.is_sensitive, "topics[].configs[].is_sensitive")?;
         }
         if v >= 5 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -313,11 +313,8 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         }
         w.opt_str(self.principal_filter, v >= 2, "filters[].principal_filter")?;
         w.opt_str(self.host_filter, v >= 2, "filters[].host_filter")?;
-        {
-            let r = w.run::<2>("filters[].operation")?;
-            r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-            r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-        }
+        w.i8(self.operation, "filters[].operation")?;
+        w.i8(self.permission_type, "filters[].permission_type")?;
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

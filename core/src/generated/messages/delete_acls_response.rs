@@ -526,11 +526,8 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         }
         w.str(self.principal, v >= 2, "filter_results[].matching_acls[].principal")?;
         w.str(self.host, v >= 2, "filter_results[].matching_acls[].host")?;
-        {
-            let r = w.run::<2>("filter_results[].matching_acls[].operation")?;
-            r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-            r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-        }
+        w.i8(self.operation, "filter_results[].matching_acls[].operation")?;
+        w.i8(self.permission_type, "filter_results[].matching_acls[].permission_type")?;
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

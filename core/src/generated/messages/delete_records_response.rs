@@ -382,12 +382,9 @@ impl<'a> rt::Struct<'a> for DeleteRecordsPartitionResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<14>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..12].copy_from_slice(&self.low_watermark.to_be_bytes());
-            r[12..14].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i64(self.low_watermark, "topics[].partitions[].low_watermark")?;
+        w.i16(self.error_code, "topics[].partitions[].error_code")?;
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -127,11 +127,8 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("throttle_time_ms")?;
-            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i16(self.error_code, "error_code")?;
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.responses, true, v, "responses")?;
         if true {
@@ -287,11 +284,8 @@ impl<'a> rt::Struct<'a> for DeleteShareGroupOffsetsResponseTopic<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.topic_name, true, "responses[].topic_name")?;
-        {
-            let r = w.run::<18>("responses[].topic_id")?;
-            r[0..16].copy_from_slice(self.topic_id.as_bytes());
-            r[16..18].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.uuid(self.topic_id, "responses[].topic_id")?;
+        w.i16(self.error_code, "responses[].error_code")?;
         w.opt_str(self.error_message, true, "responses[].error_message")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

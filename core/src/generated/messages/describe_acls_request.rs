@@ -162,11 +162,8 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         }
         w.opt_str(self.principal_filter, v >= 2, "principal_filter")?;
         w.opt_str(self.host_filter, v >= 2, "host_filter")?;
-        {
-            let r = w.run::<2>("operation")?;
-            r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-            r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-        }
+        w.i8(self.operation, "operation")?;
+        w.i8(self.permission_type, "permission_type")?;
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -118,11 +118,8 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("throttle_time_ms")?;
-            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i16(self.error_code, "error_code")?;
         w.opt_str(self.error_message, v >= 2, "error_message")?;
         w.array(&self.resources, v >= 2, v, "resources")?;
         if v >= 2 {
@@ -460,11 +457,8 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.principal, v >= 2, "resources[].acls[].principal")?;
         w.str(self.host, v >= 2, "resources[].acls[].host")?;
-        {
-            let r = w.run::<2>("resources[].acls[].operation")?;
-            r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-            r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
-        }
+        w.i8(self.operation, "resources[].acls[].operation")?;
+        w.i8(self.permission_type, "resources[].acls[].permission_type")?;
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

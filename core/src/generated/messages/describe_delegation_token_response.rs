@@ -387,12 +387,9 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
                 "tokens[].token_requester_principal_name",
             )?;
         }
-        {
-            let r = w.run::<24>("tokens[].issue_timestamp")?;
-            r[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
-            r[8..16].copy_from_slice(&self.expiry_timestamp.to_be_bytes());
-            r[16..24].copy_from_slice(&self.max_timestamp.to_be_bytes());
-        }
+        w.i64(self.issue_timestamp, "tokens[].issue_timestamp")?;
+        w.i64(self.expiry_timestamp, "tokens[].expiry_timestamp")?;
+        w.i64(self.max_timestamp, "tokens[].max_timestamp")?;
         w.str(self.token_id, v >= 2, "tokens[].token_id")?;
         w.bytes(self.hmac, v >= 2, "tokens[].hmac")?;
         w.array(&self.renewers, v >= 2, v, "tokens[].renewers")?;

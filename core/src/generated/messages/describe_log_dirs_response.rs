@@ -299,9 +299,10 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
         w.str(self.log_dir, v >= 2, "results[].log_dir")?;
         w.array(&self.topics, v >= 2, v, "results[].topics")?;
         if v >= 4 {
-            let r = w.run::<16>("results[].total_bytes")?;
-            r[0..8].copy_from_slice(&self.total_bytes.to_be_bytes());
-            r[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
+            w.i64(self.total_bytes, "results[].total_bytes")?;
+        }
+        if v >= 4 {
+            w.i64(self.usable_bytes, "results[].usable_bytes")?;
         }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -608,13 +609,10 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<21>("results[].topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..12].copy_from_slice(&self.partition_size.to_be_bytes());
-            r[12..20].copy_from_slice(&self.offset_lag.to_be_bytes());
-            r[20] = u8::from(self.is_future_key);
-        }
+        w.i32(self.partition_index, "results[].topics[].partitions[].partition_index")?;
+        w.i64(self.partition_size, "results[].topics[].partitions[].partition_size")?;
+        w.i64(self.offset_lag, "results[].topics[].partitions[].offset_lag")?;
+        w.bool(self.is_future_key, "results[].topics[].partitions[].is_future_key")?;
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -120,11 +120,8 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("throttle_time_ms")?;
-            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i16(self.error_code, "error_code")?;
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.mirrors, true, v, "mirrors")?;
         if true {
@@ -585,13 +582,13 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<28>("mirrors[].topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..12].copy_from_slice(&self.source_offset.to_be_bytes());
-            r[12..20].copy_from_slice(&self.destination_offset.to_be_bytes());
-            r[20..28].copy_from_slice(&self.lag.to_be_bytes());
-        }
+        w.i32(self.partition_index, "mirrors[].topics[].partitions[].partition_index")?;
+        w.i64(self.source_offset, "mirrors[].topics[].partitions[].source_offset")?;
+        w.i64(
+            self.destination_offset,
+            "mirrors[].topics[].partitions[].destination_offset",
+        )?;
+        w.i64(self.lag, "mirrors[].topics[].partitions[].lag")?;
         w.str(self.state, true, "mirrors[].topics[].partitions[].state")?;
         w.i32(
             self.last_mirror_epoch,

@@ -399,11 +399,8 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i16(self.error_code, "topics[].partitions[].error_code")?;
         w.opt_str(self.error_message, true, "topics[].partitions[].error_message")?;
         w.array(
             &self.active_producers,
@@ -599,15 +596,27 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<36>("topics[].partitions[].active_producers[].producer_id")?;
-            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-            r[8..12].copy_from_slice(&self.producer_epoch.to_be_bytes());
-            r[12..16].copy_from_slice(&self.last_sequence.to_be_bytes());
-            r[16..24].copy_from_slice(&self.last_timestamp.to_be_bytes());
-            r[24..28].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
-            r[28..36].copy_from_slice(&self.current_txn_start_offset.to_be_bytes());
-        }
+        w.i64(self.producer_id, "topics[].partitions[].active_producers[].producer_id")?;
+        w.i32(
+            self.producer_epoch,
+            "topics[].partitions[].active_producers[].producer_epoch",
+        )?;
+        w.i32(
+            self.last_sequence,
+            "topics[].partitions[].active_producers[].last_sequence",
+        )?;
+        w.i64(
+            self.last_timestamp,
+            "topics[].partitions[].active_producers[].last_timestamp",
+        )?;
+        w.i32(
+            self.coordinator_epoch,
+            "topics[].partitions[].active_producers[].coordinator_epoch",
+        )?;
+        w.i64(
+            self.current_txn_start_offset,
+            "topics[].partitions[].active_producers[].current_txn_start_offset",
+        )?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -663,20 +663,14 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i16(self.error_code, "topics[].partitions[].error_code")?;
         if v >= 2 {
             w.opt_str(self.error_message, true, "topics[].partitions[].error_message")?;
         }
-        {
-            let r = w.run::<16>("topics[].partitions[].leader_id")?;
-            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-            r[8..16].copy_from_slice(&self.high_watermark.to_be_bytes());
-        }
+        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+        w.i64(self.high_watermark, "topics[].partitions[].high_watermark")?;
         w.array(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
         w.array(&self.observers, true, v, "topics[].partitions[].observers")?;
         if true {
@@ -1105,9 +1099,16 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
             "topics[].partitions[].current_voters[].log_end_offset",
         )?;
         if v >= 1 {
-            let r = w.run::<16>("topics[].partitions[].current_voters[].last_fetch_timestamp")?;
-            r[0..8].copy_from_slice(&self.last_fetch_timestamp.to_be_bytes());
-            r[8..16].copy_from_slice(&self.last_caught_up_timestamp.to_be_bytes());
+            w.i64(
+                self.last_fetch_timestamp,
+                "topics[].partitions[].current_voters[].last_fetch_timestamp",
+            )?;
+        }
+        if v >= 1 {
+            w.i64(
+                self.last_caught_up_timestamp,
+                "topics[].partitions[].current_voters[].last_caught_up_timestamp",
+            )?;
         }
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

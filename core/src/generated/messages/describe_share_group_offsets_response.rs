@@ -587,13 +587,10 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<18>("groups[].topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
-            r[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
-            r[16..18].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index")?;
+        w.i64(self.start_offset, "groups[].topics[].partitions[].start_offset")?;
+        w.i32(self.leader_epoch, "groups[].topics[].partitions[].leader_epoch")?;
+        w.i16(self.error_code, "groups[].topics[].partitions[].error_code")?;
         w.opt_str(self.error_message, true, "groups[].topics[].partitions[].error_message")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -293,11 +293,8 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.i16(self.error_code, "topics[].error_code")?;
         w.opt_str(self.name, true, "topics[].name")?;
-        {
-            let r = w.run::<17>("topics[].topic_id")?;
-            r[0..16].copy_from_slice(self.topic_id.as_bytes());
-            r[16] = u8::from(self.is_internal);
-        }
+        w.uuid(self.topic_id, "topics[].topic_id")?;
+        w.bool(self.is_internal, "topics[].is_internal")?;
         w.array(&self.partitions, true, v, "topics[].partitions")?;
         w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations")?;
         if true {
@@ -688,13 +685,10 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<14>("topics[].partitions[].error_code")?;
-            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-            r[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-            r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        }
+        w.i16(self.error_code, "topics[].partitions[].error_code")?;
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
         w.array(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
         w.array(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;
         w.opt_array(

@@ -316,13 +316,16 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         w.i16(self.error_code, "transaction_states[].error_code")?;
         w.str(self.transactional_id, true, "transaction_states[].transactional_id")?;
         w.str(self.transaction_state, true, "transaction_states[].transaction_state")?;
-        {
-            let r = w.run::<22>("transaction_states[].transaction_timeout_ms")?;
-            r[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
-            r[4..12].copy_from_slice(&self.transaction_start_time_ms.to_be_bytes());
-            r[12..20].copy_from_slice(&self.producer_id.to_be_bytes());
-            r[20..22].copy_from_slice(&self.producer_epoch.to_be_bytes());
-        }
+        w.i32(
+            self.transaction_timeout_ms,
+            "transaction_states[].transaction_timeout_ms",
+        )?;
+        w.i64(
+            self.transaction_start_time_ms,
+            "transaction_states[].transaction_start_time_ms",
+        )?;
+        w.i64(self.producer_id, "transaction_states[].producer_id")?;
+        w.i16(self.producer_epoch, "transaction_states[].producer_epoch")?;
         w.array(&self.topics, true, v, "transaction_states[].topics")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -458,11 +458,14 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("replica_election_results[].partition_result[].partition_id")?;
-            r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(
+            self.partition_id,
+            "replica_election_results[].partition_result[].partition_id",
+        )?;
+        w.i16(
+            self.error_code,
+            "replica_election_results[].partition_result[].error_code",
+        )?;
         w.opt_str(
             self.error_message,
             v >= 2,

@@ -685,12 +685,9 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<12>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..8].copy_from_slice(&self.leader_id.to_be_bytes());
-            r[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
         if v <= 0 {
             w.array(
                 &self.preferred_successors,
@@ -891,9 +888,16 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 1 {
-            let r = w.run::<20>("topics[].partitions[].preferred_candidates[].candidate_id")?;
-            r[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
-            r[4..20].copy_from_slice(self.candidate_directory_id.as_bytes());
+            w.i32(
+                self.candidate_id,
+                "topics[].partitions[].preferred_candidates[].candidate_id",
+            )?;
+        }
+        if v >= 1 {
+            w.uuid(
+                self.candidate_directory_id,
+                "topics[].partitions[].preferred_candidates[].candidate_directory_id",
+            )?;
         }
         if v >= 1 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

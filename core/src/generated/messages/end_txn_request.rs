@@ -121,12 +121,9 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.transactional_id, v >= 3, "transactional_id")?;
-        {
-            let r = w.run::<11>("producer_id")?;
-            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-            r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-            r[10] = u8::from(self.committed);
-        }
+        w.i64(self.producer_id, "producer_id")?;
+        w.i16(self.producer_epoch, "producer_epoch")?;
+        w.bool(self.committed, "committed")?;
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -139,15 +139,13 @@ impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("throttle_time_ms")?;
-            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i16(self.error_code, "error_code")?;
+        if v >= 5 {
+            w.i64(self.producer_id, "producer_id")?;
         }
         if v >= 5 {
-            let r = w.run::<10>("producer_id")?;
-            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-            r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            w.i16(self.producer_epoch, "producer_epoch")?;
         }
         if v >= 3 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

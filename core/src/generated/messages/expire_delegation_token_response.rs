@@ -110,12 +110,9 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<14>("error_code")?;
-            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-            r[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
-            r[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        }
+        w.i16(self.error_code, "error_code")?;
+        w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms")?;
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

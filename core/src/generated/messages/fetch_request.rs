@@ -302,11 +302,8 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         if v <= 14 {
             w.i32(self.replica_id, "replica_id")?;
         }
-        {
-            let r = w.run::<8>("max_wait_ms")?;
-            r[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
-            r[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
-        }
+        w.i32(self.max_wait_ms, "max_wait_ms")?;
+        w.i32(self.min_bytes, "min_bytes")?;
         if v >= 3 {
             w.i32(self.max_bytes, "max_bytes")?;
         }
@@ -314,9 +311,10 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
             w.i8(self.isolation_level, "isolation_level")?;
         }
         if v >= 7 {
-            let r = w.run::<8>("session_id")?;
-            r[0..4].copy_from_slice(&self.session_id.to_be_bytes());
-            r[4..8].copy_from_slice(&self.session_epoch.to_be_bytes());
+            w.i32(self.session_id, "session_id")?;
+        }
+        if v >= 7 {
+            w.i32(self.session_epoch, "session_epoch")?;
         }
         w.array(&self.topics, v >= 12, v, "topics")?;
         if v >= 7 {
@@ -518,9 +516,10 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 15 {
-            let r = w.run::<12>("replica_state.replica_id")?;
-            r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
-            r[4..12].copy_from_slice(&self.replica_epoch.to_be_bytes());
+            w.i32(self.replica_id, "replica_state.replica_id")?;
+        }
+        if v >= 15 {
+            w.i64(self.replica_epoch, "replica_state.replica_epoch")?;
         }
         if v >= 12 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

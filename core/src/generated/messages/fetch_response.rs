@@ -199,9 +199,10 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
             w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         }
         if v >= 7 {
-            let r = w.run::<6>("error_code")?;
-            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-            r[2..6].copy_from_slice(&self.session_id.to_be_bytes());
+            w.i16(self.error_code, "error_code")?;
+        }
+        if v >= 7 {
+            w.i32(self.session_id, "session_id")?;
         }
         w.array(&self.responses, v >= 12, v, "responses")?;
         if v >= 12 {
@@ -971,12 +972,9 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<14>("responses[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            r[6..14].copy_from_slice(&self.high_watermark.to_be_bytes());
-        }
+        w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
+        w.i16(self.error_code, "responses[].partitions[].error_code")?;
+        w.i64(self.high_watermark, "responses[].partitions[].high_watermark")?;
         if v >= 4 {
             w.i64(self.last_stable_offset, "responses[].partitions[].last_stable_offset")?;
         }
@@ -1206,9 +1204,10 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 12 {
-            let r = w.run::<12>("responses[].partitions[].diverging_epoch.epoch")?;
-            r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
-            r[4..12].copy_from_slice(&self.end_offset.to_be_bytes());
+            w.i32(self.epoch, "responses[].partitions[].diverging_epoch.epoch")?;
+        }
+        if v >= 12 {
+            w.i64(self.end_offset, "responses[].partitions[].diverging_epoch.end_offset")?;
         }
         if v >= 12 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1388,9 +1387,13 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 12 {
-            let r = w.run::<8>("responses[].partitions[].current_leader.leader_id")?;
-            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
+        }
+        if v >= 12 {
+            w.i32(
+                self.leader_epoch,
+                "responses[].partitions[].current_leader.leader_epoch",
+            )?;
         }
         if v >= 12 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -1538,11 +1541,8 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<12>("responses[].partitions[].snapshot_id.end_offset")?;
-            r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
-            r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
-        }
+        w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset")?;
+        w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch")?;
         if v >= 12 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -1727,9 +1727,16 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 4 {
-            let r = w.run::<16>("responses[].partitions[].aborted_transactions[].producer_id")?;
-            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-            r[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
+            w.i64(
+                self.producer_id,
+                "responses[].partitions[].aborted_transactions[].producer_id",
+            )?;
+        }
+        if v >= 4 {
+            w.i64(
+                self.first_offset,
+                "responses[].partitions[].aborted_transactions[].first_offset",
+            )?;
         }
         if v >= 12 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -147,11 +147,8 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<8>("replica_id")?;
-            r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
-            r[4..8].copy_from_slice(&self.max_bytes.to_be_bytes());
-        }
+        w.i32(self.replica_id, "replica_id")?;
+        w.i32(self.max_bytes, "max_bytes")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
             let mut tags = self.unknown_tagged_fields.len();
@@ -485,11 +482,8 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<8>("topics[].partitions[].partition")?;
-            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
-            r[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
-        }
+        w.i32(self.partition, "topics[].partitions[].partition")?;
+        w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
         rt::Struct::write(&self.snapshot_id, w, v)?;
         w.i64(self.position, "topics[].partitions[].position")?;
         if true {
@@ -648,11 +642,8 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<12>("topics[].partitions[].snapshot_id.end_offset")?;
-            r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
-            r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
-        }
+        w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset")?;
+        w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -159,11 +159,8 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("throttle_time_ms")?;
-            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i16(self.error_code, "error_code")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
             let mut tags = self.unknown_tagged_fields.len();
@@ -715,17 +712,11 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("topics[].partitions[].index")?;
-            r[0..4].copy_from_slice(&self.index.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.index, "topics[].partitions[].index")?;
+        w.i16(self.error_code, "topics[].partitions[].error_code")?;
         rt::Struct::write(&self.snapshot_id, w, v)?;
-        {
-            let r = w.run::<16>("topics[].partitions[].size")?;
-            r[0..8].copy_from_slice(&self.size.to_be_bytes());
-            r[8..16].copy_from_slice(&self.position.to_be_bytes());
-        }
+        w.i64(self.size, "topics[].partitions[].size")?;
+        w.i64(self.position, "topics[].partitions[].position")?;
         w.opt_bytes(self.unaligned_records, true, "topics[].partitions[].unaligned_records")?;
         if true {
             let mut tags = self.unknown_tagged_fields.len();
@@ -883,11 +874,8 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<12>("topics[].partitions[].snapshot_id.end_offset")?;
-            r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
-            r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
-        }
+        w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset")?;
+        w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -1032,11 +1020,8 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<8>("topics[].partitions[].current_leader.leader_id")?;
-            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        }
+        w.i32(self.leader_id, "topics[].partitions[].current_leader.leader_id")?;
+        w.i32(self.leader_epoch, "topics[].partitions[].current_leader.leader_epoch")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -487,9 +487,10 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
             w.str(self.host, v >= 3, "coordinators[].host")?;
         }
         if v >= 4 {
-            let r = w.run::<6>("coordinators[].port")?;
-            r[0..4].copy_from_slice(&self.port.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            w.i32(self.port, "coordinators[].port")?;
+        }
+        if v >= 4 {
+            w.i16(self.error_code, "coordinators[].error_code")?;
         }
         if v >= 4 {
             w.opt_str(self.error_message, v >= 3, "coordinators[].error_message")?;

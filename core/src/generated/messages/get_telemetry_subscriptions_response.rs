@@ -165,20 +165,14 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<26>("throttle_time_ms")?;
-            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            r[6..22].copy_from_slice(self.client_instance_id.as_bytes());
-            r[22..26].copy_from_slice(&self.subscription_id.to_be_bytes());
-        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i16(self.error_code, "error_code")?;
+        w.uuid(self.client_instance_id, "client_instance_id")?;
+        w.i32(self.subscription_id, "subscription_id")?;
         w.array(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
-        {
-            let r = w.run::<9>("push_interval_ms")?;
-            r[0..4].copy_from_slice(&self.push_interval_ms.to_be_bytes());
-            r[4..8].copy_from_slice(&self.telemetry_max_bytes.to_be_bytes());
-            r[8] = u8::from(self.delta_temporality);
-        }
+        w.i32(self.push_interval_ms, "push_interval_ms")?;
+        w.i32(self.telemetry_max_bytes, "telemetry_max_bytes")?;
+        w.bool(self.delta_temporality, "delta_temporality")?;
         w.array(&self.requested_metrics, true, v, "requested_metrics")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -192,14 +192,16 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
         w.opt_str(self.transactional_id, v >= 2, "transactional_id")?;
         w.i32(self.transaction_timeout_ms, "transaction_timeout_ms")?;
         if v >= 3 {
-            let r = w.run::<10>("producer_id")?;
-            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-            r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            w.i64(self.producer_id, "producer_id")?;
+        }
+        if v >= 3 {
+            w.i16(self.producer_epoch, "producer_epoch")?;
         }
         if v >= 6 {
-            let r = w.run::<2>("enable2_pc")?;
-            r[0] = u8::from(self.enable2_pc);
-            r[1] = u8::from(self.keep_prepared_txn);
+            w.bool(self.enable2_pc, "enable2_pc")?;
+        }
+        if v >= 6 {
+            w.bool(self.keep_prepared_txn, "keep_prepared_txn")?;
         }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -379,12 +379,9 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<16>("topics[].partitions[].partition")?;
-            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
-            r[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
-            r[8..16].copy_from_slice(&self.start_offset.to_be_bytes());
-        }
+        w.i32(self.partition, "topics[].partitions[].partition")?;
+        w.i32(self.state_epoch, "topics[].partitions[].state_epoch")?;
+        w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

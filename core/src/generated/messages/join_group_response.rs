@@ -187,11 +187,8 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         if v >= 2 {
             w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         }
-        {
-            let r = w.run::<6>("error_code")?;
-            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-            r[2..6].copy_from_slice(&self.generation_id.to_be_bytes());
-        }
+        w.i16(self.error_code, "error_code")?;
+        w.i32(self.generation_id, "generation_id")?;
         if v >= 7 {
             w.opt_str(self.protocol_type, v >= 6, "protocol_type")?;
         }

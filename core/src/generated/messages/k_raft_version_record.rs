@@ -108,11 +108,8 @@ impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<4>("version")?;
-            r[0..2].copy_from_slice(&self.version.to_be_bytes());
-            r[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
-        }
+        w.i16(self.version, "version")?;
+        w.i16(self.k_raft_version, "k_raft_version")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

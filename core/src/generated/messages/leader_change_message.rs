@@ -116,11 +116,8 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("version")?;
-            r[0..2].copy_from_slice(&self.version.to_be_bytes());
-            r[2..6].copy_from_slice(&self.leader_id.to_be_bytes());
-        }
+        w.i16(self.version, "version")?;
+        w.i32(self.leader_id, "leader_id")?;
         w.array(&self.voters, true, v, "voters")?;
         w.array(&self.granting_voters, true, v, "granting_voters")?;
         if true {

@@ -509,11 +509,8 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i16(self.error_code, "topics[].partitions[].error_code")?;
         if v <= 0 {
             w.array(
                 &self.old_style_offsets,
@@ -523,9 +520,10 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
             )?;
         }
         if v >= 1 {
-            let r = w.run::<16>("topics[].partitions[].timestamp")?;
-            r[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
-            r[8..16].copy_from_slice(&self.offset.to_be_bytes());
+            w.i64(self.timestamp, "topics[].partitions[].timestamp")?;
+        }
+        if v >= 1 {
+            w.i64(self.offset, "topics[].partitions[].offset")?;
         }
         if v >= 4 {
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;

@@ -802,12 +802,9 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<10>("topics[].partitions[].error_code")?;
-            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-            r[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-        }
+        w.i16(self.error_code, "topics[].partitions[].error_code")?;
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
         if v >= 7 {
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
         }

@@ -557,11 +557,8 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<12>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
         if v >= 6 {
             w.i32(
                 self.committed_leader_epoch,

@@ -95,11 +95,8 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("error_code")?;
-            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-            r[2..6].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-        }
+        w.i16(self.error_code, "error_code")?;
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
         w.array(&self.topics, false, v, "topics")?;
         Ok(())
     }
@@ -324,11 +321,8 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i16(self.error_code, "topics[].partitions[].error_code")?;
         Ok(())
     }
 }

@@ -756,9 +756,10 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v <= 7 {
-            let r = w.run::<12>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        }
+        if v <= 7 {
+            w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
         }
         if (5..=7).contains(&v) {
             w.i32(
@@ -1221,10 +1222,16 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 8 {
-            let r = w.run::<16>("groups[].topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-            r[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+            w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index")?;
+        }
+        if v >= 8 {
+            w.i64(self.committed_offset, "groups[].topics[].partitions[].committed_offset")?;
+        }
+        if v >= 8 {
+            w.i32(
+                self.committed_leader_epoch,
+                "groups[].topics[].partitions[].committed_leader_epoch",
+            )?;
         }
         if v >= 8 {
             w.opt_str(self.metadata, v >= 6, "groups[].topics[].partitions[].metadata")?;

@@ -418,11 +418,8 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("topics[].partitions[].error_code")?;
-            r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-            r[2..6].copy_from_slice(&self.partition.to_be_bytes());
-        }
+        w.i16(self.error_code, "topics[].partitions[].error_code")?;
+        w.i32(self.partition, "topics[].partitions[].partition")?;
         if v >= 1 {
             w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
         }

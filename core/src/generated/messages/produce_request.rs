@@ -133,11 +133,8 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         if v >= 3 {
             w.opt_str(self.transactional_id, v >= 9, "transactional_id")?;
         }
-        {
-            let r = w.run::<6>("acks")?;
-            r[0..2].copy_from_slice(&self.acks.to_be_bytes());
-            r[2..6].copy_from_slice(&self.timeout_ms.to_be_bytes());
-        }
+        w.i16(self.acks, "acks")?;
+        w.i32(self.timeout_ms, "timeout_ms")?;
         w.array(&self.topic_data, v >= 9, v, "topic_data")?;
         if v >= 9 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

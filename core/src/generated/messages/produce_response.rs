@@ -879,12 +879,9 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<14>("responses[].partition_responses[].index")?;
-            r[0..4].copy_from_slice(&self.index.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-            r[6..14].copy_from_slice(&self.base_offset.to_be_bytes());
-        }
+        w.i32(self.index, "responses[].partition_responses[].index")?;
+        w.i16(self.error_code, "responses[].partition_responses[].error_code")?;
+        w.i64(self.base_offset, "responses[].partition_responses[].base_offset")?;
         if v >= 2 {
             w.i64(
                 self.log_append_time_ms,
@@ -1304,9 +1301,16 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 10 {
-            let r = w.run::<8>("responses[].partition_responses[].current_leader.leader_id")?;
-            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            w.i32(
+                self.leader_id,
+                "responses[].partition_responses[].current_leader.leader_id",
+            )?;
+        }
+        if v >= 10 {
+            w.i32(
+                self.leader_epoch,
+                "responses[].partition_responses[].current_leader.leader_epoch",
+            )?;
         }
         if v >= 9 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -120,11 +120,8 @@ impl<'a> rt::Struct<'a> for ReadMirrorStatesResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("throttle_time_ms")?;
-            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i16(self.error_code, "error_code")?;
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.topics, true, v, "topics")?;
         if true {
@@ -415,13 +412,10 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<11>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..8].copy_from_slice(&self.last_mirror_epoch.to_be_bytes());
-            r[8..9].copy_from_slice(&self.state.to_be_bytes());
-            r[9..11].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i32(self.last_mirror_epoch, "topics[].partitions[].last_mirror_epoch")?;
+        w.i8(self.state, "topics[].partitions[].state")?;
+        w.i16(self.error_code, "topics[].partitions[].error_code")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -419,17 +419,11 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("results[].partitions[].partition")?;
-            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition, "results[].partitions[].partition")?;
+        w.i16(self.error_code, "results[].partitions[].error_code")?;
         w.opt_str(self.error_message, true, "results[].partitions[].error_message")?;
-        {
-            let r = w.run::<12>("results[].partitions[].state_epoch")?;
-            r[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
-            r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
-        }
+        w.i32(self.state_epoch, "results[].partitions[].state_epoch")?;
+        w.i64(self.start_offset, "results[].partitions[].start_offset")?;
         w.array(&self.state_batches, true, v, "results[].partitions[].state_batches")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
@@ -597,13 +591,16 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<19>("results[].partitions[].state_batches[].first_offset")?;
-            r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-            r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-            r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
-            r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
-        }
+        w.i64(self.first_offset, "results[].partitions[].state_batches[].first_offset")?;
+        w.i64(self.last_offset, "results[].partitions[].state_batches[].last_offset")?;
+        w.i8(
+            self.delivery_state,
+            "results[].partitions[].state_batches[].delivery_state",
+        )?;
+        w.i16(
+            self.delivery_count,
+            "results[].partitions[].state_batches[].delivery_count",
+        )?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -416,18 +416,12 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("results[].partitions[].partition")?;
-            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition, "results[].partitions[].partition")?;
+        w.i16(self.error_code, "results[].partitions[].error_code")?;
         w.opt_str(self.error_message, true, "results[].partitions[].error_message")?;
-        {
-            let r = w.run::<16>("results[].partitions[].state_epoch")?;
-            r[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
-            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-            r[8..16].copy_from_slice(&self.start_offset.to_be_bytes());
-        }
+        w.i32(self.state_epoch, "results[].partitions[].state_epoch")?;
+        w.i32(self.leader_epoch, "results[].partitions[].leader_epoch")?;
+        w.i64(self.start_offset, "results[].partitions[].start_offset")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

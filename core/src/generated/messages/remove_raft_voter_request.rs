@@ -111,11 +111,8 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.opt_str(self.cluster_id, true, "cluster_id")?;
-        {
-            let r = w.run::<20>("voter_id")?;
-            r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
-            r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
-        }
+        w.i32(self.voter_id, "voter_id")?;
+        w.uuid(self.voter_directory_id, "voter_directory_id")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -128,12 +128,9 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<8>("request_api_key")?;
-            r[0..2].copy_from_slice(&self.request_api_key.to_be_bytes());
-            r[2..4].copy_from_slice(&self.request_api_version.to_be_bytes());
-            r[4..8].copy_from_slice(&self.correlation_id.to_be_bytes());
-        }
+        w.i16(self.request_api_key, "request_api_key")?;
+        w.i16(self.request_api_version, "request_api_version")?;
+        w.i32(self.correlation_id, "correlation_id")?;
         if v >= 1 {
             w.opt_str(self.client_id, false, "client_id")?;
         }

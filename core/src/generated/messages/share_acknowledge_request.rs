@@ -564,11 +564,14 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<16>("topics[].partitions[].acknowledgement_batches[].first_offset")?;
-            r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-            r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-        }
+        w.i64(
+            self.first_offset,
+            "topics[].partitions[].acknowledgement_batches[].first_offset",
+        )?;
+        w.i64(
+            self.last_offset,
+            "topics[].partitions[].acknowledgement_batches[].last_offset",
+        )?;
         w.array(
             &self.acknowledge_types,
             true,

@@ -133,11 +133,8 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("throttle_time_ms")?;
-            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i16(self.error_code, "error_code")?;
         w.opt_str(self.error_message, true, "error_message")?;
         w.array(&self.responses, true, v, "responses")?;
         w.array(&self.node_endpoints, true, v, "node_endpoints")?;
@@ -589,11 +586,8 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("responses[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
+        w.i16(self.error_code, "responses[].partitions[].error_code")?;
         w.opt_str(self.error_message, true, "responses[].partitions[].error_message")?;
         rt::Struct::write(&self.current_leader, w, v)?;
         if true {
@@ -740,11 +734,11 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<8>("responses[].partitions[].current_leader.leader_id")?;
-            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        }
+        w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
+        w.i32(
+            self.leader_epoch,
+            "responses[].partitions[].current_leader.leader_epoch",
+        )?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -197,17 +197,15 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.opt_str(self.group_id, true, "group_id")?;
         w.opt_str(self.member_id, true, "member_id")?;
-        {
-            let r = w.run::<16>("share_session_epoch")?;
-            r[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
-            r[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
-            r[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
-            r[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
+        w.i32(self.share_session_epoch, "share_session_epoch")?;
+        w.i32(self.max_wait_ms, "max_wait_ms")?;
+        w.i32(self.min_bytes, "min_bytes")?;
+        w.i32(self.max_bytes, "max_bytes")?;
+        if v >= 1 {
+            w.i32(self.max_records, "max_records")?;
         }
         if v >= 1 {
-            let r = w.run::<8>("max_records")?;
-            r[0..4].copy_from_slice(&self.max_records.to_be_bytes());
-            r[4..8].copy_from_slice(&self.batch_size.to_be_bytes());
+            w.i32(self.batch_size, "batch_size")?;
         }
         w.array(&self.topics, true, v, "topics")?;
         w.array(&self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
@@ -829,11 +827,14 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<16>("topics[].partitions[].acknowledgement_batches[].first_offset")?;
-            r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-            r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-        }
+        w.i64(
+            self.first_offset,
+            "topics[].partitions[].acknowledgement_batches[].first_offset",
+        )?;
+        w.i64(
+            self.last_offset,
+            "topics[].partitions[].acknowledgement_batches[].last_offset",
+        )?;
         w.array(
             &self.acknowledge_types,
             true,

@@ -146,11 +146,8 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("throttle_time_ms")?;
-            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i16(self.error_code, "error_code")?;
         w.opt_str(self.error_message, true, "error_message")?;
         if v >= 1 {
             w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms")?;
@@ -669,11 +666,8 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("responses[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
+        w.i16(self.error_code, "responses[].partitions[].error_code")?;
         w.opt_str(self.error_message, true, "responses[].partitions[].error_message")?;
         w.i16(
             self.acknowledge_error_code,
@@ -836,11 +830,11 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<8>("responses[].partitions[].current_leader.leader_id")?;
-            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        }
+        w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
+        w.i32(
+            self.leader_epoch,
+            "responses[].partitions[].current_leader.leader_epoch",
+        )?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -996,12 +990,18 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<18>("responses[].partitions[].acquired_records[].first_offset")?;
-            r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-            r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-            r[16..18].copy_from_slice(&self.delivery_count.to_be_bytes());
-        }
+        w.i64(
+            self.first_offset,
+            "responses[].partitions[].acquired_records[].first_offset",
+        )?;
+        w.i64(
+            self.last_offset,
+            "responses[].partitions[].acquired_records[].last_offset",
+        )?;
+        w.i16(
+            self.delivery_count,
+            "responses[].partitions[].acquired_records[].delivery_count",
+        )?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -149,18 +149,12 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("throttle_time_ms")?;
-            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i16(self.error_code, "error_code")?;
         w.opt_str(self.error_message, true, "error_message")?;
         w.opt_str(self.member_id, true, "member_id")?;
-        {
-            let r = w.run::<8>("member_epoch")?;
-            r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
-            r[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
-        }
+        w.i32(self.member_epoch, "member_epoch")?;
+        w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms")?;
         w.opt_struct(&self.assignment, true, v, "assignment")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -105,11 +105,8 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<10>("version")?;
-            r[0..2].copy_from_slice(&self.version.to_be_bytes());
-            r[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
-        }
+        w.i16(self.version, "version")?;
+        w.i64(self.last_contained_log_timestamp, "last_contained_log_timestamp")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

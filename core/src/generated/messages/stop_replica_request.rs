@@ -947,10 +947,19 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v >= 3 {
-            let r = w.run::<9>("topic_states[].partition_states[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-            r[8] = u8::from(self.delete_partition);
+            w.i32(
+                self.partition_index,
+                "topic_states[].partition_states[].partition_index",
+            )?;
+        }
+        if v >= 3 {
+            w.i32(self.leader_epoch, "topic_states[].partition_states[].leader_epoch")?;
+        }
+        if v >= 3 {
+            w.bool(
+                self.delete_partition,
+                "topic_states[].partition_states[].delete_partition",
+            )?;
         }
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -263,11 +263,8 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionError<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.topic_name, v >= 2, "partition_errors[].topic_name")?;
-        {
-            let r = w.run::<6>("partition_errors[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition_index, "partition_errors[].partition_index")?;
+        w.i16(self.error_code, "partition_errors[].error_code")?;
         if v >= 2 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

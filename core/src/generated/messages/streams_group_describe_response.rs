@@ -306,11 +306,8 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         w.opt_str(self.error_message, true, "groups[].error_message")?;
         w.str(self.group_id, true, "groups[].group_id")?;
         w.str(self.group_state, true, "groups[].group_state")?;
-        {
-            let r = w.run::<8>("groups[].group_epoch")?;
-            r[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
-            r[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
-        }
+        w.i32(self.group_epoch, "groups[].group_epoch")?;
+        w.i32(self.assignment_epoch, "groups[].assignment_epoch")?;
         w.opt_struct(&self.topology, true, v, "groups[].topology")?;
         w.array(&self.members, true, v, "groups[].members")?;
         w.i32(self.authorized_operations, "groups[].authorized_operations")?;
@@ -1451,11 +1448,8 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
             true,
             "groups[].members[].task_offsets[].subtopology_id",
         )?;
-        {
-            let r = w.run::<12>("groups[].members[].task_offsets[].partition")?;
-            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
-            r[4..12].copy_from_slice(&self.offset.to_be_bytes());
-        }
+        w.i32(self.partition, "groups[].members[].task_offsets[].partition")?;
+        w.i64(self.offset, "groups[].members[].task_offsets[].offset")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -1884,11 +1878,14 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             true,
             "groups[].topology.subtopologies[].state_changelog_topics[].name",
         )?;
-        {
-            let r = w.run::<6>("groups[].topology.subtopologies[].state_changelog_topics[].partitions")?;
-            r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
-            r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
-        }
+        w.i32(
+            self.partitions,
+            "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
+        )?;
+        w.i16(
+            self.replication_factor,
+            "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
+        )?;
         w.array(
             &self.topic_configs,
             true,

@@ -212,11 +212,8 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.group_id, true, "group_id")?;
         w.str(self.member_id, true, "member_id")?;
-        {
-            let r = w.run::<8>("member_epoch")?;
-            r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
-            r[4..8].copy_from_slice(&self.endpoint_information_epoch.to_be_bytes());
-        }
+        w.i32(self.member_epoch, "member_epoch")?;
+        w.i32(self.endpoint_information_epoch, "endpoint_information_epoch")?;
         w.opt_str(self.instance_id, true, "instance_id")?;
         w.opt_str(self.rack_id, true, "rack_id")?;
         w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
@@ -909,11 +906,8 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.subtopology_id, true, "task_offsets[].subtopology_id")?;
-        {
-            let r = w.run::<12>("task_offsets[].partition")?;
-            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
-            r[4..12].copy_from_slice(&self.offset.to_be_bytes());
-        }
+        w.i32(self.partition, "task_offsets[].partition")?;
+        w.i64(self.offset, "task_offsets[].offset")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -1412,11 +1406,14 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
             true,
             "topology.subtopologies[].state_changelog_topics[].name",
         )?;
-        {
-            let r = w.run::<6>("topology.subtopologies[].state_changelog_topics[].partitions")?;
-            r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
-            r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
-        }
+        w.i32(
+            self.partitions,
+            "topology.subtopologies[].state_changelog_topics[].partitions",
+        )?;
+        w.i16(
+            self.replication_factor,
+            "topology.subtopologies[].state_changelog_topics[].replication_factor",
+        )?;
         w.array(
             &self.topic_configs,
             true,

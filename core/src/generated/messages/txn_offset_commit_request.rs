@@ -184,11 +184,8 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.transactional_id, v >= 3, "transactional_id")?;
         w.str(self.group_id, v >= 3, "group_id")?;
-        {
-            let r = w.run::<10>("producer_id")?;
-            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-            r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-        }
+        w.i64(self.producer_id, "producer_id")?;
+        w.i16(self.producer_epoch, "producer_epoch")?;
         if v >= 3 {
             w.i32(self.generation_id, "generation_id")?;
         }
@@ -510,11 +507,8 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<12>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
         if v >= 2 {
             w.i32(
                 self.committed_leader_epoch,

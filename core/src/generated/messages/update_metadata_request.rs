@@ -543,13 +543,10 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         if v <= 4 {
             w.str(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
         }
-        {
-            let r = w.run::<16>("ungrouped_partition_states[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
-            r[8..12].copy_from_slice(&self.leader.to_be_bytes());
-            r[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        }
+        w.i32(self.partition_index, "ungrouped_partition_states[].partition_index")?;
+        w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch")?;
+        w.i32(self.leader, "ungrouped_partition_states[].leader")?;
+        w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch")?;
         w.array(&self.isr, v >= 6, v, "ungrouped_partition_states[].isr")?;
         w.i32(self.zk_version, "ungrouped_partition_states[].zk_version")?;
         w.array(&self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas")?;

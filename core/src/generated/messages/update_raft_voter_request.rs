@@ -133,12 +133,9 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.opt_str(self.cluster_id, true, "cluster_id")?;
-        {
-            let r = w.run::<24>("current_leader_epoch")?;
-            r[0..4].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
-            r[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
-            r[8..24].copy_from_slice(self.voter_directory_id.as_bytes());
-        }
+        w.i32(self.current_leader_epoch, "current_leader_epoch")?;
+        w.i32(self.voter_id, "voter_id")?;
+        w.uuid(self.voter_directory_id, "voter_directory_id")?;
         w.array(&self.listeners, true, v, "listeners")?;
         rt::Struct::write(&self.k_raft_version_feature, w, v)?;
         if true {
@@ -415,11 +412,14 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<4>("k_raft_version_feature.min_supported_version")?;
-            r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-            r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
-        }
+        w.i16(
+            self.min_supported_version,
+            "k_raft_version_feature.min_supported_version",
+        )?;
+        w.i16(
+            self.max_supported_version,
+            "k_raft_version_feature.max_supported_version",
+        )?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -142,11 +142,8 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("throttle_time_ms")?;
-            r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i16(self.error_code, "error_code")?;
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_current_leader = true && !(self.current_leader == CurrentLeader::DEFAULT);
@@ -315,11 +312,8 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<8>("current_leader.leader_id")?;
-            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-        }
+        w.i32(self.leader_id, "current_leader.leader_id")?;
+        w.i32(self.leader_epoch, "current_leader.leader_epoch")?;
         w.str(self.host, true, "current_leader.host")?;
         w.i32(self.port, "current_leader.port")?;
         if true {

@@ -516,22 +516,17 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<12>("topics[].partitions[].partition_index")?;
-            r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-            r[4..8].copy_from_slice(&self.replica_epoch.to_be_bytes());
-            r[8..12].copy_from_slice(&self.replica_id.to_be_bytes());
+        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        w.i32(self.replica_epoch, "topics[].partitions[].replica_epoch")?;
+        w.i32(self.replica_id, "topics[].partitions[].replica_id")?;
+        if v >= 1 {
+            w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id")?;
         }
         if v >= 1 {
-            let r = w.run::<32>("topics[].partitions[].replica_directory_id")?;
-            r[0..16].copy_from_slice(self.replica_directory_id.as_bytes());
-            r[16..32].copy_from_slice(self.voter_directory_id.as_bytes());
+            w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id")?;
         }
-        {
-            let r = w.run::<12>("topics[].partitions[].last_offset_epoch")?;
-            r[0..4].copy_from_slice(&self.last_offset_epoch.to_be_bytes());
-            r[4..12].copy_from_slice(&self.last_offset.to_be_bytes());
-        }
+        w.i32(self.last_offset_epoch, "topics[].partitions[].last_offset_epoch")?;
+        w.i64(self.last_offset, "topics[].partitions[].last_offset")?;
         if v >= 2 {
             w.bool(self.pre_vote, "topics[].partitions[].pre_vote")?;
         }

@@ -254,11 +254,8 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<20>("voters[].voter_id")?;
-            r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
-            r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
-        }
+        w.i32(self.voter_id, "voters[].voter_id")?;
+        w.uuid(self.voter_directory_id, "voters[].voter_directory_id")?;
         w.array(&self.endpoints, true, v, "voters[].endpoints")?;
         rt::Struct::write(&self.k_raft_version_feature, w, v)?;
         if true {
@@ -551,11 +548,14 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<4>("voters[].k_raft_version_feature.min_supported_version")?;
-            r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-            r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
-        }
+        w.i16(
+            self.min_supported_version,
+            "voters[].k_raft_version_feature.min_supported_version",
+        )?;
+        w.i16(
+            self.max_supported_version,
+            "voters[].k_raft_version_feature.max_supported_version",
+        )?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -377,11 +377,8 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<6>("results[].partitions[].partition")?;
-            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
-            r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-        }
+        w.i32(self.partition, "results[].partitions[].partition")?;
+        w.i16(self.error_code, "results[].partitions[].error_code")?;
         w.opt_str(self.error_message, true, "results[].partitions[].error_message")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -266,12 +266,9 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<11>("markers[].producer_id")?;
-            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-            r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-            r[10] = u8::from(self.transaction_result);
-        }
+        w.i64(self.producer_id, "markers[].producer_id")?;
+        w.i16(self.producer_epoch, "markers[].producer_epoch")?;
+        w.bool(self.transaction_result, "markers[].transaction_result")?;
         w.array(&self.topics, v >= 1, v, "markers[].topics")?;
         w.i32(self.coordinator_epoch, "markers[].coordinator_epoch")?;
         if v >= 1 {

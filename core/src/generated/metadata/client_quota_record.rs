@@ -118,11 +118,8 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         w.array(&self.entity, true, v, "entity")?;
         w.str(self.key, true, "key")?;
-        {
-            let r = w.run::<9>("value")?;
-            r[0..8].copy_from_slice(&self.value.to_be_bytes());
-            r[8] = u8::from(self.remove);
-        }
+        w.f64(self.value, "value")?;
+        w.bool(self.remove, "remove")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -140,12 +140,9 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         w.str(self.owner, true, "owner")?;
         w.str(self.requester, true, "requester")?;
         w.array(&self.renewers, true, v, "renewers")?;
-        {
-            let r = w.run::<24>("issue_timestamp")?;
-            r[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
-            r[8..16].copy_from_slice(&self.max_timestamp.to_be_bytes());
-            r[16..24].copy_from_slice(&self.expiration_timestamp.to_be_bytes());
-        }
+        w.i64(self.issue_timestamp, "issue_timestamp")?;
+        w.i64(self.max_timestamp, "max_timestamp")?;
+        w.i64(self.expiration_timestamp, "expiration_timestamp")?;
         w.str(self.token_id, true, "token_id")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;

@@ -108,11 +108,8 @@ impl<'a> rt::Struct<'a> for FenceBrokerRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<12>("id")?;
-            r[0..4].copy_from_slice(&self.id.to_be_bytes());
-            r[4..12].copy_from_slice(&self.epoch.to_be_bytes());
-        }
+        w.i32(self.id, "id")?;
+        w.i64(self.epoch, "epoch")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

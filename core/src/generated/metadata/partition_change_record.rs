@@ -331,11 +331,8 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<20>("partition_id")?;
-            r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
-            r[4..20].copy_from_slice(self.topic_id.as_bytes());
-        }
+        w.i32(self.partition_id, "partition_id")?;
+        w.uuid(self.topic_id, "topic_id")?;
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_isr = true && !(self.isr.is_none());

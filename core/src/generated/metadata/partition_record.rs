@@ -276,21 +276,15 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<20>("partition_id")?;
-            r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
-            r[4..20].copy_from_slice(self.topic_id.as_bytes());
-        }
+        w.i32(self.partition_id, "partition_id")?;
+        w.uuid(self.topic_id, "topic_id")?;
         w.array(&self.replicas, true, v, "replicas")?;
         w.array(&self.isr, true, v, "isr")?;
         w.array(&self.removing_replicas, true, v, "removing_replicas")?;
         w.array(&self.adding_replicas, true, v, "adding_replicas")?;
         w.i32(self.leader, "leader")?;
-        {
-            let r = w.run::<8>("leader_epoch")?;
-            r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
-            r[4..8].copy_from_slice(&self.partition_epoch.to_be_bytes());
-        }
+        w.i32(self.leader_epoch, "leader_epoch")?;
+        w.i32(self.partition_epoch, "partition_epoch")?;
         if v >= 1 {
             w.array(&self.directories, true, v, "directories")?;
         }

@@ -225,11 +225,8 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         if v >= 2 {
             w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker")?;
         }
-        {
-            let r = w.run::<24>("incarnation_id")?;
-            r[0..16].copy_from_slice(self.incarnation_id.as_bytes());
-            r[16..24].copy_from_slice(&self.broker_epoch.to_be_bytes());
-        }
+        w.uuid(self.incarnation_id, "incarnation_id")?;
+        w.i64(self.broker_epoch, "broker_epoch")?;
         w.array(&self.end_points, true, v, "end_points")?;
         w.array(&self.features, true, v, "features")?;
         w.opt_str(self.rack, true, "rack")?;
@@ -403,11 +400,8 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "end_points[].name")?;
         w.str(self.host, true, "end_points[].host")?;
-        {
-            let r = w.run::<4>("end_points[].port")?;
-            r[0..2].copy_from_slice(&self.port.to_be_bytes());
-            r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
-        }
+        w.u16(self.port, "end_points[].port")?;
+        w.i16(self.security_protocol, "end_points[].security_protocol")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -549,11 +543,8 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "features[].name")?;
-        {
-            let r = w.run::<4>("features[].min_supported_version")?;
-            r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-            r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
-        }
+        w.i16(self.min_supported_version, "features[].min_supported_version")?;
+        w.i16(self.max_supported_version, "features[].max_supported_version")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

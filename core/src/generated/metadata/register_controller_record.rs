@@ -123,12 +123,9 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<21>("controller_id")?;
-            r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
-            r[4..20].copy_from_slice(self.incarnation_id.as_bytes());
-            r[20] = u8::from(self.zk_migration_ready);
-        }
+        w.i32(self.controller_id, "controller_id")?;
+        w.uuid(self.incarnation_id, "incarnation_id")?;
+        w.bool(self.zk_migration_ready, "zk_migration_ready")?;
         w.array(&self.end_points, true, v, "end_points")?;
         w.array(&self.features, true, v, "features")?;
         if true {
@@ -285,11 +282,8 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "end_points[].name")?;
         w.str(self.host, true, "end_points[].host")?;
-        {
-            let r = w.run::<4>("end_points[].port")?;
-            r[0..2].copy_from_slice(&self.port.to_be_bytes());
-            r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
-        }
+        w.u16(self.port, "end_points[].port")?;
+        w.i16(self.security_protocol, "end_points[].security_protocol")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -431,11 +425,8 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "features[].name")?;
-        {
-            let r = w.run::<4>("features[].min_supported_version")?;
-            r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-            r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
-        }
+        w.i16(self.min_supported_version, "features[].min_supported_version")?;
+        w.i16(self.max_supported_version, "features[].max_supported_version")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -108,11 +108,8 @@ impl<'a> rt::Struct<'a> for UnregisterBrokerRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<12>("broker_id")?;
-            r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-            r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
-        }
+        w.i32(self.broker_id, "broker_id")?;
+        w.i64(self.broker_epoch, "broker_epoch")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -184,12 +184,9 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         if v <= 0 {
             w.str(self.cluster_id, true, "cluster_id")?;
         }
-        {
-            let r = w.run::<12>("leader_id")?;
-            r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-            r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-            r[8..12].copy_from_slice(&self.voted_id.to_be_bytes());
-        }
+        w.i32(self.leader_id, "leader_id")?;
+        w.i32(self.leader_epoch, "leader_epoch")?;
+        w.i32(self.voted_id, "voted_id")?;
         if v >= 1 {
             w.uuid(self.voted_directory_id, "voted_directory_id")?;
         }

@@ -277,17 +277,17 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<46>("producer_entries[].producer_id")?;
-            r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-            r[8..10].copy_from_slice(&self.epoch.to_be_bytes());
-            r[10..14].copy_from_slice(&self.last_sequence.to_be_bytes());
-            r[14..22].copy_from_slice(&self.last_offset.to_be_bytes());
-            r[22..26].copy_from_slice(&self.offset_delta.to_be_bytes());
-            r[26..34].copy_from_slice(&self.timestamp.to_be_bytes());
-            r[34..38].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
-            r[38..46].copy_from_slice(&self.current_txn_first_offset.to_be_bytes());
-        }
+        w.i64(self.producer_id, "producer_entries[].producer_id")?;
+        w.i16(self.epoch, "producer_entries[].epoch")?;
+        w.i32(self.last_sequence, "producer_entries[].last_sequence")?;
+        w.i64(self.last_offset, "producer_entries[].last_offset")?;
+        w.i32(self.offset_delta, "producer_entries[].offset_delta")?;
+        w.i64(self.timestamp, "producer_entries[].timestamp")?;
+        w.i32(self.coordinator_epoch, "producer_entries[].coordinator_epoch")?;
+        w.i64(
+            self.current_txn_first_offset,
+            "producer_entries[].current_txn_first_offset",
+        )?;
         Ok(())
     }
 }

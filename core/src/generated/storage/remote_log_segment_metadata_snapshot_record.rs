@@ -213,15 +213,12 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<52>("segment_id")?;
-            r[0..16].copy_from_slice(self.segment_id.as_bytes());
-            r[16..24].copy_from_slice(&self.start_offset.to_be_bytes());
-            r[24..32].copy_from_slice(&self.end_offset.to_be_bytes());
-            r[32..36].copy_from_slice(&self.broker_id.to_be_bytes());
-            r[36..44].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
-            r[44..52].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
-        }
+        w.uuid(self.segment_id, "segment_id")?;
+        w.i64(self.start_offset, "start_offset")?;
+        w.i64(self.end_offset, "end_offset")?;
+        w.i32(self.broker_id, "broker_id")?;
+        w.i64(self.max_timestamp_ms, "max_timestamp_ms")?;
+        w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
         w.array(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
         w.i32(self.segment_size_in_bytes, "segment_size_in_bytes")?;
         w.opt_bytes(self.custom_metadata, true, "custom_metadata")?;
@@ -380,11 +377,8 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<12>("segment_leader_epochs[].leader_epoch")?;
-            r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
-            r[4..12].copy_from_slice(&self.offset.to_be_bytes());
-        }
+        w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch")?;
+        w.i64(self.offset, "segment_leader_epochs[].offset")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -128,11 +128,8 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         rt::Struct::write(&self.remote_log_segment_id, w, v)?;
-        {
-            let r = w.run::<12>("broker_id")?;
-            r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-            r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
-        }
+        w.i32(self.broker_id, "broker_id")?;
+        w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
         w.opt_bytes(self.custom_metadata, true, "custom_metadata")?;
         w.i8(self.remote_log_segment_state, "remote_log_segment_state")?;
         if true {
@@ -429,11 +426,8 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-        {
-            let r = w.run::<20>("remote_log_segment_id.topic_id_partition.id")?;
-            r[0..16].copy_from_slice(self.id.as_bytes());
-            r[16..20].copy_from_slice(&self.partition.to_be_bytes());
-        }
+        w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id")?;
+        w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -121,12 +121,9 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         rt::Struct::write(&self.topic_id_partition, w, v)?;
-        {
-            let r = w.run::<13>("broker_id")?;
-            r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-            r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
-            r[12..13].copy_from_slice(&self.remote_partition_delete_state.to_be_bytes());
-        }
+        w.i32(self.broker_id, "broker_id")?;
+        w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
+        w.i8(self.remote_partition_delete_state, "remote_partition_delete_state")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
@@ -283,11 +280,8 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
         w.str(self.name, true, "topic_id_partition.name")?;
-        {
-            let r = w.run::<20>("topic_id_partition.id")?;
-            r[0..16].copy_from_slice(self.id.as_bytes());
-            r[16..20].copy_from_slice(&self.partition.to_be_bytes());
-        }
+        w.uuid(self.id, "topic_id_partition.id")?;
+        w.i32(self.partition, "topic_id_partition.partition")?;
         if true {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }

@@ -402,9 +402,10 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if v <= 6 {
-            let r = w.run::<8>("prev_tasks[].topic_group_id")?;
-            r[0..4].copy_from_slice(&self.topic_group_id.to_be_bytes());
-            r[4..8].copy_from_slice(&self.partition.to_be_bytes());
+            w.i32(self.topic_group_id, "prev_tasks[].topic_group_id")?;
+        }
+        if v <= 6 {
+            w.i32(self.partition, "prev_tasks[].partition")?;
         }
         Ok(())
     }
@@ -646,9 +647,10 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
             w.i32(self.topic_group_id, "task_offset_sums[].topic_group_id")?;
         }
         if v >= 10 {
-            let r = w.run::<12>("task_offset_sums[].partition")?;
-            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
-            r[4..12].copy_from_slice(&self.offset_sum.to_be_bytes());
+            w.i32(self.partition, "task_offset_sums[].partition")?;
+        }
+        if v >= 10 {
+            w.i64(self.offset_sum, "task_offset_sums[].offset_sum")?;
         }
         if v >= 10 {
             w.opt_str(self.named_topology, false, "task_offset_sums[].named_topology")?;
@@ -962,9 +964,13 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
         if (7..=9).contains(&v) {
-            let r = w.run::<12>("task_offset_sums[].partition_to_offset_sum[].partition")?;
-            r[0..4].copy_from_slice(&self.partition.to_be_bytes());
-            r[4..12].copy_from_slice(&self.offset_sum.to_be_bytes());
+            w.i32(self.partition, "task_offset_sums[].partition_to_offset_sum[].partition")?;
+        }
+        if (7..=9).contains(&v) {
+            w.i64(
+                self.offset_sum,
+                "task_offset_sums[].partition_to_offset_sum[].offset_sum",
+            )?;
         }
         Ok(())
     }

@@ -519,9 +519,10 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         rt::Struct::write(&self.my_common_struct, w, v)?;
         rt::Struct::write(&self.my_other_common_struct, w, v)?;
         if v >= 1 {
-            let r = w.run::<6>("my_uint16")?;
-            r[0..2].copy_from_slice(&self.my_uint16.to_be_bytes());
-            r[2..6].copy_from_slice(&self.my_uint32.to_be_bytes());
+            w.u16(self.my_uint16, "my_uint16")?;
+        }
+        if v >= 1 {
+            w.u32(self.my_uint32, "my_uint32")?;
         }
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
@@ -1063,11 +1064,8 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
     }
 
     fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        {
-            let r = w.run::<8>("my_common_struct.foo")?;
-            r[0..4].copy_from_slice(&self.foo.to_be_bytes());
-            r[4..8].copy_from_slice(&self.bar.to_be_bytes());
-        }
+        w.i32(self.foo, "my_common_struct.foo")?;
+        w.i32(self.bar, "my_common_struct.bar")?;
         if v >= 1 {
             w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
         }
