@@ -95,7 +95,9 @@ fn inline_cap(t: &Type, all: &[(String, String, Vec<Field>)]) -> Option<usize> {
             .and_then(|(_, _, fs)| fs.iter().map(|f| fixed_width(&f.ty)).sum::<Option<usize>>()),
         _ => None,
     };
-    width.filter(|&w| w <= INLINE_ELEM_BYTES).map(|_| INLINE_ELEMS)
+    width
+        .filter(|&w| w <= INLINE_ELEM_BYTES)
+        .map(|_| INLINE_ELEMS)
 }
 
 fn fixed_width(t: &Type) -> Option<usize> {
@@ -169,7 +171,9 @@ impl F<'_> {
                 let v: f64 = d.and_then(|s| s.parse().ok()).unwrap_or(0.0);
                 format!("{v:?}_f64")
             }
-            Type::String if self.owned => format!("rt::CompactString::const_new({:?})", d.unwrap_or("")),
+            Type::String if self.owned => {
+                format!("rt::CompactString::const_new({:?})", d.unwrap_or(""))
+            }
             Type::String => format!("{:?}", d.unwrap_or("")),
             Type::Bytes | Type::Records if self.owned => "Vec::new()".into(),
             Type::Bytes | Type::Records => "&[] as &[u8]".into(),
@@ -217,6 +221,26 @@ impl F<'_> {
             _ => format!("self.{id} == {d}"),
         }
     }
+}
+
+/// The fixed-width fields from `fs[i]` on that are present at the same versions, with their
+/// shared version condition: read or written as one run with one bounds check. `None` when
+/// `fs[i]` is not a fixed-width field present at some version.
+fn fixed_run<'f, 'm>(
+    fs: &'f [F<'m>],
+    i: usize,
+    valid: Versions,
+) -> Option<(String, Vec<&'f F<'m>>)> {
+    let run_cond = |x: &F| -> Option<String> {
+        let c = cond(x.f.versions.minus(x.f.tagged), valid);
+        (c != "false" && fixed_width(&x.f.ty).is_some()).then_some(c)
+    };
+    let rc = run_cond(fs.get(i)?)?;
+    let run = fs[i..]
+        .iter()
+        .take_while(|y| run_cond(y).as_deref() == Some(rc.as_str()))
+        .collect();
+    Some((rc, run))
 }
 
 fn facts<'m>(fields: &'m [Field], prefix: &str) -> Vec<F<'m>> {
@@ -712,21 +736,13 @@ fn emit_struct(
     // Runs of fixed-width fields present at the same versions are read with one bounds check
     // (under their shared version condition); on a short input the cold path reads them one by
     // one to name the field that ran out.
-    let run_cond = |x: &F| -> Option<String> {
-        let c = cond(x.f.versions.minus(x.f.tagged), valid);
-        (c != "false" && fixed_width(&x.f.ty).is_some()).then_some(c)
-    };
     let mut skip = 0usize;
     for (i, x) in fs.iter().enumerate() {
         if skip > 0 {
             skip -= 1;
             continue;
         }
-        if let Some(rc) = run_cond(x) {
-            let run: Vec<&F> = fs[i..]
-                .iter()
-                .take_while(|y| run_cond(y).as_deref() == Some(rc.as_str()))
-                .collect();
+        if let Some((rc, run)) = fixed_run(&fs, i, valid) {
             if run.len() >= 2 {
                 let total: usize = run.iter().map(|y| fixed_width(&y.f.ty).unwrap_or(0)).sum();
                 let conditional = rc != "true";
@@ -1281,10 +1297,6 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     // Owned values write runs of fixed-width fields present at the same versions with one
     // bounds check. Views do not: encoding a parsed view copies its validated bytes, and the
     // runs cost the views' build time and unoptimised firmware size.
-    let run_cond = |x: &F| -> Option<String> {
-        let c = cond(x.f.versions.minus(x.f.tagged), valid);
-        (x.owned && c != "false" && fixed_width(&x.f.ty).is_some()).then_some(c)
-    };
     let mut skip = 0usize;
     for (i, x) in fs.iter().enumerate() {
         if skip > 0 {
@@ -1296,11 +1308,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
         if c == "false" {
             continue;
         }
-        if let Some(rc) = run_cond(x) {
-            let run: Vec<&F> = fs[i..]
-                .iter()
-                .take_while(|y| run_cond(y).as_deref() == Some(rc.as_str()))
-                .collect();
+        if let Some((rc, run)) = fixed_run(fs, i, valid).filter(|_| x.owned) {
             if run.len() >= 2 {
                 wv |= uses_v(&rc);
                 let total: usize = run.iter().map(|y| fixed_width(&y.f.ty).unwrap_or(0)).sum();
@@ -1311,8 +1319,16 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                     let id = &y.id;
                     let _ = match y.f.ty {
                         Type::Bool => write!(e, "\n            r[{off}] = u8::from(self.{id});"),
-                        Type::Uuid => write!(e, "\n            r[{off}..{}].copy_from_slice(self.{id}.as_bytes());", off + wd),
-                        _ => write!(e, "\n            r[{off}..{}].copy_from_slice(&self.{id}.to_be_bytes());", off + wd),
+                        Type::Uuid => write!(
+                            e,
+                            "\n            r[{off}..{}].copy_from_slice(self.{id}.as_bytes());",
+                            off + wd
+                        ),
+                        _ => write!(
+                            e,
+                            "\n            r[{off}..{}].copy_from_slice(&self.{id}.to_be_bytes());",
+                            off + wd
+                        ),
                     };
                     off += wd;
                 }
@@ -1519,7 +1535,9 @@ fn write_stmt(m: &Message, x: &F, tagged: bool) -> String {
             }
             Type::Bytes | Type::Records => format!("w.bytes(&self.{id}, {compact}, \"{p}\")?;"),
             Type::Array(_) if x.opt => {
-                format!("rt::owned::write_opt_vec(w, self.{id}.as_deref(), {compact}, v, \"{p}\")?;")
+                format!(
+                    "rt::owned::write_opt_vec(w, self.{id}.as_deref(), {compact}, v, \"{p}\")?;"
+                )
             }
             Type::Array(_) => {
                 format!("rt::owned::write_vec(w, &self.{id}, {compact}, v, \"{p}\")?;")
