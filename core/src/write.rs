@@ -80,7 +80,8 @@ impl<'b> Writer<'b> {
     }
 
     /// The next `N` bytes, to be filled in place: a run of fixed-width fields written with one
-    /// bounds check.
+    /// bounds check (owned values).
+    #[cfg(feature = "alloc")]
     #[inline(always)]
     pub(crate) fn run<const N: usize>(&mut self, f: &'static str) -> Result<&mut [u8; N], EncodeError> {
         let pos = self.pos;
