@@ -199,10 +199,8 @@ fn vec_size_elems<T: OwnedElem>(a: &[T], compact: bool, v: i16, f: &'static str)
     if a.len() > i32::MAX as usize - 1 {
         return Err(EncodeError::new(EncodeErrorKind::TooLong { length: a.len() }, f));
     }
+    // Fixed-width elements are summed by `vec_size` unless the length is too long (above).
     let mut n = write::len_size(a.len(), compact);
-    if let Some(w) = T::WIDTH {
-        return Ok(n + w * a.len());
-    }
     for e in a {
         n += e.size_elem(v, compact, f)?;
     }
