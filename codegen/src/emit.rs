@@ -243,6 +243,33 @@ fn fixed_run<'f, 'm>(
     Some((rc, run))
 }
 
+/// Writes a run of fixed-width fields of an owned struct with one bounds check (one field
+/// alone: its primitive write); `tags` adds the empty tag section's zero byte to the run.
+fn run_write(run: &[&F], tags: bool) -> String {
+    if let ([x], false) = (run, tags) {
+        return format!("w.{}(self.{}, \"{}\");", prim_fn(&x.f.ty), x.id, x.path);
+    }
+    let total: usize = run.iter().map(|y| fixed_width(&y.f.ty).unwrap_or(0)).sum();
+    let n = total + usize::from(tags);
+    let mut e = format!("if let Some(r) = w.run::<{n}>(\"{}\") {{", run[0].path);
+    let mut off = 0usize;
+    for y in run {
+        let wd = fixed_width(&y.f.ty).unwrap_or(0);
+        let id = &y.id;
+        let _ = match y.f.ty {
+            Type::Bool => write!(e, "\n            r[{off}] = u8::from(self.{id});"),
+            Type::Uuid => write!(e, "\n            r[{off}..{}].copy_from_slice(self.{id}.as_bytes());", off + wd),
+            _ => write!(e, "\n            r[{off}..{}].copy_from_slice(&self.{id}.to_be_bytes());", off + wd),
+        };
+        off += wd;
+    }
+    if tags {
+        let _ = write!(e, "\n            r[{off}] = 0;");
+    }
+    e.push_str("\n            }");
+    e
+}
+
 fn facts<'m>(fields: &'m [Field], prefix: &str) -> Vec<F<'m>> {
     fields
         .iter()
@@ -1279,6 +1306,13 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     } else {
         let _ = writeln!(sb, "        if !self.unknown_tagged_fields.is_empty() {{\n            return Err(rt::write::tags_not_in_version(\"{prefix}_tagged_fields\"));\n        }}");
     }
+    // A nested owned struct is written inline into its parent's array loop: a partition or a
+    // broker id with its epoch costs less to write than a call. Each nested struct belongs to
+    // one field of one message, so this moves code rather than copying it.
+    let nested = !prefix.is_empty() && !fs.is_empty() && fs.iter().all(|x| x.owned);
+    if nested {
+        o.push_str("    const INLINE: bool = true;\n\n");
+    }
     let _ = writeln!(
         o,
         "    fn size(&self, {}: i16) -> Result<usize, rt::EncodeError> {{",
@@ -1297,7 +1331,28 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     // Owned values write runs of fixed-width fields present at the same versions with one
     // bounds check. Views do not: encoding a parsed view copies its validated bytes, and the
     // runs cost the views' build time and unoptimised firmware size.
+    // The size pass's checks, made while writing, so that a one-pass encode makes them too.
+    for x in fs {
+        let anywhere = cond(x.f.versions, valid);
+        if anywhere != "true" && !x.f.ignorable {
+            wv |= uses_v(&anywhere);
+            let guard = if anywhere == "false" {
+                String::new()
+            } else {
+                format!("!({anywhere}) && ")
+            };
+            let _ = writeln!(
+                wb,
+                "        if {guard}!({}) {{\n            w.fail(rt::write::not_in_version(\"{}\"));\n        }}",
+                x.is_default(),
+                x.path
+            );
+        }
+    }
     let mut skip = 0usize;
+    // The last statement, when it writes fixed-width fields: (where it starts, its condition,
+    // the fields).
+    let mut last_run: Option<(usize, String, Vec<&F>)> = None;
     for (i, x) in fs.iter().enumerate() {
         if skip > 0 {
             skip -= 1;
@@ -1309,38 +1364,19 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
             continue;
         }
         if let Some((rc, run)) = fixed_run(fs, i, valid).filter(|_| x.owned) {
-            if run.len() >= 2 {
-                wv |= uses_v(&rc);
-                let total: usize = run.iter().map(|y| fixed_width(&y.f.ty).unwrap_or(0)).sum();
-                let mut e = format!("let r = w.run::<{total}>(\"{}\")?;", run[0].path);
-                let mut off = 0usize;
-                for y in &run {
-                    let wd = fixed_width(&y.f.ty).unwrap_or(0);
-                    let id = &y.id;
-                    let _ = match y.f.ty {
-                        Type::Bool => write!(e, "\n            r[{off}] = u8::from(self.{id});"),
-                        Type::Uuid => write!(
-                            e,
-                            "\n            r[{off}..{}].copy_from_slice(self.{id}.as_bytes());",
-                            off + wd
-                        ),
-                        _ => write!(
-                            e,
-                            "\n            r[{off}..{}].copy_from_slice(&self.{id}.to_be_bytes());",
-                            off + wd
-                        ),
-                    };
-                    off += wd;
-                }
-                if rc == "true" {
-                    let _ = writeln!(wb, "        {{\n            {e}\n        }}");
-                } else {
-                    let _ = writeln!(wb, "        if {rc} {{\n            {e}\n        }}");
-                }
-                skip = run.len() - 1;
-                continue;
+            wv |= uses_v(&rc);
+            let start = wb.len();
+            let e = run_write(&run, false);
+            if rc == "true" {
+                let _ = writeln!(wb, "        {e}");
+            } else {
+                let _ = writeln!(wb, "        if {rc} {{\n            {e}\n        }}");
             }
+            last_run = Some((start, rc, run.clone()));
+            skip = run.len() - 1;
+            continue;
         }
+        last_run = None;
         let e = write_stmt(m, x, false);
         wv |= uses_v(&c) || e.contains(", v") || e.contains("(v)") || e.contains("w, v");
         if c == "true" {
@@ -1352,7 +1388,24 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     if flex_used {
         wv |= uses_v(&flex);
         if tagged.is_empty() {
-            let _ = writeln!(wb, "        if {flex} {{ w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?; }}");
+            let tags = format!("        if {flex} {{ w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter()); }}\n        else {{ w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\"); }}\n");
+            if let Some((start, rc, run)) = last_run {
+                // Fixed-width fields then an empty tag section, the common case: one run
+                // writes both (an owned broker id and epoch, or a partition's last fields).
+                let both = match (rc.as_str(), flex.as_str()) {
+                    ("true", f) => f.to_string(),
+                    (r, "true") => r.to_string(),
+                    (r, f) => format!("({r}) && ({f})"),
+                };
+                let apart = wb.split_off(start);
+                let _ = writeln!(
+                    wb,
+                    "        if {both} && self.unknown_tagged_fields.is_empty() {{\n            {}\n        }} else {{\n{apart}{tags}        }}",
+                    run_write(&run, true)
+                );
+            } else {
+                wb.push_str(&tags);
+            }
         } else {
             let _ = writeln!(wb, "        if {flex} {{");
             wb.push_str("            let mut tags = self.unknown_tagged_fields.len();\n");
@@ -1373,7 +1426,7 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
             }
             let _ = writeln!(
                 wb,
-                "            w.uvarint(tags as u32, \"{prefix}_tagged_fields\")?;"
+                "            w.uvarint(tags as u32, \"{prefix}_tagged_fields\");"
             );
             wb.push_str(
                 "            let mut unknown = self.unknown_tagged_fields.iter().peekable();\n",
@@ -1383,26 +1436,32 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                 let id = x.id.trim_start_matches("r#");
                 let (se, sw) = size_expr(m, x, true);
                 wv |= se.contains(", v") || se.contains("(v)");
-                let se = sw.map_or(se, |n| n.to_string());
+                let se = sw.map_or_else(
+                    || format!("w.ok({})", se.strip_suffix('?').unwrap_or(&se)),
+                    |n| n.to_string(),
+                );
                 let ws = write_stmt(m, x, true);
                 wv |= ws.contains(", v") || ws.contains("(v)") || ws.contains("w, v");
                 let _ = writeln!(
                     wb,
-                    "            w.unknown_tags_before(&mut unknown, {t})?;\n            if has_{id} {{\n                let s = {se};\n                w.uvarint({t}, \"{}\")?;\n                w.uvarint(s as u32, \"{}\")?;\n                {ws}\n            }}",
+                    "            w.unknown_tags_before(&mut unknown, {t});\n            if has_{id} {{\n                let s = {se};\n                w.uvarint({t}, \"{}\");\n                w.uvarint(s as u32, \"{}\");\n                {ws}\n            }}",
                     x.path, x.path
                 );
             }
-            wb.push_str("            w.unknown_tags_rest(&mut unknown)?;\n        }\n");
+            wb.push_str("            w.unknown_tags_rest(&mut unknown);\n        }\n");
+            let _ = writeln!(wb, "        else {{ w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\"); }}");
         }
+    } else {
+        let _ = writeln!(wb, "        w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\");");
     }
     let _ = writeln!(
         o,
-        "    fn write(&self, {}w: &mut rt::Writer<'_>, {}: i16) -> Result<(), rt::EncodeError> {{",
-        if wb.is_empty() { "_" } else { "" },
+        "{}    fn write(&self, w: &mut rt::Writer<'_>, {}: i16) {{",
+        if nested { "    #[inline]\n" } else { "" },
         if wv { "v" } else { "_v" }
     );
     o.push_str(&wb);
-    o.push_str("        Ok(())\n    }\n}\n");
+    o.push_str("    }\n}\n");
 }
 
 /// Expression reading one field (without `?` handling of presence).
@@ -1525,48 +1584,48 @@ fn write_stmt(m: &Message, x: &F, tagged: bool) -> String {
     let nullable = cond(f.nullable, valid);
     if x.owned {
         return match &f.ty {
-            t if fixed_width(t).is_some() => format!("w.{}(self.{id}, \"{p}\")?;", prim_fn(t)),
+            t if fixed_width(t).is_some() => format!("w.{}(self.{id}, \"{p}\");", prim_fn(t)),
             Type::String if x.opt => {
-                format!("w.opt_str(self.{id}.as_deref(), {compact}, \"{p}\")?;")
+                format!("w.opt_str(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\");")
             }
-            Type::String => format!("w.str(&self.{id}, {compact}, \"{p}\")?;"),
+            Type::String => format!("w.str(&self.{id}, {compact}, \"{p}\");"),
             Type::Bytes | Type::Records if x.opt => {
-                format!("w.opt_bytes(self.{id}.as_deref(), {compact}, \"{p}\")?;")
+                format!("w.opt_bytes(self.{id}.as_deref(), {compact}, {nullable}, \"{p}\");")
             }
-            Type::Bytes | Type::Records => format!("w.bytes(&self.{id}, {compact}, \"{p}\")?;"),
+            Type::Bytes | Type::Records => format!("w.bytes(&self.{id}, {compact}, \"{p}\");"),
             Type::Array(_) if x.opt => {
                 format!(
-                    "rt::owned::write_opt_vec(w, self.{id}.as_deref(), {compact}, v, \"{p}\")?;"
+                    "rt::owned::write_opt_vec(w, self.{id}.as_deref(), {compact}, {nullable}, v, \"{p}\");"
                 )
             }
             Type::Array(_) => {
-                format!("rt::owned::write_vec(w, &self.{id}, {compact}, v, \"{p}\")?;")
+                format!("rt::owned::write_vec(w, &self.{id}, {compact}, v, \"{p}\");")
             }
             Type::Struct(_) if x.opt && tagged => format!(
-                "rt::owned::write_opt_struct_tagged(w, &self.{id}, {nullable}, v, \"{p}\")?;"
+                "rt::owned::write_opt_struct_tagged(w, &self.{id}, {nullable}, v, \"{p}\");"
             ),
             Type::Struct(_) if x.opt => {
-                format!("rt::owned::write_opt_struct(w, &self.{id}, {nullable}, v, \"{p}\")?;")
+                format!("rt::owned::write_opt_struct(w, &self.{id}, {nullable}, v, \"{p}\");")
             }
-            Type::Struct(_) => format!("rt::OwnedStruct::write(&self.{id}, w, v)?;"),
+            Type::Struct(_) => format!("rt::OwnedStruct::write(&self.{id}, w, v);"),
             _ => unreachable!(),
         };
     }
     match &f.ty {
-        t if fixed_width(t).is_some() => format!("w.{}(self.{id}, \"{p}\")?;", prim_fn(t)),
-        Type::String if x.opt => format!("w.opt_str(self.{id}, {compact}, \"{p}\")?;"),
-        Type::String => format!("w.str(self.{id}, {compact}, \"{p}\")?;"),
+        t if fixed_width(t).is_some() => format!("w.{}(self.{id}, \"{p}\");", prim_fn(t)),
+        Type::String if x.opt => format!("w.opt_str(self.{id}, {compact}, {nullable}, \"{p}\");"),
+        Type::String => format!("w.str(self.{id}, {compact}, \"{p}\");"),
         Type::Bytes | Type::Records if x.opt => {
-            format!("w.opt_bytes(self.{id}, {compact}, \"{p}\")?;")
+            format!("w.opt_bytes(self.{id}, {compact}, {nullable}, \"{p}\");")
         }
-        Type::Bytes | Type::Records => format!("w.bytes(self.{id}, {compact}, \"{p}\")?;"),
-        Type::Array(_) if x.opt => format!("w.opt_array(&self.{id}, {compact}, v, \"{p}\")?;"),
-        Type::Array(_) => format!("w.array(&self.{id}, {compact}, v, \"{p}\")?;"),
+        Type::Bytes | Type::Records => format!("w.bytes(self.{id}, {compact}, \"{p}\");"),
+        Type::Array(_) if x.opt => format!("w.opt_array(&self.{id}, {compact}, {nullable}, v, \"{p}\");"),
+        Type::Array(_) => format!("w.array(&self.{id}, {compact}, v, \"{p}\");"),
         Type::Struct(_) if x.opt && tagged => {
-            format!("w.opt_struct_tagged(&self.{id}, {nullable}, v, \"{p}\")?;")
+            format!("w.opt_struct_tagged(&self.{id}, {nullable}, v, \"{p}\");")
         }
-        Type::Struct(_) if x.opt => format!("w.opt_struct(&self.{id}, {nullable}, v, \"{p}\")?;"),
-        Type::Struct(_) => format!("rt::Struct::write(&self.{id}, w, v)?;"),
+        Type::Struct(_) if x.opt => format!("w.opt_struct(&self.{id}, {nullable}, v, \"{p}\");"),
+        Type::Struct(_) => format!("rt::Struct::write(&self.{id}, w, v);"),
         _ => unreachable!(),
     }
 }

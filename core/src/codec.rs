@@ -33,9 +33,10 @@ pub trait Struct<'a>: Copy + Sized {
     /// Exact encoded size at `version`; also checks that the value can be encoded there.
     #[doc(hidden)]
     fn size(&self, version: i16) -> Result<usize, EncodeError>;
-    /// Writes the struct at `version`. Call [`Struct::size`] first: it does the checks.
+    /// Writes the struct at `version`, making the checks [`Struct::size`] makes; an error is
+    /// kept in the writer.
     #[doc(hidden)]
-    fn write(&self, w: &mut Writer<'_>, version: i16) -> Result<(), EncodeError>;
+    fn write(&self, w: &mut Writer<'_>, version: i16);
 }
 
 impl<'a, T: Struct<'a>> Elem<'a> for T {
@@ -67,7 +68,7 @@ impl<'a, T: Struct<'a>> Elem<'a> for T {
         self.size(version)
     }
     #[inline]
-    fn write_elem(&self, w: &mut Writer<'_>, version: i16, _: bool, _: &'static str) -> Result<(), EncodeError> {
+    fn write_elem(&self, w: &mut Writer<'_>, version: i16, _: bool, _: &'static str) {
         self.write(w, version)
     }
 }
@@ -208,22 +209,47 @@ pub trait Message<'a>: Struct<'a> {
         self.size(version).map_err(|e| e.finish(Self::INFO.name, version))
     }
 
-    /// Encodes at `version` into `sink`; returns the number of bytes written.
+    /// Encodes at `version` into `sink`; returns the number of bytes written. The size is
+    /// computed first, so a sink without room is an error before any byte is written.
     fn encode<S: Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, EncodeError> {
         let n = self.encoded_len(version)?;
         let Some(buf) = sink.reserve(n) else {
             return Err(EncodeError::new(EncodeErrorKind::BufferTooShort { needed: n }, "").finish(Self::INFO.name, version));
         };
         let mut w = Writer::new(buf);
-        self.write(&mut w, version).map_err(|e| e.finish(Self::INFO.name, version))?;
-        Ok(w.position())
+        self.write(&mut w, version);
+        w.finish().map_err(|e| e.finish(Self::INFO.name, version))
     }
 
-    /// Encodes at `version` into the front of `buf`; returns the number of bytes written.
+    /// Encodes at `version` into the front of `buf`, in one pass; returns the number of bytes
+    /// written. The checks and errors are [`Message::encode`]'s; when `buf` is too short the
+    /// error gives the size needed, and what was written into `buf` is unspecified.
     fn encode_to_slice(&self, buf: &mut [u8], version: i16) -> Result<usize, EncodeError> {
-        let mut s: &mut [u8] = buf;
-        self.encode(&mut s, version)
+        if !Self::INFO.is_valid(version) {
+            return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion { version }, "").finish(Self::INFO.name, version));
+        }
+        let mut w = Writer::new(buf);
+        self.write(&mut w, version);
+        match w.finish() {
+            Ok(n) => Ok(n),
+            Err(e) => Err(encode_failed(e, || self.size(version), Self::INFO.name, version)),
+        }
     }
+}
+
+/// The error of a one-pass encode: a short buffer is reported with the size needed (or with
+/// the size pass's own error).
+#[cold]
+#[inline(never)]
+pub(crate) fn encode_failed(e: EncodeError, size: impl FnOnce() -> Result<usize, EncodeError>, name: &'static str, version: i16) -> EncodeError {
+    let e = match e.kind() {
+        EncodeErrorKind::BufferTooShort { .. } => match size() {
+            Ok(needed) => EncodeError::new(EncodeErrorKind::BufferTooShort { needed }, ""),
+            Err(e) => e,
+        },
+        _ => e,
+    };
+    e.finish(name, version)
 }
 
 /// A decode or an encode failure, for operations that do both.

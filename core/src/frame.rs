@@ -204,9 +204,9 @@ pub fn encode_metadata_record(record: &MetadataRecord<'_>, version: i16, out: &m
     let mut head = [0u8; 15];
     let mut w = crate::write::Writer::new(&mut head);
     for v in [METADATA_FRAME_VERSION, record.key().id() as u32, version as u32] {
-        w.uvarint(v, "frame")?;
+        w.uvarint(v, "frame");
     }
-    let head_len = w.position();
+    let head_len = w.finish()?;
     let total = head_len + body;
     let too_short = || {
         crate::EncodeError::new(crate::EncodeErrorKind::BufferTooShort { needed: total }, "").finish(record.info().name, version)

@@ -109,22 +109,28 @@ impl From<&TaggedFields<'_>> for OwnedTaggedFields {
 
 /// A generated owned struct: size and write at any version, with the views' checks.
 pub trait OwnedStruct {
+    /// Written inline into the loop of the array that holds it (nested structs).
+    #[doc(hidden)]
+    const INLINE: bool = false;
     /// Exact encoded size at `version`, after the checks.
     #[doc(hidden)]
     fn size(&self, version: i16) -> Result<usize, EncodeError>;
-    /// Writes at `version`; call `size` first.
+    /// Writes at `version`, making the checks `size` makes; an error is kept in the writer.
     #[doc(hidden)]
-    fn write(&self, w: &mut Writer<'_>, version: i16) -> Result<(), EncodeError>;
+    fn write(&self, w: &mut Writer<'_>, version: i16);
 }
 
 /// An element of an owned array.
 pub trait OwnedElem {
     #[doc(hidden)]
     const WIDTH: Option<usize> = None;
+    /// Written by a loop inlined into the array's writer.
+    #[doc(hidden)]
+    const INLINE: bool = false;
     #[doc(hidden)]
     fn size_elem(&self, version: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError>;
     #[doc(hidden)]
-    fn write_elem(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str) -> Result<(), EncodeError>;
+    fn write_elem(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str);
     /// Writes fixed-width elements into their `WIDTH × len` bytes.
     #[doc(hidden)]
     fn put_all(_elems: &[Self], _dst: &mut [u8])
@@ -141,15 +147,40 @@ macro_rules! fixed_owned {
             fn size_elem(&self, _: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
                 Ok($w)
             }
-            fn write_elem(&self, w: &mut Writer<'_>, _: i16, _: bool, f: &'static str) -> Result<(), EncodeError> {
+            fn write_elem(&self, w: &mut Writer<'_>, _: i16, _: bool, f: &'static str) {
                 w.$wr(*self, f)
             }
             #[inline(always)]
             fn put_all(elems: &[Self], dst: &mut [u8]) {
-                for (d, e) in dst.chunks_exact_mut($w).zip(elems) {
-                    if let Some(d) = d.first_chunk_mut::<$w>() {
-                        let b: [u8; $w] = $be(*e);
-                        *d = b;
+                // Straight-line code for the short arrays (replica sets): a loop's set-up
+                // costs more than the writes.
+                const W: usize = $w;
+                match elems {
+                    [] => {}
+                    [a] => {
+                        if let Some(d) = dst.first_chunk_mut::<W>() {
+                            *d = $be(*a);
+                        }
+                    }
+                    [a, b] => {
+                        if let Some(d) = dst.first_chunk_mut::<{ 2 * W }>() {
+                            d[..W].copy_from_slice(&$be(*a));
+                            d[W..].copy_from_slice(&$be(*b));
+                        }
+                    }
+                    [a, b, c] => {
+                        if let Some(d) = dst.first_chunk_mut::<{ 3 * W }>() {
+                            d[..W].copy_from_slice(&$be(*a));
+                            d[W..2 * W].copy_from_slice(&$be(*b));
+                            d[2 * W..].copy_from_slice(&$be(*c));
+                        }
+                    }
+                    _ => {
+                        for (d, e) in dst.chunks_exact_mut(W).zip(elems) {
+                            if let Some(d) = d.first_chunk_mut::<W>() {
+                                *d = $be(*e);
+                            }
+                        }
                     }
                 }
             }
@@ -172,16 +203,18 @@ impl OwnedElem for CompactString {
     fn size_elem(&self, _: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError> {
         write::str_size(self, compact, f)
     }
-    fn write_elem(&self, w: &mut Writer<'_>, _: i16, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+    fn write_elem(&self, w: &mut Writer<'_>, _: i16, compact: bool, f: &'static str) {
         w.str(self, compact, f)
     }
 }
 
 impl<T: OwnedStruct> OwnedElem for T {
+    const INLINE: bool = T::INLINE;
     fn size_elem(&self, version: i16, _: bool, _: &'static str) -> Result<usize, EncodeError> {
         self.size(version)
     }
-    fn write_elem(&self, w: &mut Writer<'_>, version: i16, _: bool, _: &'static str) -> Result<(), EncodeError> {
+    #[inline(always)]
+    fn write_elem(&self, w: &mut Writer<'_>, version: i16, _: bool, _: &'static str) {
         self.write(w, version)
     }
 }
@@ -227,55 +260,64 @@ pub(crate) fn opt_struct_size<T: OwnedStruct>(s: &Option<T>, nullable: bool, v: 
 
 /// Writes an owned array.
 #[inline(always)]
-pub(crate) fn write_vec<T: OwnedElem>(w: &mut Writer<'_>, a: &[T], compact: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+pub(crate) fn write_vec<T: OwnedElem>(w: &mut Writer<'_>, a: &[T], compact: bool, v: i16, f: &'static str) {
     if let Some(width) = T::WIDTH {
-        // Inline, with one bounds check for the elements (their count was checked by the size
-        // pass): most arrays of fixed-width elements are short (replica sets).
-        w.len_prefix(a.len(), compact, f)?;
-        T::put_all(a, w.take(width.saturating_mul(a.len()), f)?);
-        return Ok(());
+        // Inline, with one bounds check for the prefix and the elements: most arrays of
+        // fixed-width elements are short (replica sets).
+        if let Some(dst) = w.fixed_array(a.len(), width.saturating_mul(a.len()), compact, f) {
+            T::put_all(a, dst);
+        }
+        return;
+    }
+    if T::INLINE {
+        w.len_prefix(a.len(), compact, f);
+        for e in a {
+            e.write_elem(w, v, compact, f);
+        }
+        return;
     }
     write_vec_elems(w, a, compact, v, f)
 }
 
-fn write_vec_elems<T: OwnedElem>(w: &mut Writer<'_>, a: &[T], compact: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
-    w.len_prefix(a.len(), compact, f)?;
+fn write_vec_elems<T: OwnedElem>(w: &mut Writer<'_>, a: &[T], compact: bool, v: i16, f: &'static str) {
+    w.len_prefix(a.len(), compact, f);
     for e in a {
-        e.write_elem(w, v, compact, f)?;
+        e.write_elem(w, v, compact, f);
     }
-    Ok(())
 }
 
 /// Writes a nullable owned array.
-pub(crate) fn write_opt_vec<T: OwnedElem>(w: &mut Writer<'_>, a: Option<&[T]>, compact: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+pub(crate) fn write_opt_vec<T: OwnedElem>(w: &mut Writer<'_>, a: Option<&[T]>, compact: bool, nullable: bool, v: i16, f: &'static str) {
     match a {
         Some(a) => write_vec(w, a, compact, v, f),
-        None => w.null_len(compact, f),
+        None => w.null_len(compact, nullable, f),
     }
 }
 
 /// Writes a nullable owned struct.
-pub(crate) fn write_opt_struct<T: OwnedStruct>(w: &mut Writer<'_>, s: &Option<T>, nullable: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+pub(crate) fn write_opt_struct<T: OwnedStruct>(w: &mut Writer<'_>, s: &Option<T>, nullable: bool, v: i16, f: &'static str) {
     match s {
         Some(s) => {
             if nullable {
-                w.i8(1, f)?;
+                w.i8(1, f);
             }
             s.write(w, v)
         }
+        None if !nullable => w.fail(write::null_not_allowed(f)),
         None => w.i8(-1, f),
     }
 }
 
 /// Writes a nullable owned struct inside a tagged field (unsigned varint marker).
-pub(crate) fn write_opt_struct_tagged<T: OwnedStruct>(w: &mut Writer<'_>, s: &Option<T>, nullable: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+pub(crate) fn write_opt_struct_tagged<T: OwnedStruct>(w: &mut Writer<'_>, s: &Option<T>, nullable: bool, v: i16, f: &'static str) {
     match s {
         Some(s) => {
             if nullable {
-                w.uvarint(1, f)?;
+                w.uvarint(1, f);
             }
             s.write(w, v)
         }
+        None if !nullable => w.fail(write::null_not_allowed(f)),
         None => w.uvarint(0, f),
     }
 }
@@ -308,7 +350,8 @@ pub trait OwnedMessage: OwnedStruct + Sized {
         self.size(version).map_err(|e| e.finish(info.name, version))
     }
 
-    /// Encodes at `version` into `sink`; returns the bytes written.
+    /// Encodes at `version` into `sink`; returns the bytes written. The size is computed first,
+    /// so a sink without room is an error before any byte is written.
     fn encode<S: Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, EncodeError> {
         let info = Self::info();
         let n = self.encoded_len(version)?;
@@ -316,14 +359,24 @@ pub trait OwnedMessage: OwnedStruct + Sized {
             return Err(EncodeError::new(EncodeErrorKind::BufferTooShort { needed: n }, "").finish(info.name, version));
         };
         let mut w = Writer::new(buf);
-        self.write(&mut w, version).map_err(|e| e.finish(info.name, version))?;
-        Ok(w.position())
+        self.write(&mut w, version);
+        w.finish().map_err(|e| e.finish(info.name, version))
     }
 
-    /// Encodes at `version` into the front of `buf`.
+    /// Encodes at `version` into the front of `buf`, in one pass; returns the bytes written.
+    /// The checks and errors are [`OwnedMessage::encode`]'s; when `buf` is too short the error
+    /// gives the size needed, and what was written into `buf` is unspecified.
     fn encode_to_slice(&self, buf: &mut [u8], version: i16) -> Result<usize, EncodeError> {
-        let mut s: &mut [u8] = buf;
-        self.encode(&mut s, version)
+        let info = Self::info();
+        if !info.is_valid(version) {
+            return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion { version }, "").finish(info.name, version));
+        }
+        let mut w = Writer::new(buf);
+        self.write(&mut w, version);
+        match w.finish() {
+            Ok(n) => Ok(n),
+            Err(e) => Err(crate::codec::encode_failed(e, || self.size(version), info.name, version)),
+        }
     }
 
     /// Encodes at `version` into a new `Vec`.

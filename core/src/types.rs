@@ -51,7 +51,7 @@ pub trait Elem<'a>: Copy + Sized {
     #[doc(hidden)]
     fn size_elem(&self, version: i16, compact: bool, f: &'static str) -> Result<usize, EncodeError>;
     #[doc(hidden)]
-    fn write_elem(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str) -> Result<(), EncodeError>;
+    fn write_elem(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str);
 }
 
 macro_rules! fixed_elem {
@@ -80,7 +80,7 @@ macro_rules! fixed_elem {
                 Ok($w)
             }
             #[inline(always)]
-            fn write_elem(&self, w: &mut Writer<'_>, _: i16, _: bool, f: &'static str) -> Result<(), EncodeError> {
+            fn write_elem(&self, w: &mut Writer<'_>, _: i16, _: bool, f: &'static str) {
                 w.$wr(*self, f)
             }
         }
@@ -122,7 +122,7 @@ impl<'a> Elem<'a> for &'a str {
         write::str_size(self, compact, f)
     }
     #[inline]
-    fn write_elem(&self, w: &mut Writer<'_>, _: i16, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+    fn write_elem(&self, w: &mut Writer<'_>, _: i16, compact: bool, f: &'static str) {
         w.str(self, compact, f)
     }
 }
@@ -218,8 +218,8 @@ impl<'a, T: Elem<'a>> Array<'a, T> {
         Ok(total)
     }
 
-    pub(crate) fn write(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str) -> Result<(), EncodeError> {
-        w.len_prefix(self.len(), compact, f)?;
+    pub(crate) fn write(&self, w: &mut Writer<'_>, version: i16, compact: bool, f: &'static str) {
+        w.len_prefix(self.len(), compact, f);
         if let Repr::Wire { bytes, .. } = self.repr {
             if T::COPY_WIRE {
                 return w.put(bytes, f);
@@ -229,9 +229,8 @@ impl<'a, T: Elem<'a>> Array<'a, T> {
             return w.put(b, f);
         }
         for e in self.iter() {
-            e.write_elem(w, version, compact, f)?;
+            e.write_elem(w, version, compact, f);
         }
-        Ok(())
     }
 }
 

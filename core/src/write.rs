@@ -1,8 +1,13 @@
 //! Hand-written encoding primitives: the [`Sink`] trait, the [`Writer`] the generated code
 //! writes through, and the size functions that let `encoded_len` be exact.
 //!
-//! Encoding always computes the exact size first, asks the sink for exactly that many bytes,
-//! and then writes into them: a short sink is an error before any byte is written.
+//! The writer keeps the first error instead of returning one from every write: a write past
+//! the end of the buffer, or a value the target version cannot carry, records the error and
+//! turns every later write into a no-op, and [`Writer::finish`] reports it. Generated `write`
+//! functions therefore return nothing and branch only on the data, and they make the same checks
+//! as the size pass, so an encode into a caller's slice needs no size pass first
+//! (`encode_to_slice`). Encoding into a [`Sink`] still sizes first and asks for exactly that
+//! many bytes, so a short sink is an error before any byte is written.
 
 use crate::codec::Struct;
 use crate::error::{EncodeError, EncodeErrorKind as K};
@@ -48,121 +53,178 @@ impl Sink for alloc::vec::Vec<u8> {
     }
 }
 
-/// A cursor over a buffer of exactly the encoded size; generated code writes through it.
+/// A cursor over a caller's buffer that generated code writes through; it keeps the first
+/// error (see the module documentation).
 pub struct Writer<'b> {
-    buf: &'b mut [u8],
-    pos: usize,
+    /// The bytes not written yet; empty after an error.
+    rest: &'b mut [u8],
+    /// The length of the whole buffer.
+    len: usize,
+    err: Option<EncodeError>,
 }
 
 impl<'b> Writer<'b> {
     /// A writer over `buf`.
     pub fn new(buf: &'b mut [u8]) -> Self {
-        Writer { buf, pos: 0 }
+        Writer { len: buf.len(), rest: buf, err: None }
     }
 
     /// Bytes written so far.
     pub fn position(&self) -> usize {
-        self.pos
+        self.len - self.rest.len()
+    }
+
+    /// The bytes written, or the first error.
+    pub fn finish(self) -> Result<usize, EncodeError> {
+        match self.err {
+            None => Ok(self.position()),
+            Some(e) => Err(e),
+        }
+    }
+
+    /// True once a write has failed.
+    pub fn failed(&self) -> bool {
+        self.err.is_some()
+    }
+
+    /// Records `e` unless an error is already recorded; every later write does nothing.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn fail(&mut self, e: EncodeError) {
+        if self.err.is_none() {
+            self.err = Some(e);
+        }
+        self.len -= self.rest.len();
+        self.rest = &mut [];
+    }
+
+    /// The value of a size computed while writing (a tagged field's length), or 0 after
+    /// recording its error.
+    #[inline(always)]
+    pub(crate) fn ok(&mut self, r: Result<usize, EncodeError>) -> usize {
+        match r {
+            Ok(n) => n,
+            Err(e) => {
+                self.fail(e);
+                0
+            }
+        }
+    }
+
+    /// Records a write of `more` bytes that did not fit.
+    #[cold]
+    #[inline(never)]
+    fn short(&mut self, more: usize, f: &'static str) {
+        let e = EncodeError::new(K::BufferTooShort { needed: self.position().saturating_add(more) }, f);
+        self.fail(e);
+    }
+
+    /// The next `n` bytes, to be filled in place; `None` after recording the error.
+    #[inline(always)]
+    pub(crate) fn take(&mut self, n: usize, f: &'static str) -> Option<&'b mut [u8]> {
+        if self.rest.len() < n {
+            self.short(n, f);
+            return None;
+        }
+        let (head, tail) = core::mem::take(&mut self.rest).split_at_mut(n);
+        self.rest = tail;
+        Some(head)
+    }
+
+    /// The next `N` bytes, to be filled in place: a run of fixed-width fields written with one
+    /// bounds check. `None` after recording the error.
+    #[inline(always)]
+    pub(crate) fn run<const N: usize>(&mut self, f: &'static str) -> Option<&'b mut [u8; N]> {
+        if self.rest.len() < N {
+            self.short(N, f);
+            return None;
+        }
+        let (head, tail) = core::mem::take(&mut self.rest).split_first_chunk_mut::<N>()?;
+        self.rest = tail;
+        Some(head)
     }
 
     /// Writes `bytes`.
     #[inline(always)]
-    pub(crate) fn put(&mut self, bytes: &[u8], f: &'static str) -> Result<(), EncodeError> {
-        let end = self.pos.wrapping_add(bytes.len());
-        match self.buf.get_mut(self.pos..end) {
-            Some(dst) => {
-                dst.copy_from_slice(bytes);
-                self.pos = end;
-                Ok(())
-            }
-            None => Err(short(self.pos, bytes.len(), f)),
+    pub(crate) fn put(&mut self, bytes: &[u8], f: &'static str) {
+        if let Some(dst) = self.take(bytes.len(), f) {
+            dst.copy_from_slice(bytes);
         }
     }
 
-    /// The next `N` bytes, to be filled in place: a run of fixed-width fields written with one
-    /// bounds check (owned values).
+    #[inline(always)]
+    fn arr<const N: usize>(&mut self, a: [u8; N], f: &'static str) {
+        if let Some(dst) = self.run::<N>(f) {
+            *dst = a;
+        }
+    }
+
+    /// The length prefix and the `body` bytes of an array of `n` fixed-width elements, with one
+    /// bounds check where the prefix is one byte (owned arrays); the body is returned to fill.
     #[cfg(feature = "alloc")]
     #[inline(always)]
-    pub(crate) fn run<const N: usize>(&mut self, f: &'static str) -> Result<&mut [u8; N], EncodeError> {
-        let pos = self.pos;
-        match self.buf.get_mut(pos..).and_then(|b| b.first_chunk_mut::<N>()) {
-            Some(dst) => {
-                self.pos = pos + N;
-                Ok(dst)
-            }
-            None => Err(short(pos, N, f)),
+    pub(crate) fn fixed_array(&mut self, n: usize, body: usize, compact: bool, f: &'static str) -> Option<&'b mut [u8]> {
+        if compact && n < 0x7f && body < self.rest.len() {
+            let rest = core::mem::take(&mut self.rest);
+            let (head, tail) = rest.split_at_mut(body + 1);
+            self.rest = tail;
+            let (first, elems) = head.split_first_mut()?;
+            *first = n as u8 + 1;
+            return Some(elems);
         }
-    }
-
-    /// The next `n` bytes, to be filled in place.
-    #[cfg(feature = "alloc")]
-    #[inline(always)]
-    pub(crate) fn take(&mut self, n: usize, f: &'static str) -> Result<&mut [u8], EncodeError> {
-        let pos = self.pos;
-        let end = pos.wrapping_add(n);
-        match self.buf.get_mut(pos..end) {
-            Some(dst) => {
-                self.pos = end;
-                Ok(dst)
-            }
-            None => Err(short(pos, n, f)),
-        }
-    }
-
-    #[inline(always)]
-    fn arr<const N: usize>(&mut self, a: [u8; N], f: &'static str) -> Result<(), EncodeError> {
-        self.put(&a, f)
+        self.len_prefix(n, compact, f);
+        self.take(body, f)
     }
 
     /// `bool`.
     #[inline(always)]
-    pub(crate) fn bool(&mut self, v: bool, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn bool(&mut self, v: bool, f: &'static str) {
         self.arr([u8::from(v)], f)
     }
     /// `int8`.
     #[inline(always)]
-    pub(crate) fn i8(&mut self, v: i8, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn i8(&mut self, v: i8, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `int16`.
     #[inline(always)]
-    pub(crate) fn i16(&mut self, v: i16, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn i16(&mut self, v: i16, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `uint16`.
     #[inline(always)]
-    pub(crate) fn u16(&mut self, v: u16, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn u16(&mut self, v: u16, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `int32`.
     #[inline(always)]
-    pub(crate) fn i32(&mut self, v: i32, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn i32(&mut self, v: i32, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `uint32`.
     #[inline(always)]
-    pub(crate) fn u32(&mut self, v: u32, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn u32(&mut self, v: u32, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `int64`.
     #[inline(always)]
-    pub(crate) fn i64(&mut self, v: i64, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn i64(&mut self, v: i64, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `float64`.
     #[inline(always)]
-    pub(crate) fn f64(&mut self, v: f64, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn f64(&mut self, v: f64, f: &'static str) {
         self.arr(v.to_be_bytes(), f)
     }
     /// `uuid`.
     #[inline(always)]
-    pub(crate) fn uuid(&mut self, v: uuid::Uuid, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn uuid(&mut self, v: uuid::Uuid, f: &'static str) {
         self.arr(*v.as_bytes(), f)
     }
 
     /// Unsigned varint.
     #[inline(always)]
-    pub(crate) fn uvarint(&mut self, mut v: u32, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn uvarint(&mut self, mut v: u32, f: &'static str) {
         if v < 0x80 {
             return self.arr([v as u8], f);
         }
@@ -179,13 +241,13 @@ impl<'b> Writer<'b> {
 
     /// Signed zig-zag varint.
     #[allow(dead_code)] // used by record batches (kafka-wire issue 4)
-    pub(crate) fn varint(&mut self, v: i32, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn varint(&mut self, v: i32, f: &'static str) {
         self.uvarint(((v << 1) ^ (v >> 31)) as u32, f)
     }
 
     /// Signed zig-zag varlong.
     #[allow(dead_code)] // used by record batches (kafka-wire issue 4)
-    pub(crate) fn varlong(&mut self, v: i64, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn varlong(&mut self, v: i64, f: &'static str) {
         let mut u = ((v << 1) ^ (v >> 63)) as u64;
         let mut tmp = [0u8; 10];
         let mut n = 0;
@@ -198,9 +260,13 @@ impl<'b> Writer<'b> {
         self.put(&tmp[..=n], f)
     }
 
-    /// A length prefix for arrays and bytes: `int32`, or unsigned varint of `len + 1`.
+    /// A length prefix for arrays and bytes: `int32`, or unsigned varint of `len + 1`, after
+    /// checking that the length fits.
     #[inline(always)]
-    pub(crate) fn len_prefix(&mut self, len: usize, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn len_prefix(&mut self, len: usize, compact: bool, f: &'static str) {
+        if len > i32::MAX as usize - 1 {
+            return self.fail(EncodeError::new(K::TooLong { length: len }, f));
+        }
         if compact {
             self.uvarint((len as u32).wrapping_add(1), f)
         } else {
@@ -208,9 +274,12 @@ impl<'b> Writer<'b> {
         }
     }
 
-    /// The null marker for arrays and bytes.
+    /// The null marker for arrays and bytes; an error where the version is not nullable.
     #[inline(always)]
-    pub(crate) fn null_len(&mut self, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn null_len(&mut self, compact: bool, nullable: bool, f: &'static str) {
+        if !nullable {
+            return self.fail(null_not_allowed(f));
+        }
         if compact {
             self.uvarint(0, f)
         } else {
@@ -218,22 +287,26 @@ impl<'b> Writer<'b> {
         }
     }
 
-    /// A string (length checked by the size pass).
+    /// A string, after checking Kafka's 32767-byte limit.
     #[inline(always)]
-    pub(crate) fn str(&mut self, s: &str, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn str(&mut self, s: &str, compact: bool, f: &'static str) {
+        if s.len() > 0x7fff {
+            return self.fail(EncodeError::new(K::TooLong { length: s.len() }, f));
+        }
         if compact {
-            self.uvarint((s.len() as u32).wrapping_add(1), f)?;
+            self.uvarint((s.len() as u32).wrapping_add(1), f);
         } else {
-            self.i16(s.len() as i16, f)?;
+            self.i16(s.len() as i16, f);
         }
         self.put(s.as_bytes(), f)
     }
 
-    /// A nullable string.
+    /// A nullable string; `nullable` says whether null is allowed at this version.
     #[inline(always)]
-    pub(crate) fn opt_str(&mut self, s: Option<&str>, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn opt_str(&mut self, s: Option<&str>, compact: bool, nullable: bool, f: &'static str) {
         match s {
             Some(s) => self.str(s, compact, f),
+            None if !nullable => self.fail(null_not_allowed(f)),
             None if compact => self.uvarint(0, f),
             None => self.i16(-1, f),
         }
@@ -241,17 +314,17 @@ impl<'b> Writer<'b> {
 
     /// Bytes.
     #[inline(always)]
-    pub(crate) fn bytes(&mut self, b: &[u8], compact: bool, f: &'static str) -> Result<(), EncodeError> {
-        self.len_prefix(b.len(), compact, f)?;
+    pub(crate) fn bytes(&mut self, b: &[u8], compact: bool, f: &'static str) {
+        self.len_prefix(b.len(), compact, f);
         self.put(b, f)
     }
 
     /// Nullable bytes.
     #[inline(always)]
-    pub(crate) fn opt_bytes(&mut self, b: Option<&[u8]>, compact: bool, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn opt_bytes(&mut self, b: Option<&[u8]>, compact: bool, nullable: bool, f: &'static str) {
         match b {
             Some(b) => self.bytes(b, compact, f),
-            None => self.null_len(compact, f),
+            None => self.null_len(compact, nullable, f),
         }
     }
 }
@@ -259,7 +332,7 @@ impl<'b> Writer<'b> {
 impl Writer<'_> {
     /// An array.
     #[inline]
-    pub(crate) fn array<'a, T: Elem<'a>>(&mut self, a: &Array<'a, T>, compact: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn array<'a, T: Elem<'a>>(&mut self, a: &Array<'a, T>, compact: bool, v: i16, f: &'static str) {
         a.write(self, v, compact, f)
     }
 
@@ -269,55 +342,57 @@ impl Writer<'_> {
         &mut self,
         a: &Option<Array<'a, T>>,
         compact: bool,
+        nullable: bool,
         v: i16,
         f: &'static str,
-    ) -> Result<(), EncodeError> {
+    ) {
         match a {
             Some(a) => a.write(self, v, compact, f),
-            None => self.null_len(compact, f),
+            None => self.null_len(compact, nullable, f),
         }
     }
 
     /// A nullable struct: the marker byte at nullable versions, then the struct.
     #[inline]
-    pub(crate) fn opt_struct<'a, T: Struct<'a>>(&mut self, s: &Option<T>, nullable: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn opt_struct<'a, T: Struct<'a>>(&mut self, s: &Option<T>, nullable: bool, v: i16, f: &'static str) {
         match s {
             Some(s) => {
                 if nullable {
-                    self.i8(1, f)?;
+                    self.i8(1, f);
                 }
                 s.write(self, v)
             }
+            None if !nullable => self.fail(null_not_allowed(f)),
             None => self.i8(-1, f),
         }
     }
 
     /// A nullable struct inside a tagged field: an unsigned varint marker (1 present, 0 null).
     #[inline]
-    pub(crate) fn opt_struct_tagged<'a, T: Struct<'a>>(&mut self, s: &Option<T>, nullable: bool, v: i16, f: &'static str) -> Result<(), EncodeError> {
+    pub(crate) fn opt_struct_tagged<'a, T: Struct<'a>>(&mut self, s: &Option<T>, nullable: bool, v: i16, f: &'static str) {
         match s {
             Some(s) => {
                 if nullable {
-                    self.uvarint(1, f)?;
+                    self.uvarint(1, f);
                 }
                 s.write(self, v)
             }
+            None if !nullable => self.fail(null_not_allowed(f)),
             None => self.uvarint(0, f),
         }
     }
 
     /// Writes every unknown tagged field left in `it`.
     #[inline]
-    pub(crate) fn unknown_tags_rest<'t, I: Iterator<Item = RawTaggedField<'t>>>(&mut self, it: &mut core::iter::Peekable<I>) -> Result<(), EncodeError> {
+    pub(crate) fn unknown_tags_rest<'t, I: Iterator<Item = RawTaggedField<'t>>>(&mut self, it: &mut core::iter::Peekable<I>) {
         for r in it {
-            self.raw_tag(r.tag, r.data)?;
+            self.raw_tag(r.tag, r.data);
         }
-        Ok(())
     }
 
     /// The tagged-field section of a struct that knows no tags.
     #[inline(always)]
-    pub(crate) fn unknown_tags_only<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) -> Result<(), EncodeError> {
+    pub(crate) fn unknown_tags_only<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) {
         if n == 0 {
             return self.arr([0], "_tagged_fields");
         }
@@ -325,30 +400,35 @@ impl Writer<'_> {
     }
 
     #[inline(never)]
-    fn unknown_tags_some<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) -> Result<(), EncodeError> {
-        self.uvarint(n as u32, "_tagged_fields")?;
+    fn unknown_tags_some<'t>(&mut self, n: usize, tags: impl Iterator<Item = RawTaggedField<'t>>) {
+        self.uvarint(n as u32, "_tagged_fields");
         for r in tags {
-            self.raw_tag(r.tag, r.data)?;
+            self.raw_tag(r.tag, r.data);
         }
-        Ok(())
     }
 
     /// Writes the unknown tagged fields whose tag is below `next`.
     #[inline]
-    pub(crate) fn unknown_tags_before<'t, I: Iterator<Item = RawTaggedField<'t>>>(
-        &mut self,
-        it: &mut core::iter::Peekable<I>,
-        next: u32,
-    ) -> Result<(), EncodeError> {
+    pub(crate) fn unknown_tags_before<'t, I: Iterator<Item = RawTaggedField<'t>>>(&mut self, it: &mut core::iter::Peekable<I>, next: u32) {
         while let Some(r) = it.next_if(|r| r.tag < next) {
-            self.raw_tag(r.tag, r.data)?;
+            self.raw_tag(r.tag, r.data);
         }
-        Ok(())
     }
 
-    fn raw_tag(&mut self, tag: u32, data: &[u8]) -> Result<(), EncodeError> {
-        self.uvarint(tag, "_tagged_fields")?;
-        self.uvarint(data.len() as u32, "_tagged_fields")?;
+    /// The error where unknown tagged fields are set at a version without tagged fields.
+    #[inline(always)]
+    pub(crate) fn no_tags(&mut self, n: usize, f: &'static str) {
+        if n != 0 {
+            self.fail(tags_not_in_version(f));
+        }
+    }
+
+    fn raw_tag(&mut self, tag: u32, data: &[u8]) {
+        if data.len() > i32::MAX as usize {
+            return self.fail(EncodeError::new(K::TooLong { length: data.len() }, "_tagged_fields"));
+        }
+        self.uvarint(tag, "_tagged_fields");
+        self.uvarint(data.len() as u32, "_tagged_fields");
         self.put(data, "_tagged_fields")
     }
 }
@@ -383,12 +463,6 @@ pub(crate) fn opt_struct_size<'a, T: Struct<'a>>(s: &Option<T>, nullable: bool, 
         None if !nullable => Err(null_not_allowed(f)),
         None => Ok(1),
     }
-}
-
-#[cold]
-#[inline(never)]
-fn short(pos: usize, more: usize, f: &'static str) -> EncodeError {
-    EncodeError::new(K::BufferTooShort { needed: pos.saturating_add(more) }, f)
 }
 
 /// Size of an unsigned varint.

@@ -473,3 +473,48 @@ fn regression_unknown_tag_u32_max_is_kept() {
     assert_eq!(v.unknown_tagged_fields.iter().next().unwrap().tag, u32::MAX);
     assert_eq!(encode(&v, 3), bytes);
 }
+
+/// `encode_to_slice` writes in one pass, without sizing first: it must make every check the
+/// size pass makes and report the same error, and a short buffer must report the exact size.
+#[test]
+fn one_pass_encode_makes_the_size_pass_checks() {
+    use kafka_wire::messages::fetch_request::FetchRequest;
+    fn same_error<'a, M: Message<'a>>(m: &M, v: i16, kind: EncodeErrorKind, field: &str) {
+        let sized = m.encoded_len(v).unwrap_err();
+        assert_eq!((sized.kind(), sized.field()), (kind, field));
+        let mut big = vec![0u8; 1 << 17];
+        assert_eq!(m.encode_to_slice(&mut big, v).unwrap_err(), sized, "one pass, room enough");
+        // Out of room before reaching the bad field: the size pass's error still wins.
+        assert_eq!(m.encode_to_slice(&mut [], v).unwrap_err(), sized, "one pass, no room");
+        let mut sink = Vec::new();
+        assert_eq!(m.encode(&mut sink, v).unwrap_err(), sized, "sink");
+    }
+    let isr = [BrokerState { broker_id: 1, broker_epoch: 10, ..BrokerState::DEFAULT }];
+    let (mut p, mut t) = (Vec::new(), Vec::new());
+    let req = alter_partition(&isr, &mut p, &mut t);
+    same_error(&req, 2, EncodeErrorKind::FieldNotInVersion, "topics[].partitions[].new_isr_with_epochs");
+    let m = MetadataRequest { topics: None, ..MetadataRequest::DEFAULT };
+    same_error(&m, 0, EncodeErrorKind::NullNotAllowed, "topics");
+    let long = "x".repeat(40_000);
+    let topics = [MetadataRequestTopic { name: Some(&long), ..MetadataRequestTopic::DEFAULT }];
+    let m = MetadataRequest { topics: Some(Array::from_slice(&topics)), ..MetadataRequest::DEFAULT };
+    same_error(&m, 12, EncodeErrorKind::TooLong { length: 40_000 }, "topics[].name");
+    let extra = [RawTaggedField { tag: 9, data: &[1, 2] }];
+    let m = MetadataRequest { unknown_tagged_fields: TaggedFields::from_slice(&extra), ..MetadataRequest::DEFAULT };
+    same_error(&m, 0, EncodeErrorKind::TaggedFieldsNotInVersion, "_tagged_fields");
+    // A known tagged field whose value cannot be encoded (its size is computed while writing).
+    let f = FetchRequest { cluster_id: Some(&long), ..FetchRequest::DEFAULT };
+    same_error(&f, 12, EncodeErrorKind::TooLong { length: 40_000 }, "cluster_id");
+
+    // Every length short of the encoding reports the exact size needed.
+    let bytes = encode(&req, 3);
+    let n = bytes.len();
+    for len in 0..n {
+        let mut buf = vec![0u8; len];
+        let e = req.encode_to_slice(&mut buf, 3).unwrap_err();
+        assert_eq!(e.kind(), EncodeErrorKind::BufferTooShort { needed: n }, "buffer of {len}");
+    }
+    let mut buf = vec![0u8; n + 7];
+    assert_eq!(req.encode_to_slice(&mut buf, 3).unwrap(), n);
+    assert_eq!(&buf[..n], &bytes[..]);
+}

@@ -62,19 +62,18 @@ impl<'a> NewRecord<'a> {
         add(varint_size(body as i32), body)
     }
 
-    fn write(&self, w: &mut Writer<'_>, body: usize) -> Result<(), EncodeError> {
-        w.varint(body as i32, "records[].length")?;
-        w.i8(self.attributes, "records[].attributes")?;
-        w.varlong(self.timestamp_delta, "records[].timestamp_delta")?;
-        w.varint(self.offset_delta, "records[].offset_delta")?;
-        write_nullable(w, self.key, "records[].key")?;
-        write_nullable(w, self.value, "records[].value")?;
-        w.varint(self.headers.len() as i32, "records[].headers")?;
+    fn write(&self, w: &mut Writer<'_>, body: usize) {
+        w.varint(body as i32, "records[].length");
+        w.i8(self.attributes, "records[].attributes");
+        w.varlong(self.timestamp_delta, "records[].timestamp_delta");
+        w.varint(self.offset_delta, "records[].offset_delta");
+        write_nullable(w, self.key, "records[].key");
+        write_nullable(w, self.value, "records[].value");
+        w.varint(self.headers.len() as i32, "records[].headers");
         for h in self.headers {
-            write_nullable(w, Some(h.key), "records[].headers[].key")?;
-            write_nullable(w, h.value, "records[].headers[].value")?;
+            write_nullable(w, Some(h.key), "records[].headers[].key");
+            write_nullable(w, h.value, "records[].headers[].value");
         }
-        Ok(())
     }
 }
 
@@ -93,11 +92,11 @@ fn nullable_size(b: Option<&[u8]>, f: &'static str) -> Result<usize, EncodeError
     }
 }
 
-fn write_nullable(w: &mut Writer<'_>, b: Option<&[u8]>, f: &'static str) -> Result<(), EncodeError> {
+fn write_nullable(w: &mut Writer<'_>, b: Option<&[u8]>, f: &'static str) {
     match b {
         None => w.varint(-1, f),
         Some(b) => {
-            w.varint(b.len() as i32, f)?;
+            w.varint(b.len() as i32, f);
             w.put(b, f)
         }
     }
@@ -112,11 +111,11 @@ pub fn records_encoded_len(records: &[NewRecord<'_>]) -> Result<usize, EncodeErr
     Ok(n)
 }
 
-fn write_records(w: &mut Writer<'_>, records: &[NewRecord<'_>]) -> Result<(), EncodeError> {
+fn write_records(w: &mut Writer<'_>, records: &[NewRecord<'_>]) {
     for r in records {
-        r.write(w, r.body_size()?)?;
+        let body = w.ok(r.body_size());
+        r.write(w, body);
     }
-    Ok(())
 }
 
 /// Encodes `records` one after another into `sink` (to compress them, or to use them as a
@@ -128,8 +127,8 @@ pub fn encode_records<S: Sink + ?Sized>(records: &[NewRecord<'_>], sink: &mut S)
         return Err(fin(EncodeError::new(K::BufferTooShort { needed: n }, "")));
     };
     let mut w = Writer::new(buf);
-    write_records(&mut w, records).map_err(fin)?;
-    Ok(w.position())
+    write_records(&mut w, records);
+    w.finish().map_err(fin)
 }
 
 /// Where a batch's records come from.
@@ -282,23 +281,24 @@ impl<'r> BatchBuilder<'r> {
             BatchRecords::Compressed { record_count, .. } => record_count,
         };
         let mut w = Writer::new(&mut *buf);
-        w.i64(self.base_offset, "base_offset")?;
-        w.i32((n - 12) as i32, "batch_length")?;
-        w.i32(self.partition_leader_epoch, "partition_leader_epoch")?;
-        w.i8(2, "magic")?;
-        w.u32(0, "crc")?;
-        w.i16(self.written_attributes().0, "attributes")?;
-        w.i32(self.written_last_offset_delta(), "last_offset_delta")?;
-        w.i64(self.base_timestamp, "base_timestamp")?;
-        w.i64(self.written_max_timestamp(), "max_timestamp")?;
-        w.i64(self.producer_id, "producer_id")?;
-        w.i16(self.producer_epoch, "producer_epoch")?;
-        w.i32(self.base_sequence, "base_sequence")?;
-        w.i32(count, "record_count")?;
+        w.i64(self.base_offset, "base_offset");
+        w.i32((n - 12) as i32, "batch_length");
+        w.i32(self.partition_leader_epoch, "partition_leader_epoch");
+        w.i8(2, "magic");
+        w.u32(0, "crc");
+        w.i16(self.written_attributes().0, "attributes");
+        w.i32(self.written_last_offset_delta(), "last_offset_delta");
+        w.i64(self.base_timestamp, "base_timestamp");
+        w.i64(self.written_max_timestamp(), "max_timestamp");
+        w.i64(self.producer_id, "producer_id");
+        w.i16(self.producer_epoch, "producer_epoch");
+        w.i32(self.base_sequence, "base_sequence");
+        w.i32(count, "record_count");
         match self.records {
-            BatchRecords::Plain(r) => write_records(&mut w, r)?,
-            BatchRecords::Compressed { bytes, .. } => w.put(bytes, "records")?,
+            BatchRecords::Plain(r) => write_records(&mut w, r),
+            BatchRecords::Compressed { bytes, .. } => w.put(bytes, "records"),
         }
+        w.finish()?;
         let crc = crc32c(buf.get(21..).unwrap_or(&[]));
         if let Some(dst) = buf.get_mut(17..21) {
             dst.copy_from_slice(&crc.to_be_bytes());

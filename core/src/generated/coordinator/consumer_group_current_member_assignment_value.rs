@@ -147,21 +147,22 @@ impl<'a> rt::Struct<'a> for ConsumerGroupCurrentMemberAssignmentValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.member_epoch, "member_epoch")?;
-        w.i32(self.previous_member_epoch, "previous_member_epoch")?;
-        w.i8(self.state, "state")?;
-        w.array(&self.assigned_partitions, true, v, "assigned_partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.member_epoch, "member_epoch");
+        w.i32(self.previous_member_epoch, "previous_member_epoch");
+        w.i8(self.state, "state");
+        w.array(&self.assigned_partitions, true, v, "assigned_partitions");
         w.array(
             &self.partitions_pending_revocation,
             true,
             v,
             "partitions_pending_revocation",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -292,13 +293,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "assigned_partitions[].topic_id")?;
-        w.array(&self.partitions, true, v, "assigned_partitions[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.topic_id, "assigned_partitions[].topic_id");
+        w.array(&self.partitions, true, v, "assigned_partitions[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -546,25 +548,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<9>("member_epoch")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<9>("member_epoch") {
                 r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
                 r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
                 r[8..9].copy_from_slice(&self.state.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.assigned_partitions, true, v, "assigned_partitions")?;
+            rt::owned::write_vec(w, &self.assigned_partitions, true, v, "assigned_partitions");
             rt::owned::write_vec(
                 w,
                 &self.partitions_pending_revocation,
                 true,
                 v,
                 "partitions_pending_revocation",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -600,6 +602,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicPartitions {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -614,13 +618,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "assigned_partitions[].topic_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "assigned_partitions[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.topic_id, "assigned_partitions[].topic_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "assigned_partitions[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -202,32 +202,38 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMemberMetadataValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_str(self.instance_id, true, "instance_id")?;
-        w.opt_str(self.rack_id, true, "rack_id")?;
-        w.str(self.client_id, true, "client_id")?;
-        w.str(self.client_host, true, "client_host")?;
-        w.array(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
-        w.opt_str(self.subscribed_topic_regex, true, "subscribed_topic_regex")?;
-        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
-        w.opt_str(self.server_assignor, true, "server_assignor")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.opt_str(self.instance_id, true, true, "instance_id");
+        w.opt_str(self.rack_id, true, true, "rack_id");
+        w.str(self.client_id, true, "client_id");
+        w.str(self.client_host, true, "client_host");
+        w.array(&self.subscribed_topic_names, true, v, "subscribed_topic_names");
+        w.opt_str(self.subscribed_topic_regex, true, true, "subscribed_topic_regex");
+        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+        w.opt_str(self.server_assignor, true, true, "server_assignor");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_classic_member_metadata =
                 true && !(self.classic_member_metadata == Some(ClassicMemberMetadata::DEFAULT));
             tags += usize::from(has_classic_member_metadata);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_classic_member_metadata {
-                let s = rt::write::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
-                w.uvarint(0, "classic_member_metadata")?;
-                w.uvarint(s as u32, "classic_member_metadata")?;
-                w.opt_struct_tagged(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
+                let s = w.ok(rt::write::opt_struct_size(
+                    &self.classic_member_metadata,
+                    true,
+                    v,
+                    "classic_member_metadata",
+                ));
+                w.uvarint(0, "classic_member_metadata");
+                w.uvarint(s as u32, "classic_member_metadata");
+                w.opt_struct_tagged(&self.classic_member_metadata, true, v, "classic_member_metadata");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -358,18 +364,22 @@ impl<'a> rt::Struct<'a> for ClassicMemberMetadata<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.session_timeout_ms, "classic_member_metadata.session_timeout_ms")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.session_timeout_ms, "classic_member_metadata.session_timeout_ms");
         w.array(
             &self.supported_protocols,
             true,
             v,
             "classic_member_metadata.supported_protocols",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "classic_member_metadata._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -510,17 +520,21 @@ impl<'a> rt::Struct<'a> for ClassicProtocol<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "classic_member_metadata.supported_protocols[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "classic_member_metadata.supported_protocols[].name");
         w.bytes(
             self.metadata,
             true,
             "classic_member_metadata.supported_protocols[].metadata",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "classic_member_metadata.supported_protocols[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -909,39 +923,49 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.opt_str(self.instance_id.as_deref(), true, "instance_id")?;
-            w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
-            w.str(&self.client_id, true, "client_id")?;
-            w.str(&self.client_host, true, "client_host")?;
-            rt::owned::write_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
-            w.opt_str(self.subscribed_topic_regex.as_deref(), true, "subscribed_topic_regex")?;
-            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
-            w.opt_str(self.server_assignor.as_deref(), true, "server_assignor")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
+            w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
+            w.str(&self.client_id, true, "client_id");
+            w.str(&self.client_host, true, "client_host");
+            rt::owned::write_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names");
+            w.opt_str(
+                self.subscribed_topic_regex.as_deref(),
+                true,
+                true,
+                "subscribed_topic_regex",
+            );
+            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+            w.opt_str(self.server_assignor.as_deref(), true, true, "server_assignor");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_classic_member_metadata =
                     true && !(self.classic_member_metadata == Some(ClassicMemberMetadata::default()));
                 tags += usize::from(has_classic_member_metadata);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_classic_member_metadata {
-                    let s =
-                        rt::owned::opt_struct_size(&self.classic_member_metadata, true, v, "classic_member_metadata")?;
-                    w.uvarint(0, "classic_member_metadata")?;
-                    w.uvarint(s as u32, "classic_member_metadata")?;
+                    let s = w.ok(rt::owned::opt_struct_size(
+                        &self.classic_member_metadata,
+                        true,
+                        v,
+                        "classic_member_metadata",
+                    ));
+                    w.uvarint(0, "classic_member_metadata");
+                    w.uvarint(s as u32, "classic_member_metadata");
                     rt::owned::write_opt_struct_tagged(
                         w,
                         &self.classic_member_metadata,
                         true,
                         v,
                         "classic_member_metadata",
-                    )?;
+                    );
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -977,6 +1001,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ClassicMemberMetadata {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -996,19 +1022,24 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.session_timeout_ms, "classic_member_metadata.session_timeout_ms")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.session_timeout_ms, "classic_member_metadata.session_timeout_ms");
             rt::owned::write_vec(
                 w,
                 &self.supported_protocols,
                 true,
                 v,
                 "classic_member_metadata.supported_protocols",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "classic_member_metadata._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -1044,6 +1075,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ClassicProtocol {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1065,17 +1098,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "classic_member_metadata.supported_protocols[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "classic_member_metadata.supported_protocols[].name");
             w.bytes(
                 &self.metadata,
                 true,
                 "classic_member_metadata.supported_protocols[].metadata",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "classic_member_metadata.supported_protocols[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

@@ -132,24 +132,25 @@ impl<'a> rt::Struct<'a> for ConsumerGroupMetadataValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.epoch, "epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.epoch, "epoch");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_metadata_hash = true && !(self.metadata_hash == 0_i64);
             tags += usize::from(has_metadata_hash);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_metadata_hash {
                 let s = 8;
-                w.uvarint(0, "metadata_hash")?;
-                w.uvarint(s as u32, "metadata_hash")?;
-                w.i64(self.metadata_hash, "metadata_hash")?;
+                w.uvarint(0, "metadata_hash");
+                w.uvarint(s as u32, "metadata_hash");
+                w.i64(self.metadata_hash, "metadata_hash");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -282,24 +283,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.epoch, "epoch")?;
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.i32(self.epoch, "epoch");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_metadata_hash = true && !(self.metadata_hash == 0_i64);
                 tags += usize::from(has_metadata_hash);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_metadata_hash {
                     let s = 8;
-                    w.uvarint(0, "metadata_hash")?;
-                    w.uvarint(s as u32, "metadata_hash")?;
-                    w.i64(self.metadata_hash, "metadata_hash")?;
+                    w.uvarint(0, "metadata_hash");
+                    w.uvarint(s as u32, "metadata_hash");
+                    w.i64(self.metadata_hash, "metadata_hash");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -91,12 +91,13 @@ impl<'a> rt::Struct<'a> for ConsumerGroupPartitionMetadataValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.topics, true, v, "topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.topics, true, v, "topics");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -236,15 +237,16 @@ impl<'a> rt::Struct<'a> for TopicMetadata<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "topics[].topic_id")?;
-        w.str(self.topic_name, true, "topics[].topic_name")?;
-        w.i32(self.num_partitions, "topics[].num_partitions")?;
-        w.array(&self.partition_metadata, true, v, "topics[].partition_metadata")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.topic_id, "topics[].topic_id");
+        w.str(self.topic_name, true, "topics[].topic_name");
+        w.i32(self.num_partitions, "topics[].num_partitions");
+        w.array(&self.partition_metadata, true, v, "topics[].partition_metadata");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -377,13 +379,17 @@ impl<'a> rt::Struct<'a> for PartitionMetadata<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition, "topics[].partition_metadata[].partition")?;
-        w.array(&self.racks, true, v, "topics[].partition_metadata[].racks")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition, "topics[].partition_metadata[].partition");
+        w.array(&self.racks, true, v, "topics[].partition_metadata[].racks");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topics[].partition_metadata[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -619,12 +625,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -668,6 +675,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicMetadata {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 20;
@@ -683,15 +692,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "topics[].topic_id")?;
-            w.str(&self.topic_name, true, "topics[].topic_name")?;
-            w.i32(self.num_partitions, "topics[].num_partitions")?;
-            rt::owned::write_vec(w, &self.partition_metadata, true, v, "topics[].partition_metadata")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.topic_id, "topics[].topic_id");
+            w.str(&self.topic_name, true, "topics[].topic_name");
+            w.i32(self.num_partitions, "topics[].num_partitions");
+            rt::owned::write_vec(w, &self.partition_metadata, true, v, "topics[].partition_metadata");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -727,6 +738,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionMetadata {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -743,13 +756,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition, "topics[].partition_metadata[].partition")?;
-            rt::owned::write_vec(w, &self.racks, true, v, "topics[].partition_metadata[].racks")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.partition, "topics[].partition_metadata[].partition");
+            rt::owned::write_vec(w, &self.racks, true, v, "topics[].partition_metadata[].racks");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "topics[].partition_metadata[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

@@ -86,10 +86,10 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionKey<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, false, "group_id")?;
-        w.str(self.regular_expression, false, "regular_expression")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.group_id, false, "group_id");
+        w.str(self.regular_expression, false, "regular_expression");
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -215,10 +215,10 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, false, "group_id")?;
-            w.str(&self.regular_expression, false, "regular_expression")?;
-            Ok(())
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.group_id, false, "group_id");
+            w.str(&self.regular_expression, false, "regular_expression");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 

@@ -108,14 +108,15 @@ impl<'a> rt::Struct<'a> for ConsumerGroupRegularExpressionValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.topics, true, v, "topics")?;
-        w.i64(self.version, "version")?;
-        w.i64(self.timestamp, "timestamp")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.topics, true, v, "topics");
+        w.i64(self.version, "version");
+        w.i64(self.timestamp, "timestamp");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -264,17 +265,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
-            {
-                let r = w.run::<16>("version")?;
-                r[0..8].copy_from_slice(&self.version.to_be_bytes());
-                r[8..16].copy_from_slice(&self.timestamp.to_be_bytes());
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<17>("version") {
+                    r[0..8].copy_from_slice(&self.version.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.timestamp.to_be_bytes());
+                    r[16] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<16>("version") {
+                    r[0..8].copy_from_slice(&self.version.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.timestamp.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -133,19 +133,20 @@ impl<'a> rt::Struct<'a> for GroupMetadataValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.protocol_type, v >= 4, "protocol_type")?;
-        w.i32(self.generation, "generation")?;
-        w.opt_str(self.protocol, v >= 4, "protocol")?;
-        w.opt_str(self.leader, v >= 4, "leader")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.protocol_type, v >= 4, "protocol_type");
+        w.i32(self.generation, "generation");
+        w.opt_str(self.protocol, v >= 4, true, "protocol");
+        w.opt_str(self.leader, v >= 4, true, "leader");
         if v >= 2 {
-            w.i64(self.current_state_timestamp, "current_state_timestamp")?;
+            w.i64(self.current_state_timestamp, "current_state_timestamp");
         }
-        w.array(&self.members, v >= 4, v, "members")?;
+        w.array(&self.members, v >= 4, v, "members");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -358,23 +359,24 @@ impl<'a> rt::Struct<'a> for MemberMetadata<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.member_id, v >= 4, "members[].member_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.member_id, v >= 4, "members[].member_id");
         if v >= 3 {
-            w.opt_str(self.group_instance_id, v >= 4, "members[].group_instance_id")?;
+            w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
         }
-        w.str(self.client_id, v >= 4, "members[].client_id")?;
-        w.str(self.client_host, v >= 4, "members[].client_host")?;
+        w.str(self.client_id, v >= 4, "members[].client_id");
+        w.str(self.client_host, v >= 4, "members[].client_host");
         if v >= 1 {
-            w.i32(self.rebalance_timeout, "members[].rebalance_timeout")?;
+            w.i32(self.rebalance_timeout, "members[].rebalance_timeout");
         }
-        w.i32(self.session_timeout, "members[].session_timeout")?;
-        w.bytes(self.subscription, v >= 4, "members[].subscription")?;
-        w.bytes(self.assignment, v >= 4, "members[].assignment")?;
+        w.i32(self.session_timeout, "members[].session_timeout");
+        w.bytes(self.subscription, v >= 4, "members[].subscription");
+        w.bytes(self.assignment, v >= 4, "members[].assignment");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -745,19 +747,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.protocol_type, v >= 4, "protocol_type")?;
-            w.i32(self.generation, "generation")?;
-            w.opt_str(self.protocol.as_deref(), v >= 4, "protocol")?;
-            w.opt_str(self.leader.as_deref(), v >= 4, "leader")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.protocol_type, v >= 4, "protocol_type");
+            w.i32(self.generation, "generation");
+            w.opt_str(self.protocol.as_deref(), v >= 4, true, "protocol");
+            w.opt_str(self.leader.as_deref(), v >= 4, true, "leader");
             if v >= 2 {
-                w.i64(self.current_state_timestamp, "current_state_timestamp")?;
+                w.i64(self.current_state_timestamp, "current_state_timestamp");
             }
-            rt::owned::write_vec(w, &self.members, v >= 4, v, "members")?;
+            rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -817,6 +820,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for MemberMetadata {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -846,23 +851,30 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.member_id, v >= 4, "members[].member_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.member_id, v >= 4, "members[].member_id");
             if v >= 3 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 4, "members[].group_instance_id")?;
+                w.opt_str(
+                    self.group_instance_id.as_deref(),
+                    v >= 4,
+                    v >= 3,
+                    "members[].group_instance_id",
+                );
             }
-            w.str(&self.client_id, v >= 4, "members[].client_id")?;
-            w.str(&self.client_host, v >= 4, "members[].client_host")?;
+            w.str(&self.client_id, v >= 4, "members[].client_id");
+            w.str(&self.client_host, v >= 4, "members[].client_host");
             if v >= 1 {
-                w.i32(self.rebalance_timeout, "members[].rebalance_timeout")?;
+                w.i32(self.rebalance_timeout, "members[].rebalance_timeout");
             }
-            w.i32(self.session_timeout, "members[].session_timeout")?;
-            w.bytes(&self.subscription, v >= 4, "members[].subscription")?;
-            w.bytes(&self.assignment, v >= 4, "members[].assignment")?;
+            w.i32(self.session_timeout, "members[].session_timeout");
+            w.bytes(&self.subscription, v >= 4, "members[].subscription");
+            w.bytes(&self.assignment, v >= 4, "members[].assignment");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

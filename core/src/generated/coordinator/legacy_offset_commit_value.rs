@@ -88,11 +88,11 @@ impl<'a> rt::Struct<'a> for LegacyOffsetCommitValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.offset, "offset")?;
-        w.str(self.metadata, false, "metadata")?;
-        w.i64(self.commit_timestamp, "commit_timestamp")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i64(self.offset, "offset");
+        w.str(self.metadata, false, "metadata");
+        w.i64(self.commit_timestamp, "commit_timestamp");
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -237,11 +237,11 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(self.offset, "offset")?;
-            w.str(&self.metadata, false, "metadata")?;
-            w.i64(self.commit_timestamp, "commit_timestamp")?;
-            Ok(())
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.i64(self.offset, "offset");
+            w.str(&self.metadata, false, "metadata");
+            w.i64(self.commit_timestamp, "commit_timestamp");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 

@@ -96,11 +96,11 @@ impl<'a> rt::Struct<'a> for OffsetCommitKey<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group, false, "group")?;
-        w.str(self.topic, false, "topic")?;
-        w.i32(self.partition, "partition")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.group, false, "group");
+        w.str(self.topic, false, "topic");
+        w.i32(self.partition, "partition");
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -246,11 +246,11 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group, false, "group")?;
-            w.str(&self.topic, false, "topic")?;
-            w.i32(self.partition, "partition")?;
-            Ok(())
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.group, false, "group");
+            w.str(&self.topic, false, "topic");
+            w.i32(self.partition, "partition");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 

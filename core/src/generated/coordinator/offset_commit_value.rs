@@ -169,32 +169,33 @@ impl<'a> rt::Struct<'a> for OffsetCommitValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.offset, "offset")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i64(self.offset, "offset");
         if v >= 3 {
-            w.i32(self.leader_epoch, "leader_epoch")?;
+            w.i32(self.leader_epoch, "leader_epoch");
         }
-        w.str(self.metadata, v >= 4, "metadata")?;
-        w.i64(self.commit_timestamp, "commit_timestamp")?;
+        w.str(self.metadata, v >= 4, "metadata");
+        w.i64(self.commit_timestamp, "commit_timestamp");
         if v == 1 {
-            w.i64(self.expire_timestamp, "expire_timestamp")?;
+            w.i64(self.expire_timestamp, "expire_timestamp");
         }
         if v >= 4 {
             let mut tags = self.unknown_tagged_fields.len();
             let has_topic_id = true && !(self.topic_id == rt::Uuid::nil());
             tags += usize::from(has_topic_id);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_topic_id {
                 let s = 16;
-                w.uvarint(0, "topic_id")?;
-                w.uvarint(s as u32, "topic_id")?;
-                w.uuid(self.topic_id, "topic_id")?;
+                w.uvarint(0, "topic_id");
+                w.uvarint(s as u32, "topic_id");
+                w.uuid(self.topic_id, "topic_id");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -422,32 +423,33 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(self.offset, "offset")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i64(self.offset, "offset");
             if v >= 3 {
-                w.i32(self.leader_epoch, "leader_epoch")?;
+                w.i32(self.leader_epoch, "leader_epoch");
             }
-            w.str(&self.metadata, v >= 4, "metadata")?;
-            w.i64(self.commit_timestamp, "commit_timestamp")?;
+            w.str(&self.metadata, v >= 4, "metadata");
+            w.i64(self.commit_timestamp, "commit_timestamp");
             if v == 1 {
-                w.i64(self.expire_timestamp, "expire_timestamp")?;
+                w.i64(self.expire_timestamp, "expire_timestamp");
             }
             if v >= 4 {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_topic_id = true && !(self.topic_id == rt::Uuid::nil());
                 tags += usize::from(has_topic_id);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_topic_id {
                     let s = 16;
-                    w.uvarint(0, "topic_id")?;
-                    w.uvarint(s as u32, "topic_id")?;
-                    w.uuid(self.topic_id, "topic_id")?;
+                    w.uvarint(0, "topic_id");
+                    w.uvarint(s as u32, "topic_id");
+                    w.uuid(self.topic_id, "topic_id");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -117,15 +117,16 @@ impl<'a> rt::Struct<'a> for ShareGroupMemberMetadataValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_str(self.rack_id, true, "rack_id")?;
-        w.str(self.client_id, true, "client_id")?;
-        w.str(self.client_host, true, "client_host")?;
-        w.array(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.opt_str(self.rack_id, true, true, "rack_id");
+        w.str(self.client_id, true, "client_id");
+        w.str(self.client_host, true, "client_host");
+        w.array(&self.subscribed_topic_names, true, v, "subscribed_topic_names");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -303,15 +304,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
-            w.str(&self.client_id, true, "client_id")?;
-            w.str(&self.client_host, true, "client_host")?;
-            rt::owned::write_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
+            w.str(&self.client_id, true, "client_id");
+            w.str(&self.client_host, true, "client_host");
+            rt::owned::write_vec(w, &self.subscribed_topic_names, true, v, "subscribed_topic_names");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

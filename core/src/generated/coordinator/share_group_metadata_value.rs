@@ -107,13 +107,14 @@ impl<'a> rt::Struct<'a> for ShareGroupMetadataValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.epoch, "epoch")?;
-        w.i64(self.metadata_hash, "metadata_hash")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.epoch, "epoch");
+        w.i64(self.metadata_hash, "metadata_hash");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -241,16 +242,24 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("epoch")?;
-                r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
-                r[4..12].copy_from_slice(&self.metadata_hash.to_be_bytes());
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<13>("epoch") {
+                    r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.metadata_hash.to_be_bytes());
+                    r[12] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<12>("epoch") {
+                    r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.metadata_hash.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -104,13 +104,14 @@ impl<'a> rt::Struct<'a> for ShareGroupPartitionMetadataValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.initialized_topics, true, v, "initialized_topics")?;
-        w.array(&self.deleting_topics, true, v, "deleting_topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.initialized_topics, true, v, "initialized_topics");
+        w.array(&self.deleting_topics, true, v, "deleting_topics");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -254,14 +255,15 @@ impl<'a> rt::Struct<'a> for TopicPartitionsInfo<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "initialized_topics[].topic_id")?;
-        w.str(self.topic_name, true, "initialized_topics[].topic_name")?;
-        w.array(&self.partitions, true, v, "initialized_topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.topic_id, "initialized_topics[].topic_id");
+        w.str(self.topic_name, true, "initialized_topics[].topic_name");
+        w.array(&self.partitions, true, v, "initialized_topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "initialized_topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -387,13 +389,14 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "deleting_topics[].topic_id")?;
-        w.str(self.topic_name, true, "deleting_topics[].topic_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.uuid(self.topic_id, "deleting_topics[].topic_id");
+        w.str(self.topic_name, true, "deleting_topics[].topic_name");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "deleting_topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -636,13 +639,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics")?;
-            rt::owned::write_vec(w, &self.deleting_topics, true, v, "deleting_topics")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.initialized_topics, true, v, "initialized_topics");
+            rt::owned::write_vec(w, &self.deleting_topics, true, v, "deleting_topics");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -682,6 +686,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicPartitionsInfo {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -697,14 +703,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "initialized_topics[].topic_id")?;
-            w.str(&self.topic_name, true, "initialized_topics[].topic_name")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "initialized_topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.topic_id, "initialized_topics[].topic_id");
+            w.str(&self.topic_name, true, "initialized_topics[].topic_name");
+            rt::owned::write_vec(w, &self.partitions, true, v, "initialized_topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "initialized_topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -740,6 +748,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicInfo {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -754,13 +764,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "deleting_topics[].topic_id")?;
-            w.str(&self.topic_name, true, "deleting_topics[].topic_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.uuid(self.topic_id, "deleting_topics[].topic_id");
+            w.str(&self.topic_name, true, "deleting_topics[].topic_name");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "deleting_topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

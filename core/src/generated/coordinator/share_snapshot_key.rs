@@ -103,11 +103,11 @@ impl<'a> rt::Struct<'a> for ShareSnapshotKey<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, false, "group_id")?;
-        w.uuid(self.topic_id, "topic_id")?;
-        w.i32(self.partition, "partition")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.group_id, false, "group_id");
+        w.uuid(self.topic_id, "topic_id");
+        w.i32(self.partition, "partition");
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -252,14 +252,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, false, "group_id")?;
-            {
-                let r = w.run::<20>("topic_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.group_id, false, "group_id");
+            if let Some(r) = w.run::<20>("topic_id") {
                 r[0..16].copy_from_slice(self.topic_id.as_bytes());
                 r[16..20].copy_from_slice(&self.partition.to_be_bytes());
             }
-            Ok(())
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 

@@ -136,18 +136,19 @@ impl<'a> rt::Struct<'a> for ShareSnapshotValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.snapshot_epoch, "snapshot_epoch")?;
-        w.i32(self.state_epoch, "state_epoch")?;
-        w.i32(self.leader_epoch, "leader_epoch")?;
-        w.i64(self.start_offset, "start_offset")?;
-        w.i64(self.create_timestamp, "create_timestamp")?;
-        w.i64(self.write_timestamp, "write_timestamp")?;
-        w.array(&self.state_batches, true, v, "state_batches")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.snapshot_epoch, "snapshot_epoch");
+        w.i32(self.state_epoch, "state_epoch");
+        w.i32(self.leader_epoch, "leader_epoch");
+        w.i64(self.start_offset, "start_offset");
+        w.i64(self.create_timestamp, "create_timestamp");
+        w.i64(self.write_timestamp, "write_timestamp");
+        w.array(&self.state_batches, true, v, "state_batches");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -301,15 +302,16 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.first_offset, "state_batches[].first_offset")?;
-        w.i64(self.last_offset, "state_batches[].last_offset")?;
-        w.i8(self.delivery_state, "state_batches[].delivery_state")?;
-        w.i16(self.delivery_count, "state_batches[].delivery_count")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i64(self.first_offset, "state_batches[].first_offset");
+        w.i64(self.last_offset, "state_batches[].last_offset");
+        w.i8(self.delivery_state, "state_batches[].delivery_state");
+        w.i16(self.delivery_count, "state_batches[].delivery_count");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "state_batches[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -627,9 +629,8 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<36>("snapshot_epoch")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<36>("snapshot_epoch") {
                 r[0..4].copy_from_slice(&self.snapshot_epoch.to_be_bytes());
                 r[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
                 r[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -637,11 +638,12 @@ pub mod owned {
                 r[20..28].copy_from_slice(&self.create_timestamp.to_be_bytes());
                 r[28..36].copy_from_slice(&self.write_timestamp.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.state_batches, true, v, "state_batches")?;
+            rt::owned::write_vec(w, &self.state_batches, true, v, "state_batches");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -685,6 +687,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for StateBatch {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 19;
@@ -698,18 +702,29 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<19>("state_batches[].first_offset")?;
-                r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-                r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-                r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
-                r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<20>("state_batches[].first_offset") {
+                    r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                    r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+                    r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+                    r[19] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<19>("state_batches[].first_offset") {
+                    r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                    r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+                    r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "state_batches[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

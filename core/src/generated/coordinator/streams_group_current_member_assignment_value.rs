@@ -195,35 +195,36 @@ impl<'a> rt::Struct<'a> for StreamsGroupCurrentMemberAssignmentValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.member_epoch, "member_epoch")?;
-        w.i32(self.previous_member_epoch, "previous_member_epoch")?;
-        w.i8(self.state, "state")?;
-        w.array(&self.active_tasks, true, v, "active_tasks")?;
-        w.array(&self.standby_tasks, true, v, "standby_tasks")?;
-        w.array(&self.warmup_tasks, true, v, "warmup_tasks")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.member_epoch, "member_epoch");
+        w.i32(self.previous_member_epoch, "previous_member_epoch");
+        w.i8(self.state, "state");
+        w.array(&self.active_tasks, true, v, "active_tasks");
+        w.array(&self.standby_tasks, true, v, "standby_tasks");
+        w.array(&self.warmup_tasks, true, v, "warmup_tasks");
         w.array(
             &self.active_tasks_pending_revocation,
             true,
             v,
             "active_tasks_pending_revocation",
-        )?;
+        );
         w.array(
             &self.standby_tasks_pending_revocation,
             true,
             v,
             "standby_tasks_pending_revocation",
-        )?;
+        );
         w.array(
             &self.warmup_tasks_pending_revocation,
             true,
             v,
             "warmup_tasks_pending_revocation",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -355,13 +356,14 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-        w.array(&self.partitions, true, v, "active_tasks[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
+        w.array(&self.partitions, true, v, "active_tasks[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -719,41 +721,41 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<9>("member_epoch")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<9>("member_epoch") {
                 r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
                 r[4..8].copy_from_slice(&self.previous_member_epoch.to_be_bytes());
                 r[8..9].copy_from_slice(&self.state.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks")?;
-            rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks")?;
-            rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")?;
+            rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks");
+            rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks");
+            rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks");
             rt::owned::write_vec(
                 w,
                 &self.active_tasks_pending_revocation,
                 true,
                 v,
                 "active_tasks_pending_revocation",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.standby_tasks_pending_revocation,
                 true,
                 v,
                 "standby_tasks_pending_revocation",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.warmup_tasks_pending_revocation,
                 true,
                 v,
                 "warmup_tasks_pending_revocation",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -789,6 +791,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TaskIds {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -804,13 +808,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -151,20 +151,21 @@ impl<'a> rt::Struct<'a> for StreamsGroupMemberMetadataValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_str(self.instance_id, true, "instance_id")?;
-        w.opt_str(self.rack_id, true, "rack_id")?;
-        w.str(self.client_id, true, "client_id")?;
-        w.str(self.client_host, true, "client_host")?;
-        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
-        w.i32(self.topology_epoch, "topology_epoch")?;
-        w.str(self.process_id, true, "process_id")?;
-        w.opt_struct(&self.user_endpoint, true, v, "user_endpoint")?;
-        w.array(&self.client_tags, true, v, "client_tags")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.opt_str(self.instance_id, true, true, "instance_id");
+        w.opt_str(self.rack_id, true, true, "rack_id");
+        w.str(self.client_id, true, "client_id");
+        w.str(self.client_host, true, "client_host");
+        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+        w.i32(self.topology_epoch, "topology_epoch");
+        w.str(self.process_id, true, "process_id");
+        w.opt_struct(&self.user_endpoint, true, v, "user_endpoint");
+        w.array(&self.client_tags, true, v, "client_tags");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -287,13 +288,14 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.host, true, "user_endpoint.host")?;
-        w.u16(self.port, "user_endpoint.port")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.host, true, "user_endpoint.host");
+        w.u16(self.port, "user_endpoint.port");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "user_endpoint._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -420,13 +422,14 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.key, true, "client_tags[].key")?;
-        w.str(self.value, true, "client_tags[].value")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.key, true, "client_tags[].key");
+        w.str(self.value, true, "client_tags[].value");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "client_tags[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -804,23 +807,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.opt_str(self.instance_id.as_deref(), true, "instance_id")?;
-            w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
-            w.str(&self.client_id, true, "client_id")?;
-            w.str(&self.client_host, true, "client_host")?;
-            {
-                let r = w.run::<8>("rebalance_timeout_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
+            w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
+            w.str(&self.client_id, true, "client_id");
+            w.str(&self.client_host, true, "client_host");
+            if let Some(r) = w.run::<8>("rebalance_timeout_ms") {
                 r[0..4].copy_from_slice(&self.rebalance_timeout_ms.to_be_bytes());
                 r[4..8].copy_from_slice(&self.topology_epoch.to_be_bytes());
             }
-            w.str(&self.process_id, true, "process_id")?;
-            rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint")?;
-            rt::owned::write_vec(w, &self.client_tags, true, v, "client_tags")?;
+            w.str(&self.process_id, true, "process_id");
+            rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint");
+            rt::owned::write_vec(w, &self.client_tags, true, v, "client_tags");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -856,6 +859,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Endpoint {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -870,13 +875,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.host, true, "user_endpoint.host")?;
-            w.u16(self.port, "user_endpoint.port")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.host, true, "user_endpoint.host");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("user_endpoint.port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                w.u16(self.port, "user_endpoint.port");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "user_endpoint._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -912,6 +926,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for KeyValue {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -927,13 +943,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.key, true, "client_tags[].key")?;
-            w.str(&self.value, true, "client_tags[].value")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.key, true, "client_tags[].key");
+            w.str(&self.value, true, "client_tags[].value");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "client_tags[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -83,10 +83,10 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberKey<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, false, "group_id")?;
-        w.str(self.member_id, false, "member_id")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.group_id, false, "group_id");
+        w.str(self.member_id, false, "member_id");
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -212,10 +212,10 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, false, "group_id")?;
-            w.str(&self.member_id, false, "member_id")?;
-            Ok(())
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.group_id, false, "group_id");
+            w.str(&self.member_id, false, "member_id");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 

@@ -102,14 +102,15 @@ impl<'a> rt::Struct<'a> for StreamsGroupTargetAssignmentMemberValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.active_tasks, true, v, "active_tasks")?;
-        w.array(&self.standby_tasks, true, v, "standby_tasks")?;
-        w.array(&self.warmup_tasks, true, v, "warmup_tasks")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.active_tasks, true, v, "active_tasks");
+        w.array(&self.standby_tasks, true, v, "standby_tasks");
+        w.array(&self.warmup_tasks, true, v, "warmup_tasks");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -241,13 +242,14 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-        w.array(&self.partitions, true, v, "active_tasks[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
+        w.array(&self.partitions, true, v, "active_tasks[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -449,14 +451,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks")?;
-            rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks")?;
-            rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.active_tasks, true, v, "active_tasks");
+            rt::owned::write_vec(w, &self.standby_tasks, true, v, "standby_tasks");
+            rt::owned::write_vec(w, &self.warmup_tasks, true, v, "warmup_tasks");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -492,6 +495,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TaskIds {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -507,13 +512,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

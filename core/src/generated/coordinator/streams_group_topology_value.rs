@@ -98,13 +98,14 @@ impl<'a> rt::Struct<'a> for StreamsGroupTopologyValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.epoch, "epoch")?;
-        w.array(&self.subtopologies, true, v, "subtopologies")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.epoch, "epoch");
+        w.array(&self.subtopologies, true, v, "subtopologies");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -331,33 +332,34 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.subtopology_id, true, "subtopologies[].subtopology_id")?;
-        w.array(&self.source_topics, true, v, "subtopologies[].source_topics")?;
-        w.array(&self.source_topic_regex, true, v, "subtopologies[].source_topic_regex")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.subtopology_id, true, "subtopologies[].subtopology_id");
+        w.array(&self.source_topics, true, v, "subtopologies[].source_topics");
+        w.array(&self.source_topic_regex, true, v, "subtopologies[].source_topic_regex");
         w.array(
             &self.state_changelog_topics,
             true,
             v,
             "subtopologies[].state_changelog_topics",
-        )?;
+        );
         w.array(
             &self.repartition_sink_topics,
             true,
             v,
             "subtopologies[].repartition_sink_topics",
-        )?;
+        );
         w.array(
             &self.repartition_source_topics,
             true,
             v,
             "subtopologies[].repartition_source_topics",
-        )?;
-        w.array(&self.copartition_groups, true, v, "subtopologies[].copartition_groups")?;
+        );
+        w.array(&self.copartition_groups, true, v, "subtopologies[].copartition_groups");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "subtopologies[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -538,23 +540,27 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "subtopologies[].state_changelog_topics[].name")?;
-        w.i32(self.partitions, "subtopologies[].state_changelog_topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, true, "subtopologies[].state_changelog_topics[].name");
+        w.i32(self.partitions, "subtopologies[].state_changelog_topics[].partitions");
         w.i16(
             self.replication_factor,
             "subtopologies[].state_changelog_topics[].replication_factor",
-        )?;
+        );
         w.array(
             &self.topic_configs,
             true,
             v,
             "subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "subtopologies[].state_changelog_topics[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -737,29 +743,33 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(
             &self.source_topics,
             true,
             v,
             "subtopologies[].copartition_groups[].source_topics",
-        )?;
+        );
         w.array(
             &self.source_topic_regex,
             true,
             v,
             "subtopologies[].copartition_groups[].source_topic_regex",
-        )?;
+        );
         w.array(
             &self.repartition_source_topics,
             true,
             v,
             "subtopologies[].copartition_groups[].repartition_source_topics",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "subtopologies[].copartition_groups[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -918,21 +928,25 @@ impl<'a> rt::Struct<'a> for TopicConfig<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(
             self.key,
             true,
             "subtopologies[].state_changelog_topics[].topic_configs[].key",
-        )?;
+        );
         w.str(
             self.value,
             true,
             "subtopologies[].state_changelog_topics[].topic_configs[].value",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1385,13 +1399,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.epoch, "epoch")?;
-            rt::owned::write_vec(w, &self.subtopologies, true, v, "subtopologies")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.epoch, "epoch");
+            rt::owned::write_vec(w, &self.subtopologies, true, v, "subtopologies");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1447,6 +1462,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Subtopology {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1482,48 +1499,50 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.subtopology_id, true, "subtopologies[].subtopology_id")?;
-            rt::owned::write_vec(w, &self.source_topics, true, v, "subtopologies[].source_topics")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.subtopology_id, true, "subtopologies[].subtopology_id");
+            rt::owned::write_vec(w, &self.source_topics, true, v, "subtopologies[].source_topics");
             rt::owned::write_vec(
                 w,
                 &self.source_topic_regex,
                 true,
                 v,
                 "subtopologies[].source_topic_regex",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.state_changelog_topics,
                 true,
                 v,
                 "subtopologies[].state_changelog_topics",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.repartition_sink_topics,
                 true,
                 v,
                 "subtopologies[].repartition_sink_topics",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.repartition_source_topics,
                 true,
                 v,
                 "subtopologies[].repartition_source_topics",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.copartition_groups,
                 true,
                 v,
                 "subtopologies[].copartition_groups",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "subtopologies[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1567,6 +1586,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicInfo {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -1589,10 +1610,10 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "subtopologies[].state_changelog_topics[].name")?;
-            {
-                let r = w.run::<6>("subtopologies[].state_changelog_topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, true, "subtopologies[].state_changelog_topics[].name");
+            if let Some(r) = w.run::<6>("subtopologies[].state_changelog_topics[].partitions") {
                 r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
                 r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
             }
@@ -1602,11 +1623,15 @@ pub mod owned {
                 true,
                 v,
                 "subtopologies[].state_changelog_topics[].topic_configs",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "subtopologies[].state_changelog_topics[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -1646,6 +1671,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for CopartitionGroup {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1679,32 +1706,37 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(
                 w,
                 &self.source_topics,
                 true,
                 v,
                 "subtopologies[].copartition_groups[].source_topics",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.source_topic_regex,
                 true,
                 v,
                 "subtopologies[].copartition_groups[].source_topic_regex",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.repartition_source_topics,
                 true,
                 v,
                 "subtopologies[].copartition_groups[].repartition_source_topics",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "subtopologies[].copartition_groups[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -1740,6 +1772,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicConfig {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1765,21 +1799,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(
                 &self.key,
                 true,
                 "subtopologies[].state_changelog_topics[].topic_configs[].key",
-            )?;
+            );
             w.str(
                 &self.value,
                 true,
                 "subtopologies[].state_changelog_topics[].topic_configs[].value",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "subtopologies[].state_changelog_topics[].topic_configs[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

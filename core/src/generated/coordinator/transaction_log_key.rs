@@ -84,9 +84,9 @@ impl<'a> rt::Struct<'a> for TransactionLogKey<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.transactional_id, false, "transactional_id")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.transactional_id, false, "transactional_id");
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -189,9 +189,9 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.transactional_id, false, "transactional_id")?;
-            Ok(())
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.transactional_id, false, "transactional_id");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 

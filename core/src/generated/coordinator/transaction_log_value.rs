@@ -269,17 +269,29 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.producer_id, "producer_id")?;
-        w.i16(self.producer_epoch, "producer_epoch")?;
-        w.i32(self.transaction_timeout_ms, "transaction_timeout_ms")?;
-        w.i8(self.transaction_status, "transaction_status")?;
-        w.opt_array(&self.transaction_partitions, v >= 1, v, "transaction_partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.previous_producer_id == -1_i64) {
+            w.fail(rt::write::not_in_version("previous_producer_id"));
+        }
+        if !(v >= 1) && !(self.next_producer_id == -1_i64) {
+            w.fail(rt::write::not_in_version("next_producer_id"));
+        }
+        if !(v >= 1) && !(self.next_producer_epoch == -1_i16) {
+            w.fail(rt::write::not_in_version("next_producer_epoch"));
+        }
+        if !(v >= 1) && !(self.client_transaction_version == 0_i16) {
+            w.fail(rt::write::not_in_version("client_transaction_version"));
+        }
+        w.i64(self.producer_id, "producer_id");
+        w.i16(self.producer_epoch, "producer_epoch");
+        w.i32(self.transaction_timeout_ms, "transaction_timeout_ms");
+        w.i8(self.transaction_status, "transaction_status");
+        w.opt_array(&self.transaction_partitions, v >= 1, true, v, "transaction_partitions");
         w.i64(
             self.transaction_last_update_timestamp_ms,
             "transaction_last_update_timestamp_ms",
-        )?;
-        w.i64(self.transaction_start_timestamp_ms, "transaction_start_timestamp_ms")?;
+        );
+        w.i64(self.transaction_start_timestamp_ms, "transaction_start_timestamp_ms");
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             let has_previous_producer_id = true && !(self.previous_producer_id == -1_i64);
@@ -290,39 +302,40 @@ impl<'a> rt::Struct<'a> for TransactionLogValue<'a> {
             tags += usize::from(has_client_transaction_version);
             let has_next_producer_epoch = true && !(self.next_producer_epoch == -1_i16);
             tags += usize::from(has_next_producer_epoch);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_previous_producer_id {
                 let s = 8;
-                w.uvarint(0, "previous_producer_id")?;
-                w.uvarint(s as u32, "previous_producer_id")?;
-                w.i64(self.previous_producer_id, "previous_producer_id")?;
+                w.uvarint(0, "previous_producer_id");
+                w.uvarint(s as u32, "previous_producer_id");
+                w.i64(self.previous_producer_id, "previous_producer_id");
             }
-            w.unknown_tags_before(&mut unknown, 1)?;
+            w.unknown_tags_before(&mut unknown, 1);
             if has_next_producer_id {
                 let s = 8;
-                w.uvarint(1, "next_producer_id")?;
-                w.uvarint(s as u32, "next_producer_id")?;
-                w.i64(self.next_producer_id, "next_producer_id")?;
+                w.uvarint(1, "next_producer_id");
+                w.uvarint(s as u32, "next_producer_id");
+                w.i64(self.next_producer_id, "next_producer_id");
             }
-            w.unknown_tags_before(&mut unknown, 2)?;
+            w.unknown_tags_before(&mut unknown, 2);
             if has_client_transaction_version {
                 let s = 2;
-                w.uvarint(2, "client_transaction_version")?;
-                w.uvarint(s as u32, "client_transaction_version")?;
-                w.i16(self.client_transaction_version, "client_transaction_version")?;
+                w.uvarint(2, "client_transaction_version");
+                w.uvarint(s as u32, "client_transaction_version");
+                w.i16(self.client_transaction_version, "client_transaction_version");
             }
-            w.unknown_tags_before(&mut unknown, 3)?;
+            w.unknown_tags_before(&mut unknown, 3);
             if has_next_producer_epoch {
                 let s = 2;
-                w.uvarint(3, "next_producer_epoch")?;
-                w.uvarint(s as u32, "next_producer_epoch")?;
-                w.i16(self.next_producer_epoch, "next_producer_epoch")?;
+                w.uvarint(3, "next_producer_epoch");
+                w.uvarint(s as u32, "next_producer_epoch");
+                w.i16(self.next_producer_epoch, "next_producer_epoch");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -458,13 +471,17 @@ impl<'a> rt::Struct<'a> for PartitionsSchema<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic, v >= 1, "transaction_partitions[].topic")?;
-        w.array(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic, v >= 1, "transaction_partitions[].topic");
+        w.array(&self.partition_ids, v >= 1, v, "transaction_partitions[].partition_ids");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "transaction_partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -872,11 +889,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i64(self.producer_id, "producer_id")?;
-            w.i16(self.producer_epoch, "producer_epoch")?;
-            {
-                let r = w.run::<5>("transaction_timeout_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.previous_producer_id == -1_i64) {
+                w.fail(rt::write::not_in_version("previous_producer_id"));
+            }
+            if !(v >= 1) && !(self.next_producer_id == -1_i64) {
+                w.fail(rt::write::not_in_version("next_producer_id"));
+            }
+            if !(v >= 1) && !(self.next_producer_epoch == -1_i16) {
+                w.fail(rt::write::not_in_version("next_producer_epoch"));
+            }
+            if !(v >= 1) && !(self.client_transaction_version == 0_i16) {
+                w.fail(rt::write::not_in_version("client_transaction_version"));
+            }
+            w.i64(self.producer_id, "producer_id");
+            w.i16(self.producer_epoch, "producer_epoch");
+            if let Some(r) = w.run::<5>("transaction_timeout_ms") {
                 r[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
                 r[4..5].copy_from_slice(&self.transaction_status.to_be_bytes());
             }
@@ -884,11 +912,11 @@ pub mod owned {
                 w,
                 self.transaction_partitions.as_deref(),
                 v >= 1,
+                true,
                 v,
                 "transaction_partitions",
-            )?;
-            {
-                let r = w.run::<16>("transaction_last_update_timestamp_ms")?;
+            );
+            if let Some(r) = w.run::<16>("transaction_last_update_timestamp_ms") {
                 r[0..8].copy_from_slice(&self.transaction_last_update_timestamp_ms.to_be_bytes());
                 r[8..16].copy_from_slice(&self.transaction_start_timestamp_ms.to_be_bytes());
             }
@@ -902,39 +930,40 @@ pub mod owned {
                 tags += usize::from(has_client_transaction_version);
                 let has_next_producer_epoch = true && !(self.next_producer_epoch == -1_i16);
                 tags += usize::from(has_next_producer_epoch);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_previous_producer_id {
                     let s = 8;
-                    w.uvarint(0, "previous_producer_id")?;
-                    w.uvarint(s as u32, "previous_producer_id")?;
-                    w.i64(self.previous_producer_id, "previous_producer_id")?;
+                    w.uvarint(0, "previous_producer_id");
+                    w.uvarint(s as u32, "previous_producer_id");
+                    w.i64(self.previous_producer_id, "previous_producer_id");
                 }
-                w.unknown_tags_before(&mut unknown, 1)?;
+                w.unknown_tags_before(&mut unknown, 1);
                 if has_next_producer_id {
                     let s = 8;
-                    w.uvarint(1, "next_producer_id")?;
-                    w.uvarint(s as u32, "next_producer_id")?;
-                    w.i64(self.next_producer_id, "next_producer_id")?;
+                    w.uvarint(1, "next_producer_id");
+                    w.uvarint(s as u32, "next_producer_id");
+                    w.i64(self.next_producer_id, "next_producer_id");
                 }
-                w.unknown_tags_before(&mut unknown, 2)?;
+                w.unknown_tags_before(&mut unknown, 2);
                 if has_client_transaction_version {
                     let s = 2;
-                    w.uvarint(2, "client_transaction_version")?;
-                    w.uvarint(s as u32, "client_transaction_version")?;
-                    w.i16(self.client_transaction_version, "client_transaction_version")?;
+                    w.uvarint(2, "client_transaction_version");
+                    w.uvarint(s as u32, "client_transaction_version");
+                    w.i16(self.client_transaction_version, "client_transaction_version");
                 }
-                w.unknown_tags_before(&mut unknown, 3)?;
+                w.unknown_tags_before(&mut unknown, 3);
                 if has_next_producer_epoch {
                     let s = 2;
-                    w.uvarint(3, "next_producer_epoch")?;
-                    w.uvarint(s as u32, "next_producer_epoch")?;
-                    w.i16(self.next_producer_epoch, "next_producer_epoch")?;
+                    w.uvarint(3, "next_producer_epoch");
+                    w.uvarint(s as u32, "next_producer_epoch");
+                    w.i16(self.next_producer_epoch, "next_producer_epoch");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -970,6 +999,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionsSchema {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -987,19 +1018,24 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic, v >= 1, "transaction_partitions[].topic")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic, v >= 1, "transaction_partitions[].topic");
             rt::owned::write_vec(
                 w,
                 &self.partition_ids,
                 v >= 1,
                 v,
                 "transaction_partitions[].partition_ids",
-            )?;
+            );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "transaction_partitions[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

@@ -119,15 +119,16 @@ impl<'a> rt::Struct<'a> for AddOffsetsToTxnRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.transactional_id, v >= 3, "transactional_id")?;
-        w.i64(self.producer_id, "producer_id")?;
-        w.i16(self.producer_epoch, "producer_epoch")?;
-        w.str(self.group_id, v >= 3, "group_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.transactional_id, v >= 3, "transactional_id");
+        w.i64(self.producer_id, "producer_id");
+        w.i16(self.producer_epoch, "producer_epoch");
+        w.str(self.group_id, v >= 3, "group_id");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -303,18 +304,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.transactional_id, v >= 3, "transactional_id")?;
-            {
-                let r = w.run::<10>("producer_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.transactional_id, v >= 3, "transactional_id");
+            if let Some(r) = w.run::<10>("producer_id") {
                 r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
                 r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
             }
-            w.str(&self.group_id, v >= 3, "group_id")?;
+            w.str(&self.group_id, v >= 3, "group_id");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

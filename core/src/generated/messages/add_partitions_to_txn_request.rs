@@ -206,30 +206,46 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 4) && !(self.transactions.is_empty()) {
+            w.fail(rt::write::not_in_version("transactions"));
+        }
+        if !(v <= 3) && !(self.v3_and_below_transactional_id == "") {
+            w.fail(rt::write::not_in_version("v3_and_below_transactional_id"));
+        }
+        if !(v <= 3) && !(self.v3_and_below_producer_id == 0_i64) {
+            w.fail(rt::write::not_in_version("v3_and_below_producer_id"));
+        }
+        if !(v <= 3) && !(self.v3_and_below_producer_epoch == 0_i16) {
+            w.fail(rt::write::not_in_version("v3_and_below_producer_epoch"));
+        }
+        if !(v <= 3) && !(self.v3_and_below_topics.is_empty()) {
+            w.fail(rt::write::not_in_version("v3_and_below_topics"));
+        }
         if v >= 4 {
-            w.array(&self.transactions, v >= 3, v, "transactions")?;
+            w.array(&self.transactions, v >= 3, v, "transactions");
         }
         if v <= 3 {
             w.str(
                 self.v3_and_below_transactional_id,
                 v >= 3,
                 "v3_and_below_transactional_id",
-            )?;
+            );
         }
         if v <= 3 {
-            w.i64(self.v3_and_below_producer_id, "v3_and_below_producer_id")?;
+            w.i64(self.v3_and_below_producer_id, "v3_and_below_producer_id");
         }
         if v <= 3 {
-            w.i16(self.v3_and_below_producer_epoch, "v3_and_below_producer_epoch")?;
+            w.i16(self.v3_and_below_producer_epoch, "v3_and_below_producer_epoch");
         }
         if v <= 3 {
-            w.array(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
+            w.array(&self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -472,26 +488,42 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTransaction<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 4 {
-            w.str(self.transactional_id, v >= 3, "transactions[].transactional_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 4) && !(self.transactional_id == "") {
+            w.fail(rt::write::not_in_version("transactions[].transactional_id"));
+        }
+        if !(v >= 4) && !(self.producer_id == 0_i64) {
+            w.fail(rt::write::not_in_version("transactions[].producer_id"));
+        }
+        if !(v >= 4) && !(self.producer_epoch == 0_i16) {
+            w.fail(rt::write::not_in_version("transactions[].producer_epoch"));
+        }
+        if !(v >= 4) && !(self.verify_only == false) {
+            w.fail(rt::write::not_in_version("transactions[].verify_only"));
+        }
+        if !(v >= 4) && !(self.topics.is_empty()) {
+            w.fail(rt::write::not_in_version("transactions[].topics"));
         }
         if v >= 4 {
-            w.i64(self.producer_id, "transactions[].producer_id")?;
+            w.str(self.transactional_id, v >= 3, "transactions[].transactional_id");
         }
         if v >= 4 {
-            w.i16(self.producer_epoch, "transactions[].producer_epoch")?;
+            w.i64(self.producer_id, "transactions[].producer_id");
         }
         if v >= 4 {
-            w.bool(self.verify_only, "transactions[].verify_only")?;
+            w.i16(self.producer_epoch, "transactions[].producer_epoch");
         }
         if v >= 4 {
-            w.array(&self.topics, v >= 3, v, "transactions[].topics")?;
+            w.bool(self.verify_only, "transactions[].verify_only");
+        }
+        if v >= 4 {
+            w.array(&self.topics, v >= 3, v, "transactions[].topics");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -625,13 +657,14 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 3, "v3_and_below_topics[].name")?;
-        w.array(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 3, "v3_and_below_topics[].name");
+        w.array(&self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1003,29 +1036,46 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 4) && !(self.transactions.is_empty()) {
+                w.fail(rt::write::not_in_version("transactions"));
+            }
+            if !(v <= 3) && !(self.v3_and_below_transactional_id == "") {
+                w.fail(rt::write::not_in_version("v3_and_below_transactional_id"));
+            }
+            if !(v <= 3) && !(self.v3_and_below_producer_id == 0_i64) {
+                w.fail(rt::write::not_in_version("v3_and_below_producer_id"));
+            }
+            if !(v <= 3) && !(self.v3_and_below_producer_epoch == 0_i16) {
+                w.fail(rt::write::not_in_version("v3_and_below_producer_epoch"));
+            }
+            if !(v <= 3) && !(self.v3_and_below_topics.is_empty()) {
+                w.fail(rt::write::not_in_version("v3_and_below_topics"));
+            }
             if v >= 4 {
-                rt::owned::write_vec(w, &self.transactions, v >= 3, v, "transactions")?;
+                rt::owned::write_vec(w, &self.transactions, v >= 3, v, "transactions");
             }
             if v <= 3 {
                 w.str(
                     &self.v3_and_below_transactional_id,
                     v >= 3,
                     "v3_and_below_transactional_id",
-                )?;
+                );
             }
             if v <= 3 {
-                let r = w.run::<10>("v3_and_below_producer_id")?;
-                r[0..8].copy_from_slice(&self.v3_and_below_producer_id.to_be_bytes());
-                r[8..10].copy_from_slice(&self.v3_and_below_producer_epoch.to_be_bytes());
+                if let Some(r) = w.run::<10>("v3_and_below_producer_id") {
+                    r[0..8].copy_from_slice(&self.v3_and_below_producer_id.to_be_bytes());
+                    r[8..10].copy_from_slice(&self.v3_and_below_producer_epoch.to_be_bytes());
+                }
             }
             if v <= 3 {
-                rt::owned::write_vec(w, &self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics")?;
+                rt::owned::write_vec(w, &self.v3_and_below_topics, v >= 3, v, "v3_and_below_topics");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1073,6 +1123,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AddPartitionsToTxnTransaction {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1116,23 +1168,41 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 4 {
-                w.str(&self.transactional_id, v >= 3, "transactions[].transactional_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 4) && !(self.transactional_id == "") {
+                w.fail(rt::write::not_in_version("transactions[].transactional_id"));
+            }
+            if !(v >= 4) && !(self.producer_id == 0_i64) {
+                w.fail(rt::write::not_in_version("transactions[].producer_id"));
+            }
+            if !(v >= 4) && !(self.producer_epoch == 0_i16) {
+                w.fail(rt::write::not_in_version("transactions[].producer_epoch"));
+            }
+            if !(v >= 4) && !(self.verify_only == false) {
+                w.fail(rt::write::not_in_version("transactions[].verify_only"));
+            }
+            if !(v >= 4) && !(self.topics.is_empty()) {
+                w.fail(rt::write::not_in_version("transactions[].topics"));
             }
             if v >= 4 {
-                let r = w.run::<11>("transactions[].producer_id")?;
-                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                r[10] = u8::from(self.verify_only);
+                w.str(&self.transactional_id, v >= 3, "transactions[].transactional_id");
             }
             if v >= 4 {
-                rt::owned::write_vec(w, &self.topics, v >= 3, v, "transactions[].topics")?;
+                if let Some(r) = w.run::<11>("transactions[].producer_id") {
+                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                    r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                    r[10] = u8::from(self.verify_only);
+                }
+            }
+            if v >= 4 {
+                rt::owned::write_vec(w, &self.topics, v >= 3, v, "transactions[].topics");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "transactions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1168,6 +1238,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AddPartitionsToTxnTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1183,13 +1255,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 3, "v3_and_below_topics[].name")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 3, v, "v3_and_below_topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 3, "v3_and_below_topics[].name");
+            rt::owned::write_vec(w, &self.partitions, v >= 3, v, "v3_and_below_topics[].partitions");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "v3_and_below_topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -153,13 +153,19 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 4) && !(self.results_by_transaction.is_empty()) {
+            w.fail(rt::write::not_in_version("results_by_transaction"));
+        }
+        if !(v <= 3) && !(self.results_by_topic_v3_and_below.is_empty()) {
+            w.fail(rt::write::not_in_version("results_by_topic_v3_and_below"));
+        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
         if v >= 4 {
-            w.i16(self.error_code, "error_code")?;
+            w.i16(self.error_code, "error_code");
         }
         if v >= 4 {
-            w.array(&self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
+            w.array(&self.results_by_transaction, v >= 3, v, "results_by_transaction");
         }
         if v <= 3 {
             w.array(
@@ -167,12 +173,13 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResponse<'a> {
                 v >= 3,
                 v,
                 "results_by_topic_v3_and_below",
-            )?;
+            );
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -350,21 +357,31 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 4) && !(self.transactional_id == "") {
+            w.fail(rt::write::not_in_version("results_by_transaction[].transactional_id"));
+        }
+        if !(v >= 4) && !(self.topic_results.is_empty()) {
+            w.fail(rt::write::not_in_version("results_by_transaction[].topic_results"));
+        }
         if v >= 4 {
             w.str(
                 self.transactional_id,
                 v >= 3,
                 "results_by_transaction[].transactional_id",
-            )?;
+            );
         }
         if v >= 4 {
-            w.array(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results")?;
+            w.array(&self.topic_results, v >= 3, v, "results_by_transaction[].topic_results");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "results_by_transaction[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -516,18 +533,22 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnTopicResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 3, "results_by_topic_v3_and_below[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 3, "results_by_topic_v3_and_below[].name");
         w.array(
             &self.results_by_partition,
             v >= 3,
             v,
             "results_by_topic_v3_and_below[].results_by_partition",
-        )?;
+        );
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "results_by_topic_v3_and_below[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -693,19 +714,23 @@ impl<'a> rt::Struct<'a> for AddPartitionsToTxnPartitionResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(
             self.partition_index,
             "results_by_topic_v3_and_below[].results_by_partition[].partition_index",
-        )?;
+        );
         w.i16(
             self.partition_error_code,
             "results_by_topic_v3_and_below[].results_by_partition[].partition_error_code",
-        )?;
+        );
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1037,13 +1062,19 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 4) && !(self.results_by_transaction.is_empty()) {
+                w.fail(rt::write::not_in_version("results_by_transaction"));
+            }
+            if !(v <= 3) && !(self.results_by_topic_v3_and_below.is_empty()) {
+                w.fail(rt::write::not_in_version("results_by_topic_v3_and_below"));
+            }
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 4 {
-                w.i16(self.error_code, "error_code")?;
+                w.i16(self.error_code, "error_code");
             }
             if v >= 4 {
-                rt::owned::write_vec(w, &self.results_by_transaction, v >= 3, v, "results_by_transaction")?;
+                rt::owned::write_vec(w, &self.results_by_transaction, v >= 3, v, "results_by_transaction");
             }
             if v <= 3 {
                 rt::owned::write_vec(
@@ -1052,12 +1083,13 @@ pub mod owned {
                     v >= 3,
                     v,
                     "results_by_topic_v3_and_below",
-                )?;
+                );
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1093,6 +1125,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AddPartitionsToTxnResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1124,13 +1158,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 4) && !(self.transactional_id == "") {
+                w.fail(rt::write::not_in_version("results_by_transaction[].transactional_id"));
+            }
+            if !(v >= 4) && !(self.topic_results.is_empty()) {
+                w.fail(rt::write::not_in_version("results_by_transaction[].topic_results"));
+            }
             if v >= 4 {
                 w.str(
                     &self.transactional_id,
                     v >= 3,
                     "results_by_transaction[].transactional_id",
-                )?;
+                );
             }
             if v >= 4 {
                 rt::owned::write_vec(
@@ -1139,12 +1180,16 @@ pub mod owned {
                     v >= 3,
                     v,
                     "results_by_transaction[].topic_results",
-                )?;
+                );
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "results_by_transaction[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -1180,6 +1225,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AddPartitionsToTxnTopicResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1202,19 +1249,24 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 3, "results_by_topic_v3_and_below[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 3, "results_by_topic_v3_and_below[].name");
             rt::owned::write_vec(
                 w,
                 &self.results_by_partition,
                 v >= 3,
                 v,
                 "results_by_topic_v3_and_below[].results_by_partition",
-            )?;
+            );
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "results_by_topic_v3_and_below[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -1250,6 +1302,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AddPartitionsToTxnPartitionResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -1265,16 +1319,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("results_by_topic_v3_and_below[].results_by_partition[].partition_index")?;
-                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                r[4..6].copy_from_slice(&self.partition_error_code.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<7>("results_by_topic_v3_and_below[].results_by_partition[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.partition_error_code.to_be_bytes());
+                    r[6] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<6>("results_by_topic_v3_and_below[].results_by_partition[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.partition_error_code.to_be_bytes());
+                }
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "results_by_topic_v3_and_below[].results_by_partition[]._tagged_fields",
+                    );
+                }
             }
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -123,16 +123,17 @@ impl<'a> rt::Struct<'a> for AddRaftVoterRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_str(self.cluster_id, true, "cluster_id")?;
-        w.i32(self.timeout_ms, "timeout_ms")?;
-        w.i32(self.voter_id, "voter_id")?;
-        w.uuid(self.voter_directory_id, "voter_directory_id")?;
-        w.array(&self.listeners, true, v, "listeners")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.opt_str(self.cluster_id, true, true, "cluster_id");
+        w.i32(self.timeout_ms, "timeout_ms");
+        w.i32(self.voter_id, "voter_id");
+        w.uuid(self.voter_directory_id, "voter_directory_id");
+        w.array(&self.listeners, true, v, "listeners");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -263,14 +264,15 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "listeners[].name")?;
-        w.str(self.host, true, "listeners[].host")?;
-        w.u16(self.port, "listeners[].port")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "listeners[].name");
+        w.str(self.host, true, "listeners[].host");
+        w.u16(self.port, "listeners[].port");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -530,19 +532,19 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
-            {
-                let r = w.run::<24>("timeout_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
+            if let Some(r) = w.run::<24>("timeout_ms") {
                 r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
                 r[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
                 r[8..24].copy_from_slice(self.voter_directory_id.as_bytes());
             }
-            rt::owned::write_vec(w, &self.listeners, true, v, "listeners")?;
+            rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -582,6 +584,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Listener {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -597,14 +601,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "listeners[].name")?;
-            w.str(&self.host, true, "listeners[].host")?;
-            w.u16(self.port, "listeners[].port")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "listeners[].name");
+            w.str(&self.host, true, "listeners[].host");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("listeners[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                w.u16(self.port, "listeners[].port");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

@@ -115,15 +115,16 @@ impl<'a> rt::Struct<'a> for AllocateProducerIdsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.i64(self.producer_id_start, "producer_id_start")?;
-        w.i32(self.producer_id_len, "producer_id_len")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.i64(self.producer_id_start, "producer_id_start");
+        w.i32(self.producer_id_len, "producer_id_len");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -297,18 +298,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<18>("throttle_time_ms")?;
-                r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                r[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
-                r[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<19>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
+                    r[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
+                    r[18] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<18>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[6..14].copy_from_slice(&self.producer_id_start.to_be_bytes());
+                    r[14..18].copy_from_slice(&self.producer_id_len.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

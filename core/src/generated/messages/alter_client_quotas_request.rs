@@ -99,13 +99,14 @@ impl<'a> rt::Struct<'a> for AlterClientQuotasRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.entries, v >= 1, v, "entries")?;
-        w.bool(self.validate_only, "validate_only")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.entries, v >= 1, v, "entries");
+        w.bool(self.validate_only, "validate_only");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -223,13 +224,14 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.entity, v >= 1, v, "entries[].entity")?;
-        w.array(&self.ops, v >= 1, v, "entries[].ops")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.entity, v >= 1, v, "entries[].entity");
+        w.array(&self.ops, v >= 1, v, "entries[].ops");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -358,13 +360,14 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
-        w.opt_str(self.entity_name, v >= 1, "entries[].entity[].entity_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
+        w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -513,14 +516,15 @@ impl<'a> rt::Struct<'a> for OpData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.key, v >= 1, "entries[].ops[].key")?;
-        w.f64(self.value, "entries[].ops[].value")?;
-        w.bool(self.remove, "entries[].ops[].remove")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.key, v >= 1, "entries[].ops[].key");
+        w.f64(self.value, "entries[].ops[].value");
+        w.bool(self.remove, "entries[].ops[].remove");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "entries[].ops[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -808,13 +812,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.entries, v >= 1, v, "entries")?;
-            w.bool(self.validate_only, "validate_only")?;
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.entries, v >= 1, v, "entries");
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("validate_only") {
+                    r[0] = u8::from(self.validate_only);
+                    r[1] = 0;
+                }
+            } else {
+                w.bool(self.validate_only, "validate_only");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -850,6 +862,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for EntryData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -865,13 +879,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity")?;
-            rt::owned::write_vec(w, &self.ops, v >= 1, v, "entries[].ops")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity");
+            rt::owned::write_vec(w, &self.ops, v >= 1, v, "entries[].ops");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -907,6 +923,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for EntityData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -927,13 +945,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
-            w.opt_str(self.entity_name.as_deref(), v >= 1, "entries[].entity[].entity_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.entity_type, v >= 1, "entries[].entity[].entity_type");
+            w.opt_str(
+                self.entity_name.as_deref(),
+                v >= 1,
+                true,
+                "entries[].entity[].entity_name",
+            );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -973,6 +998,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OpData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 9;
@@ -987,17 +1014,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.key, v >= 1, "entries[].ops[].key")?;
-            {
-                let r = w.run::<9>("entries[].ops[].value")?;
-                r[0..8].copy_from_slice(&self.value.to_be_bytes());
-                r[8] = u8::from(self.remove);
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.key, v >= 1, "entries[].ops[].key");
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<10>("entries[].ops[].value") {
+                    r[0..8].copy_from_slice(&self.value.to_be_bytes());
+                    r[8] = u8::from(self.remove);
+                    r[9] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<9>("entries[].ops[].value") {
+                    r[0..8].copy_from_slice(&self.value.to_be_bytes());
+                    r[8] = u8::from(self.remove);
+                }
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "entries[].ops[]._tagged_fields");
+                }
             }
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -108,13 +108,14 @@ impl<'a> rt::Struct<'a> for AlterConfigsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.array(&self.responses, v >= 2, v, "responses")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.array(&self.responses, v >= 2, v, "responses");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -254,15 +255,16 @@ impl<'a> rt::Struct<'a> for AlterConfigsResourceResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "responses[].error_code")?;
-        w.opt_str(self.error_message, v >= 2, "responses[].error_message")?;
-        w.i8(self.resource_type, "responses[].resource_type")?;
-        w.str(self.resource_name, v >= 2, "responses[].resource_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "responses[].error_code");
+        w.opt_str(self.error_message, v >= 2, true, "responses[].error_message");
+        w.i8(self.resource_type, "responses[].resource_type");
+        w.str(self.resource_name, v >= 2, "responses[].resource_name");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -475,13 +477,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            rt::owned::write_vec(w, &self.responses, v >= 2, v, "responses")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            rt::owned::write_vec(w, &self.responses, v >= 2, v, "responses");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -525,6 +528,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AlterConfigsResourceResponse {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 3;
@@ -540,15 +545,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "responses[].error_code")?;
-            w.opt_str(self.error_message.as_deref(), v >= 2, "responses[].error_message")?;
-            w.i8(self.resource_type, "responses[].resource_type")?;
-            w.str(&self.resource_name, v >= 2, "responses[].resource_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "responses[].error_code");
+            w.opt_str(self.error_message.as_deref(), v >= 2, true, "responses[].error_message");
+            w.i8(self.resource_type, "responses[].resource_type");
+            w.str(&self.resource_name, v >= 2, "responses[].resource_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

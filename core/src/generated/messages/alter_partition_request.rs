@@ -108,14 +108,15 @@ impl<'a> rt::Struct<'a> for AlterPartitionRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.broker_epoch, "broker_epoch")?;
-        w.array(&self.topics, true, v, "topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.broker_id, "broker_id");
+        w.i64(self.broker_epoch, "broker_epoch");
+        w.array(&self.topics, true, v, "topics");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -273,18 +274,19 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v <= 1 {
-            w.str(self.topic_name, true, "topics[].topic_name")?;
+            w.str(self.topic_name, true, "topics[].topic_name");
         }
         if v >= 2 {
-            w.uuid(self.topic_id, "topics[].topic_id")?;
+            w.uuid(self.topic_id, "topics[].topic_id");
         }
-        w.array(&self.partitions, true, v, "topics[].partitions")?;
+        w.array(&self.partitions, true, v, "topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -523,11 +525,20 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 2) && !(self.new_isr.is_empty()) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].new_isr"));
+        }
+        if !(v >= 3) && !(self.new_isr_with_epochs.is_empty()) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
+        }
+        if !(v >= 1) && !(self.leader_recovery_state == 0_i8) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
+        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
         if v <= 2 {
-            w.array(&self.new_isr, true, v, "topics[].partitions[].new_isr")?;
+            w.array(&self.new_isr, true, v, "topics[].partitions[].new_isr");
         }
         if v >= 3 {
             w.array(
@@ -535,19 +546,20 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 true,
                 v,
                 "topics[].partitions[].new_isr_with_epochs",
-            )?;
+            );
         }
         if v >= 1 {
             w.i8(
                 self.leader_recovery_state,
                 "topics[].partitions[].leader_recovery_state",
-            )?;
+            );
         }
-        w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch")?;
+        w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -724,20 +736,34 @@ impl<'a> rt::Struct<'a> for BrokerState<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.broker_id == 0_i32) {
+            w.fail(rt::write::not_in_version(
+                "topics[].partitions[].new_isr_with_epochs[].broker_id",
+            ));
+        }
+        if !(v >= 3) && !(self.broker_epoch == -1_i64) {
+            w.fail(rt::write::not_in_version(
+                "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
+            ));
+        }
         if v >= 3 {
-            w.i32(self.broker_id, "topics[].partitions[].new_isr_with_epochs[].broker_id")?;
+            w.i32(self.broker_id, "topics[].partitions[].new_isr_with_epochs[].broker_id");
         }
         if v >= 3 {
             w.i64(
                 self.broker_epoch,
                 "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
-            )?;
+            );
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1114,17 +1140,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("broker_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<12>("broker_id") {
                 r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
                 r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1164,6 +1190,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1184,18 +1212,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v <= 1 {
-                w.str(&self.topic_name, true, "topics[].topic_name")?;
+                w.str(&self.topic_name, true, "topics[].topic_name");
             }
             if v >= 2 {
-                w.uuid(self.topic_id, "topics[].topic_id")?;
+                w.uuid(self.topic_id, "topics[].topic_id");
             }
-            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1247,6 +1277,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -1283,14 +1315,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<8>("topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 2) && !(self.new_isr.is_empty()) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].new_isr"));
+            }
+            if !(v >= 3) && !(self.new_isr_with_epochs.is_empty()) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].new_isr_with_epochs"));
+            }
+            if !(v >= 1) && !(self.leader_recovery_state == 0_i8) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].leader_recovery_state"));
+            }
+            if let Some(r) = w.run::<8>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
             }
             if v <= 2 {
-                rt::owned::write_vec(w, &self.new_isr, true, v, "topics[].partitions[].new_isr")?;
+                rt::owned::write_vec(w, &self.new_isr, true, v, "topics[].partitions[].new_isr");
             }
             if v >= 3 {
                 rt::owned::write_vec(
@@ -1299,19 +1340,27 @@ pub mod owned {
                     true,
                     v,
                     "topics[].partitions[].new_isr_with_epochs",
-                )?;
+                );
             }
             if v >= 1 {
                 w.i8(
                     self.leader_recovery_state,
                     "topics[].partitions[].leader_recovery_state",
-                )?;
+                );
             }
-            w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("topics[].partitions[].partition_epoch") {
+                    r[0..4].copy_from_slice(&self.partition_epoch.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.partition_epoch, "topics[].partitions[].partition_epoch");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1347,6 +1396,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for BrokerState {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1378,16 +1429,40 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 3 {
-                let r = w.run::<12>("topics[].partitions[].new_isr_with_epochs[].broker_id")?;
-                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.broker_id == 0_i32) {
+                w.fail(rt::write::not_in_version(
+                    "topics[].partitions[].new_isr_with_epochs[].broker_id",
+                ));
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if !(v >= 3) && !(self.broker_epoch == -1_i64) {
+                w.fail(rt::write::not_in_version(
+                    "topics[].partitions[].new_isr_with_epochs[].broker_epoch",
+                ));
             }
-            Ok(())
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<13>("topics[].partitions[].new_isr_with_epochs[].broker_id") {
+                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                    r[12] = 0;
+                }
+            } else {
+                if v >= 3 {
+                    if let Some(r) = w.run::<12>("topics[].partitions[].new_isr_with_epochs[].broker_id") {
+                        r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                        r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                    }
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "topics[].partitions[].new_isr_with_epochs[]._tagged_fields",
+                    );
+                }
+            }
         }
     }
 

@@ -93,12 +93,13 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.dirs, v >= 2, v, "dirs")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.dirs, v >= 2, v, "dirs");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -224,13 +225,14 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDir<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.path, v >= 2, "dirs[].path")?;
-        w.array(&self.topics, v >= 2, v, "dirs[].topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.path, v >= 2, "dirs[].path");
+        w.array(&self.topics, v >= 2, v, "dirs[].topics");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "dirs[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -364,13 +366,14 @@ impl<'a> rt::Struct<'a> for AlterReplicaLogDirTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 2, "dirs[].topics[].name")?;
-        w.array(&self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 2, "dirs[].topics[].name");
+        w.array(&self.partitions, v >= 2, v, "dirs[].topics[].partitions");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "dirs[].topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -572,12 +575,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.dirs, v >= 2, v, "dirs")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.dirs, v >= 2, v, "dirs");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -613,6 +617,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AlterReplicaLogDir {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -628,13 +634,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.path, v >= 2, "dirs[].path")?;
-            rt::owned::write_vec(w, &self.topics, v >= 2, v, "dirs[].topics")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.path, v >= 2, "dirs[].path");
+            rt::owned::write_vec(w, &self.topics, v >= 2, v, "dirs[].topics");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "dirs[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -670,6 +678,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AlterReplicaLogDirTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -685,13 +695,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 2, "dirs[].topics[].name")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "dirs[].topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 2, "dirs[].topics[].name");
+            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "dirs[].topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "dirs[].topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

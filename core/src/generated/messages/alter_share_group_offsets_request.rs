@@ -108,13 +108,14 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, true, "group_id")?;
-        w.array(&self.topics, true, v, "topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.group_id, true, "group_id");
+        w.array(&self.topics, true, v, "topics");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -236,13 +237,14 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic_name, true, "topics[].topic_name")?;
-        w.array(&self.partitions, true, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic_name, true, "topics[].topic_name");
+        w.array(&self.partitions, true, v, "topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -374,13 +376,14 @@ impl<'a> rt::Struct<'a> for AlterShareGroupOffsetsRequestPartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i64(self.start_offset, "topics[].partitions[].start_offset");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -606,13 +609,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, true, "group_id")?;
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.group_id, true, "group_id");
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -648,6 +652,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsRequestTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -663,13 +669,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic_name, true, "topics[].topic_name")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic_name, true, "topics[].topic_name");
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -705,6 +713,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AlterShareGroupOffsetsRequestPartition {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -718,16 +728,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("topics[].partitions[].partition_index")?;
-                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<13>("topics[].partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
+                    r[12] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

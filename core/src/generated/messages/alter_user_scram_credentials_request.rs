@@ -102,13 +102,14 @@ impl<'a> rt::Struct<'a> for AlterUserScramCredentialsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.deletions, true, v, "deletions")?;
-        w.array(&self.upsertions, true, v, "upsertions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.deletions, true, v, "deletions");
+        w.array(&self.upsertions, true, v, "upsertions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -226,13 +227,14 @@ impl<'a> rt::Struct<'a> for ScramCredentialDeletion<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "deletions[].name")?;
-        w.i8(self.mechanism, "deletions[].mechanism")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "deletions[].name");
+        w.i8(self.mechanism, "deletions[].mechanism");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "deletions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -392,16 +394,17 @@ impl<'a> rt::Struct<'a> for ScramCredentialUpsertion<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "upsertions[].name")?;
-        w.i8(self.mechanism, "upsertions[].mechanism")?;
-        w.i32(self.iterations, "upsertions[].iterations")?;
-        w.bytes(self.salt, true, "upsertions[].salt")?;
-        w.bytes(self.salted_password, true, "upsertions[].salted_password")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "upsertions[].name");
+        w.i8(self.mechanism, "upsertions[].mechanism");
+        w.i32(self.iterations, "upsertions[].iterations");
+        w.bytes(self.salt, true, "upsertions[].salt");
+        w.bytes(self.salted_password, true, "upsertions[].salted_password");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "upsertions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -678,13 +681,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.deletions, true, v, "deletions")?;
-            rt::owned::write_vec(w, &self.upsertions, true, v, "upsertions")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.deletions, true, v, "deletions");
+            rt::owned::write_vec(w, &self.upsertions, true, v, "upsertions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -720,6 +724,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ScramCredentialDeletion {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 1;
@@ -734,13 +740,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "deletions[].name")?;
-            w.i8(self.mechanism, "deletions[].mechanism")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "deletions[].name");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("deletions[].mechanism") {
+                    r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
+                    r[1] = 0;
+                }
+            } else {
+                w.i8(self.mechanism, "deletions[].mechanism");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "deletions[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -788,6 +803,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ScramCredentialUpsertion {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 5;
@@ -804,19 +821,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "upsertions[].name")?;
-            {
-                let r = w.run::<5>("upsertions[].mechanism")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "upsertions[].name");
+            if let Some(r) = w.run::<5>("upsertions[].mechanism") {
                 r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
                 r[1..5].copy_from_slice(&self.iterations.to_be_bytes());
             }
-            w.bytes(&self.salt, true, "upsertions[].salt")?;
-            w.bytes(&self.salted_password, true, "upsertions[].salted_password")?;
+            w.bytes(&self.salt, true, "upsertions[].salt");
+            w.bytes(&self.salted_password, true, "upsertions[].salted_password");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "upsertions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

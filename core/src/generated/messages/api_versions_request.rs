@@ -118,17 +118,18 @@ impl<'a> rt::Struct<'a> for ApiVersionsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v >= 3 {
-            w.str(self.client_software_name, v >= 3, "client_software_name")?;
+            w.str(self.client_software_name, v >= 3, "client_software_name");
         }
         if v >= 3 {
-            w.str(self.client_software_version, v >= 3, "client_software_version")?;
+            w.str(self.client_software_version, v >= 3, "client_software_version");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -262,17 +263,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v >= 3 {
-                w.str(&self.client_software_name, v >= 3, "client_software_name")?;
+                w.str(&self.client_software_name, v >= 3, "client_software_name");
             }
             if v >= 3 {
-                w.str(&self.client_software_version, v >= 3, "client_software_version")?;
+                w.str(&self.client_software_version, v >= 3, "client_software_version");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -226,11 +226,11 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
-        w.array(&self.api_keys, v >= 3, v, "api_keys")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "error_code");
+        w.array(&self.api_keys, v >= 3, v, "api_keys");
         if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
         }
         if v >= 3 {
             let mut tags = self.unknown_tagged_fields.len();
@@ -242,39 +242,50 @@ impl<'a> rt::Struct<'a> for ApiVersionsResponse<'a> {
             tags += usize::from(has_finalized_features);
             let has_zk_migration_ready = true && !(self.zk_migration_ready == false);
             tags += usize::from(has_zk_migration_ready);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_supported_features {
-                let s = rt::write::array_size(&self.supported_features, true, v, "supported_features")?;
-                w.uvarint(0, "supported_features")?;
-                w.uvarint(s as u32, "supported_features")?;
-                w.array(&self.supported_features, true, v, "supported_features")?;
+                let s = w.ok(rt::write::array_size(
+                    &self.supported_features,
+                    true,
+                    v,
+                    "supported_features",
+                ));
+                w.uvarint(0, "supported_features");
+                w.uvarint(s as u32, "supported_features");
+                w.array(&self.supported_features, true, v, "supported_features");
             }
-            w.unknown_tags_before(&mut unknown, 1)?;
+            w.unknown_tags_before(&mut unknown, 1);
             if has_finalized_features_epoch {
                 let s = 8;
-                w.uvarint(1, "finalized_features_epoch")?;
-                w.uvarint(s as u32, "finalized_features_epoch")?;
-                w.i64(self.finalized_features_epoch, "finalized_features_epoch")?;
+                w.uvarint(1, "finalized_features_epoch");
+                w.uvarint(s as u32, "finalized_features_epoch");
+                w.i64(self.finalized_features_epoch, "finalized_features_epoch");
             }
-            w.unknown_tags_before(&mut unknown, 2)?;
+            w.unknown_tags_before(&mut unknown, 2);
             if has_finalized_features {
-                let s = rt::write::array_size(&self.finalized_features, true, v, "finalized_features")?;
-                w.uvarint(2, "finalized_features")?;
-                w.uvarint(s as u32, "finalized_features")?;
-                w.array(&self.finalized_features, true, v, "finalized_features")?;
+                let s = w.ok(rt::write::array_size(
+                    &self.finalized_features,
+                    true,
+                    v,
+                    "finalized_features",
+                ));
+                w.uvarint(2, "finalized_features");
+                w.uvarint(s as u32, "finalized_features");
+                w.array(&self.finalized_features, true, v, "finalized_features");
             }
-            w.unknown_tags_before(&mut unknown, 3)?;
+            w.unknown_tags_before(&mut unknown, 3);
             if has_zk_migration_ready {
                 let s = 1;
-                w.uvarint(3, "zk_migration_ready")?;
-                w.uvarint(s as u32, "zk_migration_ready")?;
-                w.bool(self.zk_migration_ready, "zk_migration_ready")?;
+                w.uvarint(3, "zk_migration_ready");
+                w.uvarint(s as u32, "zk_migration_ready");
+                w.bool(self.zk_migration_ready, "zk_migration_ready");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -418,14 +429,15 @@ impl<'a> rt::Struct<'a> for ApiVersion<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.api_key, "api_keys[].api_key")?;
-        w.i16(self.min_version, "api_keys[].min_version")?;
-        w.i16(self.max_version, "api_keys[].max_version")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.api_key, "api_keys[].api_key");
+        w.i16(self.min_version, "api_keys[].min_version");
+        w.i16(self.max_version, "api_keys[].max_version");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -613,20 +625,30 @@ impl<'a> rt::Struct<'a> for SupportedFeatureKey<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 3 {
-            w.str(self.name, v >= 3, "supported_features[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.name == "") {
+            w.fail(rt::write::not_in_version("supported_features[].name"));
+        }
+        if !(v >= 3) && !(self.min_version == 0_i16) {
+            w.fail(rt::write::not_in_version("supported_features[].min_version"));
+        }
+        if !(v >= 3) && !(self.max_version == 0_i16) {
+            w.fail(rt::write::not_in_version("supported_features[].max_version"));
         }
         if v >= 3 {
-            w.i16(self.min_version, "supported_features[].min_version")?;
+            w.str(self.name, v >= 3, "supported_features[].name");
         }
         if v >= 3 {
-            w.i16(self.max_version, "supported_features[].max_version")?;
+            w.i16(self.min_version, "supported_features[].min_version");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.i16(self.max_version, "supported_features[].max_version");
         }
-        Ok(())
+        if v >= 3 {
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields");
+        }
     }
 }
 
@@ -814,20 +836,30 @@ impl<'a> rt::Struct<'a> for FinalizedFeatureKey<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 3 {
-            w.str(self.name, v >= 3, "finalized_features[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.name == "") {
+            w.fail(rt::write::not_in_version("finalized_features[].name"));
+        }
+        if !(v >= 3) && !(self.max_version_level == 0_i16) {
+            w.fail(rt::write::not_in_version("finalized_features[].max_version_level"));
+        }
+        if !(v >= 3) && !(self.min_version_level == 0_i16) {
+            w.fail(rt::write::not_in_version("finalized_features[].min_version_level"));
         }
         if v >= 3 {
-            w.i16(self.max_version_level, "finalized_features[].max_version_level")?;
+            w.str(self.name, v >= 3, "finalized_features[].name");
         }
         if v >= 3 {
-            w.i16(self.min_version_level, "finalized_features[].min_version_level")?;
+            w.i16(self.max_version_level, "finalized_features[].max_version_level");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.i16(self.min_version_level, "finalized_features[].min_version_level");
         }
-        Ok(())
+        if v >= 3 {
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields");
+        }
     }
 }
 
@@ -1277,11 +1309,11 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "error_code")?;
-            rt::owned::write_vec(w, &self.api_keys, v >= 3, v, "api_keys")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "error_code");
+            rt::owned::write_vec(w, &self.api_keys, v >= 3, v, "api_keys");
             if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
             if v >= 3 {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -1293,39 +1325,50 @@ pub mod owned {
                 tags += usize::from(has_finalized_features);
                 let has_zk_migration_ready = true && !(self.zk_migration_ready == false);
                 tags += usize::from(has_zk_migration_ready);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_supported_features {
-                    let s = rt::owned::vec_size(&self.supported_features, true, v, "supported_features")?;
-                    w.uvarint(0, "supported_features")?;
-                    w.uvarint(s as u32, "supported_features")?;
-                    rt::owned::write_vec(w, &self.supported_features, true, v, "supported_features")?;
+                    let s = w.ok(rt::owned::vec_size(
+                        &self.supported_features,
+                        true,
+                        v,
+                        "supported_features",
+                    ));
+                    w.uvarint(0, "supported_features");
+                    w.uvarint(s as u32, "supported_features");
+                    rt::owned::write_vec(w, &self.supported_features, true, v, "supported_features");
                 }
-                w.unknown_tags_before(&mut unknown, 1)?;
+                w.unknown_tags_before(&mut unknown, 1);
                 if has_finalized_features_epoch {
                     let s = 8;
-                    w.uvarint(1, "finalized_features_epoch")?;
-                    w.uvarint(s as u32, "finalized_features_epoch")?;
-                    w.i64(self.finalized_features_epoch, "finalized_features_epoch")?;
+                    w.uvarint(1, "finalized_features_epoch");
+                    w.uvarint(s as u32, "finalized_features_epoch");
+                    w.i64(self.finalized_features_epoch, "finalized_features_epoch");
                 }
-                w.unknown_tags_before(&mut unknown, 2)?;
+                w.unknown_tags_before(&mut unknown, 2);
                 if has_finalized_features {
-                    let s = rt::owned::vec_size(&self.finalized_features, true, v, "finalized_features")?;
-                    w.uvarint(2, "finalized_features")?;
-                    w.uvarint(s as u32, "finalized_features")?;
-                    rt::owned::write_vec(w, &self.finalized_features, true, v, "finalized_features")?;
+                    let s = w.ok(rt::owned::vec_size(
+                        &self.finalized_features,
+                        true,
+                        v,
+                        "finalized_features",
+                    ));
+                    w.uvarint(2, "finalized_features");
+                    w.uvarint(s as u32, "finalized_features");
+                    rt::owned::write_vec(w, &self.finalized_features, true, v, "finalized_features");
                 }
-                w.unknown_tags_before(&mut unknown, 3)?;
+                w.unknown_tags_before(&mut unknown, 3);
                 if has_zk_migration_ready {
                     let s = 1;
-                    w.uvarint(3, "zk_migration_ready")?;
-                    w.uvarint(s as u32, "zk_migration_ready")?;
-                    w.bool(self.zk_migration_ready, "zk_migration_ready")?;
+                    w.uvarint(3, "zk_migration_ready");
+                    w.uvarint(s as u32, "zk_migration_ready");
+                    w.bool(self.zk_migration_ready, "zk_migration_ready");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1365,6 +1408,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ApiVersion {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -1378,17 +1423,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("api_keys[].api_key")?;
-                r[0..2].copy_from_slice(&self.api_key.to_be_bytes());
-                r[2..4].copy_from_slice(&self.min_version.to_be_bytes());
-                r[4..6].copy_from_slice(&self.max_version.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<7>("api_keys[].api_key") {
+                    r[0..2].copy_from_slice(&self.api_key.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.min_version.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.max_version.to_be_bytes());
+                    r[6] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<6>("api_keys[].api_key") {
+                    r[0..2].copy_from_slice(&self.api_key.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.min_version.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.max_version.to_be_bytes());
+                }
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "api_keys[]._tagged_fields");
+                }
             }
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -1428,6 +1483,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for SupportedFeatureKey {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1459,19 +1516,39 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 3 {
-                w.str(&self.name, v >= 3, "supported_features[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.name == "") {
+                w.fail(rt::write::not_in_version("supported_features[].name"));
+            }
+            if !(v >= 3) && !(self.min_version == 0_i16) {
+                w.fail(rt::write::not_in_version("supported_features[].min_version"));
+            }
+            if !(v >= 3) && !(self.max_version == 0_i16) {
+                w.fail(rt::write::not_in_version("supported_features[].max_version"));
             }
             if v >= 3 {
-                let r = w.run::<4>("supported_features[].min_version")?;
-                r[0..2].copy_from_slice(&self.min_version.to_be_bytes());
-                r[2..4].copy_from_slice(&self.max_version.to_be_bytes());
+                w.str(&self.name, v >= 3, "supported_features[].name");
             }
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v >= 3) && (v >= 3) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("supported_features[].min_version") {
+                    r[0..2].copy_from_slice(&self.min_version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.max_version.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if v >= 3 {
+                    if let Some(r) = w.run::<4>("supported_features[].min_version") {
+                        r[0..2].copy_from_slice(&self.min_version.to_be_bytes());
+                        r[2..4].copy_from_slice(&self.max_version.to_be_bytes());
+                    }
+                }
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "supported_features[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1511,6 +1588,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for FinalizedFeatureKey {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1542,19 +1621,39 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 3 {
-                w.str(&self.name, v >= 3, "finalized_features[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.name == "") {
+                w.fail(rt::write::not_in_version("finalized_features[].name"));
+            }
+            if !(v >= 3) && !(self.max_version_level == 0_i16) {
+                w.fail(rt::write::not_in_version("finalized_features[].max_version_level"));
+            }
+            if !(v >= 3) && !(self.min_version_level == 0_i16) {
+                w.fail(rt::write::not_in_version("finalized_features[].min_version_level"));
             }
             if v >= 3 {
-                let r = w.run::<4>("finalized_features[].max_version_level")?;
-                r[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
-                r[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
+                w.str(&self.name, v >= 3, "finalized_features[].name");
             }
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v >= 3) && (v >= 3) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("finalized_features[].max_version_level") {
+                    r[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if v >= 3 {
+                    if let Some(r) = w.run::<4>("finalized_features[].max_version_level") {
+                        r[0..2].copy_from_slice(&self.max_version_level.to_be_bytes());
+                        r[2..4].copy_from_slice(&self.min_version_level.to_be_bytes());
+                    }
+                }
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "finalized_features[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

@@ -107,14 +107,15 @@ impl<'a> rt::Struct<'a> for AssignReplicasToDirsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.broker_epoch, "broker_epoch")?;
-        w.array(&self.directories, true, v, "directories")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.broker_id, "broker_id");
+        w.i64(self.broker_epoch, "broker_epoch");
+        w.array(&self.directories, true, v, "directories");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -239,13 +240,14 @@ impl<'a> rt::Struct<'a> for DirectoryData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.id, "directories[].id")?;
-        w.array(&self.topics, true, v, "directories[].topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.id, "directories[].id");
+        w.array(&self.topics, true, v, "directories[].topics");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "directories[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -376,13 +378,17 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "directories[].topics[].topic_id")?;
-        w.array(&self.partitions, true, v, "directories[].topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.topic_id, "directories[].topics[].topic_id");
+        w.array(&self.partitions, true, v, "directories[].topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "directories[].topics[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -497,15 +503,19 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i32(
             self.partition_index,
             "directories[].topics[].partitions[].partition_index",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "directories[].topics[].partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -778,17 +788,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("broker_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<12>("broker_id") {
                 r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
                 r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.directories, true, v, "directories")?;
+            rt::owned::write_vec(w, &self.directories, true, v, "directories");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -824,6 +834,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DirectoryData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -838,13 +850,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.id, "directories[].id")?;
-            rt::owned::write_vec(w, &self.topics, true, v, "directories[].topics")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.id, "directories[].id");
+            rt::owned::write_vec(w, &self.topics, true, v, "directories[].topics");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "directories[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -880,6 +894,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -894,13 +910,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "directories[].topics[].topic_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "directories[].topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.topic_id, "directories[].topics[].topic_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "directories[].topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "directories[].topics[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -932,6 +953,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionData {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -947,15 +970,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(
-                self.partition_index,
-                "directories[].topics[].partitions[].partition_index",
-            )?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("directories[].topics[].partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(
+                    self.partition_index,
+                    "directories[].topics[].partitions[].partition_index",
+                );
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "directories[].topics[].partitions[]._tagged_fields",
+                    );
+                }
             }
-            Ok(())
         }
     }
 

@@ -128,19 +128,20 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_str(self.cluster_id, v >= 1, "cluster_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.opt_str(self.cluster_id, v >= 1, true, "cluster_id");
         if v >= 1 {
-            w.i32(self.voter_id, "voter_id")?;
+            w.i32(self.voter_id, "voter_id");
         }
-        w.array(&self.topics, v >= 1, v, "topics")?;
+        w.array(&self.topics, v >= 1, v, "topics");
         if v >= 1 {
-            w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+            w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -269,13 +270,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic_name, v >= 1, "topics[].topic_name")?;
-        w.array(&self.partitions, v >= 1, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic_name, v >= 1, "topics[].topic_name");
+        w.array(&self.partitions, v >= 1, v, "topics[].partitions");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -462,20 +464,30 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 1 {
-            w.str(self.name, v >= 1, "leader_endpoints[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.name == "") {
+            w.fail(rt::write::not_in_version("leader_endpoints[].name"));
+        }
+        if !(v >= 1) && !(self.host == "") {
+            w.fail(rt::write::not_in_version("leader_endpoints[].host"));
+        }
+        if !(v >= 1) && !(self.port == 0_u16) {
+            w.fail(rt::write::not_in_version("leader_endpoints[].port"));
         }
         if v >= 1 {
-            w.str(self.host, v >= 1, "leader_endpoints[].host")?;
+            w.str(self.name, v >= 1, "leader_endpoints[].name");
         }
         if v >= 1 {
-            w.u16(self.port, "leader_endpoints[].port")?;
+            w.str(self.host, v >= 1, "leader_endpoints[].host");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.u16(self.port, "leader_endpoints[].port");
         }
-        Ok(())
+        if v >= 1 {
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields");
+        }
     }
 }
 
@@ -644,17 +656,18 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
         if v >= 1 {
-            w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id")?;
+            w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id");
         }
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+        w.i32(self.leader_id, "topics[].partitions[].leader_id");
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1025,19 +1038,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.opt_str(self.cluster_id.as_deref(), v >= 1, "cluster_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.opt_str(self.cluster_id.as_deref(), v >= 1, true, "cluster_id");
             if v >= 1 {
-                w.i32(self.voter_id, "voter_id")?;
+                w.i32(self.voter_id, "voter_id");
             }
-            rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics")?;
+            rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
             if v >= 1 {
-                rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+                rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1073,6 +1087,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1088,13 +1104,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic_name, v >= 1, "topics[].topic_name")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic_name, v >= 1, "topics[].topic_name");
+            rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1134,6 +1152,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for LeaderEndpoint {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1165,20 +1185,38 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 1 {
-                w.str(&self.name, v >= 1, "leader_endpoints[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.name == "") {
+                w.fail(rt::write::not_in_version("leader_endpoints[].name"));
+            }
+            if !(v >= 1) && !(self.host == "") {
+                w.fail(rt::write::not_in_version("leader_endpoints[].host"));
+            }
+            if !(v >= 1) && !(self.port == 0_u16) {
+                w.fail(rt::write::not_in_version("leader_endpoints[].port"));
             }
             if v >= 1 {
-                w.str(&self.host, v >= 1, "leader_endpoints[].host")?;
+                w.str(&self.name, v >= 1, "leader_endpoints[].name");
             }
             if v >= 1 {
-                w.u16(self.port, "leader_endpoints[].port")?;
+                w.str(&self.host, v >= 1, "leader_endpoints[].host");
             }
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("leader_endpoints[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.u16(self.port, "leader_endpoints[].port");
+                }
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1222,6 +1260,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -1238,20 +1278,29 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
             if v >= 1 {
-                w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id")?;
+                w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id");
             }
-            {
-                let r = w.run::<8>("topics[].partitions[].leader_id")?;
-                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("topics[].partitions[].leader_id") {
+                    r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<8>("topics[].partitions[].leader_id") {
+                    r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                }
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+                }
             }
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

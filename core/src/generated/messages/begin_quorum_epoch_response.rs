@@ -142,25 +142,29 @@ impl<'a> rt::Struct<'a> for BeginQuorumEpochResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
-        w.array(&self.topics, v >= 1, v, "topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+            w.fail(rt::write::not_in_version("node_endpoints"));
+        }
+        w.i16(self.error_code, "error_code");
+        w.array(&self.topics, v >= 1, v, "topics");
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             let has_node_endpoints = true && !(self.node_endpoints.is_empty());
             tags += usize::from(has_node_endpoints);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_node_endpoints {
-                let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                w.uvarint(0, "node_endpoints")?;
-                w.uvarint(s as u32, "node_endpoints")?;
-                w.array(&self.node_endpoints, true, v, "node_endpoints")?;
+                let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
+                w.uvarint(0, "node_endpoints");
+                w.uvarint(s as u32, "node_endpoints");
+                w.array(&self.node_endpoints, true, v, "node_endpoints");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -289,13 +293,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic_name, v >= 1, "topics[].topic_name")?;
-        w.array(&self.partitions, v >= 1, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic_name, v >= 1, "topics[].topic_name");
+        w.array(&self.partitions, v >= 1, v, "topics[].partitions");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -479,20 +484,30 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 1 {
-            w.i32(self.node_id, "node_endpoints[].node_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.node_id == 0_i32) {
+            w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+        }
+        if !(v >= 1) && !(self.host == "") {
+            w.fail(rt::write::not_in_version("node_endpoints[].host"));
+        }
+        if !(v >= 1) && !(self.port == 0_u16) {
+            w.fail(rt::write::not_in_version("node_endpoints[].port"));
         }
         if v >= 1 {
-            w.str(self.host, v >= 1, "node_endpoints[].host")?;
+            w.i32(self.node_id, "node_endpoints[].node_id");
         }
         if v >= 1 {
-            w.u16(self.port, "node_endpoints[].port")?;
+            w.str(self.host, v >= 1, "node_endpoints[].host");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.u16(self.port, "node_endpoints[].port");
         }
-        Ok(())
+        if v >= 1 {
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
+        }
     }
 }
 
@@ -648,15 +663,16 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i16(self.error_code, "topics[].partitions[].error_code");
+        w.i32(self.leader_id, "topics[].partitions[].leader_id");
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1007,25 +1023,29 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "error_code")?;
-            rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+                w.fail(rt::write::not_in_version("node_endpoints"));
+            }
+            w.i16(self.error_code, "error_code");
+            rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_node_endpoints = true && !(self.node_endpoints.is_empty());
                 tags += usize::from(has_node_endpoints);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_node_endpoints {
-                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                    w.uvarint(0, "node_endpoints")?;
-                    w.uvarint(s as u32, "node_endpoints")?;
-                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
+                    let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
+                    w.uvarint(0, "node_endpoints");
+                    w.uvarint(s as u32, "node_endpoints");
+                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1061,6 +1081,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1076,13 +1098,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic_name, v >= 1, "topics[].topic_name")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic_name, v >= 1, "topics[].topic_name");
+            rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1122,6 +1146,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for NodeEndpoint {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1153,20 +1179,38 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 1 {
-                w.i32(self.node_id, "node_endpoints[].node_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.node_id == 0_i32) {
+                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if !(v >= 1) && !(self.host == "") {
+                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if !(v >= 1) && !(self.port == 0_u16) {
+                w.fail(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 1 {
-                w.str(&self.host, v >= 1, "node_endpoints[].host")?;
+                w.i32(self.node_id, "node_endpoints[].node_id");
             }
             if v >= 1 {
-                w.u16(self.port, "node_endpoints[].port")?;
+                w.str(&self.host, v >= 1, "node_endpoints[].host");
             }
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("node_endpoints[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.u16(self.port, "node_endpoints[].port");
+                }
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1210,6 +1254,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 14;
@@ -1223,18 +1269,29 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<14>("topics[].partitions[].partition_index")?;
-                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-                r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<15>("topics[].partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[14] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<14>("topics[].partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                }
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+                }
             }
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -178,28 +178,37 @@ impl<'a> rt::Struct<'a> for BrokerHeartbeatRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.broker_epoch, "broker_epoch")?;
-        w.i64(self.current_metadata_offset, "current_metadata_offset")?;
-        w.bool(self.want_fence, "want_fence")?;
-        w.bool(self.want_shut_down, "want_shut_down")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.offline_log_dirs.is_empty()) {
+            w.fail(rt::write::not_in_version("offline_log_dirs"));
+        }
+        w.i32(self.broker_id, "broker_id");
+        w.i64(self.broker_epoch, "broker_epoch");
+        w.i64(self.current_metadata_offset, "current_metadata_offset");
+        w.bool(self.want_fence, "want_fence");
+        w.bool(self.want_shut_down, "want_shut_down");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_offline_log_dirs = v >= 1 && !(self.offline_log_dirs.is_empty());
             tags += usize::from(has_offline_log_dirs);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_offline_log_dirs {
-                let s = rt::write::array_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
-                w.uvarint(0, "offline_log_dirs")?;
-                w.uvarint(s as u32, "offline_log_dirs")?;
-                w.array(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
+                let s = w.ok(rt::write::array_size(
+                    &self.offline_log_dirs,
+                    true,
+                    v,
+                    "offline_log_dirs",
+                ));
+                w.uvarint(0, "offline_log_dirs");
+                w.uvarint(s as u32, "offline_log_dirs");
+                w.array(&self.offline_log_dirs, true, v, "offline_log_dirs");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -423,9 +432,11 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<22>("broker_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.offline_log_dirs.is_empty()) {
+                w.fail(rt::write::not_in_version("offline_log_dirs"));
+            }
+            if let Some(r) = w.run::<22>("broker_id") {
                 r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
                 r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
                 r[12..20].copy_from_slice(&self.current_metadata_offset.to_be_bytes());
@@ -436,18 +447,19 @@ pub mod owned {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_offline_log_dirs = v >= 1 && !(self.offline_log_dirs.is_empty());
                 tags += usize::from(has_offline_log_dirs);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_offline_log_dirs {
-                    let s = rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs")?;
-                    w.uvarint(0, "offline_log_dirs")?;
-                    w.uvarint(s as u32, "offline_log_dirs")?;
-                    rt::owned::write_vec(w, &self.offline_log_dirs, true, v, "offline_log_dirs")?;
+                    let s = w.ok(rt::owned::vec_size(&self.offline_log_dirs, true, v, "offline_log_dirs"));
+                    w.uvarint(0, "offline_log_dirs");
+                    w.uvarint(s as u32, "offline_log_dirs");
+                    rt::owned::write_vec(w, &self.offline_log_dirs, true, v, "offline_log_dirs");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

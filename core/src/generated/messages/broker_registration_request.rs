@@ -176,26 +176,30 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "broker_id")?;
-        w.str(self.cluster_id, true, "cluster_id")?;
-        w.uuid(self.incarnation_id, "incarnation_id")?;
-        w.array(&self.listeners, true, v, "listeners")?;
-        w.array(&self.features, true, v, "features")?;
-        w.opt_str(self.rack, true, "rack")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.is_migrating_zk_broker == false) {
+            w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
+        }
+        w.i32(self.broker_id, "broker_id");
+        w.str(self.cluster_id, true, "cluster_id");
+        w.uuid(self.incarnation_id, "incarnation_id");
+        w.array(&self.listeners, true, v, "listeners");
+        w.array(&self.features, true, v, "features");
+        w.opt_str(self.rack, true, true, "rack");
         if v >= 1 {
-            w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker")?;
+            w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker");
         }
         if v >= 2 {
-            w.array(&self.log_dirs, true, v, "log_dirs")?;
+            w.array(&self.log_dirs, true, v, "log_dirs");
         }
         if v >= 3 {
-            w.i64(self.previous_broker_epoch, "previous_broker_epoch")?;
+            w.i64(self.previous_broker_epoch, "previous_broker_epoch");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -343,15 +347,16 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "listeners[].name")?;
-        w.str(self.host, true, "listeners[].host")?;
-        w.u16(self.port, "listeners[].port")?;
-        w.i16(self.security_protocol, "listeners[].security_protocol")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "listeners[].name");
+        w.str(self.host, true, "listeners[].host");
+        w.u16(self.port, "listeners[].port");
+        w.i16(self.security_protocol, "listeners[].security_protocol");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -487,14 +492,15 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "features[].name")?;
-        w.i16(self.min_supported_version, "features[].min_supported_version")?;
-        w.i16(self.max_supported_version, "features[].max_supported_version")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "features[].name");
+        w.i16(self.min_supported_version, "features[].min_supported_version");
+        w.i16(self.max_supported_version, "features[].max_supported_version");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -932,26 +938,37 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.broker_id, "broker_id")?;
-            w.str(&self.cluster_id, true, "cluster_id")?;
-            w.uuid(self.incarnation_id, "incarnation_id")?;
-            rt::owned::write_vec(w, &self.listeners, true, v, "listeners")?;
-            rt::owned::write_vec(w, &self.features, true, v, "features")?;
-            w.opt_str(self.rack.as_deref(), true, "rack")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.is_migrating_zk_broker == false) {
+                w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
+            }
+            w.i32(self.broker_id, "broker_id");
+            w.str(&self.cluster_id, true, "cluster_id");
+            w.uuid(self.incarnation_id, "incarnation_id");
+            rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
+            rt::owned::write_vec(w, &self.features, true, v, "features");
+            w.opt_str(self.rack.as_deref(), true, true, "rack");
             if v >= 1 {
-                w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker")?;
+                w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker");
             }
             if v >= 2 {
-                rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs")?;
+                rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
             }
-            if v >= 3 {
-                w.i64(self.previous_broker_epoch, "previous_broker_epoch")?;
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("previous_broker_epoch") {
+                    r[0..8].copy_from_slice(&self.previous_broker_epoch.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                if v >= 3 {
+                    w.i64(self.previous_broker_epoch, "previous_broker_epoch");
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -995,6 +1012,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Listener {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -1010,18 +1029,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "listeners[].name")?;
-            w.str(&self.host, true, "listeners[].host")?;
-            {
-                let r = w.run::<4>("listeners[].port")?;
-                r[0..2].copy_from_slice(&self.port.to_be_bytes());
-                r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "listeners[].name");
+            w.str(&self.host, true, "listeners[].host");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("listeners[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<4>("listeners[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -1061,6 +1089,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Feature {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -1075,17 +1105,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "features[].name")?;
-            {
-                let r = w.run::<4>("features[].min_supported_version")?;
-                r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-                r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "features[].name");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("features[].min_supported_version") {
+                    r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<4>("features[].min_supported_version") {
+                    r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

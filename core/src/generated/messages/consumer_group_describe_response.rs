@@ -98,13 +98,14 @@ impl<'a> rt::Struct<'a> for ConsumerGroupDescribeResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.array(&self.groups, true, v, "groups")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.array(&self.groups, true, v, "groups");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -301,20 +302,21 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "groups[].error_code")?;
-        w.opt_str(self.error_message, true, "groups[].error_message")?;
-        w.str(self.group_id, true, "groups[].group_id")?;
-        w.str(self.group_state, true, "groups[].group_state")?;
-        w.i32(self.group_epoch, "groups[].group_epoch")?;
-        w.i32(self.assignment_epoch, "groups[].assignment_epoch")?;
-        w.str(self.assignor_name, true, "groups[].assignor_name")?;
-        w.array(&self.members, true, v, "groups[].members")?;
-        w.i32(self.authorized_operations, "groups[].authorized_operations")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "groups[].error_code");
+        w.opt_str(self.error_message, true, true, "groups[].error_message");
+        w.str(self.group_id, true, "groups[].group_id");
+        w.str(self.group_state, true, "groups[].group_state");
+        w.i32(self.group_epoch, "groups[].group_epoch");
+        w.i32(self.assignment_epoch, "groups[].assignment_epoch");
+        w.str(self.assignor_name, true, "groups[].assignor_name");
+        w.array(&self.members, true, v, "groups[].members");
+        w.i32(self.authorized_operations, "groups[].authorized_operations");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -563,33 +565,35 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.member_id, true, "groups[].members[].member_id")?;
-        w.opt_str(self.instance_id, true, "groups[].members[].instance_id")?;
-        w.opt_str(self.rack_id, true, "groups[].members[].rack_id")?;
-        w.i32(self.member_epoch, "groups[].members[].member_epoch")?;
-        w.str(self.client_id, true, "groups[].members[].client_id")?;
-        w.str(self.client_host, true, "groups[].members[].client_host")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.member_id, true, "groups[].members[].member_id");
+        w.opt_str(self.instance_id, true, true, "groups[].members[].instance_id");
+        w.opt_str(self.rack_id, true, true, "groups[].members[].rack_id");
+        w.i32(self.member_epoch, "groups[].members[].member_epoch");
+        w.str(self.client_id, true, "groups[].members[].client_id");
+        w.str(self.client_host, true, "groups[].members[].client_host");
         w.array(
             &self.subscribed_topic_names,
             true,
             v,
             "groups[].members[].subscribed_topic_names",
-        )?;
+        );
         w.opt_str(
             self.subscribed_topic_regex,
             true,
+            true,
             "groups[].members[].subscribed_topic_regex",
-        )?;
-        rt::Struct::write(&self.assignment, w, v)?;
-        rt::Struct::write(&self.target_assignment, w, v)?;
+        );
+        rt::Struct::write(&self.assignment, w, v);
+        rt::Struct::write(&self.target_assignment, w, v);
         if v >= 1 {
-            w.i8(self.member_type, "groups[].members[].member_type")?;
+            w.i8(self.member_type, "groups[].members[].member_type");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -722,17 +726,21 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(
             &self.topic_partitions,
             true,
             v,
             "groups[].members[].assignment.topic_partitions",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "groups[].members[].assignment._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -902,26 +910,30 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(
             self.topic_id,
             "groups[].members[].assignment.topic_partitions[].topic_id",
-        )?;
+        );
         w.str(
             self.topic_name,
             true,
             "groups[].members[].assignment.topic_partitions[].topic_name",
-        )?;
+        );
         w.array(
             &self.partitions,
             true,
             v,
             "groups[].members[].assignment.topic_partitions[].partitions",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "groups[].members[].assignment.topic_partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1508,13 +1520,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            rt::owned::write_vec(w, &self.groups, true, v, "groups")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            rt::owned::write_vec(w, &self.groups, true, v, "groups");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1578,6 +1591,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribedGroup {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 14;
@@ -1596,23 +1611,31 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "groups[].error_code")?;
-            w.opt_str(self.error_message.as_deref(), true, "groups[].error_message")?;
-            w.str(&self.group_id, true, "groups[].group_id")?;
-            w.str(&self.group_state, true, "groups[].group_state")?;
-            {
-                let r = w.run::<8>("groups[].group_epoch")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "groups[].error_code");
+            w.opt_str(self.error_message.as_deref(), true, true, "groups[].error_message");
+            w.str(&self.group_id, true, "groups[].group_id");
+            w.str(&self.group_state, true, "groups[].group_state");
+            if let Some(r) = w.run::<8>("groups[].group_epoch") {
                 r[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
                 r[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
             }
-            w.str(&self.assignor_name, true, "groups[].assignor_name")?;
-            rt::owned::write_vec(w, &self.members, true, v, "groups[].members")?;
-            w.i32(self.authorized_operations, "groups[].authorized_operations")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.str(&self.assignor_name, true, "groups[].assignor_name");
+            rt::owned::write_vec(w, &self.members, true, v, "groups[].members");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("groups[].authorized_operations") {
+                    r[0..4].copy_from_slice(&self.authorized_operations.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.authorized_operations, "groups[].authorized_operations");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1684,6 +1707,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Member {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -1724,34 +1749,49 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.member_id, true, "groups[].members[].member_id")?;
-            w.opt_str(self.instance_id.as_deref(), true, "groups[].members[].instance_id")?;
-            w.opt_str(self.rack_id.as_deref(), true, "groups[].members[].rack_id")?;
-            w.i32(self.member_epoch, "groups[].members[].member_epoch")?;
-            w.str(&self.client_id, true, "groups[].members[].client_id")?;
-            w.str(&self.client_host, true, "groups[].members[].client_host")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.member_id, true, "groups[].members[].member_id");
+            w.opt_str(
+                self.instance_id.as_deref(),
+                true,
+                true,
+                "groups[].members[].instance_id",
+            );
+            w.opt_str(self.rack_id.as_deref(), true, true, "groups[].members[].rack_id");
+            w.i32(self.member_epoch, "groups[].members[].member_epoch");
+            w.str(&self.client_id, true, "groups[].members[].client_id");
+            w.str(&self.client_host, true, "groups[].members[].client_host");
             rt::owned::write_vec(
                 w,
                 &self.subscribed_topic_names,
                 true,
                 v,
                 "groups[].members[].subscribed_topic_names",
-            )?;
+            );
             w.opt_str(
                 self.subscribed_topic_regex.as_deref(),
                 true,
+                true,
                 "groups[].members[].subscribed_topic_regex",
-            )?;
-            rt::OwnedStruct::write(&self.assignment, w, v)?;
-            rt::OwnedStruct::write(&self.target_assignment, w, v)?;
-            if v >= 1 {
-                w.i8(self.member_type, "groups[].members[].member_type")?;
+            );
+            rt::OwnedStruct::write(&self.assignment, w, v);
+            rt::OwnedStruct::write(&self.target_assignment, w, v);
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("groups[].members[].member_type") {
+                    r[0..1].copy_from_slice(&self.member_type.to_be_bytes());
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.i8(self.member_type, "groups[].members[].member_type");
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -1783,6 +1823,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Assignment {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1804,18 +1846,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(
                 w,
                 &self.topic_partitions,
                 true,
                 v,
                 "groups[].members[].assignment.topic_partitions",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "groups[].members[].assignment._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -1855,6 +1902,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicPartitions {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -1881,27 +1930,32 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(
                 self.topic_id,
                 "groups[].members[].assignment.topic_partitions[].topic_id",
-            )?;
+            );
             w.str(
                 &self.topic_name,
                 true,
                 "groups[].members[].assignment.topic_partitions[].topic_name",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.partitions,
                 true,
                 v,
                 "groups[].members[].assignment.topic_partitions[].partitions",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "groups[].members[].assignment.topic_partitions[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

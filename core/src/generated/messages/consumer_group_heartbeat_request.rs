@@ -183,23 +183,27 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, true, "group_id")?;
-        w.str(self.member_id, true, "member_id")?;
-        w.i32(self.member_epoch, "member_epoch")?;
-        w.opt_str(self.instance_id, true, "instance_id")?;
-        w.opt_str(self.rack_id, true, "rack_id")?;
-        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
-        w.opt_array(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.subscribed_topic_regex == None) {
+            w.fail(rt::write::not_in_version("subscribed_topic_regex"));
+        }
+        w.str(self.group_id, true, "group_id");
+        w.str(self.member_id, true, "member_id");
+        w.i32(self.member_epoch, "member_epoch");
+        w.opt_str(self.instance_id, true, true, "instance_id");
+        w.opt_str(self.rack_id, true, true, "rack_id");
+        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+        w.opt_array(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names");
         if v >= 1 {
-            w.opt_str(self.subscribed_topic_regex, true, "subscribed_topic_regex")?;
+            w.opt_str(self.subscribed_topic_regex, true, v >= 1, "subscribed_topic_regex");
         }
-        w.opt_str(self.server_assignor, true, "server_assignor")?;
-        w.opt_array(&self.topic_partitions, true, v, "topic_partitions")?;
+        w.opt_str(self.server_assignor, true, true, "server_assignor");
+        w.opt_array(&self.topic_partitions, true, true, v, "topic_partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -330,13 +334,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "topic_partitions[].topic_id")?;
-        w.array(&self.partitions, true, v, "topic_partitions[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.topic_id, "topic_partitions[].topic_id");
+        w.array(&self.partitions, true, v, "topic_partitions[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -708,29 +713,39 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, true, "group_id")?;
-            w.str(&self.member_id, true, "member_id")?;
-            w.i32(self.member_epoch, "member_epoch")?;
-            w.opt_str(self.instance_id.as_deref(), true, "instance_id")?;
-            w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
-            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.subscribed_topic_regex.is_none()) {
+                w.fail(rt::write::not_in_version("subscribed_topic_regex"));
+            }
+            w.str(&self.group_id, true, "group_id");
+            w.str(&self.member_id, true, "member_id");
+            w.i32(self.member_epoch, "member_epoch");
+            w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
+            w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
+            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
             rt::owned::write_opt_vec(
                 w,
                 self.subscribed_topic_names.as_deref(),
                 true,
+                true,
                 v,
                 "subscribed_topic_names",
-            )?;
+            );
             if v >= 1 {
-                w.opt_str(self.subscribed_topic_regex.as_deref(), true, "subscribed_topic_regex")?;
+                w.opt_str(
+                    self.subscribed_topic_regex.as_deref(),
+                    true,
+                    v >= 1,
+                    "subscribed_topic_regex",
+                );
             }
-            w.opt_str(self.server_assignor.as_deref(), true, "server_assignor")?;
-            rt::owned::write_opt_vec(w, self.topic_partitions.as_deref(), true, v, "topic_partitions")?;
+            w.opt_str(self.server_assignor.as_deref(), true, true, "server_assignor");
+            rt::owned::write_opt_vec(w, self.topic_partitions.as_deref(), true, true, v, "topic_partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -766,6 +781,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicPartitions {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -780,13 +797,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "topic_partitions[].topic_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "topic_partitions[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.topic_id, "topic_partitions[].topic_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "topic_partitions[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -147,18 +147,19 @@ impl<'a> rt::Struct<'a> for ConsumerGroupHeartbeatResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.opt_str(self.error_message, true, "error_message")?;
-        w.opt_str(self.member_id, true, "member_id")?;
-        w.i32(self.member_epoch, "member_epoch")?;
-        w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms")?;
-        w.opt_struct(&self.assignment, true, v, "assignment")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.opt_str(self.error_message, true, true, "error_message");
+        w.opt_str(self.member_id, true, true, "member_id");
+        w.i32(self.member_epoch, "member_epoch");
+        w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms");
+        w.opt_struct(&self.assignment, true, v, "assignment");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -272,12 +273,13 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.topic_partitions, true, v, "assignment.topic_partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.topic_partitions, true, v, "assignment.topic_partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "assignment._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -410,13 +412,17 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id")?;
-        w.array(&self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id");
+        w.array(&self.partitions, true, v, "assignment.topic_partitions[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "assignment.topic_partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -729,24 +735,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
-            w.opt_str(self.member_id.as_deref(), true, "member_id")?;
-            {
-                let r = w.run::<8>("member_epoch")?;
+            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+            w.opt_str(self.member_id.as_deref(), true, true, "member_id");
+            if let Some(r) = w.run::<8>("member_epoch") {
                 r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
                 r[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
             }
-            rt::owned::write_opt_struct(w, &self.assignment, true, v, "assignment")?;
+            rt::owned::write_opt_struct(w, &self.assignment, true, v, "assignment");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -778,6 +783,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Assignment {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -792,12 +799,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.topic_partitions, true, v, "assignment.topic_partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.topic_partitions, true, v, "assignment.topic_partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "assignment._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -833,6 +842,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicPartitions {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -849,13 +860,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "assignment.topic_partitions[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.topic_id, "assignment.topic_partitions[].topic_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "assignment.topic_partitions[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "assignment.topic_partitions[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

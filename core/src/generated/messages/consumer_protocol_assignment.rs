@@ -97,10 +97,10 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolAssignment<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.assigned_partitions, false, v, "assigned_partitions")?;
-        w.opt_bytes(self.user_data, false, "user_data")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.assigned_partitions, false, v, "assigned_partitions");
+        w.opt_bytes(self.user_data, false, true, "user_data");
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -211,10 +211,10 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic, false, "assigned_partitions[].topic")?;
-        w.array(&self.partitions, false, v, "assigned_partitions[].partitions")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic, false, "assigned_partitions[].topic");
+        w.array(&self.partitions, false, v, "assigned_partitions[].partitions");
+        w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");
     }
 }
 
@@ -390,10 +390,10 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.assigned_partitions, false, v, "assigned_partitions")?;
-            w.opt_bytes(self.user_data.as_deref(), false, "user_data")?;
-            Ok(())
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.assigned_partitions, false, v, "assigned_partitions");
+            w.opt_bytes(self.user_data.as_deref(), false, true, "user_data");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 
@@ -429,6 +429,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicPartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -440,10 +442,11 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic, false, "assigned_partitions[].topic")?;
-            rt::owned::write_vec(w, &self.partitions, false, v, "assigned_partitions[].partitions")?;
-            Ok(())
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic, false, "assigned_partitions[].topic");
+            rt::owned::write_vec(w, &self.partitions, false, v, "assigned_partitions[].partitions");
+            w.no_tags(self.unknown_tagged_fields.len(), "assigned_partitions[]._tagged_fields");
         }
     }
 

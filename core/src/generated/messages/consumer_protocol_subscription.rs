@@ -136,19 +136,19 @@ impl<'a> rt::Struct<'a> for ConsumerProtocolSubscription<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.topics, false, v, "topics")?;
-        w.opt_bytes(self.user_data, false, "user_data")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.topics, false, v, "topics");
+        w.opt_bytes(self.user_data, false, true, "user_data");
         if v >= 1 {
-            w.array(&self.owned_partitions, false, v, "owned_partitions")?;
+            w.array(&self.owned_partitions, false, v, "owned_partitions");
         }
         if v >= 2 {
-            w.i32(self.generation_id, "generation_id")?;
+            w.i32(self.generation_id, "generation_id");
         }
         if v >= 3 {
-            w.opt_str(self.rack_id, false, "rack_id")?;
+            w.opt_str(self.rack_id, false, v >= 3, "rack_id");
         }
-        Ok(())
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -289,14 +289,20 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 1 {
-            w.str(self.topic, false, "owned_partitions[].topic")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.topic == "") {
+            w.fail(rt::write::not_in_version("owned_partitions[].topic"));
+        }
+        if !(v >= 1) && !(self.partitions.is_empty()) {
+            w.fail(rt::write::not_in_version("owned_partitions[].partitions"));
         }
         if v >= 1 {
-            w.array(&self.partitions, false, v, "owned_partitions[].partitions")?;
+            w.str(self.topic, false, "owned_partitions[].topic");
         }
-        Ok(())
+        if v >= 1 {
+            w.array(&self.partitions, false, v, "owned_partitions[].partitions");
+        }
+        w.no_tags(self.unknown_tagged_fields.len(), "owned_partitions[]._tagged_fields");
     }
 }
 
@@ -544,19 +550,19 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.topics, false, v, "topics")?;
-            w.opt_bytes(self.user_data.as_deref(), false, "user_data")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.topics, false, v, "topics");
+            w.opt_bytes(self.user_data.as_deref(), false, true, "user_data");
             if v >= 1 {
-                rt::owned::write_vec(w, &self.owned_partitions, false, v, "owned_partitions")?;
+                rt::owned::write_vec(w, &self.owned_partitions, false, v, "owned_partitions");
             }
             if v >= 2 {
-                w.i32(self.generation_id, "generation_id")?;
+                w.i32(self.generation_id, "generation_id");
             }
             if v >= 3 {
-                w.opt_str(self.rack_id.as_deref(), false, "rack_id")?;
+                w.opt_str(self.rack_id.as_deref(), false, v >= 3, "rack_id");
             }
-            Ok(())
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 
@@ -592,6 +598,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicPartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -613,14 +621,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 1 {
-                w.str(&self.topic, false, "owned_partitions[].topic")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.topic == "") {
+                w.fail(rt::write::not_in_version("owned_partitions[].topic"));
+            }
+            if !(v >= 1) && !(self.partitions.is_empty()) {
+                w.fail(rt::write::not_in_version("owned_partitions[].partitions"));
             }
             if v >= 1 {
-                rt::owned::write_vec(w, &self.partitions, false, v, "owned_partitions[].partitions")?;
+                w.str(&self.topic, false, "owned_partitions[].topic");
             }
-            Ok(())
+            if v >= 1 {
+                rt::owned::write_vec(w, &self.partitions, false, v, "owned_partitions[].partitions");
+            }
+            w.no_tags(self.unknown_tagged_fields.len(), "owned_partitions[]._tagged_fields");
         }
     }
 

@@ -110,15 +110,16 @@ impl<'a> rt::Struct<'a> for ControlledShutdownRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "broker_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.broker_id, "broker_id");
         if v >= 2 {
-            w.i64(self.broker_epoch, "broker_epoch")?;
+            w.i64(self.broker_epoch, "broker_epoch");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -249,15 +250,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.broker_id, "broker_id")?;
-            if v >= 2 {
-                w.i64(self.broker_epoch, "broker_epoch")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.broker_id, "broker_id");
+            if (v >= 2) && (v >= 3) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("broker_epoch") {
+                    r[0..8].copy_from_slice(&self.broker_epoch.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                if v >= 2 {
+                    w.i64(self.broker_epoch, "broker_epoch");
+                }
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

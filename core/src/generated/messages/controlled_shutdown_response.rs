@@ -109,13 +109,14 @@ impl<'a> rt::Struct<'a> for ControlledShutdownResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
-        w.array(&self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "error_code");
+        w.array(&self.remaining_partitions, v >= 3, v, "remaining_partitions");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -243,13 +244,17 @@ impl<'a> rt::Struct<'a> for RemainingPartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
-        w.i32(self.partition_index, "remaining_partitions[].partition_index")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic_name, v >= 3, "remaining_partitions[].topic_name");
+        w.i32(self.partition_index, "remaining_partitions[].partition_index");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "remaining_partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -428,13 +433,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "error_code")?;
-            rt::owned::write_vec(w, &self.remaining_partitions, v >= 3, v, "remaining_partitions")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "error_code");
+            rt::owned::write_vec(w, &self.remaining_partitions, v >= 3, v, "remaining_partitions");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -470,6 +476,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for RemainingPartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -484,13 +492,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic_name, v >= 3, "remaining_partitions[].topic_name")?;
-            w.i32(self.partition_index, "remaining_partitions[].partition_index")?;
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic_name, v >= 3, "remaining_partitions[].topic_name");
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("remaining_partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.partition_index, "remaining_partitions[].partition_index");
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "remaining_partitions[]._tagged_fields",
+                    );
+                }
             }
-            Ok(())
         }
     }
 

@@ -123,16 +123,17 @@ impl<'a> rt::Struct<'a> for ControllerRegistrationRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.controller_id, "controller_id")?;
-        w.uuid(self.incarnation_id, "incarnation_id")?;
-        w.bool(self.zk_migration_ready, "zk_migration_ready")?;
-        w.array(&self.listeners, true, v, "listeners")?;
-        w.array(&self.features, true, v, "features")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.controller_id, "controller_id");
+        w.uuid(self.incarnation_id, "incarnation_id");
+        w.bool(self.zk_migration_ready, "zk_migration_ready");
+        w.array(&self.listeners, true, v, "listeners");
+        w.array(&self.features, true, v, "features");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -280,15 +281,16 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "listeners[].name")?;
-        w.str(self.host, true, "listeners[].host")?;
-        w.u16(self.port, "listeners[].port")?;
-        w.i16(self.security_protocol, "listeners[].security_protocol")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "listeners[].name");
+        w.str(self.host, true, "listeners[].host");
+        w.u16(self.port, "listeners[].port");
+        w.i16(self.security_protocol, "listeners[].security_protocol");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -424,14 +426,15 @@ impl<'a> rt::Struct<'a> for Feature<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "features[].name")?;
-        w.i16(self.min_supported_version, "features[].min_supported_version")?;
-        w.i16(self.max_supported_version, "features[].max_supported_version")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "features[].name");
+        w.i16(self.min_supported_version, "features[].min_supported_version");
+        w.i16(self.max_supported_version, "features[].max_supported_version");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -771,19 +774,19 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<21>("controller_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<21>("controller_id") {
                 r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
                 r[4..20].copy_from_slice(self.incarnation_id.as_bytes());
                 r[20] = u8::from(self.zk_migration_ready);
             }
-            rt::owned::write_vec(w, &self.listeners, true, v, "listeners")?;
-            rt::owned::write_vec(w, &self.features, true, v, "features")?;
+            rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
+            rt::owned::write_vec(w, &self.features, true, v, "features");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -827,6 +830,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Listener {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -842,18 +847,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "listeners[].name")?;
-            w.str(&self.host, true, "listeners[].host")?;
-            {
-                let r = w.run::<4>("listeners[].port")?;
-                r[0..2].copy_from_slice(&self.port.to_be_bytes());
-                r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "listeners[].name");
+            w.str(&self.host, true, "listeners[].host");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("listeners[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<4>("listeners[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -893,6 +907,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Feature {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -907,17 +923,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "features[].name")?;
-            {
-                let r = w.run::<4>("features[].min_supported_version")?;
-                r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-                r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "features[].name");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("features[].min_supported_version") {
+                    r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<4>("features[].min_supported_version") {
+                    r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

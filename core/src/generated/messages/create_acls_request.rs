@@ -95,12 +95,13 @@ impl<'a> rt::Struct<'a> for CreateAclsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.creations, v >= 2, v, "creations")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.creations, v >= 2, v, "creations");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -300,20 +301,24 @@ impl<'a> rt::Struct<'a> for AclCreation<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i8(self.resource_type, "creations[].resource_type")?;
-        w.str(self.resource_name, v >= 2, "creations[].resource_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.resource_pattern_type == 3_i8) {
+            w.fail(rt::write::not_in_version("creations[].resource_pattern_type"));
+        }
+        w.i8(self.resource_type, "creations[].resource_type");
+        w.str(self.resource_name, v >= 2, "creations[].resource_name");
         if v >= 1 {
-            w.i8(self.resource_pattern_type, "creations[].resource_pattern_type")?;
+            w.i8(self.resource_pattern_type, "creations[].resource_pattern_type");
         }
-        w.str(self.principal, v >= 2, "creations[].principal")?;
-        w.str(self.host, v >= 2, "creations[].host")?;
-        w.i8(self.operation, "creations[].operation")?;
-        w.i8(self.permission_type, "creations[].permission_type")?;
+        w.str(self.principal, v >= 2, "creations[].principal");
+        w.str(self.host, v >= 2, "creations[].host");
+        w.i8(self.operation, "creations[].operation");
+        w.i8(self.permission_type, "creations[].permission_type");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "creations[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -554,12 +559,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.creations, v >= 2, v, "creations")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.creations, v >= 2, v, "creations");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -615,6 +621,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AclCreation {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 3;
@@ -637,23 +645,35 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i8(self.resource_type, "creations[].resource_type")?;
-            w.str(&self.resource_name, v >= 2, "creations[].resource_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.resource_pattern_type == 3_i8) {
+                w.fail(rt::write::not_in_version("creations[].resource_pattern_type"));
+            }
+            w.i8(self.resource_type, "creations[].resource_type");
+            w.str(&self.resource_name, v >= 2, "creations[].resource_name");
             if v >= 1 {
-                w.i8(self.resource_pattern_type, "creations[].resource_pattern_type")?;
+                w.i8(self.resource_pattern_type, "creations[].resource_pattern_type");
             }
-            w.str(&self.principal, v >= 2, "creations[].principal")?;
-            w.str(&self.host, v >= 2, "creations[].host")?;
-            {
-                let r = w.run::<2>("creations[].operation")?;
-                r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+            w.str(&self.principal, v >= 2, "creations[].principal");
+            w.str(&self.host, v >= 2, "creations[].host");
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("creations[].operation") {
+                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<2>("creations[].operation") {
+                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "creations[]._tagged_fields");
+                }
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

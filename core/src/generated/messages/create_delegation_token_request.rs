@@ -138,19 +138,26 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 3 {
-            w.opt_str(self.owner_principal_type, v >= 2, "owner_principal_type")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.owner_principal_type == Some("")) {
+            w.fail(rt::write::not_in_version("owner_principal_type"));
+        }
+        if !(v >= 3) && !(self.owner_principal_name == Some("")) {
+            w.fail(rt::write::not_in_version("owner_principal_name"));
         }
         if v >= 3 {
-            w.opt_str(self.owner_principal_name, v >= 2, "owner_principal_name")?;
+            w.opt_str(self.owner_principal_type, v >= 2, v >= 3, "owner_principal_type");
         }
-        w.array(&self.renewers, v >= 2, v, "renewers")?;
-        w.i64(self.max_lifetime_ms, "max_lifetime_ms")?;
+        if v >= 3 {
+            w.opt_str(self.owner_principal_name, v >= 2, v >= 3, "owner_principal_name");
+        }
+        w.array(&self.renewers, v >= 2, v, "renewers");
+        w.i64(self.max_lifetime_ms, "max_lifetime_ms");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -274,13 +281,14 @@ impl<'a> rt::Struct<'a> for CreatableRenewers<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.principal_type, v >= 2, "renewers[].principal_type")?;
-        w.str(self.principal_name, v >= 2, "renewers[].principal_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.principal_type, v >= 2, "renewers[].principal_type");
+        w.str(self.principal_name, v >= 2, "renewers[].principal_name");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -523,19 +531,43 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 3 {
-                w.opt_str(self.owner_principal_type.as_deref(), v >= 2, "owner_principal_type")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.owner_principal_type.as_deref() == Some("")) {
+                w.fail(rt::write::not_in_version("owner_principal_type"));
+            }
+            if !(v >= 3) && !(self.owner_principal_name.as_deref() == Some("")) {
+                w.fail(rt::write::not_in_version("owner_principal_name"));
             }
             if v >= 3 {
-                w.opt_str(self.owner_principal_name.as_deref(), v >= 2, "owner_principal_name")?;
+                w.opt_str(
+                    self.owner_principal_type.as_deref(),
+                    v >= 2,
+                    v >= 3,
+                    "owner_principal_type",
+                );
             }
-            rt::owned::write_vec(w, &self.renewers, v >= 2, v, "renewers")?;
-            w.i64(self.max_lifetime_ms, "max_lifetime_ms")?;
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if v >= 3 {
+                w.opt_str(
+                    self.owner_principal_name.as_deref(),
+                    v >= 2,
+                    v >= 3,
+                    "owner_principal_name",
+                );
             }
-            Ok(())
+            rt::owned::write_vec(w, &self.renewers, v >= 2, v, "renewers");
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("max_lifetime_ms") {
+                    r[0..8].copy_from_slice(&self.max_lifetime_ms.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                w.i64(self.max_lifetime_ms, "max_lifetime_ms");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
+            }
         }
     }
 
@@ -571,6 +603,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for CreatableRenewers {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -586,13 +620,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.principal_type, v >= 2, "renewers[].principal_type")?;
-            w.str(&self.principal_name, v >= 2, "renewers[].principal_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.principal_type, v >= 2, "renewers[].principal_type");
+            w.str(&self.principal_name, v >= 2, "renewers[].principal_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "renewers[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

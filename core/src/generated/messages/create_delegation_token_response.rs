@@ -205,34 +205,41 @@ impl<'a> rt::Struct<'a> for CreateDelegationTokenResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
-        w.str(self.principal_type, v >= 2, "principal_type")?;
-        w.str(self.principal_name, v >= 2, "principal_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.token_requester_principal_type == "") {
+            w.fail(rt::write::not_in_version("token_requester_principal_type"));
+        }
+        if !(v >= 3) && !(self.token_requester_principal_name == "") {
+            w.fail(rt::write::not_in_version("token_requester_principal_name"));
+        }
+        w.i16(self.error_code, "error_code");
+        w.str(self.principal_type, v >= 2, "principal_type");
+        w.str(self.principal_name, v >= 2, "principal_name");
         if v >= 3 {
             w.str(
                 self.token_requester_principal_type,
                 v >= 2,
                 "token_requester_principal_type",
-            )?;
+            );
         }
         if v >= 3 {
             w.str(
                 self.token_requester_principal_name,
                 v >= 2,
                 "token_requester_principal_name",
-            )?;
+            );
         }
-        w.i64(self.issue_timestamp_ms, "issue_timestamp_ms")?;
-        w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms")?;
-        w.i64(self.max_timestamp_ms, "max_timestamp_ms")?;
-        w.str(self.token_id, v >= 2, "token_id")?;
-        w.bytes(self.hmac, v >= 2, "hmac")?;
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        w.i64(self.issue_timestamp_ms, "issue_timestamp_ms");
+        w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms");
+        w.i64(self.max_timestamp_ms, "max_timestamp_ms");
+        w.str(self.token_id, v >= 2, "token_id");
+        w.bytes(self.hmac, v >= 2, "hmac");
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -577,37 +584,50 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "error_code")?;
-            w.str(&self.principal_type, v >= 2, "principal_type")?;
-            w.str(&self.principal_name, v >= 2, "principal_name")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.token_requester_principal_type == "") {
+                w.fail(rt::write::not_in_version("token_requester_principal_type"));
+            }
+            if !(v >= 3) && !(self.token_requester_principal_name == "") {
+                w.fail(rt::write::not_in_version("token_requester_principal_name"));
+            }
+            w.i16(self.error_code, "error_code");
+            w.str(&self.principal_type, v >= 2, "principal_type");
+            w.str(&self.principal_name, v >= 2, "principal_name");
             if v >= 3 {
                 w.str(
                     &self.token_requester_principal_type,
                     v >= 2,
                     "token_requester_principal_type",
-                )?;
+                );
             }
             if v >= 3 {
                 w.str(
                     &self.token_requester_principal_name,
                     v >= 2,
                     "token_requester_principal_name",
-                )?;
+                );
             }
-            {
-                let r = w.run::<24>("issue_timestamp_ms")?;
+            if let Some(r) = w.run::<24>("issue_timestamp_ms") {
                 r[0..8].copy_from_slice(&self.issue_timestamp_ms.to_be_bytes());
                 r[8..16].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
                 r[16..24].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
             }
-            w.str(&self.token_id, v >= 2, "token_id")?;
-            w.bytes(&self.hmac, v >= 2, "hmac")?;
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.str(&self.token_id, v >= 2, "token_id");
+            w.bytes(&self.hmac, v >= 2, "hmac");
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

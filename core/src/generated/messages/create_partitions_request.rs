@@ -107,14 +107,15 @@ impl<'a> rt::Struct<'a> for CreatePartitionsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.topics, v >= 2, v, "topics")?;
-        w.i32(self.timeout_ms, "timeout_ms")?;
-        w.bool(self.validate_only, "validate_only")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.topics, v >= 2, v, "topics");
+        w.i32(self.timeout_ms, "timeout_ms");
+        w.bool(self.validate_only, "validate_only");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -250,14 +251,15 @@ impl<'a> rt::Struct<'a> for CreatePartitionsTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 2, "topics[].name")?;
-        w.i32(self.count, "topics[].count")?;
-        w.opt_array(&self.assignments, v >= 2, v, "topics[].assignments")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 2, "topics[].name");
+        w.i32(self.count, "topics[].count");
+        w.opt_array(&self.assignments, v >= 2, true, v, "topics[].assignments");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -378,12 +380,16 @@ impl<'a> rt::Struct<'a> for CreatePartitionsAssignment<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topics[].assignments[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -627,17 +633,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics")?;
-            {
-                let r = w.run::<5>("timeout_ms")?;
-                r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
-                r[4] = u8::from(self.validate_only);
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<6>("timeout_ms") {
+                    r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                    r[4] = u8::from(self.validate_only);
+                    r[5] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<5>("timeout_ms") {
+                    r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                    r[4] = u8::from(self.validate_only);
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -677,6 +691,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for CreatePartitionsTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -692,14 +708,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 2, "topics[].name")?;
-            w.i32(self.count, "topics[].count")?;
-            rt::owned::write_opt_vec(w, self.assignments.as_deref(), v >= 2, v, "topics[].assignments")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 2, "topics[].name");
+            w.i32(self.count, "topics[].count");
+            rt::owned::write_opt_vec(w, self.assignments.as_deref(), v >= 2, true, v, "topics[].assignments");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -731,6 +749,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for CreatePartitionsAssignment {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -745,12 +765,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.broker_ids, v >= 2, v, "topics[].assignments[].broker_ids");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "topics[].assignments[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

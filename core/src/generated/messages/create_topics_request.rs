@@ -112,16 +112,20 @@ impl<'a> rt::Struct<'a> for CreateTopicsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.topics, v >= 5, v, "topics")?;
-        w.i32(self.timeout_ms, "timeout_ms")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.validate_only == false) {
+            w.fail(rt::write::not_in_version("validate_only"));
+        }
+        w.array(&self.topics, v >= 5, v, "topics");
+        w.i32(self.timeout_ms, "timeout_ms");
         if v >= 1 {
-            w.bool(self.validate_only, "validate_only")?;
+            w.bool(self.validate_only, "validate_only");
         }
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -293,16 +297,17 @@ impl<'a> rt::Struct<'a> for CreatableTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 5, "topics[].name")?;
-        w.i32(self.num_partitions, "topics[].num_partitions")?;
-        w.i16(self.replication_factor, "topics[].replication_factor")?;
-        w.array(&self.assignments, v >= 5, v, "topics[].assignments")?;
-        w.array(&self.configs, v >= 5, v, "topics[].configs")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 5, "topics[].name");
+        w.i32(self.num_partitions, "topics[].num_partitions");
+        w.i16(self.replication_factor, "topics[].replication_factor");
+        w.array(&self.assignments, v >= 5, v, "topics[].assignments");
+        w.array(&self.configs, v >= 5, v, "topics[].configs");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -435,13 +440,17 @@ impl<'a> rt::Struct<'a> for CreatableReplicaAssignment<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].assignments[].partition_index")?;
-        w.array(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition_index, "topics[].assignments[].partition_index");
+        w.array(&self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topics[].assignments[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -570,13 +579,14 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfig<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 5, "topics[].configs[].name")?;
-        w.opt_str(self.value, v >= 5, "topics[].configs[].value")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 5, "topics[].configs[].name");
+        w.opt_str(self.value, v >= 5, true, "topics[].configs[].value");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -925,16 +935,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics")?;
-            w.i32(self.timeout_ms, "timeout_ms")?;
-            if v >= 1 {
-                w.bool(self.validate_only, "validate_only")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.validate_only == false) {
+                w.fail(rt::write::not_in_version("validate_only"));
             }
-            if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics");
+            w.i32(self.timeout_ms, "timeout_ms");
+            if (v >= 1) && (v >= 5) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("validate_only") {
+                    r[0] = u8::from(self.validate_only);
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.bool(self.validate_only, "validate_only");
+                }
+                if v >= 5 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -982,6 +1003,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for CreatableTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -998,19 +1021,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 5, "topics[].name")?;
-            {
-                let r = w.run::<6>("topics[].num_partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 5, "topics[].name");
+            if let Some(r) = w.run::<6>("topics[].num_partitions") {
                 r[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
                 r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.assignments, v >= 5, v, "topics[].assignments")?;
-            rt::owned::write_vec(w, &self.configs, v >= 5, v, "topics[].configs")?;
+            rt::owned::write_vec(w, &self.assignments, v >= 5, v, "topics[].assignments");
+            rt::owned::write_vec(w, &self.configs, v >= 5, v, "topics[].configs");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1046,6 +1070,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for CreatableReplicaAssignment {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -1060,13 +1086,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].assignments[].partition_index")?;
-            rt::owned::write_vec(w, &self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.partition_index, "topics[].assignments[].partition_index");
+            rt::owned::write_vec(w, &self.broker_ids, v >= 5, v, "topics[].assignments[].broker_ids");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "topics[].assignments[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -1102,6 +1133,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for CreatableTopicConfig {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1117,13 +1150,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 5, "topics[].configs[].name")?;
-            w.opt_str(self.value.as_deref(), v >= 5, "topics[].configs[].value")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 5, "topics[].configs[].name");
+            w.opt_str(self.value.as_deref(), v >= 5, true, "topics[].configs[].value");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -108,15 +108,16 @@ impl<'a> rt::Struct<'a> for CreateTopicsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v >= 2 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
         }
-        w.array(&self.topics, v >= 5, v, "topics")?;
+        w.array(&self.topics, v >= 5, v, "topics");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -373,40 +374,41 @@ impl<'a> rt::Struct<'a> for CreatableTopicResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 5, "topics[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 5, "topics[].name");
         if v >= 7 {
-            w.uuid(self.topic_id, "topics[].topic_id")?;
+            w.uuid(self.topic_id, "topics[].topic_id");
         }
-        w.i16(self.error_code, "topics[].error_code")?;
+        w.i16(self.error_code, "topics[].error_code");
         if v >= 1 {
-            w.opt_str(self.error_message, v >= 5, "topics[].error_message")?;
+            w.opt_str(self.error_message, v >= 5, v >= 1, "topics[].error_message");
         }
         if v >= 5 {
-            w.i32(self.num_partitions, "topics[].num_partitions")?;
+            w.i32(self.num_partitions, "topics[].num_partitions");
         }
         if v >= 5 {
-            w.i16(self.replication_factor, "topics[].replication_factor")?;
+            w.i16(self.replication_factor, "topics[].replication_factor");
         }
         if v >= 5 {
-            w.opt_array(&self.configs, v >= 5, v, "topics[].configs")?;
+            w.opt_array(&self.configs, v >= 5, v >= 5, v, "topics[].configs");
         }
         if v >= 5 {
             let mut tags = self.unknown_tagged_fields.len();
             let has_topic_config_error_code = true && !(self.topic_config_error_code == 0_i16);
             tags += usize::from(has_topic_config_error_code);
-            w.uvarint(tags as u32, "topics[]._tagged_fields")?;
+            w.uvarint(tags as u32, "topics[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_topic_config_error_code {
                 let s = 2;
-                w.uvarint(0, "topics[].topic_config_error_code")?;
-                w.uvarint(s as u32, "topics[].topic_config_error_code")?;
-                w.i16(self.topic_config_error_code, "topics[].topic_config_error_code")?;
+                w.uvarint(0, "topics[].topic_config_error_code");
+                w.uvarint(s as u32, "topics[].topic_config_error_code");
+                w.i16(self.topic_config_error_code, "topics[].topic_config_error_code");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -642,26 +644,39 @@ impl<'a> rt::Struct<'a> for CreatableTopicConfigs<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 5 {
-            w.str(self.name, v >= 5, "topics[].configs[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 5) && !(self.name == "") {
+            w.fail(rt::write::not_in_version("topics[].configs[].name"));
+        }
+        if !(v >= 5) && !(self.value == Some("")) {
+            w.fail(rt::write::not_in_version("topics[].configs[].value"));
+        }
+        if !(v >= 5) && !(self.read_only == false) {
+            w.fail(rt::write::not_in_version("topics[].configs[].read_only"));
+        }
+        if !(v >= 5) && !(self.is_sensitive == false) {
+            w.fail(rt::write::not_in_version("topics[].configs[].is_sensitive"));
         }
         if v >= 5 {
-            w.opt_str(self.value, v >= 5, "topics[].configs[].value")?;
+            w.str(self.name, v >= 5, "topics[].configs[].name");
         }
         if v >= 5 {
-            w.bool(self.read_only, "topics[].configs[].read_only")?;
+            w.opt_str(self.value, v >= 5, v >= 5, "topics[].configs[].value");
         }
         if v >= 5 {
-            w.i8(self.config_source, "topics[].configs[].config_source")?;
+            w.bool(self.read_only, "topics[].configs[].read_only");
         }
         if v >= 5 {
-            w.bool(self.is_sensitive, "topics[].configs[].is_sensitive")?;
+            w.i8(self.config_source, "topics[].configs[].config_source");
         }
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.bool(self.is_sensitive, "topics[].configs[].is_sensitive");
         }
-        Ok(())
+        if v >= 5 {
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields");
+        }
     }
 }
 
@@ -1042,15 +1057,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v >= 2 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
-            rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics")?;
+            rt::owned::write_vec(w, &self.topics, v >= 5, v, "topics");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1110,6 +1126,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for CreatableTopicResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -1144,39 +1162,42 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 5, "topics[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 5, "topics[].name");
             if v >= 7 {
-                w.uuid(self.topic_id, "topics[].topic_id")?;
+                w.uuid(self.topic_id, "topics[].topic_id");
             }
-            w.i16(self.error_code, "topics[].error_code")?;
+            w.i16(self.error_code, "topics[].error_code");
             if v >= 1 {
-                w.opt_str(self.error_message.as_deref(), v >= 5, "topics[].error_message")?;
+                w.opt_str(self.error_message.as_deref(), v >= 5, v >= 1, "topics[].error_message");
             }
             if v >= 5 {
-                let r = w.run::<6>("topics[].num_partitions")?;
-                r[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
-                r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+                if let Some(r) = w.run::<6>("topics[].num_partitions") {
+                    r[0..4].copy_from_slice(&self.num_partitions.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
+                }
             }
             if v >= 5 {
-                rt::owned::write_opt_vec(w, self.configs.as_deref(), v >= 5, v, "topics[].configs")?;
+                rt::owned::write_opt_vec(w, self.configs.as_deref(), v >= 5, v >= 5, v, "topics[].configs");
             }
             if v >= 5 {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_topic_config_error_code = true && !(self.topic_config_error_code == 0_i16);
                 tags += usize::from(has_topic_config_error_code);
-                w.uvarint(tags as u32, "topics[]._tagged_fields")?;
+                w.uvarint(tags as u32, "topics[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_topic_config_error_code {
                     let s = 2;
-                    w.uvarint(0, "topics[].topic_config_error_code")?;
-                    w.uvarint(s as u32, "topics[].topic_config_error_code")?;
-                    w.i16(self.topic_config_error_code, "topics[].topic_config_error_code")?;
+                    w.uvarint(0, "topics[].topic_config_error_code");
+                    w.uvarint(s as u32, "topics[].topic_config_error_code");
+                    w.i16(self.topic_config_error_code, "topics[].topic_config_error_code");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1224,6 +1245,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for CreatableTopicConfigs {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1264,23 +1287,47 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 5 {
-                w.str(&self.name, v >= 5, "topics[].configs[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 5) && !(self.name == "") {
+                w.fail(rt::write::not_in_version("topics[].configs[].name"));
+            }
+            if !(v >= 5) && !(self.value.as_deref() == Some("")) {
+                w.fail(rt::write::not_in_version("topics[].configs[].value"));
+            }
+            if !(v >= 5) && !(self.read_only == false) {
+                w.fail(rt::write::not_in_version("topics[].configs[].read_only"));
+            }
+            if !(v >= 5) && !(self.is_sensitive == false) {
+                w.fail(rt::write::not_in_version("topics[].configs[].is_sensitive"));
             }
             if v >= 5 {
-                w.opt_str(self.value.as_deref(), v >= 5, "topics[].configs[].value")?;
+                w.str(&self.name, v >= 5, "topics[].configs[].name");
             }
             if v >= 5 {
-                let r = w.run::<3>("topics[].configs[].read_only")?;
-                r[0] = u8::from(self.read_only);
-                r[1..2].copy_from_slice(&self.config_source.to_be_bytes());
-                r[2] = u8::from(self.is_sensitive);
+                w.opt_str(self.value.as_deref(), v >= 5, v >= 5, "topics[].configs[].value");
             }
-            if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v >= 5) && (v >= 5) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<4>("topics[].configs[].read_only") {
+                    r[0] = u8::from(self.read_only);
+                    r[1..2].copy_from_slice(&self.config_source.to_be_bytes());
+                    r[2] = u8::from(self.is_sensitive);
+                    r[3] = 0;
+                }
+            } else {
+                if v >= 5 {
+                    if let Some(r) = w.run::<3>("topics[].configs[].read_only") {
+                        r[0] = u8::from(self.read_only);
+                        r[1..2].copy_from_slice(&self.config_source.to_be_bytes());
+                        r[2] = u8::from(self.is_sensitive);
+                    }
+                }
+                if v >= 5 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].configs[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

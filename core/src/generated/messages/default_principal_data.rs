@@ -101,14 +101,15 @@ impl<'a> rt::Struct<'a> for DefaultPrincipalData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.r#type, true, "type")?;
-        w.str(self.name, true, "name")?;
-        w.bool(self.token_authenticated, "token_authenticated")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.r#type, true, "type");
+        w.str(self.name, true, "name");
+        w.bool(self.token_authenticated, "token_authenticated");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -258,14 +259,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.r#type, true, "type")?;
-            w.str(&self.name, true, "name")?;
-            w.bool(self.token_authenticated, "token_authenticated")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.r#type, true, "type");
+            w.str(&self.name, true, "name");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("token_authenticated") {
+                    r[0] = u8::from(self.token_authenticated);
+                    r[1] = 0;
+                }
+            } else {
+                w.bool(self.token_authenticated, "token_authenticated");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

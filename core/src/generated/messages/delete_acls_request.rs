@@ -95,12 +95,13 @@ impl<'a> rt::Struct<'a> for DeleteAclsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.filters, v >= 2, v, "filters")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.filters, v >= 2, v, "filters");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -305,20 +306,29 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilter<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i8(self.resource_type_filter, "filters[].resource_type_filter")?;
-        w.opt_str(self.resource_name_filter, v >= 2, "filters[].resource_name_filter")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+            w.fail(rt::write::not_in_version("filters[].pattern_type_filter"));
+        }
+        w.i8(self.resource_type_filter, "filters[].resource_type_filter");
+        w.opt_str(
+            self.resource_name_filter,
+            v >= 2,
+            true,
+            "filters[].resource_name_filter",
+        );
         if v >= 1 {
-            w.i8(self.pattern_type_filter, "filters[].pattern_type_filter")?;
+            w.i8(self.pattern_type_filter, "filters[].pattern_type_filter");
         }
-        w.opt_str(self.principal_filter, v >= 2, "filters[].principal_filter")?;
-        w.opt_str(self.host_filter, v >= 2, "filters[].host_filter")?;
-        w.i8(self.operation, "filters[].operation")?;
-        w.i8(self.permission_type, "filters[].permission_type")?;
+        w.opt_str(self.principal_filter, v >= 2, true, "filters[].principal_filter");
+        w.opt_str(self.host_filter, v >= 2, true, "filters[].host_filter");
+        w.i8(self.operation, "filters[].operation");
+        w.i8(self.permission_type, "filters[].permission_type");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "filters[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -559,12 +569,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.filters, v >= 2, v, "filters")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.filters, v >= 2, v, "filters");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -620,6 +631,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DeleteAclsFilter {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 3;
@@ -652,27 +665,45 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i8(self.resource_type_filter, "filters[].resource_type_filter")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+                w.fail(rt::write::not_in_version("filters[].pattern_type_filter"));
+            }
+            w.i8(self.resource_type_filter, "filters[].resource_type_filter");
             w.opt_str(
                 self.resource_name_filter.as_deref(),
                 v >= 2,
+                true,
                 "filters[].resource_name_filter",
-            )?;
+            );
             if v >= 1 {
-                w.i8(self.pattern_type_filter, "filters[].pattern_type_filter")?;
+                w.i8(self.pattern_type_filter, "filters[].pattern_type_filter");
             }
-            w.opt_str(self.principal_filter.as_deref(), v >= 2, "filters[].principal_filter")?;
-            w.opt_str(self.host_filter.as_deref(), v >= 2, "filters[].host_filter")?;
-            {
-                let r = w.run::<2>("filters[].operation")?;
-                r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+            w.opt_str(
+                self.principal_filter.as_deref(),
+                v >= 2,
+                true,
+                "filters[].principal_filter",
+            );
+            w.opt_str(self.host_filter.as_deref(), v >= 2, true, "filters[].host_filter");
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("filters[].operation") {
+                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<2>("filters[].operation") {
+                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "filters[]._tagged_fields");
+                }
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -107,13 +107,14 @@ impl<'a> rt::Struct<'a> for DeleteAclsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.array(&self.filter_results, v >= 2, v, "filter_results")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.array(&self.filter_results, v >= 2, v, "filter_results");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -253,14 +254,15 @@ impl<'a> rt::Struct<'a> for DeleteAclsFilterResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "filter_results[].error_code")?;
-        w.opt_str(self.error_message, v >= 2, "filter_results[].error_message")?;
-        w.array(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "filter_results[].error_code");
+        w.opt_str(self.error_message, v >= 2, true, "filter_results[].error_message");
+        w.array(&self.matching_acls, v >= 2, v, "filter_results[].matching_acls");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "filter_results[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -508,30 +510,40 @@ impl<'a> rt::Struct<'a> for DeleteAclsMatchingAcl<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "filter_results[].matching_acls[].error_code")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.pattern_type == 3_i8) {
+            w.fail(rt::write::not_in_version(
+                "filter_results[].matching_acls[].pattern_type",
+            ));
+        }
+        w.i16(self.error_code, "filter_results[].matching_acls[].error_code");
         w.opt_str(
             self.error_message,
             v >= 2,
+            true,
             "filter_results[].matching_acls[].error_message",
-        )?;
-        w.i8(self.resource_type, "filter_results[].matching_acls[].resource_type")?;
+        );
+        w.i8(self.resource_type, "filter_results[].matching_acls[].resource_type");
         w.str(
             self.resource_name,
             v >= 2,
             "filter_results[].matching_acls[].resource_name",
-        )?;
+        );
         if v >= 1 {
-            w.i8(self.pattern_type, "filter_results[].matching_acls[].pattern_type")?;
+            w.i8(self.pattern_type, "filter_results[].matching_acls[].pattern_type");
         }
-        w.str(self.principal, v >= 2, "filter_results[].matching_acls[].principal")?;
-        w.str(self.host, v >= 2, "filter_results[].matching_acls[].host")?;
-        w.i8(self.operation, "filter_results[].matching_acls[].operation")?;
-        w.i8(self.permission_type, "filter_results[].matching_acls[].permission_type")?;
+        w.str(self.principal, v >= 2, "filter_results[].matching_acls[].principal");
+        w.str(self.host, v >= 2, "filter_results[].matching_acls[].host");
+        w.i8(self.operation, "filter_results[].matching_acls[].operation");
+        w.i8(self.permission_type, "filter_results[].matching_acls[].permission_type");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "filter_results[].matching_acls[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -892,13 +904,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            rt::owned::write_vec(w, &self.filter_results, v >= 2, v, "filter_results")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            rt::owned::write_vec(w, &self.filter_results, v >= 2, v, "filter_results");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -938,6 +951,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DeleteAclsFilterResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -958,14 +973,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "filter_results[].error_code")?;
-            w.opt_str(self.error_message.as_deref(), v >= 2, "filter_results[].error_message")?;
-            rt::owned::write_vec(w, &self.matching_acls, v >= 2, v, "filter_results[].matching_acls")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "filter_results[].error_code");
+            w.opt_str(
+                self.error_message.as_deref(),
+                v >= 2,
+                true,
+                "filter_results[].error_message",
+            );
+            rt::owned::write_vec(w, &self.matching_acls, v >= 2, v, "filter_results[].matching_acls");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "filter_results[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1029,6 +1051,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DeleteAclsMatchingAcl {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 5;
@@ -1065,33 +1089,51 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "filter_results[].matching_acls[].error_code")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.pattern_type == 3_i8) {
+                w.fail(rt::write::not_in_version(
+                    "filter_results[].matching_acls[].pattern_type",
+                ));
+            }
+            w.i16(self.error_code, "filter_results[].matching_acls[].error_code");
             w.opt_str(
                 self.error_message.as_deref(),
                 v >= 2,
+                true,
                 "filter_results[].matching_acls[].error_message",
-            )?;
-            w.i8(self.resource_type, "filter_results[].matching_acls[].resource_type")?;
+            );
+            w.i8(self.resource_type, "filter_results[].matching_acls[].resource_type");
             w.str(
                 &self.resource_name,
                 v >= 2,
                 "filter_results[].matching_acls[].resource_name",
-            )?;
+            );
             if v >= 1 {
-                w.i8(self.pattern_type, "filter_results[].matching_acls[].pattern_type")?;
+                w.i8(self.pattern_type, "filter_results[].matching_acls[].pattern_type");
             }
-            w.str(&self.principal, v >= 2, "filter_results[].matching_acls[].principal")?;
-            w.str(&self.host, v >= 2, "filter_results[].matching_acls[].host")?;
-            {
-                let r = w.run::<2>("filter_results[].matching_acls[].operation")?;
-                r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+            w.str(&self.principal, v >= 2, "filter_results[].matching_acls[].principal");
+            w.str(&self.host, v >= 2, "filter_results[].matching_acls[].host");
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("filter_results[].matching_acls[].operation") {
+                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<2>("filter_results[].matching_acls[].operation") {
+                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "filter_results[].matching_acls[]._tagged_fields",
+                    );
+                }
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -94,12 +94,13 @@ impl<'a> rt::Struct<'a> for DeleteGroupsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.groups_names, v >= 2, v, "groups_names")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.groups_names, v >= 2, v, "groups_names");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -206,12 +207,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.groups_names, v >= 2, v, "groups_names")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.groups_names, v >= 2, v, "groups_names");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -129,18 +129,22 @@ impl<'a> rt::Struct<'a> for DeleteTopicsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 6) && !(self.topics.is_empty()) {
+            w.fail(rt::write::not_in_version("topics"));
+        }
         if v >= 6 {
-            w.array(&self.topics, v >= 4, v, "topics")?;
+            w.array(&self.topics, v >= 4, v, "topics");
         }
         if v <= 5 {
-            w.array(&self.topic_names, v >= 4, v, "topic_names")?;
+            w.array(&self.topic_names, v >= 4, v, "topic_names");
         }
-        w.i32(self.timeout_ms, "timeout_ms")?;
+        w.i32(self.timeout_ms, "timeout_ms");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -291,17 +295,24 @@ impl<'a> rt::Struct<'a> for DeleteTopicState<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 6 {
-            w.opt_str(self.name, v >= 4, "topics[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 6) && !(self.name == None) {
+            w.fail(rt::write::not_in_version("topics[].name"));
+        }
+        if !(v >= 6) && !(self.topic_id == rt::Uuid::nil()) {
+            w.fail(rt::write::not_in_version("topics[].topic_id"));
         }
         if v >= 6 {
-            w.uuid(self.topic_id, "topics[].topic_id")?;
+            w.opt_str(self.name, v >= 4, v >= 6, "topics[].name");
+        }
+        if v >= 6 {
+            w.uuid(self.topic_id, "topics[].topic_id");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -509,18 +520,29 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 6) && !(self.topics.is_empty()) {
+                w.fail(rt::write::not_in_version("topics"));
+            }
             if v >= 6 {
-                rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics")?;
+                rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
             }
             if v <= 5 {
-                rt::owned::write_vec(w, &self.topic_names, v >= 4, v, "topic_names")?;
+                rt::owned::write_vec(w, &self.topic_names, v >= 4, v, "topic_names");
             }
-            w.i32(self.timeout_ms, "timeout_ms")?;
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if v >= 4 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("timeout_ms") {
+                    r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.timeout_ms, "timeout_ms");
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -556,6 +578,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DeleteTopicState {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -581,17 +605,32 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 6 {
-                w.opt_str(self.name.as_deref(), v >= 4, "topics[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 6) && !(self.name.is_none()) {
+                w.fail(rt::write::not_in_version("topics[].name"));
+            }
+            if !(v >= 6) && !(self.topic_id == rt::Uuid::nil()) {
+                w.fail(rt::write::not_in_version("topics[].topic_id"));
             }
             if v >= 6 {
-                w.uuid(self.topic_id, "topics[].topic_id")?;
+                w.opt_str(self.name.as_deref(), v >= 4, v >= 6, "topics[].name");
             }
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v >= 6) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<17>("topics[].topic_id") {
+                    r[0..16].copy_from_slice(self.topic_id.as_bytes());
+                    r[16] = 0;
+                }
+            } else {
+                if v >= 6 {
+                    w.uuid(self.topic_id, "topics[].topic_id");
+                }
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

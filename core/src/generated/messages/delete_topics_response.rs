@@ -110,15 +110,16 @@ impl<'a> rt::Struct<'a> for DeleteTopicsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
         }
-        w.array(&self.responses, v >= 4, v, "responses")?;
+        w.array(&self.responses, v >= 4, v, "responses");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -280,19 +281,20 @@ impl<'a> rt::Struct<'a> for DeletableTopicResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_str(self.name, v >= 4, "responses[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.opt_str(self.name, v >= 4, v >= 6, "responses[].name");
         if v >= 6 {
-            w.uuid(self.topic_id, "responses[].topic_id")?;
+            w.uuid(self.topic_id, "responses[].topic_id");
         }
-        w.i16(self.error_code, "responses[].error_code")?;
+        w.i16(self.error_code, "responses[].error_code");
         if v >= 5 {
-            w.opt_str(self.error_message, v >= 4, "responses[].error_message")?;
+            w.opt_str(self.error_message, v >= 4, v >= 5, "responses[].error_message");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -508,15 +510,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
-            rt::owned::write_vec(w, &self.responses, v >= 4, v, "responses")?;
+            rt::owned::write_vec(w, &self.responses, v >= 4, v, "responses");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -560,6 +563,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DeletableTopicResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -585,19 +590,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.opt_str(self.name.as_deref(), v >= 4, "responses[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.opt_str(self.name.as_deref(), v >= 4, v >= 6, "responses[].name");
             if v >= 6 {
-                w.uuid(self.topic_id, "responses[].topic_id")?;
+                w.uuid(self.topic_id, "responses[].topic_id");
             }
-            w.i16(self.error_code, "responses[].error_code")?;
+            w.i16(self.error_code, "responses[].error_code");
             if v >= 5 {
-                w.opt_str(self.error_message.as_deref(), v >= 4, "responses[].error_message")?;
+                w.opt_str(
+                    self.error_message.as_deref(),
+                    v >= 4,
+                    v >= 5,
+                    "responses[].error_message",
+                );
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -154,20 +154,24 @@ impl<'a> rt::Struct<'a> for DescribeAclsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i8(self.resource_type_filter, "resource_type_filter")?;
-        w.opt_str(self.resource_name_filter, v >= 2, "resource_name_filter")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+            w.fail(rt::write::not_in_version("pattern_type_filter"));
+        }
+        w.i8(self.resource_type_filter, "resource_type_filter");
+        w.opt_str(self.resource_name_filter, v >= 2, true, "resource_name_filter");
         if v >= 1 {
-            w.i8(self.pattern_type_filter, "pattern_type_filter")?;
+            w.i8(self.pattern_type_filter, "pattern_type_filter");
         }
-        w.opt_str(self.principal_filter, v >= 2, "principal_filter")?;
-        w.opt_str(self.host_filter, v >= 2, "host_filter")?;
-        w.i8(self.operation, "operation")?;
-        w.i8(self.permission_type, "permission_type")?;
+        w.opt_str(self.principal_filter, v >= 2, true, "principal_filter");
+        w.opt_str(self.host_filter, v >= 2, true, "host_filter");
+        w.i8(self.operation, "operation");
+        w.i8(self.permission_type, "permission_type");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -418,23 +422,39 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i8(self.resource_type_filter, "resource_type_filter")?;
-            w.opt_str(self.resource_name_filter.as_deref(), v >= 2, "resource_name_filter")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.pattern_type_filter == 3_i8) {
+                w.fail(rt::write::not_in_version("pattern_type_filter"));
+            }
+            w.i8(self.resource_type_filter, "resource_type_filter");
+            w.opt_str(
+                self.resource_name_filter.as_deref(),
+                v >= 2,
+                true,
+                "resource_name_filter",
+            );
             if v >= 1 {
-                w.i8(self.pattern_type_filter, "pattern_type_filter")?;
+                w.i8(self.pattern_type_filter, "pattern_type_filter");
             }
-            w.opt_str(self.principal_filter.as_deref(), v >= 2, "principal_filter")?;
-            w.opt_str(self.host_filter.as_deref(), v >= 2, "host_filter")?;
-            {
-                let r = w.run::<2>("operation")?;
-                r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+            w.opt_str(self.principal_filter.as_deref(), v >= 2, true, "principal_filter");
+            w.opt_str(self.host_filter.as_deref(), v >= 2, true, "host_filter");
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("operation") {
+                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<2>("operation") {
+                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

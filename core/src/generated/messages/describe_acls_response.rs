@@ -117,15 +117,16 @@ impl<'a> rt::Struct<'a> for DescribeAclsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.opt_str(self.error_message, v >= 2, "error_message")?;
-        w.array(&self.resources, v >= 2, v, "resources")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.opt_str(self.error_message, v >= 2, true, "error_message");
+        w.array(&self.resources, v >= 2, v, "resources");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -286,17 +287,21 @@ impl<'a> rt::Struct<'a> for DescribeAclsResource<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i8(self.resource_type, "resources[].resource_type")?;
-        w.str(self.resource_name, v >= 2, "resources[].resource_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.pattern_type == 3_i8) {
+            w.fail(rt::write::not_in_version("resources[].pattern_type"));
+        }
+        w.i8(self.resource_type, "resources[].resource_type");
+        w.str(self.resource_name, v >= 2, "resources[].resource_name");
         if v >= 1 {
-            w.i8(self.pattern_type, "resources[].pattern_type")?;
+            w.i8(self.pattern_type, "resources[].pattern_type");
         }
-        w.array(&self.acls, v >= 2, v, "resources[].acls")?;
+        w.array(&self.acls, v >= 2, v, "resources[].acls");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -454,15 +459,16 @@ impl<'a> rt::Struct<'a> for AclDescription<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.principal, v >= 2, "resources[].acls[].principal")?;
-        w.str(self.host, v >= 2, "resources[].acls[].host")?;
-        w.i8(self.operation, "resources[].acls[].operation")?;
-        w.i8(self.permission_type, "resources[].acls[].permission_type")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.principal, v >= 2, "resources[].acls[].principal");
+        w.str(self.host, v >= 2, "resources[].acls[].host");
+        w.i8(self.operation, "resources[].acls[].operation");
+        w.i8(self.permission_type, "resources[].acls[].permission_type");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "resources[].acls[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -798,18 +804,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            w.opt_str(self.error_message.as_deref(), v >= 2, "error_message")?;
-            rt::owned::write_vec(w, &self.resources, v >= 2, v, "resources")?;
+            w.opt_str(self.error_message.as_deref(), v >= 2, true, "error_message");
+            rt::owned::write_vec(w, &self.resources, v >= 2, v, "resources");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -853,6 +859,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeAclsResource {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 1;
@@ -874,17 +882,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i8(self.resource_type, "resources[].resource_type")?;
-            w.str(&self.resource_name, v >= 2, "resources[].resource_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.pattern_type == 3_i8) {
+                w.fail(rt::write::not_in_version("resources[].pattern_type"));
+            }
+            w.i8(self.resource_type, "resources[].resource_type");
+            w.str(&self.resource_name, v >= 2, "resources[].resource_name");
             if v >= 1 {
-                w.i8(self.pattern_type, "resources[].pattern_type")?;
+                w.i8(self.pattern_type, "resources[].pattern_type");
             }
-            rt::owned::write_vec(w, &self.acls, v >= 2, v, "resources[].acls")?;
+            rt::owned::write_vec(w, &self.acls, v >= 2, v, "resources[].acls");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -928,6 +941,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AclDescription {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -943,18 +958,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.principal, v >= 2, "resources[].acls[].principal")?;
-            w.str(&self.host, v >= 2, "resources[].acls[].host")?;
-            {
-                let r = w.run::<2>("resources[].acls[].operation")?;
-                r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.principal, v >= 2, "resources[].acls[].principal");
+            w.str(&self.host, v >= 2, "resources[].acls[].host");
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("resources[].acls[].operation") {
+                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<2>("resources[].acls[].operation") {
+                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "resources[].acls[]._tagged_fields");
+                }
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -101,13 +101,14 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.components, v >= 1, v, "components")?;
-        w.bool(self.strict, "strict")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.components, v >= 1, v, "components");
+        w.bool(self.strict, "strict");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -243,14 +244,15 @@ impl<'a> rt::Struct<'a> for ComponentData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.entity_type, v >= 1, "components[].entity_type")?;
-        w.i8(self.match_type, "components[].match_type")?;
-        w.opt_str(self.r#match, v >= 1, "components[].match")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.entity_type, v >= 1, "components[].entity_type");
+        w.i8(self.match_type, "components[].match_type");
+        w.opt_str(self.r#match, v >= 1, true, "components[].match");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "components[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -446,13 +448,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.components, v >= 1, v, "components")?;
-            w.bool(self.strict, "strict")?;
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.components, v >= 1, v, "components");
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("strict") {
+                    r[0] = u8::from(self.strict);
+                    r[1] = 0;
+                }
+            } else {
+                w.bool(self.strict, "strict");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -492,6 +502,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ComponentData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 1;
@@ -507,14 +519,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.entity_type, v >= 1, "components[].entity_type")?;
-            w.i8(self.match_type, "components[].match_type")?;
-            w.opt_str(self.r#match.as_deref(), v >= 1, "components[].match")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.entity_type, v >= 1, "components[].entity_type");
+            w.i8(self.match_type, "components[].match_type");
+            w.opt_str(self.r#match.as_deref(), v >= 1, true, "components[].match");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "components[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -116,15 +116,16 @@ impl<'a> rt::Struct<'a> for DescribeClientQuotasResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.opt_str(self.error_message, v >= 1, "error_message")?;
-        w.opt_array(&self.entries, v >= 1, v, "entries")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.opt_str(self.error_message, v >= 1, true, "error_message");
+        w.opt_array(&self.entries, v >= 1, true, v, "entries");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -242,13 +243,14 @@ impl<'a> rt::Struct<'a> for EntryData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.entity, v >= 1, v, "entries[].entity")?;
-        w.array(&self.values, v >= 1, v, "entries[].values")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.entity, v >= 1, v, "entries[].entity");
+        w.array(&self.values, v >= 1, v, "entries[].values");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -377,13 +379,14 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
-        w.opt_str(self.entity_name, v >= 1, "entries[].entity[].entity_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.entity_type, v >= 1, "entries[].entity[].entity_type");
+        w.opt_str(self.entity_name, v >= 1, true, "entries[].entity[].entity_name");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -511,13 +514,14 @@ impl<'a> rt::Struct<'a> for ValueData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.key, v >= 1, "entries[].values[].key")?;
-        w.f64(self.value, "entries[].values[].value")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.key, v >= 1, "entries[].values[].key");
+        w.f64(self.value, "entries[].values[].value");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "entries[].values[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -831,18 +835,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            w.opt_str(self.error_message.as_deref(), v >= 1, "error_message")?;
-            rt::owned::write_opt_vec(w, self.entries.as_deref(), v >= 1, v, "entries")?;
+            w.opt_str(self.error_message.as_deref(), v >= 1, true, "error_message");
+            rt::owned::write_opt_vec(w, self.entries.as_deref(), v >= 1, true, v, "entries");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -878,6 +882,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for EntryData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -893,13 +899,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity")?;
-            rt::owned::write_vec(w, &self.values, v >= 1, v, "entries[].values")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.entity, v >= 1, v, "entries[].entity");
+            rt::owned::write_vec(w, &self.values, v >= 1, v, "entries[].values");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -935,6 +943,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for EntityData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -955,13 +965,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.entity_type, v >= 1, "entries[].entity[].entity_type")?;
-            w.opt_str(self.entity_name.as_deref(), v >= 1, "entries[].entity[].entity_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.entity_type, v >= 1, "entries[].entity[].entity_type");
+            w.opt_str(
+                self.entity_name.as_deref(),
+                v >= 1,
+                true,
+                "entries[].entity[].entity_name",
+            );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "entries[].entity[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -997,6 +1014,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ValueData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
@@ -1011,13 +1030,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.key, v >= 1, "entries[].values[].key")?;
-            w.f64(self.value, "entries[].values[].value")?;
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.key, v >= 1, "entries[].values[].key");
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("entries[].values[].value") {
+                    r[0..8].copy_from_slice(&self.value.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                w.f64(self.value, "entries[].values[].value");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "entries[].values[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

@@ -130,21 +130,28 @@ impl<'a> rt::Struct<'a> for DescribeClusterRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+            w.fail(rt::write::not_in_version("endpoint_type"));
+        }
+        if !(v >= 2) && !(self.include_fenced_brokers == false) {
+            w.fail(rt::write::not_in_version("include_fenced_brokers"));
+        }
         w.bool(
             self.include_cluster_authorized_operations,
             "include_cluster_authorized_operations",
-        )?;
+        );
         if v >= 1 {
-            w.i8(self.endpoint_type, "endpoint_type")?;
+            w.i8(self.endpoint_type, "endpoint_type");
         }
         if v >= 2 {
-            w.bool(self.include_fenced_brokers, "include_fenced_brokers")?;
+            w.bool(self.include_fenced_brokers, "include_fenced_brokers");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -309,21 +316,35 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+                w.fail(rt::write::not_in_version("endpoint_type"));
+            }
+            if !(v >= 2) && !(self.include_fenced_brokers == false) {
+                w.fail(rt::write::not_in_version("include_fenced_brokers"));
+            }
             w.bool(
                 self.include_cluster_authorized_operations,
                 "include_cluster_authorized_operations",
-            )?;
+            );
             if v >= 1 {
-                w.i8(self.endpoint_type, "endpoint_type")?;
+                w.i8(self.endpoint_type, "endpoint_type");
             }
-            if v >= 2 {
-                w.bool(self.include_fenced_brokers, "include_fenced_brokers")?;
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("include_fenced_brokers") {
+                    r[0] = u8::from(self.include_fenced_brokers);
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 2 {
+                    w.bool(self.include_fenced_brokers, "include_fenced_brokers");
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

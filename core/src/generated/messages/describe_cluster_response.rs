@@ -158,21 +158,25 @@ impl<'a> rt::Struct<'a> for DescribeClusterResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.opt_str(self.error_message, true, "error_message")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+            w.fail(rt::write::not_in_version("endpoint_type"));
+        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.opt_str(self.error_message, true, true, "error_message");
         if v >= 1 {
-            w.i8(self.endpoint_type, "endpoint_type")?;
+            w.i8(self.endpoint_type, "endpoint_type");
         }
-        w.str(self.cluster_id, true, "cluster_id")?;
-        w.i32(self.controller_id, "controller_id")?;
-        w.array(&self.brokers, true, v, "brokers")?;
-        w.i32(self.cluster_authorized_operations, "cluster_authorized_operations")?;
+        w.str(self.cluster_id, true, "cluster_id");
+        w.i32(self.controller_id, "controller_id");
+        w.array(&self.brokers, true, v, "brokers");
+        w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -325,18 +329,22 @@ impl<'a> rt::Struct<'a> for DescribeClusterBroker<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "brokers[].broker_id")?;
-        w.str(self.host, true, "brokers[].host")?;
-        w.i32(self.port, "brokers[].port")?;
-        w.opt_str(self.rack, true, "brokers[].rack")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 2) && !(self.is_fenced == false) {
+            w.fail(rt::write::not_in_version("brokers[].is_fenced"));
+        }
+        w.i32(self.broker_id, "brokers[].broker_id");
+        w.str(self.host, true, "brokers[].host");
+        w.i32(self.port, "brokers[].port");
+        w.opt_str(self.rack, true, true, "brokers[].rack");
         if v >= 2 {
-            w.bool(self.is_fenced, "brokers[].is_fenced")?;
+            w.bool(self.is_fenced, "brokers[].is_fenced");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -700,24 +708,34 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.endpoint_type == 1_i8) {
+                w.fail(rt::write::not_in_version("endpoint_type"));
+            }
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
             if v >= 1 {
-                w.i8(self.endpoint_type, "endpoint_type")?;
+                w.i8(self.endpoint_type, "endpoint_type");
             }
-            w.str(&self.cluster_id, true, "cluster_id")?;
-            w.i32(self.controller_id, "controller_id")?;
-            rt::owned::write_vec(w, &self.brokers, true, v, "brokers")?;
-            w.i32(self.cluster_authorized_operations, "cluster_authorized_operations")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.str(&self.cluster_id, true, "cluster_id");
+            w.i32(self.controller_id, "controller_id");
+            rt::owned::write_vec(w, &self.brokers, true, v, "brokers");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("cluster_authorized_operations") {
+                    r[0..4].copy_from_slice(&self.cluster_authorized_operations.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -765,6 +783,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeClusterBroker {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
@@ -786,18 +806,30 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.broker_id, "brokers[].broker_id")?;
-            w.str(&self.host, true, "brokers[].host")?;
-            w.i32(self.port, "brokers[].port")?;
-            w.opt_str(self.rack.as_deref(), true, "brokers[].rack")?;
-            if v >= 2 {
-                w.bool(self.is_fenced, "brokers[].is_fenced")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 2) && !(self.is_fenced == false) {
+                w.fail(rt::write::not_in_version("brokers[].is_fenced"));
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.i32(self.broker_id, "brokers[].broker_id");
+            w.str(&self.host, true, "brokers[].host");
+            w.i32(self.port, "brokers[].port");
+            w.opt_str(self.rack.as_deref(), true, true, "brokers[].rack");
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("brokers[].is_fenced") {
+                    r[0] = u8::from(self.is_fenced);
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 2 {
+                    w.bool(self.is_fenced, "brokers[].is_fenced");
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

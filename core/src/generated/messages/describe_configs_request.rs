@@ -129,18 +129,25 @@ impl<'a> rt::Struct<'a> for DescribeConfigsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.resources, v >= 4, v, "resources")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.include_synonyms == false) {
+            w.fail(rt::write::not_in_version("include_synonyms"));
+        }
+        if !(v >= 3) && !(self.include_documentation == false) {
+            w.fail(rt::write::not_in_version("include_documentation"));
+        }
+        w.array(&self.resources, v >= 4, v, "resources");
         if v >= 1 {
-            w.bool(self.include_synonyms, "include_synonyms")?;
+            w.bool(self.include_synonyms, "include_synonyms");
         }
         if v >= 3 {
-            w.bool(self.include_documentation, "include_documentation")?;
+            w.bool(self.include_documentation, "include_documentation");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -280,14 +287,21 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResource<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i8(self.resource_type, "resources[].resource_type")?;
-        w.str(self.resource_name, v >= 4, "resources[].resource_name")?;
-        w.opt_array(&self.configuration_keys, v >= 4, v, "resources[].configuration_keys")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i8(self.resource_type, "resources[].resource_type");
+        w.str(self.resource_name, v >= 4, "resources[].resource_name");
+        w.opt_array(
+            &self.configuration_keys,
+            v >= 4,
+            true,
+            v,
+            "resources[].configuration_keys",
+        );
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -516,18 +530,32 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.resources, v >= 4, v, "resources")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.include_synonyms == false) {
+                w.fail(rt::write::not_in_version("include_synonyms"));
+            }
+            if !(v >= 3) && !(self.include_documentation == false) {
+                w.fail(rt::write::not_in_version("include_documentation"));
+            }
+            rt::owned::write_vec(w, &self.resources, v >= 4, v, "resources");
             if v >= 1 {
-                w.bool(self.include_synonyms, "include_synonyms")?;
+                w.bool(self.include_synonyms, "include_synonyms");
             }
-            if v >= 3 {
-                w.bool(self.include_documentation, "include_documentation")?;
+            if (v >= 3) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("include_documentation") {
+                    r[0] = u8::from(self.include_documentation);
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 3 {
+                    w.bool(self.include_documentation, "include_documentation");
+                }
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -569,6 +597,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeConfigsResource {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 1;
@@ -590,20 +620,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i8(self.resource_type, "resources[].resource_type")?;
-            w.str(&self.resource_name, v >= 4, "resources[].resource_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i8(self.resource_type, "resources[].resource_type");
+            w.str(&self.resource_name, v >= 4, "resources[].resource_name");
             rt::owned::write_opt_vec(
                 w,
                 self.configuration_keys.as_deref(),
                 v >= 4,
+                true,
                 v,
                 "resources[].configuration_keys",
-            )?;
+            );
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

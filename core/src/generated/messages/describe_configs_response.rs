@@ -99,13 +99,14 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.array(&self.results, v >= 4, v, "results")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.array(&self.results, v >= 4, v, "results");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -256,16 +257,17 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "results[].error_code")?;
-        w.opt_str(self.error_message, v >= 4, "results[].error_message")?;
-        w.i8(self.resource_type, "results[].resource_type")?;
-        w.str(self.resource_name, v >= 4, "results[].resource_name")?;
-        w.array(&self.configs, v >= 4, v, "results[].configs")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "results[].error_code");
+        w.opt_str(self.error_message, v >= 4, true, "results[].error_message");
+        w.i8(self.resource_type, "results[].resource_type");
+        w.str(self.resource_name, v >= 4, "results[].resource_name");
+        w.array(&self.configs, v >= 4, v, "results[].configs");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -538,30 +540,34 @@ impl<'a> rt::Struct<'a> for DescribeConfigsResourceResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 4, "results[].configs[].name")?;
-        w.opt_str(self.value, v >= 4, "results[].configs[].value")?;
-        w.bool(self.read_only, "results[].configs[].read_only")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 0) && !(self.is_default == false) {
+            w.fail(rt::write::not_in_version("results[].configs[].is_default"));
+        }
+        w.str(self.name, v >= 4, "results[].configs[].name");
+        w.opt_str(self.value, v >= 4, true, "results[].configs[].value");
+        w.bool(self.read_only, "results[].configs[].read_only");
         if v <= 0 {
-            w.bool(self.is_default, "results[].configs[].is_default")?;
+            w.bool(self.is_default, "results[].configs[].is_default");
         }
         if v >= 1 {
-            w.i8(self.config_source, "results[].configs[].config_source")?;
+            w.i8(self.config_source, "results[].configs[].config_source");
         }
-        w.bool(self.is_sensitive, "results[].configs[].is_sensitive")?;
+        w.bool(self.is_sensitive, "results[].configs[].is_sensitive");
         if v >= 1 {
-            w.array(&self.synonyms, v >= 4, v, "results[].configs[].synonyms")?;
+            w.array(&self.synonyms, v >= 4, v, "results[].configs[].synonyms");
         }
         if v >= 3 {
-            w.i8(self.config_type, "results[].configs[].config_type")?;
+            w.i8(self.config_type, "results[].configs[].config_type");
         }
         if v >= 3 {
-            w.opt_str(self.documentation, v >= 4, "results[].configs[].documentation")?;
+            w.opt_str(self.documentation, v >= 4, v >= 3, "results[].configs[].documentation");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -750,20 +756,33 @@ impl<'a> rt::Struct<'a> for DescribeConfigsSynonym<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 1 {
-            w.str(self.name, v >= 4, "results[].configs[].synonyms[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.name == "") {
+            w.fail(rt::write::not_in_version("results[].configs[].synonyms[].name"));
+        }
+        if !(v >= 1) && !(self.value == Some("")) {
+            w.fail(rt::write::not_in_version("results[].configs[].synonyms[].value"));
+        }
+        if !(v >= 1) && !(self.source == 0_i8) {
+            w.fail(rt::write::not_in_version("results[].configs[].synonyms[].source"));
         }
         if v >= 1 {
-            w.opt_str(self.value, v >= 4, "results[].configs[].synonyms[].value")?;
+            w.str(self.name, v >= 4, "results[].configs[].synonyms[].name");
         }
         if v >= 1 {
-            w.i8(self.source, "results[].configs[].synonyms[].source")?;
+            w.opt_str(self.value, v >= 4, v >= 1, "results[].configs[].synonyms[].value");
+        }
+        if v >= 1 {
+            w.i8(self.source, "results[].configs[].synonyms[].source");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "results[].configs[].synonyms[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1221,13 +1240,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            rt::owned::write_vec(w, &self.results, v >= 4, v, "results")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            rt::owned::write_vec(w, &self.results, v >= 4, v, "results");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1275,6 +1295,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeConfigsResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 3;
@@ -1291,16 +1313,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "results[].error_code")?;
-            w.opt_str(self.error_message.as_deref(), v >= 4, "results[].error_message")?;
-            w.i8(self.resource_type, "results[].resource_type")?;
-            w.str(&self.resource_name, v >= 4, "results[].resource_name")?;
-            rt::owned::write_vec(w, &self.configs, v >= 4, v, "results[].configs")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "results[].error_code");
+            w.opt_str(self.error_message.as_deref(), v >= 4, true, "results[].error_message");
+            w.i8(self.resource_type, "results[].resource_type");
+            w.str(&self.resource_name, v >= 4, "results[].resource_name");
+            rt::owned::write_vec(w, &self.configs, v >= 4, v, "results[].configs");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1364,6 +1388,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeConfigsResourceResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -1402,34 +1428,40 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 4, "results[].configs[].name")?;
-            w.opt_str(self.value.as_deref(), v >= 4, "results[].configs[].value")?;
-            w.bool(self.read_only, "results[].configs[].read_only")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 0) && !(self.is_default == false) {
+                w.fail(rt::write::not_in_version("results[].configs[].is_default"));
+            }
+            w.str(&self.name, v >= 4, "results[].configs[].name");
+            w.opt_str(self.value.as_deref(), v >= 4, true, "results[].configs[].value");
+            w.bool(self.read_only, "results[].configs[].read_only");
             if v <= 0 {
-                w.bool(self.is_default, "results[].configs[].is_default")?;
+                w.bool(self.is_default, "results[].configs[].is_default");
             }
             if v >= 1 {
-                w.i8(self.config_source, "results[].configs[].config_source")?;
+                w.i8(self.config_source, "results[].configs[].config_source");
             }
-            w.bool(self.is_sensitive, "results[].configs[].is_sensitive")?;
+            w.bool(self.is_sensitive, "results[].configs[].is_sensitive");
             if v >= 1 {
-                rt::owned::write_vec(w, &self.synonyms, v >= 4, v, "results[].configs[].synonyms")?;
+                rt::owned::write_vec(w, &self.synonyms, v >= 4, v, "results[].configs[].synonyms");
             }
             if v >= 3 {
-                w.i8(self.config_type, "results[].configs[].config_type")?;
+                w.i8(self.config_type, "results[].configs[].config_type");
             }
             if v >= 3 {
                 w.opt_str(
                     self.documentation.as_deref(),
                     v >= 4,
+                    v >= 3,
                     "results[].configs[].documentation",
-                )?;
+                );
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "results[].configs[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1469,6 +1501,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeConfigsSynonym {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1507,20 +1541,46 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 1 {
-                w.str(&self.name, v >= 4, "results[].configs[].synonyms[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.name == "") {
+                w.fail(rt::write::not_in_version("results[].configs[].synonyms[].name"));
+            }
+            if !(v >= 1) && !(self.value.as_deref() == Some("")) {
+                w.fail(rt::write::not_in_version("results[].configs[].synonyms[].value"));
+            }
+            if !(v >= 1) && !(self.source == 0_i8) {
+                w.fail(rt::write::not_in_version("results[].configs[].synonyms[].source"));
             }
             if v >= 1 {
-                w.opt_str(self.value.as_deref(), v >= 4, "results[].configs[].synonyms[].value")?;
+                w.str(&self.name, v >= 4, "results[].configs[].synonyms[].name");
             }
             if v >= 1 {
-                w.i8(self.source, "results[].configs[].synonyms[].source")?;
+                w.opt_str(
+                    self.value.as_deref(),
+                    v >= 4,
+                    v >= 1,
+                    "results[].configs[].synonyms[].value",
+                );
             }
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v >= 1) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("results[].configs[].synonyms[].source") {
+                    r[0..1].copy_from_slice(&self.source.to_be_bytes());
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.i8(self.source, "results[].configs[].synonyms[].source");
+                }
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "results[].configs[].synonyms[]._tagged_fields",
+                    );
+                }
             }
-            Ok(())
         }
     }
 

@@ -95,12 +95,13 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_array(&self.owners, v >= 2, v, "owners")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.opt_array(&self.owners, v >= 2, true, v, "owners");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -218,13 +219,14 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenOwner<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.principal_type, v >= 2, "owners[].principal_type")?;
-        w.str(self.principal_name, v >= 2, "owners[].principal_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.principal_type, v >= 2, "owners[].principal_type");
+        w.str(self.principal_name, v >= 2, "owners[].principal_name");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "owners[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -380,12 +382,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_opt_vec(w, self.owners.as_deref(), v >= 2, v, "owners")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_opt_vec(w, self.owners.as_deref(), v >= 2, true, v, "owners");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -421,6 +424,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeDelegationTokenOwner {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -436,13 +441,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.principal_type, v >= 2, "owners[].principal_type")?;
-            w.str(&self.principal_name, v >= 2, "owners[].principal_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.principal_type, v >= 2, "owners[].principal_type");
+            w.str(&self.principal_name, v >= 2, "owners[].principal_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "owners[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -99,14 +99,15 @@ impl<'a> rt::Struct<'a> for DescribeDelegationTokenResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
-        w.array(&self.tokens, v >= 2, v, "tokens")?;
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "error_code");
+        w.array(&self.tokens, v >= 2, v, "tokens");
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -370,33 +371,40 @@ impl<'a> rt::Struct<'a> for DescribedDelegationToken<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.principal_type, v >= 2, "tokens[].principal_type")?;
-        w.str(self.principal_name, v >= 2, "tokens[].principal_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.token_requester_principal_type == "") {
+            w.fail(rt::write::not_in_version("tokens[].token_requester_principal_type"));
+        }
+        if !(v >= 3) && !(self.token_requester_principal_name == "") {
+            w.fail(rt::write::not_in_version("tokens[].token_requester_principal_name"));
+        }
+        w.str(self.principal_type, v >= 2, "tokens[].principal_type");
+        w.str(self.principal_name, v >= 2, "tokens[].principal_name");
         if v >= 3 {
             w.str(
                 self.token_requester_principal_type,
                 v >= 2,
                 "tokens[].token_requester_principal_type",
-            )?;
+            );
         }
         if v >= 3 {
             w.str(
                 self.token_requester_principal_name,
                 v >= 2,
                 "tokens[].token_requester_principal_name",
-            )?;
+            );
         }
-        w.i64(self.issue_timestamp, "tokens[].issue_timestamp")?;
-        w.i64(self.expiry_timestamp, "tokens[].expiry_timestamp")?;
-        w.i64(self.max_timestamp, "tokens[].max_timestamp")?;
-        w.str(self.token_id, v >= 2, "tokens[].token_id")?;
-        w.bytes(self.hmac, v >= 2, "tokens[].hmac")?;
-        w.array(&self.renewers, v >= 2, v, "tokens[].renewers")?;
+        w.i64(self.issue_timestamp, "tokens[].issue_timestamp");
+        w.i64(self.expiry_timestamp, "tokens[].expiry_timestamp");
+        w.i64(self.max_timestamp, "tokens[].max_timestamp");
+        w.str(self.token_id, v >= 2, "tokens[].token_id");
+        w.bytes(self.hmac, v >= 2, "tokens[].hmac");
+        w.array(&self.renewers, v >= 2, v, "tokens[].renewers");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -519,13 +527,14 @@ impl<'a> rt::Struct<'a> for DescribedDelegationTokenRenewer<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
-        w.str(self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
+        w.str(self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -907,14 +916,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "error_code")?;
-            rt::owned::write_vec(w, &self.tokens, v >= 2, v, "tokens")?;
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "error_code");
+            rt::owned::write_vec(w, &self.tokens, v >= 2, v, "tokens");
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("throttle_time_ms") {
+                    r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -982,6 +999,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribedDelegationToken {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 24;
@@ -1020,36 +1039,43 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.principal_type, v >= 2, "tokens[].principal_type")?;
-            w.str(&self.principal_name, v >= 2, "tokens[].principal_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.token_requester_principal_type == "") {
+                w.fail(rt::write::not_in_version("tokens[].token_requester_principal_type"));
+            }
+            if !(v >= 3) && !(self.token_requester_principal_name == "") {
+                w.fail(rt::write::not_in_version("tokens[].token_requester_principal_name"));
+            }
+            w.str(&self.principal_type, v >= 2, "tokens[].principal_type");
+            w.str(&self.principal_name, v >= 2, "tokens[].principal_name");
             if v >= 3 {
                 w.str(
                     &self.token_requester_principal_type,
                     v >= 2,
                     "tokens[].token_requester_principal_type",
-                )?;
+                );
             }
             if v >= 3 {
                 w.str(
                     &self.token_requester_principal_name,
                     v >= 2,
                     "tokens[].token_requester_principal_name",
-                )?;
+                );
             }
-            {
-                let r = w.run::<24>("tokens[].issue_timestamp")?;
+            if let Some(r) = w.run::<24>("tokens[].issue_timestamp") {
                 r[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
                 r[8..16].copy_from_slice(&self.expiry_timestamp.to_be_bytes());
                 r[16..24].copy_from_slice(&self.max_timestamp.to_be_bytes());
             }
-            w.str(&self.token_id, v >= 2, "tokens[].token_id")?;
-            w.bytes(&self.hmac, v >= 2, "tokens[].hmac")?;
-            rt::owned::write_vec(w, &self.renewers, v >= 2, v, "tokens[].renewers")?;
+            w.str(&self.token_id, v >= 2, "tokens[].token_id");
+            w.bytes(&self.hmac, v >= 2, "tokens[].hmac");
+            rt::owned::write_vec(w, &self.renewers, v >= 2, v, "tokens[].renewers");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "tokens[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1085,6 +1111,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribedDelegationTokenRenewer {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1100,13 +1128,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type")?;
-            w.str(&self.principal_name, v >= 2, "tokens[].renewers[].principal_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.principal_type, v >= 2, "tokens[].renewers[].principal_type");
+            w.str(&self.principal_name, v >= 2, "tokens[].renewers[].principal_name");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "tokens[].renewers[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

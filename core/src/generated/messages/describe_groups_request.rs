@@ -116,15 +116,19 @@ impl<'a> rt::Struct<'a> for DescribeGroupsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.groups, v >= 5, v, "groups")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.include_authorized_operations == false) {
+            w.fail(rt::write::not_in_version("include_authorized_operations"));
+        }
+        w.array(&self.groups, v >= 5, v, "groups");
         if v >= 3 {
-            w.bool(self.include_authorized_operations, "include_authorized_operations")?;
+            w.bool(self.include_authorized_operations, "include_authorized_operations");
         }
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -259,15 +263,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups")?;
-            if v >= 3 {
-                w.bool(self.include_authorized_operations, "include_authorized_operations")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.include_authorized_operations == false) {
+                w.fail(rt::write::not_in_version("include_authorized_operations"));
             }
-            if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups");
+            if (v >= 3) && (v >= 5) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("include_authorized_operations") {
+                    r[0] = u8::from(self.include_authorized_operations);
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 3 {
+                    w.bool(self.include_authorized_operations, "include_authorized_operations");
+                }
+                if v >= 5 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

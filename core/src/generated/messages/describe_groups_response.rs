@@ -107,15 +107,16 @@ impl<'a> rt::Struct<'a> for DescribeGroupsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
         }
-        w.array(&self.groups, v >= 5, v, "groups")?;
+        w.array(&self.groups, v >= 5, v, "groups");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -336,23 +337,30 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "groups[].error_code")?;
-        if v >= 6 {
-            w.opt_str(self.error_message, v >= 5, "groups[].error_message")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 6) && !(self.error_message == None) {
+            w.fail(rt::write::not_in_version("groups[].error_message"));
         }
-        w.str(self.group_id, v >= 5, "groups[].group_id")?;
-        w.str(self.group_state, v >= 5, "groups[].group_state")?;
-        w.str(self.protocol_type, v >= 5, "groups[].protocol_type")?;
-        w.str(self.protocol_data, v >= 5, "groups[].protocol_data")?;
-        w.array(&self.members, v >= 5, v, "groups[].members")?;
+        if !(v >= 3) && !(self.authorized_operations == -2147483648_i32) {
+            w.fail(rt::write::not_in_version("groups[].authorized_operations"));
+        }
+        w.i16(self.error_code, "groups[].error_code");
+        if v >= 6 {
+            w.opt_str(self.error_message, v >= 5, v >= 6, "groups[].error_message");
+        }
+        w.str(self.group_id, v >= 5, "groups[].group_id");
+        w.str(self.group_state, v >= 5, "groups[].group_state");
+        w.str(self.protocol_type, v >= 5, "groups[].protocol_type");
+        w.str(self.protocol_data, v >= 5, "groups[].protocol_data");
+        w.array(&self.members, v >= 5, v, "groups[].members");
         if v >= 3 {
-            w.i32(self.authorized_operations, "groups[].authorized_operations")?;
+            w.i32(self.authorized_operations, "groups[].authorized_operations");
         }
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -540,19 +548,25 @@ impl<'a> rt::Struct<'a> for DescribedGroupMember<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.member_id, v >= 5, "groups[].members[].member_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.member_id, v >= 5, "groups[].members[].member_id");
         if v >= 4 {
-            w.opt_str(self.group_instance_id, v >= 5, "groups[].members[].group_instance_id")?;
+            w.opt_str(
+                self.group_instance_id,
+                v >= 5,
+                v >= 4,
+                "groups[].members[].group_instance_id",
+            );
         }
-        w.str(self.client_id, v >= 5, "groups[].members[].client_id")?;
-        w.str(self.client_host, v >= 5, "groups[].members[].client_host")?;
-        w.bytes(self.member_metadata, v >= 5, "groups[].members[].member_metadata")?;
-        w.bytes(self.member_assignment, v >= 5, "groups[].members[].member_assignment")?;
+        w.str(self.client_id, v >= 5, "groups[].members[].client_id");
+        w.str(self.client_host, v >= 5, "groups[].members[].client_host");
+        w.bytes(self.member_metadata, v >= 5, "groups[].members[].member_metadata");
+        w.bytes(self.member_assignment, v >= 5, "groups[].members[].member_assignment");
         if v >= 5 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -950,15 +964,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
-            rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups")?;
+            rt::owned::write_vec(w, &self.groups, v >= 5, v, "groups");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1018,6 +1033,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribedGroup {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -1048,23 +1065,38 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "groups[].error_code")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 6) && !(self.error_message.is_none()) {
+                w.fail(rt::write::not_in_version("groups[].error_message"));
+            }
+            if !(v >= 3) && !(self.authorized_operations == -2147483648_i32) {
+                w.fail(rt::write::not_in_version("groups[].authorized_operations"));
+            }
+            w.i16(self.error_code, "groups[].error_code");
             if v >= 6 {
-                w.opt_str(self.error_message.as_deref(), v >= 5, "groups[].error_message")?;
+                w.opt_str(self.error_message.as_deref(), v >= 5, v >= 6, "groups[].error_message");
             }
-            w.str(&self.group_id, v >= 5, "groups[].group_id")?;
-            w.str(&self.group_state, v >= 5, "groups[].group_state")?;
-            w.str(&self.protocol_type, v >= 5, "groups[].protocol_type")?;
-            w.str(&self.protocol_data, v >= 5, "groups[].protocol_data")?;
-            rt::owned::write_vec(w, &self.members, v >= 5, v, "groups[].members")?;
-            if v >= 3 {
-                w.i32(self.authorized_operations, "groups[].authorized_operations")?;
+            w.str(&self.group_id, v >= 5, "groups[].group_id");
+            w.str(&self.group_state, v >= 5, "groups[].group_state");
+            w.str(&self.protocol_type, v >= 5, "groups[].protocol_type");
+            w.str(&self.protocol_data, v >= 5, "groups[].protocol_data");
+            rt::owned::write_vec(w, &self.members, v >= 5, v, "groups[].members");
+            if (v >= 3) && (v >= 5) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("groups[].authorized_operations") {
+                    r[0..4].copy_from_slice(&self.authorized_operations.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if v >= 3 {
+                    w.i32(self.authorized_operations, "groups[].authorized_operations");
+                }
+                if v >= 5 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
+                }
             }
-            if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -1116,6 +1148,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribedGroupMember {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1142,23 +1176,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.member_id, v >= 5, "groups[].members[].member_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.member_id, v >= 5, "groups[].members[].member_id");
             if v >= 4 {
                 w.opt_str(
                     self.group_instance_id.as_deref(),
                     v >= 5,
+                    v >= 4,
                     "groups[].members[].group_instance_id",
-                )?;
+                );
             }
-            w.str(&self.client_id, v >= 5, "groups[].members[].client_id")?;
-            w.str(&self.client_host, v >= 5, "groups[].members[].client_host")?;
-            w.bytes(&self.member_metadata, v >= 5, "groups[].members[].member_metadata")?;
-            w.bytes(&self.member_assignment, v >= 5, "groups[].members[].member_assignment")?;
+            w.str(&self.client_id, v >= 5, "groups[].members[].client_id");
+            w.str(&self.client_host, v >= 5, "groups[].members[].client_host");
+            w.bytes(&self.member_metadata, v >= 5, "groups[].members[].member_metadata");
+            w.bytes(&self.member_assignment, v >= 5, "groups[].members[].member_assignment");
             if v >= 5 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

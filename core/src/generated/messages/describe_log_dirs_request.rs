@@ -95,12 +95,13 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_array(&self.topics, v >= 2, v, "topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.opt_array(&self.topics, v >= 2, true, v, "topics");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -226,13 +227,14 @@ impl<'a> rt::Struct<'a> for DescribableLogDirTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic, v >= 2, "topics[].topic")?;
-        w.array(&self.partitions, v >= 2, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic, v >= 2, "topics[].topic");
+        w.array(&self.partitions, v >= 2, v, "topics[].partitions");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -388,12 +390,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 2, v, "topics")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 2, true, v, "topics");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -429,6 +432,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribableLogDirTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -444,13 +449,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic, v >= 2, "topics[].topic")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic, v >= 2, "topics[].topic");
+            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

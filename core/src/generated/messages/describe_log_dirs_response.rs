@@ -104,16 +104,17 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
         if v >= 3 {
-            w.i16(self.error_code, "error_code")?;
+            w.i16(self.error_code, "error_code");
         }
-        w.array(&self.results, v >= 2, v, "results")?;
+        w.array(&self.results, v >= 2, v, "results");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -294,20 +295,21 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "results[].error_code")?;
-        w.str(self.log_dir, v >= 2, "results[].log_dir")?;
-        w.array(&self.topics, v >= 2, v, "results[].topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "results[].error_code");
+        w.str(self.log_dir, v >= 2, "results[].log_dir");
+        w.array(&self.topics, v >= 2, v, "results[].topics");
         if v >= 4 {
-            w.i64(self.total_bytes, "results[].total_bytes")?;
+            w.i64(self.total_bytes, "results[].total_bytes");
         }
         if v >= 4 {
-            w.i64(self.usable_bytes, "results[].usable_bytes")?;
+            w.i64(self.usable_bytes, "results[].usable_bytes");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -442,13 +444,14 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 2, "results[].topics[].name")?;
-        w.array(&self.partitions, v >= 2, v, "results[].topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 2, "results[].topics[].name");
+        w.array(&self.partitions, v >= 2, v, "results[].topics[].partitions");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "results[].topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -608,15 +611,19 @@ impl<'a> rt::Struct<'a> for DescribeLogDirsPartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "results[].topics[].partitions[].partition_index")?;
-        w.i64(self.partition_size, "results[].topics[].partitions[].partition_size")?;
-        w.i64(self.offset_lag, "results[].topics[].partitions[].offset_lag")?;
-        w.bool(self.is_future_key, "results[].topics[].partitions[].is_future_key")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition_index, "results[].topics[].partitions[].partition_index");
+        w.i64(self.partition_size, "results[].topics[].partitions[].partition_size");
+        w.i64(self.offset_lag, "results[].topics[].partitions[].offset_lag");
+        w.bool(self.is_future_key, "results[].topics[].partitions[].is_future_key");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "results[].topics[].partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -996,16 +1003,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 3 {
-                w.i16(self.error_code, "error_code")?;
+                w.i16(self.error_code, "error_code");
             }
-            rt::owned::write_vec(w, &self.results, v >= 2, v, "results")?;
+            rt::owned::write_vec(w, &self.results, v >= 2, v, "results");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1053,6 +1061,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeLogDirsResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -1074,19 +1084,30 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "results[].error_code")?;
-            w.str(&self.log_dir, v >= 2, "results[].log_dir")?;
-            rt::owned::write_vec(w, &self.topics, v >= 2, v, "results[].topics")?;
-            if v >= 4 {
-                let r = w.run::<16>("results[].total_bytes")?;
-                r[0..8].copy_from_slice(&self.total_bytes.to_be_bytes());
-                r[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "results[].error_code");
+            w.str(&self.log_dir, v >= 2, "results[].log_dir");
+            rt::owned::write_vec(w, &self.topics, v >= 2, v, "results[].topics");
+            if (v >= 4) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<17>("results[].total_bytes") {
+                    r[0..8].copy_from_slice(&self.total_bytes.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
+                    r[16] = 0;
+                }
+            } else {
+                if v >= 4 {
+                    if let Some(r) = w.run::<16>("results[].total_bytes") {
+                        r[0..8].copy_from_slice(&self.total_bytes.to_be_bytes());
+                        r[8..16].copy_from_slice(&self.usable_bytes.to_be_bytes());
+                    }
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
+                }
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -1122,6 +1143,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeLogDirsTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1137,13 +1160,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 2, "results[].topics[].name")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "results[].topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 2, "results[].topics[].name");
+            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "results[].topics[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "results[].topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1187,6 +1212,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeLogDirsPartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 21;
@@ -1202,18 +1229,32 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<21>("results[].topics[].partitions[].partition_index")?;
-                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                r[4..12].copy_from_slice(&self.partition_size.to_be_bytes());
-                r[12..20].copy_from_slice(&self.offset_lag.to_be_bytes());
-                r[20] = u8::from(self.is_future_key);
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<22>("results[].topics[].partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.partition_size.to_be_bytes());
+                    r[12..20].copy_from_slice(&self.offset_lag.to_be_bytes());
+                    r[20] = u8::from(self.is_future_key);
+                    r[21] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<21>("results[].topics[].partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.partition_size.to_be_bytes());
+                    r[12..20].copy_from_slice(&self.offset_lag.to_be_bytes());
+                    r[20] = u8::from(self.is_future_key);
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "results[].topics[].partitions[]._tagged_fields",
+                    );
+                }
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -101,13 +101,14 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_array(&self.mirror_names, true, v, "mirror_names")?;
-        w.bool(self.include_authorized_operations, "include_authorized_operations")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.opt_array(&self.mirror_names, true, true, v, "mirror_names");
+        w.bool(self.include_authorized_operations, "include_authorized_operations");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -236,13 +237,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_opt_vec(w, self.mirror_names.as_deref(), true, v, "mirror_names")?;
-            w.bool(self.include_authorized_operations, "include_authorized_operations")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_opt_vec(w, self.mirror_names.as_deref(), true, true, v, "mirror_names");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("include_authorized_operations") {
+                    r[0] = u8::from(self.include_authorized_operations);
+                    r[1] = 0;
+                }
+            } else {
+                w.bool(self.include_authorized_operations, "include_authorized_operations");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

@@ -119,15 +119,16 @@ impl<'a> rt::Struct<'a> for DescribeMirrorsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.opt_str(self.error_message, true, "error_message")?;
-        w.array(&self.mirrors, true, v, "mirrors")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.opt_str(self.error_message, true, true, "error_message");
+        w.array(&self.mirrors, true, v, "mirrors");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -256,15 +257,16 @@ impl<'a> rt::Struct<'a> for DescribedMirror<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "mirrors[].error_code")?;
-        w.str(self.mirror_name, true, "mirrors[].mirror_name")?;
-        w.i32(self.authorized_operations, "mirrors[].authorized_operations")?;
-        w.array(&self.topics, true, v, "mirrors[].topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "mirrors[].error_code");
+        w.str(self.mirror_name, true, "mirrors[].mirror_name");
+        w.i32(self.authorized_operations, "mirrors[].authorized_operations");
+        w.array(&self.topics, true, v, "mirrors[].topics");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "mirrors[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -396,13 +398,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic_name, true, "mirrors[].topics[].topic_name")?;
-        w.array(&self.partitions, true, v, "mirrors[].topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic_name, true, "mirrors[].topics[].topic_name");
+        w.array(&self.partitions, true, v, "mirrors[].topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "mirrors[].topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -581,23 +584,27 @@ impl<'a> rt::Struct<'a> for PartitionDetail<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "mirrors[].topics[].partitions[].partition_index")?;
-        w.i64(self.source_offset, "mirrors[].topics[].partitions[].source_offset")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.partition_index, "mirrors[].topics[].partitions[].partition_index");
+        w.i64(self.source_offset, "mirrors[].topics[].partitions[].source_offset");
         w.i64(
             self.destination_offset,
             "mirrors[].topics[].partitions[].destination_offset",
-        )?;
-        w.i64(self.lag, "mirrors[].topics[].partitions[].lag")?;
-        w.str(self.state, true, "mirrors[].topics[].partitions[].state")?;
+        );
+        w.i64(self.lag, "mirrors[].topics[].partitions[].lag");
+        w.str(self.state, true, "mirrors[].topics[].partitions[].state");
         w.i32(
             self.last_mirror_epoch,
             "mirrors[].topics[].partitions[].last_mirror_epoch",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "mirrors[].topics[].partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1013,18 +1020,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
-            rt::owned::write_vec(w, &self.mirrors, true, v, "mirrors")?;
+            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+            rt::owned::write_vec(w, &self.mirrors, true, v, "mirrors");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1068,6 +1075,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribedMirror {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -1083,15 +1092,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "mirrors[].error_code")?;
-            w.str(&self.mirror_name, true, "mirrors[].mirror_name")?;
-            w.i32(self.authorized_operations, "mirrors[].authorized_operations")?;
-            rt::owned::write_vec(w, &self.topics, true, v, "mirrors[].topics")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "mirrors[].error_code");
+            w.str(&self.mirror_name, true, "mirrors[].mirror_name");
+            w.i32(self.authorized_operations, "mirrors[].authorized_operations");
+            rt::owned::write_vec(w, &self.topics, true, v, "mirrors[].topics");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "mirrors[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1127,6 +1138,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicPartitions {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1142,13 +1155,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic_name, true, "mirrors[].topics[].topic_name")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "mirrors[].topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic_name, true, "mirrors[].topics[].topic_name");
+            rt::owned::write_vec(w, &self.partitions, true, v, "mirrors[].topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "mirrors[].topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1200,6 +1215,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionDetail {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 32;
@@ -1216,23 +1233,34 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<28>("mirrors[].topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if let Some(r) = w.run::<28>("mirrors[].topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..12].copy_from_slice(&self.source_offset.to_be_bytes());
                 r[12..20].copy_from_slice(&self.destination_offset.to_be_bytes());
                 r[20..28].copy_from_slice(&self.lag.to_be_bytes());
             }
-            w.str(&self.state, true, "mirrors[].topics[].partitions[].state")?;
-            w.i32(
-                self.last_mirror_epoch,
-                "mirrors[].topics[].partitions[].last_mirror_epoch",
-            )?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.str(&self.state, true, "mirrors[].topics[].partitions[].state");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("mirrors[].topics[].partitions[].last_mirror_epoch") {
+                    r[0..4].copy_from_slice(&self.last_mirror_epoch.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(
+                    self.last_mirror_epoch,
+                    "mirrors[].topics[].partitions[].last_mirror_epoch",
+                );
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "mirrors[].topics[].partitions[]._tagged_fields",
+                    );
+                }
             }
-            Ok(())
         }
     }
 

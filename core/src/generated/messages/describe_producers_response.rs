@@ -98,13 +98,14 @@ impl<'a> rt::Struct<'a> for DescribeProducersResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.array(&self.topics, true, v, "topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.array(&self.topics, true, v, "topics");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -225,13 +226,14 @@ impl<'a> rt::Struct<'a> for TopicResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "topics[].name")?;
-        w.array(&self.partitions, true, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, true, "topics[].name");
+        w.array(&self.partitions, true, v, "topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -398,20 +400,21 @@ impl<'a> rt::Struct<'a> for PartitionResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
-        w.opt_str(self.error_message, true, "topics[].partitions[].error_message")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i16(self.error_code, "topics[].partitions[].error_code");
+        w.opt_str(self.error_message, true, true, "topics[].partitions[].error_message");
         w.array(
             &self.active_producers,
             true,
             v,
             "topics[].partitions[].active_producers",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -595,32 +598,36 @@ impl<'a> rt::Struct<'a> for ProducerState<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.producer_id, "topics[].partitions[].active_producers[].producer_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i64(self.producer_id, "topics[].partitions[].active_producers[].producer_id");
         w.i32(
             self.producer_epoch,
             "topics[].partitions[].active_producers[].producer_epoch",
-        )?;
+        );
         w.i32(
             self.last_sequence,
             "topics[].partitions[].active_producers[].last_sequence",
-        )?;
+        );
         w.i64(
             self.last_timestamp,
             "topics[].partitions[].active_producers[].last_timestamp",
-        )?;
+        );
         w.i32(
             self.coordinator_epoch,
             "topics[].partitions[].active_producers[].coordinator_epoch",
-        )?;
+        );
         w.i64(
             self.current_txn_start_offset,
             "topics[].partitions[].active_producers[].current_txn_start_offset",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topics[].partitions[].active_producers[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -993,13 +1000,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1035,6 +1043,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicResponse {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1050,13 +1060,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "topics[].name")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, true, "topics[].name");
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1100,6 +1112,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionResponse {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -1125,28 +1139,30 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
             w.opt_str(
                 self.error_message.as_deref(),
                 true,
+                true,
                 "topics[].partitions[].error_message",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.active_producers,
                 true,
                 v,
                 "topics[].partitions[].active_producers",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1198,6 +1214,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ProducerState {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 36;
@@ -1213,20 +1231,36 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<36>("topics[].partitions[].active_producers[].producer_id")?;
-                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                r[8..12].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                r[12..16].copy_from_slice(&self.last_sequence.to_be_bytes());
-                r[16..24].copy_from_slice(&self.last_timestamp.to_be_bytes());
-                r[24..28].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
-                r[28..36].copy_from_slice(&self.current_txn_start_offset.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<37>("topics[].partitions[].active_producers[].producer_id") {
+                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                    r[8..12].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                    r[12..16].copy_from_slice(&self.last_sequence.to_be_bytes());
+                    r[16..24].copy_from_slice(&self.last_timestamp.to_be_bytes());
+                    r[24..28].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
+                    r[28..36].copy_from_slice(&self.current_txn_start_offset.to_be_bytes());
+                    r[36] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<36>("topics[].partitions[].active_producers[].producer_id") {
+                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                    r[8..12].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                    r[12..16].copy_from_slice(&self.last_sequence.to_be_bytes());
+                    r[16..24].copy_from_slice(&self.last_timestamp.to_be_bytes());
+                    r[24..28].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
+                    r[28..36].copy_from_slice(&self.current_txn_start_offset.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "topics[].partitions[].active_producers[]._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -128,19 +128,23 @@ impl<'a> rt::Struct<'a> for DescribeQuorumResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
-        if v >= 2 {
-            w.opt_str(self.error_message, true, "error_message")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 2) && !(self.nodes.is_empty()) {
+            w.fail(rt::write::not_in_version("nodes"));
         }
-        w.array(&self.topics, true, v, "topics")?;
+        w.i16(self.error_code, "error_code");
         if v >= 2 {
-            w.array(&self.nodes, true, v, "nodes")?;
+            w.opt_str(self.error_message, true, v >= 2, "error_message");
+        }
+        w.array(&self.topics, true, v, "topics");
+        if v >= 2 {
+            w.array(&self.nodes, true, v, "nodes");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -264,13 +268,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic_name, true, "topics[].topic_name")?;
-        w.array(&self.partitions, true, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic_name, true, "topics[].topic_name");
+        w.array(&self.partitions, true, v, "topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -416,17 +421,24 @@ impl<'a> rt::Struct<'a> for Node<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 2 {
-            w.i32(self.node_id, "nodes[].node_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 2) && !(self.node_id == 0_i32) {
+            w.fail(rt::write::not_in_version("nodes[].node_id"));
+        }
+        if !(v >= 2) && !(self.listeners.is_empty()) {
+            w.fail(rt::write::not_in_version("nodes[].listeners"));
         }
         if v >= 2 {
-            w.array(&self.listeners, true, v, "nodes[].listeners")?;
+            w.i32(self.node_id, "nodes[].node_id");
+        }
+        if v >= 2 {
+            w.array(&self.listeners, true, v, "nodes[].listeners");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "nodes[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -662,21 +674,22 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i16(self.error_code, "topics[].partitions[].error_code");
         if v >= 2 {
-            w.opt_str(self.error_message, true, "topics[].partitions[].error_message")?;
+            w.opt_str(self.error_message, true, v >= 2, "topics[].partitions[].error_message");
         }
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
-        w.i64(self.high_watermark, "topics[].partitions[].high_watermark")?;
-        w.array(&self.current_voters, true, v, "topics[].partitions[].current_voters")?;
-        w.array(&self.observers, true, v, "topics[].partitions[].observers")?;
+        w.i32(self.leader_id, "topics[].partitions[].leader_id");
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+        w.i64(self.high_watermark, "topics[].partitions[].high_watermark");
+        w.array(&self.current_voters, true, v, "topics[].partitions[].current_voters");
+        w.array(&self.observers, true, v, "topics[].partitions[].observers");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -861,20 +874,30 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 2 {
-            w.str(self.name, true, "nodes[].listeners[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 2) && !(self.name == "") {
+            w.fail(rt::write::not_in_version("nodes[].listeners[].name"));
+        }
+        if !(v >= 2) && !(self.host == "") {
+            w.fail(rt::write::not_in_version("nodes[].listeners[].host"));
+        }
+        if !(v >= 2) && !(self.port == 0_u16) {
+            w.fail(rt::write::not_in_version("nodes[].listeners[].port"));
         }
         if v >= 2 {
-            w.str(self.host, true, "nodes[].listeners[].host")?;
+            w.str(self.name, true, "nodes[].listeners[].name");
         }
         if v >= 2 {
-            w.u16(self.port, "nodes[].listeners[].port")?;
+            w.str(self.host, true, "nodes[].listeners[].host");
+        }
+        if v >= 2 {
+            w.u16(self.port, "nodes[].listeners[].port");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "nodes[].listeners[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1086,34 +1109,43 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.replica_id, "topics[].partitions[].current_voters[].replica_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 2) && !(self.replica_directory_id == rt::Uuid::nil()) {
+            w.fail(rt::write::not_in_version(
+                "topics[].partitions[].current_voters[].replica_directory_id",
+            ));
+        }
+        w.i32(self.replica_id, "topics[].partitions[].current_voters[].replica_id");
         if v >= 2 {
             w.uuid(
                 self.replica_directory_id,
                 "topics[].partitions[].current_voters[].replica_directory_id",
-            )?;
+            );
         }
         w.i64(
             self.log_end_offset,
             "topics[].partitions[].current_voters[].log_end_offset",
-        )?;
+        );
         if v >= 1 {
             w.i64(
                 self.last_fetch_timestamp,
                 "topics[].partitions[].current_voters[].last_fetch_timestamp",
-            )?;
+            );
         }
         if v >= 1 {
             w.i64(
                 self.last_caught_up_timestamp,
                 "topics[].partitions[].current_voters[].last_caught_up_timestamp",
-            )?;
+            );
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topics[].partitions[].current_voters[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1697,19 +1729,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "error_code")?;
-            if v >= 2 {
-                w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 2) && !(self.nodes.is_empty()) {
+                w.fail(rt::write::not_in_version("nodes"));
             }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            w.i16(self.error_code, "error_code");
             if v >= 2 {
-                rt::owned::write_vec(w, &self.nodes, true, v, "nodes")?;
+                w.opt_str(self.error_message.as_deref(), true, v >= 2, "error_message");
+            }
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
+            if v >= 2 {
+                rt::owned::write_vec(w, &self.nodes, true, v, "nodes");
             }
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1745,6 +1781,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1760,13 +1798,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic_name, true, "topics[].topic_name")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic_name, true, "topics[].topic_name");
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1802,6 +1842,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Node {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1827,17 +1869,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 2 {
-                w.i32(self.node_id, "nodes[].node_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 2) && !(self.node_id == 0_i32) {
+                w.fail(rt::write::not_in_version("nodes[].node_id"));
+            }
+            if !(v >= 2) && !(self.listeners.is_empty()) {
+                w.fail(rt::write::not_in_version("nodes[].listeners"));
             }
             if v >= 2 {
-                rt::owned::write_vec(w, &self.listeners, true, v, "nodes[].listeners")?;
+                w.i32(self.node_id, "nodes[].node_id");
+            }
+            if v >= 2 {
+                rt::owned::write_vec(w, &self.listeners, true, v, "nodes[].listeners");
             }
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "nodes[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1897,6 +1947,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 22;
@@ -1920,9 +1972,9 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
@@ -1930,21 +1982,22 @@ pub mod owned {
                 w.opt_str(
                     self.error_message.as_deref(),
                     true,
+                    v >= 2,
                     "topics[].partitions[].error_message",
-                )?;
+                );
             }
-            {
-                let r = w.run::<16>("topics[].partitions[].leader_id")?;
+            if let Some(r) = w.run::<16>("topics[].partitions[].leader_id") {
                 r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                 r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
                 r[8..16].copy_from_slice(&self.high_watermark.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.current_voters, true, v, "topics[].partitions[].current_voters")?;
-            rt::owned::write_vec(w, &self.observers, true, v, "topics[].partitions[].observers")?;
+            rt::owned::write_vec(w, &self.current_voters, true, v, "topics[].partitions[].current_voters");
+            rt::owned::write_vec(w, &self.observers, true, v, "topics[].partitions[].observers");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1984,6 +2037,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Listener {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2015,20 +2070,38 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 2 {
-                w.str(&self.name, true, "nodes[].listeners[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 2) && !(self.name == "") {
+                w.fail(rt::write::not_in_version("nodes[].listeners[].name"));
+            }
+            if !(v >= 2) && !(self.host == "") {
+                w.fail(rt::write::not_in_version("nodes[].listeners[].host"));
+            }
+            if !(v >= 2) && !(self.port == 0_u16) {
+                w.fail(rt::write::not_in_version("nodes[].listeners[].port"));
             }
             if v >= 2 {
-                w.str(&self.host, true, "nodes[].listeners[].host")?;
+                w.str(&self.name, true, "nodes[].listeners[].name");
             }
             if v >= 2 {
-                w.u16(self.port, "nodes[].listeners[].port")?;
+                w.str(&self.host, true, "nodes[].listeners[].host");
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("nodes[].listeners[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if v >= 2 {
+                    w.u16(self.port, "nodes[].listeners[].port");
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "nodes[].listeners[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -2076,6 +2149,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ReplicaState {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -2105,27 +2180,46 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.replica_id, "topics[].partitions[].current_voters[].replica_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 2) && !(self.replica_directory_id == rt::Uuid::nil()) {
+                w.fail(rt::write::not_in_version(
+                    "topics[].partitions[].current_voters[].replica_directory_id",
+                ));
+            }
+            w.i32(self.replica_id, "topics[].partitions[].current_voters[].replica_id");
             if v >= 2 {
                 w.uuid(
                     self.replica_directory_id,
                     "topics[].partitions[].current_voters[].replica_directory_id",
-                )?;
+                );
             }
             w.i64(
                 self.log_end_offset,
                 "topics[].partitions[].current_voters[].log_end_offset",
-            )?;
-            if v >= 1 {
-                let r = w.run::<16>("topics[].partitions[].current_voters[].last_fetch_timestamp")?;
-                r[0..8].copy_from_slice(&self.last_fetch_timestamp.to_be_bytes());
-                r[8..16].copy_from_slice(&self.last_caught_up_timestamp.to_be_bytes());
+            );
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<17>("topics[].partitions[].current_voters[].last_fetch_timestamp") {
+                    r[0..8].copy_from_slice(&self.last_fetch_timestamp.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.last_caught_up_timestamp.to_be_bytes());
+                    r[16] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    if let Some(r) = w.run::<16>("topics[].partitions[].current_voters[].last_fetch_timestamp") {
+                        r[0..8].copy_from_slice(&self.last_fetch_timestamp.to_be_bytes());
+                        r[8..16].copy_from_slice(&self.last_caught_up_timestamp.to_be_bytes());
+                    }
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "topics[].partitions[].current_voters[]._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

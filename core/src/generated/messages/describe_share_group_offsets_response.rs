@@ -106,13 +106,14 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.array(&self.groups, true, v, "groups")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.array(&self.groups, true, v, "groups");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -250,15 +251,16 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseGroup<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, true, "groups[].group_id")?;
-        w.array(&self.topics, true, v, "groups[].topics")?;
-        w.i16(self.error_code, "groups[].error_code")?;
-        w.opt_str(self.error_message, true, "groups[].error_message")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.group_id, true, "groups[].group_id");
+        w.array(&self.topics, true, v, "groups[].topics");
+        w.i16(self.error_code, "groups[].error_code");
+        w.opt_str(self.error_message, true, true, "groups[].error_message");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -406,14 +408,15 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponseTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic_name, true, "groups[].topics[].topic_name")?;
-        w.uuid(self.topic_id, "groups[].topics[].topic_id")?;
-        w.array(&self.partitions, true, v, "groups[].topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic_name, true, "groups[].topics[].topic_name");
+        w.uuid(self.topic_id, "groups[].topics[].topic_id");
+        w.array(&self.partitions, true, v, "groups[].topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -586,16 +589,25 @@ impl<'a> rt::Struct<'a> for DescribeShareGroupOffsetsResponsePartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index")?;
-        w.i64(self.start_offset, "groups[].topics[].partitions[].start_offset")?;
-        w.i32(self.leader_epoch, "groups[].topics[].partitions[].leader_epoch")?;
-        w.i16(self.error_code, "groups[].topics[].partitions[].error_code")?;
-        w.opt_str(self.error_message, true, "groups[].topics[].partitions[].error_message")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index");
+        w.i64(self.start_offset, "groups[].topics[].partitions[].start_offset");
+        w.i32(self.leader_epoch, "groups[].topics[].partitions[].leader_epoch");
+        w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
+        w.opt_str(
+            self.error_message,
+            true,
+            true,
+            "groups[].topics[].partitions[].error_message",
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "groups[].topics[].partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -968,13 +980,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            rt::owned::write_vec(w, &self.groups, true, v, "groups")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            rt::owned::write_vec(w, &self.groups, true, v, "groups");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1018,6 +1031,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponseGroup {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -1034,15 +1049,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, true, "groups[].group_id")?;
-            rt::owned::write_vec(w, &self.topics, true, v, "groups[].topics")?;
-            w.i16(self.error_code, "groups[].error_code")?;
-            w.opt_str(self.error_message.as_deref(), true, "groups[].error_message")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.group_id, true, "groups[].group_id");
+            rt::owned::write_vec(w, &self.topics, true, v, "groups[].topics");
+            w.i16(self.error_code, "groups[].error_code");
+            w.opt_str(self.error_message.as_deref(), true, true, "groups[].error_message");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1082,6 +1099,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponseTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -1097,14 +1116,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic_name, true, "groups[].topics[].topic_name")?;
-            w.uuid(self.topic_id, "groups[].topics[].topic_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "groups[].topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic_name, true, "groups[].topics[].topic_name");
+            w.uuid(self.topic_id, "groups[].topics[].topic_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "groups[].topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1152,6 +1173,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeShareGroupOffsetsResponsePartition {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 18;
@@ -1173,9 +1196,9 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<18>("groups[].topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if let Some(r) = w.run::<18>("groups[].topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
                 r[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -1184,12 +1207,17 @@ pub mod owned {
             w.opt_str(
                 self.error_message.as_deref(),
                 true,
+                true,
                 "groups[].topics[].partitions[].error_message",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "groups[].topics[].partitions[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

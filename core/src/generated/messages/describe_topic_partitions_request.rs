@@ -106,14 +106,15 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.topics, true, v, "topics")?;
-        w.i32(self.response_partition_limit, "response_partition_limit")?;
-        w.opt_struct(&self.cursor, true, v, "cursor")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.topics, true, v, "topics");
+        w.i32(self.response_partition_limit, "response_partition_limit");
+        w.opt_struct(&self.cursor, true, v, "cursor");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -219,12 +220,13 @@ impl<'a> rt::Struct<'a> for TopicRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "topics[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "topics[].name");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -345,13 +347,14 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic_name, true, "cursor.topic_name")?;
-        w.i32(self.partition_index, "cursor.partition_index")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.topic_name, true, "cursor.topic_name");
+        w.i32(self.partition_index, "cursor.partition_index");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "cursor._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -579,14 +582,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
-            w.i32(self.response_partition_limit, "response_partition_limit")?;
-            rt::owned::write_opt_struct(w, &self.cursor, true, v, "cursor")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
+            w.i32(self.response_partition_limit, "response_partition_limit");
+            rt::owned::write_opt_struct(w, &self.cursor, true, v, "cursor");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -618,6 +622,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicRequest {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -632,12 +638,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "topics[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "topics[].name");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -673,6 +681,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Cursor {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -687,13 +697,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic_name, true, "cursor.topic_name")?;
-            w.i32(self.partition_index, "cursor.partition_index")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.topic_name, true, "cursor.topic_name");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("cursor.partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.partition_index, "cursor.partition_index");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "cursor._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

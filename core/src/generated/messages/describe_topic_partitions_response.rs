@@ -108,14 +108,15 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.array(&self.topics, true, v, "topics")?;
-        w.opt_struct(&self.next_cursor, true, v, "next_cursor")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.array(&self.topics, true, v, "topics");
+        w.opt_struct(&self.next_cursor, true, v, "next_cursor");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -290,17 +291,18 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponseTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "topics[].error_code")?;
-        w.opt_str(self.name, true, "topics[].name")?;
-        w.uuid(self.topic_id, "topics[].topic_id")?;
-        w.bool(self.is_internal, "topics[].is_internal")?;
-        w.array(&self.partitions, true, v, "topics[].partitions")?;
-        w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "topics[].error_code");
+        w.opt_str(self.name, true, true, "topics[].name");
+        w.uuid(self.topic_id, "topics[].topic_id");
+        w.bool(self.is_internal, "topics[].is_internal");
+        w.array(&self.partitions, true, v, "topics[].partitions");
+        w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -421,13 +423,14 @@ impl<'a> rt::Struct<'a> for Cursor<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic_name, true, "next_cursor.topic_name")?;
-        w.i32(self.partition_index, "next_cursor.partition_index")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.topic_name, true, "next_cursor.topic_name");
+        w.i32(self.partition_index, "next_cursor.partition_index");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "next_cursor._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -684,30 +687,38 @@ impl<'a> rt::Struct<'a> for DescribeTopicPartitionsResponsePartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
-        w.array(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
-        w.array(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "topics[].partitions[].error_code");
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i32(self.leader_id, "topics[].partitions[].leader_id");
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+        w.array(&self.replica_nodes, true, v, "topics[].partitions[].replica_nodes");
+        w.array(&self.isr_nodes, true, v, "topics[].partitions[].isr_nodes");
         w.opt_array(
             &self.eligible_leader_replicas,
             true,
+            true,
             v,
             "topics[].partitions[].eligible_leader_replicas",
-        )?;
-        w.opt_array(&self.last_known_elr, true, v, "topics[].partitions[].last_known_elr")?;
+        );
+        w.opt_array(
+            &self.last_known_elr,
+            true,
+            true,
+            v,
+            "topics[].partitions[].last_known_elr",
+        );
         w.array(
             &self.offline_replicas,
             true,
             v,
             "topics[].partitions[].offline_replicas",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1187,14 +1198,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
-            rt::owned::write_opt_struct(w, &self.next_cursor, true, v, "next_cursor")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
+            rt::owned::write_opt_struct(w, &self.next_cursor, true, v, "next_cursor");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1246,6 +1258,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeTopicPartitionsResponseTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 23;
@@ -1261,20 +1275,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "topics[].error_code")?;
-            w.opt_str(self.name.as_deref(), true, "topics[].name")?;
-            {
-                let r = w.run::<17>("topics[].topic_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "topics[].error_code");
+            w.opt_str(self.name.as_deref(), true, true, "topics[].name");
+            if let Some(r) = w.run::<17>("topics[].topic_id") {
                 r[0..16].copy_from_slice(self.topic_id.as_bytes());
                 r[16] = u8::from(self.is_internal);
             }
-            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
-            w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("topics[].topic_authorized_operations") {
+                    r[0..4].copy_from_slice(&self.topic_authorized_operations.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1310,6 +1332,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Cursor {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -1324,13 +1348,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic_name, true, "next_cursor.topic_name")?;
-            w.i32(self.partition_index, "next_cursor.partition_index")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.topic_name, true, "next_cursor.topic_name");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("next_cursor.partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.partition_index, "next_cursor.partition_index");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "next_cursor._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1394,6 +1427,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeTopicPartitionsResponsePartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 14;
@@ -1429,41 +1464,44 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<14>("topics[].partitions[].error_code")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<14>("topics[].partitions[].error_code") {
                 r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                 r[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
                 r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.replica_nodes, true, v, "topics[].partitions[].replica_nodes")?;
-            rt::owned::write_vec(w, &self.isr_nodes, true, v, "topics[].partitions[].isr_nodes")?;
+            rt::owned::write_vec(w, &self.replica_nodes, true, v, "topics[].partitions[].replica_nodes");
+            rt::owned::write_vec(w, &self.isr_nodes, true, v, "topics[].partitions[].isr_nodes");
             rt::owned::write_opt_vec(
                 w,
                 self.eligible_leader_replicas.as_deref(),
                 true,
+                true,
                 v,
                 "topics[].partitions[].eligible_leader_replicas",
-            )?;
+            );
             rt::owned::write_opt_vec(
                 w,
                 self.last_known_elr.as_deref(),
                 true,
+                true,
                 v,
                 "topics[].partitions[].last_known_elr",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.offline_replicas,
                 true,
                 v,
                 "topics[].partitions[].offline_replicas",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -100,13 +100,14 @@ impl<'a> rt::Struct<'a> for DescribeTransactionsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.array(&self.transaction_states, true, v, "transaction_states")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.array(&self.transaction_states, true, v, "transaction_states");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -312,25 +313,26 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "transaction_states[].error_code")?;
-        w.str(self.transactional_id, true, "transaction_states[].transactional_id")?;
-        w.str(self.transaction_state, true, "transaction_states[].transaction_state")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "transaction_states[].error_code");
+        w.str(self.transactional_id, true, "transaction_states[].transactional_id");
+        w.str(self.transaction_state, true, "transaction_states[].transaction_state");
         w.i32(
             self.transaction_timeout_ms,
             "transaction_states[].transaction_timeout_ms",
-        )?;
+        );
         w.i64(
             self.transaction_start_time_ms,
             "transaction_states[].transaction_start_time_ms",
-        )?;
-        w.i64(self.producer_id, "transaction_states[].producer_id")?;
-        w.i16(self.producer_epoch, "transaction_states[].producer_epoch")?;
-        w.array(&self.topics, true, v, "transaction_states[].topics")?;
+        );
+        w.i64(self.producer_id, "transaction_states[].producer_id");
+        w.i16(self.producer_epoch, "transaction_states[].producer_epoch");
+        w.array(&self.topics, true, v, "transaction_states[].topics");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "transaction_states[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -464,13 +466,17 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic, true, "transaction_states[].topics[].topic")?;
-        w.array(&self.partitions, true, v, "transaction_states[].topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic, true, "transaction_states[].topics[].topic");
+        w.array(&self.partitions, true, v, "transaction_states[].topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "transaction_states[].topics[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -797,13 +803,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -863,6 +870,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TransactionState {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 24;
@@ -879,22 +888,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "transaction_states[].error_code")?;
-            w.str(&self.transactional_id, true, "transaction_states[].transactional_id")?;
-            w.str(&self.transaction_state, true, "transaction_states[].transaction_state")?;
-            {
-                let r = w.run::<22>("transaction_states[].transaction_timeout_ms")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "transaction_states[].error_code");
+            w.str(&self.transactional_id, true, "transaction_states[].transactional_id");
+            w.str(&self.transaction_state, true, "transaction_states[].transaction_state");
+            if let Some(r) = w.run::<22>("transaction_states[].transaction_timeout_ms") {
                 r[0..4].copy_from_slice(&self.transaction_timeout_ms.to_be_bytes());
                 r[4..12].copy_from_slice(&self.transaction_start_time_ms.to_be_bytes());
                 r[12..20].copy_from_slice(&self.producer_id.to_be_bytes());
                 r[20..22].copy_from_slice(&self.producer_epoch.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.topics, true, v, "transaction_states[].topics")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "transaction_states[].topics");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "transaction_states[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -930,6 +940,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -947,13 +959,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic, true, "transaction_states[].topics[].topic")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "transaction_states[].topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic, true, "transaction_states[].topics[].topic");
+            rt::owned::write_vec(w, &self.partitions, true, v, "transaction_states[].topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "transaction_states[].topics[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

@@ -124,15 +124,16 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.opt_str(self.error_message, true, "error_message")?;
-        w.array(&self.results, true, v, "results")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.opt_str(self.error_message, true, true, "error_message");
+        w.array(&self.results, true, v, "results");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -270,15 +271,16 @@ impl<'a> rt::Struct<'a> for DescribeUserScramCredentialsResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.user, true, "results[].user")?;
-        w.i16(self.error_code, "results[].error_code")?;
-        w.opt_str(self.error_message, true, "results[].error_message")?;
-        w.array(&self.credential_infos, true, v, "results[].credential_infos")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.user, true, "results[].user");
+        w.i16(self.error_code, "results[].error_code");
+        w.opt_str(self.error_message, true, true, "results[].error_message");
+        w.array(&self.credential_infos, true, v, "results[].credential_infos");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -418,13 +420,17 @@ impl<'a> rt::Struct<'a> for CredentialInfo<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i8(self.mechanism, "results[].credential_infos[].mechanism")?;
-        w.i32(self.iterations, "results[].credential_infos[].iterations")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i8(self.mechanism, "results[].credential_infos[].mechanism");
+        w.i32(self.iterations, "results[].credential_infos[].iterations");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "results[].credential_infos[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -726,18 +732,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
-            rt::owned::write_vec(w, &self.results, true, v, "results")?;
+            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+            rt::owned::write_vec(w, &self.results, true, v, "results");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -781,6 +787,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribeUserScramCredentialsResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -797,15 +805,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.user, true, "results[].user")?;
-            w.i16(self.error_code, "results[].error_code")?;
-            w.opt_str(self.error_message.as_deref(), true, "results[].error_message")?;
-            rt::owned::write_vec(w, &self.credential_infos, true, v, "results[].credential_infos")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.user, true, "results[].user");
+            w.i16(self.error_code, "results[].error_code");
+            w.opt_str(self.error_message.as_deref(), true, true, "results[].error_message");
+            rt::owned::write_vec(w, &self.credential_infos, true, v, "results[].credential_infos");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -841,6 +851,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for CredentialInfo {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 5;
@@ -856,16 +868,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<5>("results[].credential_infos[].mechanism")?;
-                r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
-                r[1..5].copy_from_slice(&self.iterations.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<6>("results[].credential_infos[].mechanism") {
+                    r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
+                    r[1..5].copy_from_slice(&self.iterations.to_be_bytes());
+                    r[5] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<5>("results[].credential_infos[].mechanism") {
+                    r[0..1].copy_from_slice(&self.mechanism.to_be_bytes());
+                    r[1..5].copy_from_slice(&self.iterations.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "results[].credential_infos[]._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -121,16 +121,20 @@ impl<'a> rt::Struct<'a> for ElectLeadersRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.election_type == 0_i8) {
+            w.fail(rt::write::not_in_version("election_type"));
+        }
         if v >= 1 {
-            w.i8(self.election_type, "election_type")?;
+            w.i8(self.election_type, "election_type");
         }
-        w.opt_array(&self.topic_partitions, v >= 2, v, "topic_partitions")?;
-        w.i32(self.timeout_ms, "timeout_ms")?;
+        w.opt_array(&self.topic_partitions, v >= 2, true, v, "topic_partitions");
+        w.i32(self.timeout_ms, "timeout_ms");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -264,13 +268,14 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic, v >= 2, "topic_partitions[].topic")?;
-        w.array(&self.partitions, v >= 2, v, "topic_partitions[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic, v >= 2, "topic_partitions[].topic");
+        w.array(&self.partitions, v >= 2, v, "topic_partitions[].partitions");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -476,16 +481,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.election_type == 0_i8) {
+                w.fail(rt::write::not_in_version("election_type"));
+            }
             if v >= 1 {
-                w.i8(self.election_type, "election_type")?;
+                w.i8(self.election_type, "election_type");
             }
-            rt::owned::write_opt_vec(w, self.topic_partitions.as_deref(), v >= 2, v, "topic_partitions")?;
-            w.i32(self.timeout_ms, "timeout_ms")?;
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            rt::owned::write_opt_vec(w, self.topic_partitions.as_deref(), v >= 2, true, v, "topic_partitions");
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("timeout_ms") {
+                    r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.timeout_ms, "timeout_ms");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -521,6 +537,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicPartitions {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -536,13 +554,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic, v >= 2, "topic_partitions[].topic")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topic_partitions[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic, v >= 2, "topic_partitions[].topic");
+            rt::owned::write_vec(w, &self.partitions, v >= 2, v, "topic_partitions[].partitions");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

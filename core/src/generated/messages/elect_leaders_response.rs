@@ -115,16 +115,20 @@ impl<'a> rt::Struct<'a> for ElectLeadersResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.error_code == 0_i16) {
+            w.fail(rt::write::not_in_version("error_code"));
+        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
         if v >= 1 {
-            w.i16(self.error_code, "error_code")?;
+            w.i16(self.error_code, "error_code");
         }
-        w.array(&self.replica_election_results, v >= 2, v, "replica_election_results")?;
+        w.array(&self.replica_election_results, v >= 2, v, "replica_election_results");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -272,18 +276,22 @@ impl<'a> rt::Struct<'a> for ReplicaElectionResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic, v >= 2, "replica_election_results[].topic")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic, v >= 2, "replica_election_results[].topic");
         w.array(
             &self.partition_result,
             v >= 2,
             v,
             "replica_election_results[].partition_result",
-        )?;
+        );
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "replica_election_results[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -457,24 +465,29 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i32(
             self.partition_id,
             "replica_election_results[].partition_result[].partition_id",
-        )?;
+        );
         w.i16(
             self.error_code,
             "replica_election_results[].partition_result[].error_code",
-        )?;
+        );
         w.opt_str(
             self.error_message,
             v >= 2,
+            true,
             "replica_election_results[].partition_result[].error_message",
-        )?;
+        );
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "replica_election_results[].partition_result[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -743,16 +756,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.error_code == 0_i16) {
+                w.fail(rt::write::not_in_version("error_code"));
+            }
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
             if v >= 1 {
-                w.i16(self.error_code, "error_code")?;
+                w.i16(self.error_code, "error_code");
             }
-            rt::owned::write_vec(w, &self.replica_election_results, v >= 2, v, "replica_election_results")?;
+            rt::owned::write_vec(w, &self.replica_election_results, v >= 2, v, "replica_election_results");
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -788,6 +805,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ReplicaElectionResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -810,19 +829,24 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic, v >= 2, "replica_election_results[].topic")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic, v >= 2, "replica_election_results[].topic");
             rt::owned::write_vec(
                 w,
                 &self.partition_result,
                 v >= 2,
                 v,
                 "replica_election_results[].partition_result",
-            )?;
+            );
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "replica_election_results[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -862,6 +886,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -883,21 +909,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("replica_election_results[].partition_result[].partition_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("replica_election_results[].partition_result[].partition_id") {
                 r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
             w.opt_str(
                 self.error_message.as_deref(),
                 v >= 2,
+                true,
                 "replica_election_results[].partition_result[].error_message",
-            )?;
+            );
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "replica_election_results[].partition_result[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

@@ -124,16 +124,17 @@ impl<'a> rt::Struct<'a> for EndQuorumEpochRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_str(self.cluster_id, v >= 1, "cluster_id")?;
-        w.array(&self.topics, v >= 1, v, "topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.opt_str(self.cluster_id, v >= 1, true, "cluster_id");
+        w.array(&self.topics, v >= 1, v, "topics");
         if v >= 1 {
-            w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+            w.array(&self.leader_endpoints, v >= 1, v, "leader_endpoints");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -259,13 +260,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic_name, v >= 1, "topics[].topic_name")?;
-        w.array(&self.partitions, v >= 1, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic_name, v >= 1, "topics[].topic_name");
+        w.array(&self.partitions, v >= 1, v, "topics[].partitions");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -452,20 +454,30 @@ impl<'a> rt::Struct<'a> for LeaderEndpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 1 {
-            w.str(self.name, v >= 1, "leader_endpoints[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.name == "") {
+            w.fail(rt::write::not_in_version("leader_endpoints[].name"));
+        }
+        if !(v >= 1) && !(self.host == "") {
+            w.fail(rt::write::not_in_version("leader_endpoints[].host"));
+        }
+        if !(v >= 1) && !(self.port == 0_u16) {
+            w.fail(rt::write::not_in_version("leader_endpoints[].port"));
         }
         if v >= 1 {
-            w.str(self.host, v >= 1, "leader_endpoints[].host")?;
+            w.str(self.name, v >= 1, "leader_endpoints[].name");
         }
         if v >= 1 {
-            w.u16(self.port, "leader_endpoints[].port")?;
+            w.str(self.host, v >= 1, "leader_endpoints[].host");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.u16(self.port, "leader_endpoints[].port");
         }
-        Ok(())
+        if v >= 1 {
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields");
+        }
     }
 }
 
@@ -684,17 +696,17 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i32(self.leader_id, "topics[].partitions[].leader_id");
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
         if v <= 0 {
             w.array(
                 &self.preferred_successors,
                 v >= 1,
                 v,
                 "topics[].partitions[].preferred_successors",
-            )?;
+            );
         }
         if v >= 1 {
             w.array(
@@ -702,12 +714,13 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
                 v >= 1,
                 v,
                 "topics[].partitions[].preferred_candidates",
-            )?;
+            );
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -886,23 +899,37 @@ impl<'a> rt::Struct<'a> for ReplicaInfo<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.candidate_id == 0_i32) {
+            w.fail(rt::write::not_in_version(
+                "topics[].partitions[].preferred_candidates[].candidate_id",
+            ));
+        }
+        if !(v >= 1) && !(self.candidate_directory_id == rt::Uuid::nil()) {
+            w.fail(rt::write::not_in_version(
+                "topics[].partitions[].preferred_candidates[].candidate_directory_id",
+            ));
+        }
         if v >= 1 {
             w.i32(
                 self.candidate_id,
                 "topics[].partitions[].preferred_candidates[].candidate_id",
-            )?;
+            );
         }
         if v >= 1 {
             w.uuid(
                 self.candidate_directory_id,
                 "topics[].partitions[].preferred_candidates[].candidate_directory_id",
-            )?;
+            );
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topics[].partitions[].preferred_candidates[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1312,16 +1339,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.opt_str(self.cluster_id.as_deref(), v >= 1, "cluster_id")?;
-            rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.opt_str(self.cluster_id.as_deref(), v >= 1, true, "cluster_id");
+            rt::owned::write_vec(w, &self.topics, v >= 1, v, "topics");
             if v >= 1 {
-                rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints")?;
+                rt::owned::write_vec(w, &self.leader_endpoints, v >= 1, v, "leader_endpoints");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1357,6 +1385,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1372,13 +1402,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic_name, v >= 1, "topics[].topic_name")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic_name, v >= 1, "topics[].topic_name");
+            rt::owned::write_vec(w, &self.partitions, v >= 1, v, "topics[].partitions");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1418,6 +1450,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for LeaderEndpoint {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1449,20 +1483,38 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 1 {
-                w.str(&self.name, v >= 1, "leader_endpoints[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.name == "") {
+                w.fail(rt::write::not_in_version("leader_endpoints[].name"));
+            }
+            if !(v >= 1) && !(self.host == "") {
+                w.fail(rt::write::not_in_version("leader_endpoints[].host"));
+            }
+            if !(v >= 1) && !(self.port == 0_u16) {
+                w.fail(rt::write::not_in_version("leader_endpoints[].port"));
             }
             if v >= 1 {
-                w.str(&self.host, v >= 1, "leader_endpoints[].host")?;
+                w.str(&self.name, v >= 1, "leader_endpoints[].name");
             }
             if v >= 1 {
-                w.u16(self.port, "leader_endpoints[].port")?;
+                w.str(&self.host, v >= 1, "leader_endpoints[].host");
             }
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("leader_endpoints[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.u16(self.port, "leader_endpoints[].port");
+                }
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "leader_endpoints[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1510,6 +1562,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -1539,9 +1593,9 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..8].copy_from_slice(&self.leader_id.to_be_bytes());
                 r[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
@@ -1553,7 +1607,7 @@ pub mod owned {
                     v >= 1,
                     v,
                     "topics[].partitions[].preferred_successors",
-                )?;
+                );
             }
             if v >= 1 {
                 rt::owned::write_vec(
@@ -1562,12 +1616,13 @@ pub mod owned {
                     v >= 1,
                     v,
                     "topics[].partitions[].preferred_candidates",
-                )?;
+                );
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1603,6 +1658,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ReplicaInfo {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1634,16 +1691,40 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 1 {
-                let r = w.run::<20>("topics[].partitions[].preferred_candidates[].candidate_id")?;
-                r[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
-                r[4..20].copy_from_slice(self.candidate_directory_id.as_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.candidate_id == 0_i32) {
+                w.fail(rt::write::not_in_version(
+                    "topics[].partitions[].preferred_candidates[].candidate_id",
+                ));
             }
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if !(v >= 1) && !(self.candidate_directory_id == rt::Uuid::nil()) {
+                w.fail(rt::write::not_in_version(
+                    "topics[].partitions[].preferred_candidates[].candidate_directory_id",
+                ));
             }
-            Ok(())
+            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<21>("topics[].partitions[].preferred_candidates[].candidate_id") {
+                    r[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
+                    r[4..20].copy_from_slice(self.candidate_directory_id.as_bytes());
+                    r[20] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    if let Some(r) = w.run::<20>("topics[].partitions[].preferred_candidates[].candidate_id") {
+                        r[0..4].copy_from_slice(&self.candidate_id.to_be_bytes());
+                        r[4..20].copy_from_slice(self.candidate_directory_id.as_bytes());
+                    }
+                }
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "topics[].partitions[].preferred_candidates[]._tagged_fields",
+                    );
+                }
+            }
         }
     }
 

@@ -80,9 +80,9 @@ impl<'a> rt::Struct<'a> for EndTxnMarker<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.coordinator_epoch, "coordinator_epoch")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.coordinator_epoch, "coordinator_epoch");
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -184,9 +184,9 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.coordinator_epoch, "coordinator_epoch")?;
-            Ok(())
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.i32(self.coordinator_epoch, "coordinator_epoch");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 

@@ -119,15 +119,16 @@ impl<'a> rt::Struct<'a> for EndTxnRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.transactional_id, v >= 3, "transactional_id")?;
-        w.i64(self.producer_id, "producer_id")?;
-        w.i16(self.producer_epoch, "producer_epoch")?;
-        w.bool(self.committed, "committed")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.transactional_id, v >= 3, "transactional_id");
+        w.i64(self.producer_id, "producer_id");
+        w.i16(self.producer_epoch, "producer_epoch");
+        w.bool(self.committed, "committed");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -302,18 +303,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.transactional_id, v >= 3, "transactional_id")?;
-            {
-                let r = w.run::<11>("producer_id")?;
-                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
-                r[10] = u8::from(self.committed);
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.transactional_id, v >= 3, "transactional_id");
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<12>("producer_id") {
+                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                    r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                    r[10] = u8::from(self.committed);
+                    r[11] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<11>("producer_id") {
+                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                    r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                    r[10] = u8::from(self.committed);
+                }
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -138,19 +138,20 @@ impl<'a> rt::Struct<'a> for EndTxnResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
         if v >= 5 {
-            w.i64(self.producer_id, "producer_id")?;
+            w.i64(self.producer_id, "producer_id");
         }
         if v >= 5 {
-            w.i16(self.producer_epoch, "producer_epoch")?;
+            w.i16(self.producer_epoch, "producer_epoch");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -330,21 +331,30 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            if v >= 5 {
-                let r = w.run::<10>("producer_id")?;
-                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+            if (v >= 5) && (v >= 3) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<11>("producer_id") {
+                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                    r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                    r[10] = 0;
+                }
+            } else {
+                if v >= 5 {
+                    if let Some(r) = w.run::<10>("producer_id") {
+                        r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                        r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                    }
+                }
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -109,14 +109,15 @@ impl<'a> rt::Struct<'a> for EnvelopeRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.bytes(self.request_data, true, "request_data")?;
-        w.opt_bytes(self.request_principal, true, "request_principal")?;
-        w.bytes(self.client_host_address, true, "client_host_address")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.bytes(self.request_data, true, "request_data");
+        w.opt_bytes(self.request_principal, true, true, "request_principal");
+        w.bytes(self.client_host_address, true, "client_host_address");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -272,14 +273,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.bytes(&self.request_data, true, "request_data")?;
-            w.opt_bytes(self.request_principal.as_deref(), true, "request_principal")?;
-            w.bytes(&self.client_host_address, true, "client_host_address")?;
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.bytes(&self.request_data, true, "request_data");
+            w.opt_bytes(self.request_principal.as_deref(), true, true, "request_principal");
+            w.bytes(&self.client_host_address, true, "client_host_address");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

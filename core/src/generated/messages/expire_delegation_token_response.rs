@@ -109,14 +109,15 @@ impl<'a> rt::Struct<'a> for ExpireDelegationTokenResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
-        w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms")?;
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "error_code");
+        w.i64(self.expiry_timestamp_ms, "expiry_timestamp_ms");
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -269,17 +270,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<14>("error_code")?;
-                r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                r[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
-                r[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<15>("error_code") {
+                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+                    r[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                    r[14] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<14>("error_code") {
+                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[2..10].copy_from_slice(&self.expiry_timestamp_ms.to_be_bytes());
+                    r[10..14].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

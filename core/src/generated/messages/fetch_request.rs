@@ -298,30 +298,39 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v <= 14 {
-            w.i32(self.replica_id, "replica_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 14) && !(self.replica_id == -1_i32) {
+            w.fail(rt::write::not_in_version("replica_id"));
         }
-        w.i32(self.max_wait_ms, "max_wait_ms")?;
-        w.i32(self.min_bytes, "min_bytes")?;
+        if !(v >= 15) && !(self.replica_state == ReplicaState::DEFAULT) {
+            w.fail(rt::write::not_in_version("replica_state"));
+        }
+        if !(v >= 7) && !(self.forgotten_topics_data.is_empty()) {
+            w.fail(rt::write::not_in_version("forgotten_topics_data"));
+        }
+        if v <= 14 {
+            w.i32(self.replica_id, "replica_id");
+        }
+        w.i32(self.max_wait_ms, "max_wait_ms");
+        w.i32(self.min_bytes, "min_bytes");
         if v >= 3 {
-            w.i32(self.max_bytes, "max_bytes")?;
+            w.i32(self.max_bytes, "max_bytes");
         }
         if v >= 4 {
-            w.i8(self.isolation_level, "isolation_level")?;
+            w.i8(self.isolation_level, "isolation_level");
         }
         if v >= 7 {
-            w.i32(self.session_id, "session_id")?;
+            w.i32(self.session_id, "session_id");
         }
         if v >= 7 {
-            w.i32(self.session_epoch, "session_epoch")?;
+            w.i32(self.session_epoch, "session_epoch");
         }
-        w.array(&self.topics, v >= 12, v, "topics")?;
+        w.array(&self.topics, v >= 12, v, "topics");
         if v >= 7 {
-            w.array(&self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data")?;
+            w.array(&self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data");
         }
         if v >= 11 {
-            w.str(self.rack_id, v >= 12, "rack_id")?;
+            w.str(self.rack_id, v >= 12, "rack_id");
         }
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
@@ -329,25 +338,26 @@ impl<'a> rt::Struct<'a> for FetchRequest<'a> {
             tags += usize::from(has_cluster_id);
             let has_replica_state = v >= 15 && !(self.replica_state == ReplicaState::DEFAULT);
             tags += usize::from(has_replica_state);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_cluster_id {
-                let s = rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id")?;
-                w.uvarint(0, "cluster_id")?;
-                w.uvarint(s as u32, "cluster_id")?;
-                w.opt_str(self.cluster_id, true, "cluster_id")?;
+                let s = w.ok(rt::write::opt_str_size(self.cluster_id, true, v >= 12, "cluster_id"));
+                w.uvarint(0, "cluster_id");
+                w.uvarint(s as u32, "cluster_id");
+                w.opt_str(self.cluster_id, true, v >= 12, "cluster_id");
             }
-            w.unknown_tags_before(&mut unknown, 1)?;
+            w.unknown_tags_before(&mut unknown, 1);
             if has_replica_state {
-                let s = rt::Struct::size(&self.replica_state, v)?;
-                w.uvarint(1, "replica_state")?;
-                w.uvarint(s as u32, "replica_state")?;
-                rt::Struct::write(&self.replica_state, w, v)?;
+                let s = w.ok(rt::Struct::size(&self.replica_state, v));
+                w.uvarint(1, "replica_state");
+                w.uvarint(s as u32, "replica_state");
+                rt::Struct::write(&self.replica_state, w, v);
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -514,17 +524,24 @@ impl<'a> rt::Struct<'a> for ReplicaState<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 15 {
-            w.i32(self.replica_id, "replica_state.replica_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 15) && !(self.replica_id == -1_i32) {
+            w.fail(rt::write::not_in_version("replica_state.replica_id"));
+        }
+        if !(v >= 15) && !(self.replica_epoch == -1_i64) {
+            w.fail(rt::write::not_in_version("replica_state.replica_epoch"));
         }
         if v >= 15 {
-            w.i64(self.replica_epoch, "replica_state.replica_epoch")?;
+            w.i32(self.replica_id, "replica_state.replica_id");
+        }
+        if v >= 15 {
+            w.i64(self.replica_epoch, "replica_state.replica_epoch");
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -684,18 +701,19 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v <= 12 {
-            w.str(self.topic, v >= 12, "topics[].topic")?;
+            w.str(self.topic, v >= 12, "topics[].topic");
         }
         if v >= 13 {
-            w.uuid(self.topic_id, "topics[].topic_id")?;
+            w.uuid(self.topic_id, "topics[].topic_id");
         }
-        w.array(&self.partitions, v >= 12, v, "topics[].partitions")?;
+        w.array(&self.partitions, v >= 12, v, "topics[].partitions");
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -881,20 +899,27 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 7) && !(self.partitions.is_empty()) {
+            w.fail(rt::write::not_in_version("forgotten_topics_data[].partitions"));
+        }
         if (7..=12).contains(&v) {
-            w.str(self.topic, v >= 12, "forgotten_topics_data[].topic")?;
+            w.str(self.topic, v >= 12, "forgotten_topics_data[].topic");
         }
         if v >= 13 {
-            w.uuid(self.topic_id, "forgotten_topics_data[].topic_id")?;
+            w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
         }
         if v >= 7 {
-            w.array(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions")?;
+            w.array(&self.partitions, v >= 12, v, "forgotten_topics_data[].partitions");
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "forgotten_topics_data[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1171,44 +1196,48 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition, "topics[].partitions[].partition")?;
-        if v >= 9 {
-            w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 12) && !(self.last_fetched_epoch == -1_i32) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
         }
-        w.i64(self.fetch_offset, "topics[].partitions[].fetch_offset")?;
+        w.i32(self.partition, "topics[].partitions[].partition");
+        if v >= 9 {
+            w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
+        }
+        w.i64(self.fetch_offset, "topics[].partitions[].fetch_offset");
         if v >= 12 {
-            w.i32(self.last_fetched_epoch, "topics[].partitions[].last_fetched_epoch")?;
+            w.i32(self.last_fetched_epoch, "topics[].partitions[].last_fetched_epoch");
         }
         if v >= 5 {
-            w.i64(self.log_start_offset, "topics[].partitions[].log_start_offset")?;
+            w.i64(self.log_start_offset, "topics[].partitions[].log_start_offset");
         }
-        w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes")?;
+        w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes");
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
             let has_replica_directory_id = v >= 17 && !(self.replica_directory_id == rt::Uuid::nil());
             tags += usize::from(has_replica_directory_id);
             let has_high_watermark = v >= 18 && !(self.high_watermark == 9223372036854775807_i64);
             tags += usize::from(has_high_watermark);
-            w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields")?;
+            w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_replica_directory_id {
                 let s = 16;
-                w.uvarint(0, "topics[].partitions[].replica_directory_id")?;
-                w.uvarint(s as u32, "topics[].partitions[].replica_directory_id")?;
-                w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id")?;
+                w.uvarint(0, "topics[].partitions[].replica_directory_id");
+                w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
+                w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
             }
-            w.unknown_tags_before(&mut unknown, 1)?;
+            w.unknown_tags_before(&mut unknown, 1);
             if has_high_watermark {
                 let s = 8;
-                w.uvarint(1, "topics[].partitions[].high_watermark")?;
-                w.uvarint(s as u32, "topics[].partitions[].high_watermark")?;
-                w.i64(self.high_watermark, "topics[].partitions[].high_watermark")?;
+                w.uvarint(1, "topics[].partitions[].high_watermark");
+                w.uvarint(s as u32, "topics[].partitions[].high_watermark");
+                w.i64(self.high_watermark, "topics[].partitions[].high_watermark");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1911,32 +1940,41 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v <= 14 {
-                w.i32(self.replica_id, "replica_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 14) && !(self.replica_id == -1_i32) {
+                w.fail(rt::write::not_in_version("replica_id"));
             }
-            {
-                let r = w.run::<8>("max_wait_ms")?;
+            if !(v >= 15) && !(self.replica_state == ReplicaState::default()) {
+                w.fail(rt::write::not_in_version("replica_state"));
+            }
+            if !(v >= 7) && !(self.forgotten_topics_data.is_empty()) {
+                w.fail(rt::write::not_in_version("forgotten_topics_data"));
+            }
+            if v <= 14 {
+                w.i32(self.replica_id, "replica_id");
+            }
+            if let Some(r) = w.run::<8>("max_wait_ms") {
                 r[0..4].copy_from_slice(&self.max_wait_ms.to_be_bytes());
                 r[4..8].copy_from_slice(&self.min_bytes.to_be_bytes());
             }
             if v >= 3 {
-                w.i32(self.max_bytes, "max_bytes")?;
+                w.i32(self.max_bytes, "max_bytes");
             }
             if v >= 4 {
-                w.i8(self.isolation_level, "isolation_level")?;
+                w.i8(self.isolation_level, "isolation_level");
             }
             if v >= 7 {
-                let r = w.run::<8>("session_id")?;
-                r[0..4].copy_from_slice(&self.session_id.to_be_bytes());
-                r[4..8].copy_from_slice(&self.session_epoch.to_be_bytes());
+                if let Some(r) = w.run::<8>("session_id") {
+                    r[0..4].copy_from_slice(&self.session_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.session_epoch.to_be_bytes());
+                }
             }
-            rt::owned::write_vec(w, &self.topics, v >= 12, v, "topics")?;
+            rt::owned::write_vec(w, &self.topics, v >= 12, v, "topics");
             if v >= 7 {
-                rt::owned::write_vec(w, &self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data")?;
+                rt::owned::write_vec(w, &self.forgotten_topics_data, v >= 12, v, "forgotten_topics_data");
             }
             if v >= 11 {
-                w.str(&self.rack_id, v >= 12, "rack_id")?;
+                w.str(&self.rack_id, v >= 12, "rack_id");
             }
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -1944,25 +1982,31 @@ pub mod owned {
                 tags += usize::from(has_cluster_id);
                 let has_replica_state = v >= 15 && !(self.replica_state == ReplicaState::default());
                 tags += usize::from(has_replica_state);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_cluster_id {
-                    let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, v >= 12, "cluster_id")?;
-                    w.uvarint(0, "cluster_id")?;
-                    w.uvarint(s as u32, "cluster_id")?;
-                    w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
+                    let s = w.ok(rt::write::opt_str_size(
+                        self.cluster_id.as_deref(),
+                        true,
+                        v >= 12,
+                        "cluster_id",
+                    ));
+                    w.uvarint(0, "cluster_id");
+                    w.uvarint(s as u32, "cluster_id");
+                    w.opt_str(self.cluster_id.as_deref(), true, v >= 12, "cluster_id");
                 }
-                w.unknown_tags_before(&mut unknown, 1)?;
+                w.unknown_tags_before(&mut unknown, 1);
                 if has_replica_state {
-                    let s = rt::OwnedStruct::size(&self.replica_state, v)?;
-                    w.uvarint(1, "replica_state")?;
-                    w.uvarint(s as u32, "replica_state")?;
-                    rt::OwnedStruct::write(&self.replica_state, w, v)?;
+                    let s = w.ok(rt::OwnedStruct::size(&self.replica_state, v));
+                    w.uvarint(1, "replica_state");
+                    w.uvarint(s as u32, "replica_state");
+                    rt::OwnedStruct::write(&self.replica_state, w, v);
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1998,6 +2042,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ReplicaState {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2023,16 +2069,33 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 15 {
-                let r = w.run::<12>("replica_state.replica_id")?;
-                r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
-                r[4..12].copy_from_slice(&self.replica_epoch.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 15) && !(self.replica_id == -1_i32) {
+                w.fail(rt::write::not_in_version("replica_state.replica_id"));
             }
-            if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if !(v >= 15) && !(self.replica_epoch == -1_i64) {
+                w.fail(rt::write::not_in_version("replica_state.replica_epoch"));
             }
-            Ok(())
+            if (v >= 15) && (v >= 12) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<13>("replica_state.replica_id") {
+                    r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.replica_epoch.to_be_bytes());
+                    r[12] = 0;
+                }
+            } else {
+                if v >= 15 {
+                    if let Some(r) = w.run::<12>("replica_state.replica_id") {
+                        r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
+                        r[4..12].copy_from_slice(&self.replica_epoch.to_be_bytes());
+                    }
+                }
+                if v >= 12 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "replica_state._tagged_fields");
+                }
+            }
         }
     }
 
@@ -2072,6 +2135,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for FetchTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2092,18 +2157,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v <= 12 {
-                w.str(&self.topic, v >= 12, "topics[].topic")?;
+                w.str(&self.topic, v >= 12, "topics[].topic");
             }
             if v >= 13 {
-                w.uuid(self.topic_id, "topics[].topic_id")?;
+                w.uuid(self.topic_id, "topics[].topic_id");
             }
-            rt::owned::write_vec(w, &self.partitions, v >= 12, v, "topics[].partitions")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 12, v, "topics[].partitions");
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2143,6 +2210,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ForgottenTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2168,20 +2237,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 7) && !(self.partitions.is_empty()) {
+                w.fail(rt::write::not_in_version("forgotten_topics_data[].partitions"));
+            }
             if (7..=12).contains(&v) {
-                w.str(&self.topic, v >= 12, "forgotten_topics_data[].topic")?;
+                w.str(&self.topic, v >= 12, "forgotten_topics_data[].topic");
             }
             if v >= 13 {
-                w.uuid(self.topic_id, "forgotten_topics_data[].topic_id")?;
+                w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
             }
             if v >= 7 {
-                rt::owned::write_vec(w, &self.partitions, v >= 12, v, "forgotten_topics_data[].partitions")?;
+                rt::owned::write_vec(w, &self.partitions, v >= 12, v, "forgotten_topics_data[].partitions");
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "forgotten_topics_data[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -2241,6 +2318,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for FetchPartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -2276,44 +2355,49 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition, "topics[].partitions[].partition")?;
-            if v >= 9 {
-                w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 12) && !(self.last_fetched_epoch == -1_i32) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].last_fetched_epoch"));
             }
-            w.i64(self.fetch_offset, "topics[].partitions[].fetch_offset")?;
+            w.i32(self.partition, "topics[].partitions[].partition");
+            if v >= 9 {
+                w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
+            }
+            w.i64(self.fetch_offset, "topics[].partitions[].fetch_offset");
             if v >= 12 {
-                w.i32(self.last_fetched_epoch, "topics[].partitions[].last_fetched_epoch")?;
+                w.i32(self.last_fetched_epoch, "topics[].partitions[].last_fetched_epoch");
             }
             if v >= 5 {
-                w.i64(self.log_start_offset, "topics[].partitions[].log_start_offset")?;
+                w.i64(self.log_start_offset, "topics[].partitions[].log_start_offset");
             }
-            w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes")?;
+            w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes");
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_replica_directory_id = v >= 17 && !(self.replica_directory_id == rt::Uuid::nil());
                 tags += usize::from(has_replica_directory_id);
                 let has_high_watermark = v >= 18 && !(self.high_watermark == 9223372036854775807_i64);
                 tags += usize::from(has_high_watermark);
-                w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields")?;
+                w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_replica_directory_id {
                     let s = 16;
-                    w.uvarint(0, "topics[].partitions[].replica_directory_id")?;
-                    w.uvarint(s as u32, "topics[].partitions[].replica_directory_id")?;
-                    w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id")?;
+                    w.uvarint(0, "topics[].partitions[].replica_directory_id");
+                    w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
+                    w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
                 }
-                w.unknown_tags_before(&mut unknown, 1)?;
+                w.unknown_tags_before(&mut unknown, 1);
                 if has_high_watermark {
                     let s = 8;
-                    w.uvarint(1, "topics[].partitions[].high_watermark")?;
-                    w.uvarint(s as u32, "topics[].partitions[].high_watermark")?;
-                    w.i64(self.high_watermark, "topics[].partitions[].high_watermark")?;
+                    w.uvarint(1, "topics[].partitions[].high_watermark");
+                    w.uvarint(s as u32, "topics[].partitions[].high_watermark");
+                    w.i64(self.high_watermark, "topics[].partitions[].high_watermark");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

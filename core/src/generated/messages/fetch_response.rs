@@ -194,33 +194,40 @@ impl<'a> rt::Struct<'a> for FetchResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 7) && !(self.session_id == 0_i32) {
+            w.fail(rt::write::not_in_version("session_id"));
+        }
+        if !(v >= 16) && !(self.node_endpoints.is_empty()) {
+            w.fail(rt::write::not_in_version("node_endpoints"));
+        }
         if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
         }
         if v >= 7 {
-            w.i16(self.error_code, "error_code")?;
+            w.i16(self.error_code, "error_code");
         }
         if v >= 7 {
-            w.i32(self.session_id, "session_id")?;
+            w.i32(self.session_id, "session_id");
         }
-        w.array(&self.responses, v >= 12, v, "responses")?;
+        w.array(&self.responses, v >= 12, v, "responses");
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
             let has_node_endpoints = v >= 16 && !(self.node_endpoints.is_empty());
             tags += usize::from(has_node_endpoints);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_node_endpoints {
-                let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                w.uvarint(0, "node_endpoints")?;
-                w.uvarint(s as u32, "node_endpoints")?;
-                w.array(&self.node_endpoints, true, v, "node_endpoints")?;
+                let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
+                w.uvarint(0, "node_endpoints");
+                w.uvarint(s as u32, "node_endpoints");
+                w.array(&self.node_endpoints, true, v, "node_endpoints");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -380,18 +387,19 @@ impl<'a> rt::Struct<'a> for FetchableTopicResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v <= 12 {
-            w.str(self.topic, v >= 12, "responses[].topic")?;
+            w.str(self.topic, v >= 12, "responses[].topic");
         }
         if v >= 13 {
-            w.uuid(self.topic_id, "responses[].topic_id")?;
+            w.uuid(self.topic_id, "responses[].topic_id");
         }
-        w.array(&self.partitions, v >= 12, v, "responses[].partitions")?;
+        w.array(&self.partitions, v >= 12, v, "responses[].partitions");
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -603,23 +611,36 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 16 {
-            w.i32(self.node_id, "node_endpoints[].node_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 16) && !(self.node_id == 0_i32) {
+            w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+        }
+        if !(v >= 16) && !(self.host == "") {
+            w.fail(rt::write::not_in_version("node_endpoints[].host"));
+        }
+        if !(v >= 16) && !(self.port == 0_i32) {
+            w.fail(rt::write::not_in_version("node_endpoints[].port"));
+        }
+        if !(v >= 16) && !(self.rack == None) {
+            w.fail(rt::write::not_in_version("node_endpoints[].rack"));
         }
         if v >= 16 {
-            w.str(self.host, v >= 12, "node_endpoints[].host")?;
+            w.i32(self.node_id, "node_endpoints[].node_id");
         }
         if v >= 16 {
-            w.i32(self.port, "node_endpoints[].port")?;
+            w.str(self.host, v >= 12, "node_endpoints[].host");
         }
         if v >= 16 {
-            w.opt_str(self.rack, v >= 12, "node_endpoints[].rack")?;
+            w.i32(self.port, "node_endpoints[].port");
+        }
+        if v >= 16 {
+            w.opt_str(self.rack, v >= 12, v >= 16, "node_endpoints[].rack");
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -971,31 +992,46 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
-        w.i16(self.error_code, "responses[].partitions[].error_code")?;
-        w.i64(self.high_watermark, "responses[].partitions[].high_watermark")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 12) && !(self.diverging_epoch == EpochEndOffset::DEFAULT) {
+            w.fail(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
+        }
+        if !(v >= 12) && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+            w.fail(rt::write::not_in_version("responses[].partitions[].current_leader"));
+        }
+        if !(v >= 12) && !(self.snapshot_id == SnapshotId::DEFAULT) {
+            w.fail(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
+        }
+        if !(v >= 11) && !(self.preferred_read_replica == -1_i32) {
+            w.fail(rt::write::not_in_version(
+                "responses[].partitions[].preferred_read_replica",
+            ));
+        }
+        w.i32(self.partition_index, "responses[].partitions[].partition_index");
+        w.i16(self.error_code, "responses[].partitions[].error_code");
+        w.i64(self.high_watermark, "responses[].partitions[].high_watermark");
         if v >= 4 {
-            w.i64(self.last_stable_offset, "responses[].partitions[].last_stable_offset")?;
+            w.i64(self.last_stable_offset, "responses[].partitions[].last_stable_offset");
         }
         if v >= 5 {
-            w.i64(self.log_start_offset, "responses[].partitions[].log_start_offset")?;
+            w.i64(self.log_start_offset, "responses[].partitions[].log_start_offset");
         }
         if v >= 4 {
             w.opt_array(
                 &self.aborted_transactions,
                 v >= 12,
+                v >= 4,
                 v,
                 "responses[].partitions[].aborted_transactions",
-            )?;
+            );
         }
         if v >= 11 {
             w.i32(
                 self.preferred_read_replica,
                 "responses[].partitions[].preferred_read_replica",
-            )?;
+            );
         }
-        w.opt_bytes(self.records, v >= 12, "responses[].partitions[].records")?;
+        w.opt_bytes(self.records, v >= 12, true, "responses[].partitions[].records");
         if v >= 12 {
             let mut tags = self.unknown_tagged_fields.len();
             let has_diverging_epoch = true && !(self.diverging_epoch == EpochEndOffset::DEFAULT);
@@ -1004,32 +1040,36 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
             tags += usize::from(has_current_leader);
             let has_snapshot_id = true && !(self.snapshot_id == SnapshotId::DEFAULT);
             tags += usize::from(has_snapshot_id);
-            w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields")?;
+            w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_diverging_epoch {
-                let s = rt::Struct::size(&self.diverging_epoch, v)?;
-                w.uvarint(0, "responses[].partitions[].diverging_epoch")?;
-                w.uvarint(s as u32, "responses[].partitions[].diverging_epoch")?;
-                rt::Struct::write(&self.diverging_epoch, w, v)?;
+                let s = w.ok(rt::Struct::size(&self.diverging_epoch, v));
+                w.uvarint(0, "responses[].partitions[].diverging_epoch");
+                w.uvarint(s as u32, "responses[].partitions[].diverging_epoch");
+                rt::Struct::write(&self.diverging_epoch, w, v);
             }
-            w.unknown_tags_before(&mut unknown, 1)?;
+            w.unknown_tags_before(&mut unknown, 1);
             if has_current_leader {
-                let s = rt::Struct::size(&self.current_leader, v)?;
-                w.uvarint(1, "responses[].partitions[].current_leader")?;
-                w.uvarint(s as u32, "responses[].partitions[].current_leader")?;
-                rt::Struct::write(&self.current_leader, w, v)?;
+                let s = w.ok(rt::Struct::size(&self.current_leader, v));
+                w.uvarint(1, "responses[].partitions[].current_leader");
+                w.uvarint(s as u32, "responses[].partitions[].current_leader");
+                rt::Struct::write(&self.current_leader, w, v);
             }
-            w.unknown_tags_before(&mut unknown, 2)?;
+            w.unknown_tags_before(&mut unknown, 2);
             if has_snapshot_id {
-                let s = rt::Struct::size(&self.snapshot_id, v)?;
-                w.uvarint(2, "responses[].partitions[].snapshot_id")?;
-                w.uvarint(s as u32, "responses[].partitions[].snapshot_id")?;
-                rt::Struct::write(&self.snapshot_id, w, v)?;
+                let s = w.ok(rt::Struct::size(&self.snapshot_id, v));
+                w.uvarint(2, "responses[].partitions[].snapshot_id");
+                w.uvarint(s as u32, "responses[].partitions[].snapshot_id");
+                rt::Struct::write(&self.snapshot_id, w, v);
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "responses[].partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1202,17 +1242,31 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 12 {
-            w.i32(self.epoch, "responses[].partitions[].diverging_epoch.epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 12) && !(self.epoch == -1_i32) {
+            w.fail(rt::write::not_in_version(
+                "responses[].partitions[].diverging_epoch.epoch",
+            ));
+        }
+        if !(v >= 12) && !(self.end_offset == -1_i64) {
+            w.fail(rt::write::not_in_version(
+                "responses[].partitions[].diverging_epoch.end_offset",
+            ));
         }
         if v >= 12 {
-            w.i64(self.end_offset, "responses[].partitions[].diverging_epoch.end_offset")?;
+            w.i32(self.epoch, "responses[].partitions[].diverging_epoch.epoch");
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.i64(self.end_offset, "responses[].partitions[].diverging_epoch.end_offset");
         }
-        Ok(())
+        if v >= 12 {
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "responses[].partitions[].diverging_epoch._tagged_fields",
+            );
+        }
     }
 }
 
@@ -1385,20 +1439,34 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 12) && !(self.leader_id == -1_i32) {
+            w.fail(rt::write::not_in_version(
+                "responses[].partitions[].current_leader.leader_id",
+            ));
+        }
+        if !(v >= 12) && !(self.leader_epoch == -1_i32) {
+            w.fail(rt::write::not_in_version(
+                "responses[].partitions[].current_leader.leader_epoch",
+            ));
+        }
         if v >= 12 {
-            w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
+            w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id");
         }
         if v >= 12 {
             w.i32(
                 self.leader_epoch,
                 "responses[].partitions[].current_leader.leader_epoch",
-            )?;
+            );
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "responses[].partitions[].current_leader._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1540,13 +1608,17 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset")?;
-        w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i64(self.end_offset, "responses[].partitions[].snapshot_id.end_offset");
+        w.i32(self.epoch, "responses[].partitions[].snapshot_id.epoch");
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "responses[].partitions[].snapshot_id._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1725,23 +1797,37 @@ impl<'a> rt::Struct<'a> for AbortedTransaction<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 4) && !(self.producer_id == 0_i64) {
+            w.fail(rt::write::not_in_version(
+                "responses[].partitions[].aborted_transactions[].producer_id",
+            ));
+        }
+        if !(v >= 4) && !(self.first_offset == 0_i64) {
+            w.fail(rt::write::not_in_version(
+                "responses[].partitions[].aborted_transactions[].first_offset",
+            ));
+        }
         if v >= 4 {
             w.i64(
                 self.producer_id,
                 "responses[].partitions[].aborted_transactions[].producer_id",
-            )?;
+            );
         }
         if v >= 4 {
             w.i64(
                 self.first_offset,
                 "responses[].partitions[].aborted_transactions[].first_offset",
-            )?;
+            );
         }
         if v >= 12 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "responses[].partitions[].aborted_transactions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -2483,32 +2569,40 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 7) && !(self.session_id == 0_i32) {
+                w.fail(rt::write::not_in_version("session_id"));
+            }
+            if !(v >= 16) && !(self.node_endpoints.is_empty()) {
+                w.fail(rt::write::not_in_version("node_endpoints"));
+            }
             if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
             if v >= 7 {
-                let r = w.run::<6>("error_code")?;
-                r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
-                r[2..6].copy_from_slice(&self.session_id.to_be_bytes());
+                if let Some(r) = w.run::<6>("error_code") {
+                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[2..6].copy_from_slice(&self.session_id.to_be_bytes());
+                }
             }
-            rt::owned::write_vec(w, &self.responses, v >= 12, v, "responses")?;
+            rt::owned::write_vec(w, &self.responses, v >= 12, v, "responses");
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_node_endpoints = v >= 16 && !(self.node_endpoints.is_empty());
                 tags += usize::from(has_node_endpoints);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_node_endpoints {
-                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                    w.uvarint(0, "node_endpoints")?;
-                    w.uvarint(s as u32, "node_endpoints")?;
-                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
+                    let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
+                    w.uvarint(0, "node_endpoints");
+                    w.uvarint(s as u32, "node_endpoints");
+                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2548,6 +2642,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for FetchableTopicResponse {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2568,18 +2664,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v <= 12 {
-                w.str(&self.topic, v >= 12, "responses[].topic")?;
+                w.str(&self.topic, v >= 12, "responses[].topic");
             }
             if v >= 13 {
-                w.uuid(self.topic_id, "responses[].topic_id")?;
+                w.uuid(self.topic_id, "responses[].topic_id");
             }
-            rt::owned::write_vec(w, &self.partitions, v >= 12, v, "responses[].partitions")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 12, v, "responses[].partitions");
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2623,6 +2721,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for NodeEndpoint {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2660,23 +2760,37 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 16 {
-                w.i32(self.node_id, "node_endpoints[].node_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 16) && !(self.node_id == 0_i32) {
+                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if !(v >= 16) && !(self.host == "") {
+                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if !(v >= 16) && !(self.port == 0_i32) {
+                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            if !(v >= 16) && !(self.rack.is_none()) {
+                w.fail(rt::write::not_in_version("node_endpoints[].rack"));
             }
             if v >= 16 {
-                w.str(&self.host, v >= 12, "node_endpoints[].host")?;
+                w.i32(self.node_id, "node_endpoints[].node_id");
             }
             if v >= 16 {
-                w.i32(self.port, "node_endpoints[].port")?;
+                w.str(&self.host, v >= 12, "node_endpoints[].host");
             }
             if v >= 16 {
-                w.opt_str(self.rack.as_deref(), v >= 12, "node_endpoints[].rack")?;
+                w.i32(self.port, "node_endpoints[].port");
+            }
+            if v >= 16 {
+                w.opt_str(self.rack.as_deref(), v >= 12, v >= 16, "node_endpoints[].rack");
             }
             if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2748,6 +2862,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 14;
@@ -2816,35 +2932,55 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<14>("responses[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 12) && !(self.diverging_epoch == EpochEndOffset::default()) {
+                w.fail(rt::write::not_in_version("responses[].partitions[].diverging_epoch"));
+            }
+            if !(v >= 12) && !(self.current_leader == LeaderIdAndEpoch::default()) {
+                w.fail(rt::write::not_in_version("responses[].partitions[].current_leader"));
+            }
+            if !(v >= 12) && !(self.snapshot_id == SnapshotId::default()) {
+                w.fail(rt::write::not_in_version("responses[].partitions[].snapshot_id"));
+            }
+            if !(v >= 11) && !(self.preferred_read_replica == -1_i32) {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].preferred_read_replica",
+                ));
+            }
+            if let Some(r) = w.run::<14>("responses[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
                 r[6..14].copy_from_slice(&self.high_watermark.to_be_bytes());
             }
             if v >= 4 {
-                w.i64(self.last_stable_offset, "responses[].partitions[].last_stable_offset")?;
+                w.i64(self.last_stable_offset, "responses[].partitions[].last_stable_offset");
             }
             if v >= 5 {
-                w.i64(self.log_start_offset, "responses[].partitions[].log_start_offset")?;
+                w.i64(self.log_start_offset, "responses[].partitions[].log_start_offset");
             }
             if v >= 4 {
                 rt::owned::write_opt_vec(
                     w,
                     self.aborted_transactions.as_deref(),
                     v >= 12,
+                    v >= 4,
                     v,
                     "responses[].partitions[].aborted_transactions",
-                )?;
+                );
             }
             if v >= 11 {
                 w.i32(
                     self.preferred_read_replica,
                     "responses[].partitions[].preferred_read_replica",
-                )?;
+                );
             }
-            w.opt_bytes(self.records.as_deref(), v >= 12, "responses[].partitions[].records")?;
+            w.opt_bytes(
+                self.records.as_deref(),
+                v >= 12,
+                true,
+                "responses[].partitions[].records",
+            );
             if v >= 12 {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_diverging_epoch = true && !(self.diverging_epoch == EpochEndOffset::default());
@@ -2853,32 +2989,36 @@ pub mod owned {
                 tags += usize::from(has_current_leader);
                 let has_snapshot_id = true && !(self.snapshot_id == SnapshotId::default());
                 tags += usize::from(has_snapshot_id);
-                w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields")?;
+                w.uvarint(tags as u32, "responses[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_diverging_epoch {
-                    let s = rt::OwnedStruct::size(&self.diverging_epoch, v)?;
-                    w.uvarint(0, "responses[].partitions[].diverging_epoch")?;
-                    w.uvarint(s as u32, "responses[].partitions[].diverging_epoch")?;
-                    rt::OwnedStruct::write(&self.diverging_epoch, w, v)?;
+                    let s = w.ok(rt::OwnedStruct::size(&self.diverging_epoch, v));
+                    w.uvarint(0, "responses[].partitions[].diverging_epoch");
+                    w.uvarint(s as u32, "responses[].partitions[].diverging_epoch");
+                    rt::OwnedStruct::write(&self.diverging_epoch, w, v);
                 }
-                w.unknown_tags_before(&mut unknown, 1)?;
+                w.unknown_tags_before(&mut unknown, 1);
                 if has_current_leader {
-                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
-                    w.uvarint(1, "responses[].partitions[].current_leader")?;
-                    w.uvarint(s as u32, "responses[].partitions[].current_leader")?;
-                    rt::OwnedStruct::write(&self.current_leader, w, v)?;
+                    let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
+                    w.uvarint(1, "responses[].partitions[].current_leader");
+                    w.uvarint(s as u32, "responses[].partitions[].current_leader");
+                    rt::OwnedStruct::write(&self.current_leader, w, v);
                 }
-                w.unknown_tags_before(&mut unknown, 2)?;
+                w.unknown_tags_before(&mut unknown, 2);
                 if has_snapshot_id {
-                    let s = rt::OwnedStruct::size(&self.snapshot_id, v)?;
-                    w.uvarint(2, "responses[].partitions[].snapshot_id")?;
-                    w.uvarint(s as u32, "responses[].partitions[].snapshot_id")?;
-                    rt::OwnedStruct::write(&self.snapshot_id, w, v)?;
+                    let s = w.ok(rt::OwnedStruct::size(&self.snapshot_id, v));
+                    w.uvarint(2, "responses[].partitions[].snapshot_id");
+                    w.uvarint(s as u32, "responses[].partitions[].snapshot_id");
+                    rt::OwnedStruct::write(&self.snapshot_id, w, v);
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "responses[].partitions[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -2914,6 +3054,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for EpochEndOffset {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2945,16 +3087,40 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 12 {
-                let r = w.run::<12>("responses[].partitions[].diverging_epoch.epoch")?;
-                r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
-                r[4..12].copy_from_slice(&self.end_offset.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 12) && !(self.epoch == -1_i32) {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].diverging_epoch.epoch",
+                ));
             }
-            if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if !(v >= 12) && !(self.end_offset == -1_i64) {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].diverging_epoch.end_offset",
+                ));
             }
-            Ok(())
+            if (v >= 12) && (v >= 12) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<13>("responses[].partitions[].diverging_epoch.epoch") {
+                    r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.end_offset.to_be_bytes());
+                    r[12] = 0;
+                }
+            } else {
+                if v >= 12 {
+                    if let Some(r) = w.run::<12>("responses[].partitions[].diverging_epoch.epoch") {
+                        r[0..4].copy_from_slice(&self.epoch.to_be_bytes());
+                        r[4..12].copy_from_slice(&self.end_offset.to_be_bytes());
+                    }
+                }
+                if v >= 12 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "responses[].partitions[].diverging_epoch._tagged_fields",
+                    );
+                }
+            }
         }
     }
 
@@ -2990,6 +3156,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -3021,16 +3189,40 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 12 {
-                let r = w.run::<8>("responses[].partitions[].current_leader.leader_id")?;
-                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 12) && !(self.leader_id == -1_i32) {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].current_leader.leader_id",
+                ));
             }
-            if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if !(v >= 12) && !(self.leader_epoch == -1_i32) {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].current_leader.leader_epoch",
+                ));
             }
-            Ok(())
+            if (v >= 12) && (v >= 12) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("responses[].partitions[].current_leader.leader_id") {
+                    r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                if v >= 12 {
+                    if let Some(r) = w.run::<8>("responses[].partitions[].current_leader.leader_id") {
+                        r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                        r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    }
+                }
+                if v >= 12 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "responses[].partitions[].current_leader._tagged_fields",
+                    );
+                }
+            }
         }
     }
 
@@ -3066,6 +3258,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for SnapshotId {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -3081,16 +3275,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("responses[].partitions[].snapshot_id.end_offset")?;
-                r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
-                r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if v >= 12 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<13>("responses[].partitions[].snapshot_id.end_offset") {
+                    r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+                    r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+                    r[12] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<12>("responses[].partitions[].snapshot_id.end_offset") {
+                    r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+                    r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+                }
+                if v >= 12 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "responses[].partitions[].snapshot_id._tagged_fields",
+                    );
+                }
             }
-            if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -3126,6 +3332,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AbortedTransaction {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -3157,16 +3365,40 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 4 {
-                let r = w.run::<16>("responses[].partitions[].aborted_transactions[].producer_id")?;
-                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                r[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 4) && !(self.producer_id == 0_i64) {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].aborted_transactions[].producer_id",
+                ));
             }
-            if v >= 12 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if !(v >= 4) && !(self.first_offset == 0_i64) {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partitions[].aborted_transactions[].first_offset",
+                ));
             }
-            Ok(())
+            if (v >= 4) && (v >= 12) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<17>("responses[].partitions[].aborted_transactions[].producer_id") {
+                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
+                    r[16] = 0;
+                }
+            } else {
+                if v >= 4 {
+                    if let Some(r) = w.run::<16>("responses[].partitions[].aborted_transactions[].producer_id") {
+                        r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                        r[8..16].copy_from_slice(&self.first_offset.to_be_bytes());
+                    }
+                }
+                if v >= 12 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "responses[].partitions[].aborted_transactions[]._tagged_fields",
+                    );
+                }
+            }
         }
     }
 

@@ -146,26 +146,27 @@ impl<'a> rt::Struct<'a> for FetchSnapshotRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.replica_id, "replica_id")?;
-        w.i32(self.max_bytes, "max_bytes")?;
-        w.array(&self.topics, true, v, "topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.replica_id, "replica_id");
+        w.i32(self.max_bytes, "max_bytes");
+        w.array(&self.topics, true, v, "topics");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_cluster_id = true && !(self.cluster_id == None);
             tags += usize::from(has_cluster_id);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_cluster_id {
-                let s = rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id")?;
-                w.uvarint(0, "cluster_id")?;
-                w.uvarint(s as u32, "cluster_id")?;
-                w.opt_str(self.cluster_id, true, "cluster_id")?;
+                let s = w.ok(rt::write::opt_str_size(self.cluster_id, true, true, "cluster_id"));
+                w.uvarint(0, "cluster_id");
+                w.uvarint(s as u32, "cluster_id");
+                w.opt_str(self.cluster_id, true, true, "cluster_id");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -286,13 +287,14 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "topics[].name")?;
-        w.array(&self.partitions, true, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, true, "topics[].name");
+        w.array(&self.partitions, true, v, "topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -481,27 +483,28 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition, "topics[].partitions[].partition")?;
-        w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
-        rt::Struct::write(&self.snapshot_id, w, v)?;
-        w.i64(self.position, "topics[].partitions[].position")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition, "topics[].partitions[].partition");
+        w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
+        rt::Struct::write(&self.snapshot_id, w, v);
+        w.i64(self.position, "topics[].partitions[].position");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_replica_directory_id = v >= 1 && !(self.replica_directory_id == rt::Uuid::nil());
             tags += usize::from(has_replica_directory_id);
-            w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields")?;
+            w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_replica_directory_id {
                 let s = 16;
-                w.uvarint(0, "topics[].partitions[].replica_directory_id")?;
-                w.uvarint(s as u32, "topics[].partitions[].replica_directory_id")?;
-                w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id")?;
+                w.uvarint(0, "topics[].partitions[].replica_directory_id");
+                w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
+                w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -641,13 +644,17 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset")?;
-        w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset");
+        w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topics[].partitions[].snapshot_id._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1016,29 +1023,34 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<8>("replica_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<8>("replica_id") {
                 r[0..4].copy_from_slice(&self.replica_id.to_be_bytes());
                 r[4..8].copy_from_slice(&self.max_bytes.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_cluster_id = true && !(self.cluster_id.is_none());
                 tags += usize::from(has_cluster_id);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_cluster_id {
-                    let s = rt::write::opt_str_size(self.cluster_id.as_deref(), true, true, "cluster_id")?;
-                    w.uvarint(0, "cluster_id")?;
-                    w.uvarint(s as u32, "cluster_id")?;
-                    w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
+                    let s = w.ok(rt::write::opt_str_size(
+                        self.cluster_id.as_deref(),
+                        true,
+                        true,
+                        "cluster_id",
+                    ));
+                    w.uvarint(0, "cluster_id");
+                    w.uvarint(s as u32, "cluster_id");
+                    w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1074,6 +1086,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicSnapshot {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1089,13 +1103,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "topics[].name")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, true, "topics[].name");
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1143,6 +1159,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionSnapshot {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -1162,30 +1180,31 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<8>("topics[].partitions[].partition")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<8>("topics[].partitions[].partition") {
                 r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                 r[4..8].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
             }
-            rt::OwnedStruct::write(&self.snapshot_id, w, v)?;
-            w.i64(self.position, "topics[].partitions[].position")?;
+            rt::OwnedStruct::write(&self.snapshot_id, w, v);
+            w.i64(self.position, "topics[].partitions[].position");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_replica_directory_id = v >= 1 && !(self.replica_directory_id == rt::Uuid::nil());
                 tags += usize::from(has_replica_directory_id);
-                w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields")?;
+                w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_replica_directory_id {
                     let s = 16;
-                    w.uvarint(0, "topics[].partitions[].replica_directory_id")?;
-                    w.uvarint(s as u32, "topics[].partitions[].replica_directory_id")?;
-                    w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id")?;
+                    w.uvarint(0, "topics[].partitions[].replica_directory_id");
+                    w.uvarint(s as u32, "topics[].partitions[].replica_directory_id");
+                    w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1221,6 +1240,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for SnapshotId {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -1236,16 +1257,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("topics[].partitions[].snapshot_id.end_offset")?;
-                r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
-                r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<13>("topics[].partitions[].snapshot_id.end_offset") {
+                    r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+                    r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+                    r[12] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<12>("topics[].partitions[].snapshot_id.end_offset") {
+                    r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+                    r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "topics[].partitions[].snapshot_id._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

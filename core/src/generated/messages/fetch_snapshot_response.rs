@@ -158,26 +158,30 @@ impl<'a> rt::Struct<'a> for FetchSnapshotResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.array(&self.topics, true, v, "topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+            w.fail(rt::write::not_in_version("node_endpoints"));
+        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.array(&self.topics, true, v, "topics");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_node_endpoints = v >= 1 && !(self.node_endpoints.is_empty());
             tags += usize::from(has_node_endpoints);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_node_endpoints {
-                let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                w.uvarint(0, "node_endpoints")?;
-                w.uvarint(s as u32, "node_endpoints")?;
-                w.array(&self.node_endpoints, true, v, "node_endpoints")?;
+                let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
+                w.uvarint(0, "node_endpoints");
+                w.uvarint(s as u32, "node_endpoints");
+                w.array(&self.node_endpoints, true, v, "node_endpoints");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -298,13 +302,14 @@ impl<'a> rt::Struct<'a> for TopicSnapshot<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "topics[].name")?;
-        w.array(&self.partitions, true, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, true, "topics[].name");
+        w.array(&self.partitions, true, v, "topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -486,20 +491,30 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 1 {
-            w.i32(self.node_id, "node_endpoints[].node_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.node_id == 0_i32) {
+            w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+        }
+        if !(v >= 1) && !(self.host == "") {
+            w.fail(rt::write::not_in_version("node_endpoints[].host"));
+        }
+        if !(v >= 1) && !(self.port == 0_u16) {
+            w.fail(rt::write::not_in_version("node_endpoints[].port"));
         }
         if v >= 1 {
-            w.str(self.host, true, "node_endpoints[].host")?;
+            w.i32(self.node_id, "node_endpoints[].node_id");
         }
         if v >= 1 {
-            w.u16(self.port, "node_endpoints[].port")?;
+            w.str(self.host, true, "node_endpoints[].host");
+        }
+        if v >= 1 {
+            w.u16(self.port, "node_endpoints[].port");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -711,29 +726,35 @@ impl<'a> rt::Struct<'a> for PartitionSnapshot<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.index, "topics[].partitions[].index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
-        rt::Struct::write(&self.snapshot_id, w, v)?;
-        w.i64(self.size, "topics[].partitions[].size")?;
-        w.i64(self.position, "topics[].partitions[].position")?;
-        w.opt_bytes(self.unaligned_records, true, "topics[].partitions[].unaligned_records")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.index, "topics[].partitions[].index");
+        w.i16(self.error_code, "topics[].partitions[].error_code");
+        rt::Struct::write(&self.snapshot_id, w, v);
+        w.i64(self.size, "topics[].partitions[].size");
+        w.i64(self.position, "topics[].partitions[].position");
+        w.opt_bytes(
+            self.unaligned_records,
+            true,
+            false,
+            "topics[].partitions[].unaligned_records",
+        );
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_current_leader = true && !(self.current_leader == LeaderIdAndEpoch::DEFAULT);
             tags += usize::from(has_current_leader);
-            w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields")?;
+            w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_current_leader {
-                let s = rt::Struct::size(&self.current_leader, v)?;
-                w.uvarint(0, "topics[].partitions[].current_leader")?;
-                w.uvarint(s as u32, "topics[].partitions[].current_leader")?;
-                rt::Struct::write(&self.current_leader, w, v)?;
+                let s = w.ok(rt::Struct::size(&self.current_leader, v));
+                w.uvarint(0, "topics[].partitions[].current_leader");
+                w.uvarint(s as u32, "topics[].partitions[].current_leader");
+                rt::Struct::write(&self.current_leader, w, v);
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -873,13 +894,17 @@ impl<'a> rt::Struct<'a> for SnapshotId<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset")?;
-        w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i64(self.end_offset, "topics[].partitions[].snapshot_id.end_offset");
+        w.i32(self.epoch, "topics[].partitions[].snapshot_id.epoch");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topics[].partitions[].snapshot_id._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1019,13 +1044,17 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.leader_id, "topics[].partitions[].current_leader.leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].current_leader.leader_epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.leader_id, "topics[].partitions[].current_leader.leader_id");
+        w.i32(self.leader_epoch, "topics[].partitions[].current_leader.leader_epoch");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topics[].partitions[].current_leader._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1540,29 +1569,32 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+                w.fail(rt::write::not_in_version("node_endpoints"));
+            }
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_node_endpoints = v >= 1 && !(self.node_endpoints.is_empty());
                 tags += usize::from(has_node_endpoints);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_node_endpoints {
-                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                    w.uvarint(0, "node_endpoints")?;
-                    w.uvarint(s as u32, "node_endpoints")?;
-                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
+                    let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
+                    w.uvarint(0, "node_endpoints");
+                    w.uvarint(s as u32, "node_endpoints");
+                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1598,6 +1630,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicSnapshot {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1613,13 +1647,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "topics[].name")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, true, "topics[].name");
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1659,6 +1695,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for NodeEndpoint {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1690,20 +1728,38 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 1 {
-                w.i32(self.node_id, "node_endpoints[].node_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.node_id == 0_i32) {
+                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if !(v >= 1) && !(self.host == "") {
+                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if !(v >= 1) && !(self.port == 0_u16) {
+                w.fail(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 1 {
-                w.str(&self.host, true, "node_endpoints[].host")?;
+                w.i32(self.node_id, "node_endpoints[].node_id");
             }
             if v >= 1 {
-                w.u16(self.port, "node_endpoints[].port")?;
+                w.str(&self.host, true, "node_endpoints[].host");
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("node_endpoints[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.u16(self.port, "node_endpoints[].port");
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1759,6 +1815,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionSnapshot {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 22;
@@ -1784,39 +1842,40 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("topics[].partitions[].index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("topics[].partitions[].index") {
                 r[0..4].copy_from_slice(&self.index.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            rt::OwnedStruct::write(&self.snapshot_id, w, v)?;
-            {
-                let r = w.run::<16>("topics[].partitions[].size")?;
+            rt::OwnedStruct::write(&self.snapshot_id, w, v);
+            if let Some(r) = w.run::<16>("topics[].partitions[].size") {
                 r[0..8].copy_from_slice(&self.size.to_be_bytes());
                 r[8..16].copy_from_slice(&self.position.to_be_bytes());
             }
             w.opt_bytes(
                 self.unaligned_records.as_deref(),
                 true,
+                false,
                 "topics[].partitions[].unaligned_records",
-            )?;
+            );
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_current_leader = true && !(self.current_leader == LeaderIdAndEpoch::default());
                 tags += usize::from(has_current_leader);
-                w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields")?;
+                w.uvarint(tags as u32, "topics[].partitions[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_current_leader {
-                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
-                    w.uvarint(0, "topics[].partitions[].current_leader")?;
-                    w.uvarint(s as u32, "topics[].partitions[].current_leader")?;
-                    rt::OwnedStruct::write(&self.current_leader, w, v)?;
+                    let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
+                    w.uvarint(0, "topics[].partitions[].current_leader");
+                    w.uvarint(s as u32, "topics[].partitions[].current_leader");
+                    rt::OwnedStruct::write(&self.current_leader, w, v);
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1852,6 +1911,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for SnapshotId {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -1867,16 +1928,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("topics[].partitions[].snapshot_id.end_offset")?;
-                r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
-                r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<13>("topics[].partitions[].snapshot_id.end_offset") {
+                    r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+                    r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+                    r[12] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<12>("topics[].partitions[].snapshot_id.end_offset") {
+                    r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+                    r[8..12].copy_from_slice(&self.epoch.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "topics[].partitions[].snapshot_id._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -1912,6 +1985,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
@@ -1927,16 +2002,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<8>("topics[].partitions[].current_leader.leader_id")?;
-                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("topics[].partitions[].current_leader.leader_id") {
+                    r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<8>("topics[].partitions[].current_leader.leader_id") {
+                    r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "topics[].partitions[].current_leader._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -128,20 +128,30 @@ impl<'a> rt::Struct<'a> for FindCoordinatorRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 3) && !(self.key == "") {
+            w.fail(rt::write::not_in_version("key"));
+        }
+        if !(v >= 1) && !(self.key_type == 0_i8) {
+            w.fail(rt::write::not_in_version("key_type"));
+        }
+        if !(v >= 4) && !(self.coordinator_keys.is_empty()) {
+            w.fail(rt::write::not_in_version("coordinator_keys"));
+        }
         if v <= 3 {
-            w.str(self.key, v >= 3, "key")?;
+            w.str(self.key, v >= 3, "key");
         }
         if v >= 1 {
-            w.i8(self.key_type, "key_type")?;
+            w.i8(self.key_type, "key_type");
         }
         if v >= 4 {
-            w.array(&self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
+            w.array(&self.coordinator_keys, v >= 3, v, "coordinator_keys");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -307,20 +317,30 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 3) && !(self.key == "") {
+                w.fail(rt::write::not_in_version("key"));
+            }
+            if !(v >= 1) && !(self.key_type == 0_i8) {
+                w.fail(rt::write::not_in_version("key_type"));
+            }
+            if !(v >= 4) && !(self.coordinator_keys.is_empty()) {
+                w.fail(rt::write::not_in_version("coordinator_keys"));
+            }
             if v <= 3 {
-                w.str(&self.key, v >= 3, "key")?;
+                w.str(&self.key, v >= 3, "key");
             }
             if v >= 1 {
-                w.i8(self.key_type, "key_type")?;
+                w.i8(self.key_type, "key_type");
             }
             if v >= 4 {
-                rt::owned::write_vec(w, &self.coordinator_keys, v >= 3, v, "coordinator_keys")?;
+                rt::owned::write_vec(w, &self.coordinator_keys, v >= 3, v, "coordinator_keys");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

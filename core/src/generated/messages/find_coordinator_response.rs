@@ -188,32 +188,48 @@ impl<'a> rt::Struct<'a> for FindCoordinatorResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 3) && !(self.error_code == 0_i16) {
+            w.fail(rt::write::not_in_version("error_code"));
+        }
+        if !(v <= 3) && !(self.node_id == 0_i32) {
+            w.fail(rt::write::not_in_version("node_id"));
+        }
+        if !(v <= 3) && !(self.host == "") {
+            w.fail(rt::write::not_in_version("host"));
+        }
+        if !(v <= 3) && !(self.port == 0_i32) {
+            w.fail(rt::write::not_in_version("port"));
+        }
+        if !(v >= 4) && !(self.coordinators.is_empty()) {
+            w.fail(rt::write::not_in_version("coordinators"));
+        }
         if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
         }
         if v <= 3 {
-            w.i16(self.error_code, "error_code")?;
+            w.i16(self.error_code, "error_code");
         }
         if (1..=3).contains(&v) {
-            w.opt_str(self.error_message, v >= 3, "error_message")?;
+            w.opt_str(self.error_message, v >= 3, (1..=3).contains(&v), "error_message");
         }
         if v <= 3 {
-            w.i32(self.node_id, "node_id")?;
+            w.i32(self.node_id, "node_id");
         }
         if v <= 3 {
-            w.str(self.host, v >= 3, "host")?;
+            w.str(self.host, v >= 3, "host");
         }
         if v <= 3 {
-            w.i32(self.port, "port")?;
+            w.i32(self.port, "port");
         }
         if v >= 4 {
-            w.array(&self.coordinators, v >= 3, v, "coordinators")?;
+            w.array(&self.coordinators, v >= 3, v, "coordinators");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -476,29 +492,45 @@ impl<'a> rt::Struct<'a> for Coordinator<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 4 {
-            w.str(self.key, v >= 3, "coordinators[].key")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 4) && !(self.key == "") {
+            w.fail(rt::write::not_in_version("coordinators[].key"));
+        }
+        if !(v >= 4) && !(self.node_id == 0_i32) {
+            w.fail(rt::write::not_in_version("coordinators[].node_id"));
+        }
+        if !(v >= 4) && !(self.host == "") {
+            w.fail(rt::write::not_in_version("coordinators[].host"));
+        }
+        if !(v >= 4) && !(self.port == 0_i32) {
+            w.fail(rt::write::not_in_version("coordinators[].port"));
+        }
+        if !(v >= 4) && !(self.error_code == 0_i16) {
+            w.fail(rt::write::not_in_version("coordinators[].error_code"));
         }
         if v >= 4 {
-            w.i32(self.node_id, "coordinators[].node_id")?;
+            w.str(self.key, v >= 3, "coordinators[].key");
         }
         if v >= 4 {
-            w.str(self.host, v >= 3, "coordinators[].host")?;
+            w.i32(self.node_id, "coordinators[].node_id");
         }
         if v >= 4 {
-            w.i32(self.port, "coordinators[].port")?;
+            w.str(self.host, v >= 3, "coordinators[].host");
         }
         if v >= 4 {
-            w.i16(self.error_code, "coordinators[].error_code")?;
+            w.i32(self.port, "coordinators[].port");
         }
         if v >= 4 {
-            w.opt_str(self.error_message, v >= 3, "coordinators[].error_message")?;
+            w.i16(self.error_code, "coordinators[].error_code");
+        }
+        if v >= 4 {
+            w.opt_str(self.error_message, v >= 3, v >= 4, "coordinators[].error_message");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "coordinators[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -890,32 +922,53 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 3) && !(self.error_code == 0_i16) {
+                w.fail(rt::write::not_in_version("error_code"));
+            }
+            if !(v <= 3) && !(self.node_id == 0_i32) {
+                w.fail(rt::write::not_in_version("node_id"));
+            }
+            if !(v <= 3) && !(self.host == "") {
+                w.fail(rt::write::not_in_version("host"));
+            }
+            if !(v <= 3) && !(self.port == 0_i32) {
+                w.fail(rt::write::not_in_version("port"));
+            }
+            if !(v >= 4) && !(self.coordinators.is_empty()) {
+                w.fail(rt::write::not_in_version("coordinators"));
+            }
             if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
             if v <= 3 {
-                w.i16(self.error_code, "error_code")?;
+                w.i16(self.error_code, "error_code");
             }
             if (1..=3).contains(&v) {
-                w.opt_str(self.error_message.as_deref(), v >= 3, "error_message")?;
+                w.opt_str(
+                    self.error_message.as_deref(),
+                    v >= 3,
+                    (1..=3).contains(&v),
+                    "error_message",
+                );
             }
             if v <= 3 {
-                w.i32(self.node_id, "node_id")?;
+                w.i32(self.node_id, "node_id");
             }
             if v <= 3 {
-                w.str(&self.host, v >= 3, "host")?;
+                w.str(&self.host, v >= 3, "host");
             }
             if v <= 3 {
-                w.i32(self.port, "port")?;
+                w.i32(self.port, "port");
             }
             if v >= 4 {
-                rt::owned::write_vec(w, &self.coordinators, v >= 3, v, "coordinators")?;
+                rt::owned::write_vec(w, &self.coordinators, v >= 3, v, "coordinators");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -967,6 +1020,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Coordinator {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1018,28 +1073,51 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 4 {
-                w.str(&self.key, v >= 3, "coordinators[].key")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 4) && !(self.key == "") {
+                w.fail(rt::write::not_in_version("coordinators[].key"));
+            }
+            if !(v >= 4) && !(self.node_id == 0_i32) {
+                w.fail(rt::write::not_in_version("coordinators[].node_id"));
+            }
+            if !(v >= 4) && !(self.host == "") {
+                w.fail(rt::write::not_in_version("coordinators[].host"));
+            }
+            if !(v >= 4) && !(self.port == 0_i32) {
+                w.fail(rt::write::not_in_version("coordinators[].port"));
+            }
+            if !(v >= 4) && !(self.error_code == 0_i16) {
+                w.fail(rt::write::not_in_version("coordinators[].error_code"));
             }
             if v >= 4 {
-                w.i32(self.node_id, "coordinators[].node_id")?;
+                w.str(&self.key, v >= 3, "coordinators[].key");
             }
             if v >= 4 {
-                w.str(&self.host, v >= 3, "coordinators[].host")?;
+                w.i32(self.node_id, "coordinators[].node_id");
             }
             if v >= 4 {
-                let r = w.run::<6>("coordinators[].port")?;
-                r[0..4].copy_from_slice(&self.port.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                w.str(&self.host, v >= 3, "coordinators[].host");
             }
             if v >= 4 {
-                w.opt_str(self.error_message.as_deref(), v >= 3, "coordinators[].error_message")?;
+                if let Some(r) = w.run::<6>("coordinators[].port") {
+                    r[0..4].copy_from_slice(&self.port.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+            }
+            if v >= 4 {
+                w.opt_str(
+                    self.error_message.as_deref(),
+                    v >= 3,
+                    v >= 4,
+                    "coordinators[].error_message",
+                );
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "coordinators[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -164,20 +164,21 @@ impl<'a> rt::Struct<'a> for GetTelemetrySubscriptionsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.uuid(self.client_instance_id, "client_instance_id")?;
-        w.i32(self.subscription_id, "subscription_id")?;
-        w.array(&self.accepted_compression_types, true, v, "accepted_compression_types")?;
-        w.i32(self.push_interval_ms, "push_interval_ms")?;
-        w.i32(self.telemetry_max_bytes, "telemetry_max_bytes")?;
-        w.bool(self.delta_temporality, "delta_temporality")?;
-        w.array(&self.requested_metrics, true, v, "requested_metrics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.uuid(self.client_instance_id, "client_instance_id");
+        w.i32(self.subscription_id, "subscription_id");
+        w.array(&self.accepted_compression_types, true, v, "accepted_compression_types");
+        w.i32(self.push_interval_ms, "push_interval_ms");
+        w.i32(self.telemetry_max_bytes, "telemetry_max_bytes");
+        w.bool(self.delta_temporality, "delta_temporality");
+        w.array(&self.requested_metrics, true, v, "requested_metrics");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -458,9 +459,8 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<26>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<26>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
                 r[6..22].copy_from_slice(self.client_instance_id.as_bytes());
@@ -472,18 +472,18 @@ pub mod owned {
                 true,
                 v,
                 "accepted_compression_types",
-            )?;
-            {
-                let r = w.run::<9>("push_interval_ms")?;
+            );
+            if let Some(r) = w.run::<9>("push_interval_ms") {
                 r[0..4].copy_from_slice(&self.push_interval_ms.to_be_bytes());
                 r[4..8].copy_from_slice(&self.telemetry_max_bytes.to_be_bytes());
                 r[8] = u8::from(self.delta_temporality);
             }
-            rt::owned::write_vec(w, &self.requested_metrics, true, v, "requested_metrics")?;
+            rt::owned::write_vec(w, &self.requested_metrics, true, v, "requested_metrics");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -123,17 +123,21 @@ impl<'a> rt::Struct<'a> for HeartbeatRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, v >= 4, "group_id")?;
-        w.i32(self.generation_id, "generation_id")?;
-        w.str(self.member_id, v >= 4, "member_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.group_instance_id == None) {
+            w.fail(rt::write::not_in_version("group_instance_id"));
+        }
+        w.str(self.group_id, v >= 4, "group_id");
+        w.i32(self.generation_id, "generation_id");
+        w.str(self.member_id, v >= 4, "member_id");
         if v >= 3 {
-            w.opt_str(self.group_instance_id, v >= 4, "group_instance_id")?;
+            w.opt_str(self.group_instance_id, v >= 4, v >= 3, "group_instance_id");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -315,17 +319,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, v >= 4, "group_id")?;
-            w.i32(self.generation_id, "generation_id")?;
-            w.str(&self.member_id, v >= 4, "member_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+                w.fail(rt::write::not_in_version("group_instance_id"));
+            }
+            w.str(&self.group_id, v >= 4, "group_id");
+            w.i32(self.generation_id, "generation_id");
+            w.str(&self.member_id, v >= 4, "member_id");
             if v >= 3 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 4, "group_instance_id")?;
+                w.opt_str(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -99,13 +99,14 @@ impl<'a> rt::Struct<'a> for IncrementalAlterConfigsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.resources, v >= 1, v, "resources")?;
-        w.bool(self.validate_only, "validate_only")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.resources, v >= 1, v, "resources");
+        w.bool(self.validate_only, "validate_only");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -239,14 +240,15 @@ impl<'a> rt::Struct<'a> for AlterConfigsResource<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i8(self.resource_type, "resources[].resource_type")?;
-        w.str(self.resource_name, v >= 1, "resources[].resource_name")?;
-        w.array(&self.configs, v >= 1, v, "resources[].configs")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i8(self.resource_type, "resources[].resource_type");
+        w.str(self.resource_name, v >= 1, "resources[].resource_name");
+        w.array(&self.configs, v >= 1, v, "resources[].configs");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -387,14 +389,15 @@ impl<'a> rt::Struct<'a> for AlterableConfig<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 1, "resources[].configs[].name")?;
-        w.i8(self.config_operation, "resources[].configs[].config_operation")?;
-        w.opt_str(self.value, v >= 1, "resources[].configs[].value")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 1, "resources[].configs[].name");
+        w.i8(self.config_operation, "resources[].configs[].config_operation");
+        w.opt_str(self.value, v >= 1, true, "resources[].configs[].value");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -653,13 +656,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.resources, v >= 1, v, "resources")?;
-            w.bool(self.validate_only, "validate_only")?;
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.resources, v >= 1, v, "resources");
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("validate_only") {
+                    r[0] = u8::from(self.validate_only);
+                    r[1] = 0;
+                }
+            } else {
+                w.bool(self.validate_only, "validate_only");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -699,6 +710,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AlterConfigsResource {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 1;
@@ -714,14 +727,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i8(self.resource_type, "resources[].resource_type")?;
-            w.str(&self.resource_name, v >= 1, "resources[].resource_name")?;
-            rt::owned::write_vec(w, &self.configs, v >= 1, v, "resources[].configs")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i8(self.resource_type, "resources[].resource_type");
+            w.str(&self.resource_name, v >= 1, "resources[].resource_name");
+            rt::owned::write_vec(w, &self.configs, v >= 1, v, "resources[].configs");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -761,6 +776,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AlterableConfig {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 1;
@@ -776,14 +793,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 1, "resources[].configs[].name")?;
-            w.i8(self.config_operation, "resources[].configs[].config_operation")?;
-            w.opt_str(self.value.as_deref(), v >= 1, "resources[].configs[].value")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 1, "resources[].configs[].name");
+            w.i8(self.config_operation, "resources[].configs[].config_operation");
+            w.opt_str(self.value.as_deref(), v >= 1, true, "resources[].configs[].value");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "resources[].configs[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -188,25 +188,38 @@ impl<'a> rt::Struct<'a> for InitProducerIdRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_str(self.transactional_id, v >= 2, "transactional_id")?;
-        w.i32(self.transaction_timeout_ms, "transaction_timeout_ms")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.producer_id == -1_i64) {
+            w.fail(rt::write::not_in_version("producer_id"));
+        }
+        if !(v >= 3) && !(self.producer_epoch == -1_i16) {
+            w.fail(rt::write::not_in_version("producer_epoch"));
+        }
+        if !(v >= 6) && !(self.enable2_pc == false) {
+            w.fail(rt::write::not_in_version("enable2_pc"));
+        }
+        if !(v >= 6) && !(self.keep_prepared_txn == false) {
+            w.fail(rt::write::not_in_version("keep_prepared_txn"));
+        }
+        w.opt_str(self.transactional_id, v >= 2, true, "transactional_id");
+        w.i32(self.transaction_timeout_ms, "transaction_timeout_ms");
         if v >= 3 {
-            w.i64(self.producer_id, "producer_id")?;
+            w.i64(self.producer_id, "producer_id");
         }
         if v >= 3 {
-            w.i16(self.producer_epoch, "producer_epoch")?;
+            w.i16(self.producer_epoch, "producer_epoch");
         }
         if v >= 6 {
-            w.bool(self.enable2_pc, "enable2_pc")?;
+            w.bool(self.enable2_pc, "enable2_pc");
         }
         if v >= 6 {
-            w.bool(self.keep_prepared_txn, "keep_prepared_txn")?;
+            w.bool(self.keep_prepared_txn, "keep_prepared_txn");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -447,23 +460,46 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.opt_str(self.transactional_id.as_deref(), v >= 2, "transactional_id")?;
-            w.i32(self.transaction_timeout_ms, "transaction_timeout_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.producer_id == -1_i64) {
+                w.fail(rt::write::not_in_version("producer_id"));
+            }
+            if !(v >= 3) && !(self.producer_epoch == -1_i16) {
+                w.fail(rt::write::not_in_version("producer_epoch"));
+            }
+            if !(v >= 6) && !(self.enable2_pc == false) {
+                w.fail(rt::write::not_in_version("enable2_pc"));
+            }
+            if !(v >= 6) && !(self.keep_prepared_txn == false) {
+                w.fail(rt::write::not_in_version("keep_prepared_txn"));
+            }
+            w.opt_str(self.transactional_id.as_deref(), v >= 2, true, "transactional_id");
+            w.i32(self.transaction_timeout_ms, "transaction_timeout_ms");
             if v >= 3 {
-                let r = w.run::<10>("producer_id")?;
-                r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
-                r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                if let Some(r) = w.run::<10>("producer_id") {
+                    r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
+                    r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
+                }
             }
-            if v >= 6 {
-                let r = w.run::<2>("enable2_pc")?;
-                r[0] = u8::from(self.enable2_pc);
-                r[1] = u8::from(self.keep_prepared_txn);
+            if (v >= 6) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("enable2_pc") {
+                    r[0] = u8::from(self.enable2_pc);
+                    r[1] = u8::from(self.keep_prepared_txn);
+                    r[2] = 0;
+                }
+            } else {
+                if v >= 6 {
+                    if let Some(r) = w.run::<2>("enable2_pc") {
+                        r[0] = u8::from(self.enable2_pc);
+                        r[1] = u8::from(self.keep_prepared_txn);
+                    }
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

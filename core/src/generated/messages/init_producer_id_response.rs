@@ -164,21 +164,28 @@ impl<'a> rt::Struct<'a> for InitProducerIdResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.i64(self.producer_id, "producer_id")?;
-        w.i16(self.producer_epoch, "producer_epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 6) && !(self.ongoing_txn_producer_id == -1_i64) {
+            w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
+        }
+        if !(v >= 6) && !(self.ongoing_txn_producer_epoch == -1_i16) {
+            w.fail(rt::write::not_in_version("ongoing_txn_producer_epoch"));
+        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.i64(self.producer_id, "producer_id");
+        w.i16(self.producer_epoch, "producer_epoch");
         if v >= 6 {
-            w.i64(self.ongoing_txn_producer_id, "ongoing_txn_producer_id")?;
+            w.i64(self.ongoing_txn_producer_id, "ongoing_txn_producer_id");
         }
         if v >= 6 {
-            w.i16(self.ongoing_txn_producer_epoch, "ongoing_txn_producer_epoch")?;
+            w.i16(self.ongoing_txn_producer_epoch, "ongoing_txn_producer_epoch");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -406,23 +413,38 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<16>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 6) && !(self.ongoing_txn_producer_id == -1_i64) {
+                w.fail(rt::write::not_in_version("ongoing_txn_producer_id"));
+            }
+            if !(v >= 6) && !(self.ongoing_txn_producer_epoch == -1_i16) {
+                w.fail(rt::write::not_in_version("ongoing_txn_producer_epoch"));
+            }
+            if let Some(r) = w.run::<16>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
                 r[6..14].copy_from_slice(&self.producer_id.to_be_bytes());
                 r[14..16].copy_from_slice(&self.producer_epoch.to_be_bytes());
             }
-            if v >= 6 {
-                let r = w.run::<10>("ongoing_txn_producer_id")?;
-                r[0..8].copy_from_slice(&self.ongoing_txn_producer_id.to_be_bytes());
-                r[8..10].copy_from_slice(&self.ongoing_txn_producer_epoch.to_be_bytes());
+            if (v >= 6) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<11>("ongoing_txn_producer_id") {
+                    r[0..8].copy_from_slice(&self.ongoing_txn_producer_id.to_be_bytes());
+                    r[8..10].copy_from_slice(&self.ongoing_txn_producer_epoch.to_be_bytes());
+                    r[10] = 0;
+                }
+            } else {
+                if v >= 6 {
+                    if let Some(r) = w.run::<10>("ongoing_txn_producer_id") {
+                        r[0..8].copy_from_slice(&self.ongoing_txn_producer_id.to_be_bytes());
+                        r[8..10].copy_from_slice(&self.ongoing_txn_producer_epoch.to_be_bytes());
+                    }
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

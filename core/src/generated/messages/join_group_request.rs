@@ -167,25 +167,29 @@ impl<'a> rt::Struct<'a> for JoinGroupRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, v >= 6, "group_id")?;
-        w.i32(self.session_timeout_ms, "session_timeout_ms")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 5) && !(self.group_instance_id == None) {
+            w.fail(rt::write::not_in_version("group_instance_id"));
+        }
+        w.str(self.group_id, v >= 6, "group_id");
+        w.i32(self.session_timeout_ms, "session_timeout_ms");
         if v >= 1 {
-            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
+            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
         }
-        w.str(self.member_id, v >= 6, "member_id")?;
+        w.str(self.member_id, v >= 6, "member_id");
         if v >= 5 {
-            w.opt_str(self.group_instance_id, v >= 6, "group_instance_id")?;
+            w.opt_str(self.group_instance_id, v >= 6, v >= 5, "group_instance_id");
         }
-        w.str(self.protocol_type, v >= 6, "protocol_type")?;
-        w.array(&self.protocols, v >= 6, v, "protocols")?;
+        w.str(self.protocol_type, v >= 6, "protocol_type");
+        w.array(&self.protocols, v >= 6, v, "protocols");
         if v >= 8 {
-            w.opt_str(self.reason, v >= 6, "reason")?;
+            w.opt_str(self.reason, v >= 6, v >= 8, "reason");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -309,13 +313,14 @@ impl<'a> rt::Struct<'a> for JoinGroupRequestProtocol<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 6, "protocols[].name")?;
-        w.bytes(self.metadata, v >= 6, "protocols[].metadata")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 6, "protocols[].name");
+        w.bytes(self.metadata, v >= 6, "protocols[].metadata");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -635,25 +640,29 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, v >= 6, "group_id")?;
-            w.i32(self.session_timeout_ms, "session_timeout_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 5) && !(self.group_instance_id.is_none()) {
+                w.fail(rt::write::not_in_version("group_instance_id"));
+            }
+            w.str(&self.group_id, v >= 6, "group_id");
+            w.i32(self.session_timeout_ms, "session_timeout_ms");
             if v >= 1 {
-                w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
+                w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
             }
-            w.str(&self.member_id, v >= 6, "member_id")?;
+            w.str(&self.member_id, v >= 6, "member_id");
             if v >= 5 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 6, "group_instance_id")?;
+                w.opt_str(self.group_instance_id.as_deref(), v >= 6, v >= 5, "group_instance_id");
             }
-            w.str(&self.protocol_type, v >= 6, "protocol_type")?;
-            rt::owned::write_vec(w, &self.protocols, v >= 6, v, "protocols")?;
+            w.str(&self.protocol_type, v >= 6, "protocol_type");
+            rt::owned::write_vec(w, &self.protocols, v >= 6, v, "protocols");
             if v >= 8 {
-                w.opt_str(self.reason.as_deref(), v >= 6, "reason")?;
+                w.opt_str(self.reason.as_deref(), v >= 6, v >= 8, "reason");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -689,6 +698,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for JoinGroupRequestProtocol {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -704,13 +715,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 6, "protocols[].name")?;
-            w.bytes(&self.metadata, v >= 6, "protocols[].metadata")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 6, "protocols[].name");
+            w.bytes(&self.metadata, v >= 6, "protocols[].metadata");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "protocols[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

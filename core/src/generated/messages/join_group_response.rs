@@ -183,26 +183,30 @@ impl<'a> rt::Struct<'a> for JoinGroupResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 9) && !(self.skip_assignment == false) {
+            w.fail(rt::write::not_in_version("skip_assignment"));
+        }
         if v >= 2 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
         }
-        w.i16(self.error_code, "error_code")?;
-        w.i32(self.generation_id, "generation_id")?;
+        w.i16(self.error_code, "error_code");
+        w.i32(self.generation_id, "generation_id");
         if v >= 7 {
-            w.opt_str(self.protocol_type, v >= 6, "protocol_type")?;
+            w.opt_str(self.protocol_type, v >= 6, v >= 7, "protocol_type");
         }
-        w.opt_str(self.protocol_name, v >= 6, "protocol_name")?;
-        w.str(self.leader, v >= 6, "leader")?;
+        w.opt_str(self.protocol_name, v >= 6, v >= 7, "protocol_name");
+        w.str(self.leader, v >= 6, "leader");
         if v >= 9 {
-            w.bool(self.skip_assignment, "skip_assignment")?;
+            w.bool(self.skip_assignment, "skip_assignment");
         }
-        w.str(self.member_id, v >= 6, "member_id")?;
-        w.array(&self.members, v >= 6, v, "members")?;
+        w.str(self.member_id, v >= 6, "member_id");
+        w.array(&self.members, v >= 6, v, "members");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -344,16 +348,17 @@ impl<'a> rt::Struct<'a> for JoinGroupResponseMember<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.member_id, v >= 6, "members[].member_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.member_id, v >= 6, "members[].member_id");
         if v >= 5 {
-            w.opt_str(self.group_instance_id, v >= 6, "members[].group_instance_id")?;
+            w.opt_str(self.group_instance_id, v >= 6, v >= 5, "members[].group_instance_id");
         }
-        w.bytes(self.metadata, v >= 6, "members[].metadata")?;
+        w.bytes(self.metadata, v >= 6, "members[].metadata");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -711,29 +716,32 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 2 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 9) && !(self.skip_assignment == false) {
+                w.fail(rt::write::not_in_version("skip_assignment"));
             }
-            {
-                let r = w.run::<6>("error_code")?;
+            if v >= 2 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            if let Some(r) = w.run::<6>("error_code") {
                 r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                 r[2..6].copy_from_slice(&self.generation_id.to_be_bytes());
             }
             if v >= 7 {
-                w.opt_str(self.protocol_type.as_deref(), v >= 6, "protocol_type")?;
+                w.opt_str(self.protocol_type.as_deref(), v >= 6, v >= 7, "protocol_type");
             }
-            w.opt_str(self.protocol_name.as_deref(), v >= 6, "protocol_name")?;
-            w.str(&self.leader, v >= 6, "leader")?;
+            w.opt_str(self.protocol_name.as_deref(), v >= 6, v >= 7, "protocol_name");
+            w.str(&self.leader, v >= 6, "leader");
             if v >= 9 {
-                w.bool(self.skip_assignment, "skip_assignment")?;
+                w.bool(self.skip_assignment, "skip_assignment");
             }
-            w.str(&self.member_id, v >= 6, "member_id")?;
-            rt::owned::write_vec(w, &self.members, v >= 6, v, "members")?;
+            w.str(&self.member_id, v >= 6, "member_id");
+            rt::owned::write_vec(w, &self.members, v >= 6, v, "members");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -773,6 +781,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for JoinGroupResponseMember {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -796,16 +806,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.member_id, v >= 6, "members[].member_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.member_id, v >= 6, "members[].member_id");
             if v >= 5 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 6, "members[].group_instance_id")?;
+                w.opt_str(
+                    self.group_instance_id.as_deref(),
+                    v >= 6,
+                    v >= 5,
+                    "members[].group_instance_id",
+                );
             }
-            w.bytes(&self.metadata, v >= 6, "members[].metadata")?;
+            w.bytes(&self.metadata, v >= 6, "members[].metadata");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

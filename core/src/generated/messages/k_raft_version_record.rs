@@ -107,13 +107,14 @@ impl<'a> rt::Struct<'a> for KRaftVersionRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.version, "version")?;
-        w.i16(self.k_raft_version, "k_raft_version")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i16(self.version, "version");
+        w.i16(self.k_raft_version, "k_raft_version");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -241,16 +242,24 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<4>("version")?;
-                r[0..2].copy_from_slice(&self.version.to_be_bytes());
-                r[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("version") {
+                    r[0..2].copy_from_slice(&self.version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<4>("version") {
+                    r[0..2].copy_from_slice(&self.version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.k_raft_version.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

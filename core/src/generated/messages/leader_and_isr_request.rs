@@ -212,17 +212,29 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.controller_id, "controller_id")?;
-        if v >= 7 {
-            w.bool(self.is_k_raft_controller, "is_k_raft_controller")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 7) && !(self.is_k_raft_controller == false) {
+            w.fail(rt::write::not_in_version("is_k_raft_controller"));
         }
-        w.i32(self.controller_epoch, "controller_epoch")?;
+        if !(v >= 5) && !(self.r#type == 0_i8) {
+            w.fail(rt::write::not_in_version("type"));
+        }
+        if !(v <= 1) && !(self.ungrouped_partition_states.is_empty()) {
+            w.fail(rt::write::not_in_version("ungrouped_partition_states"));
+        }
+        if !(v >= 2) && !(self.topic_states.is_empty()) {
+            w.fail(rt::write::not_in_version("topic_states"));
+        }
+        w.i32(self.controller_id, "controller_id");
+        if v >= 7 {
+            w.bool(self.is_k_raft_controller, "is_k_raft_controller");
+        }
+        w.i32(self.controller_epoch, "controller_epoch");
         if v >= 2 {
-            w.i64(self.broker_epoch, "broker_epoch")?;
+            w.i64(self.broker_epoch, "broker_epoch");
         }
         if v >= 5 {
-            w.i8(self.r#type, "type")?;
+            w.i8(self.r#type, "type");
         }
         if v <= 1 {
             w.array(
@@ -230,16 +242,17 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrRequest<'a> {
                 v >= 4,
                 v,
                 "ungrouped_partition_states",
-            )?;
+            );
         }
         if v >= 2 {
-            w.array(&self.topic_states, v >= 4, v, "topic_states")?;
+            w.array(&self.topic_states, v >= 4, v, "topic_states");
         }
-        w.array(&self.live_leaders, v >= 4, v, "live_leaders")?;
+        w.array(&self.live_leaders, v >= 4, v, "live_leaders");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -587,24 +600,29 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v <= 1 {
-            w.str(self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 6) && !(self.leader_recovery_state == 0_i8) {
+            w.fail(rt::write::not_in_version(
+                "ungrouped_partition_states[].leader_recovery_state",
+            ));
         }
-        w.i32(self.partition_index, "ungrouped_partition_states[].partition_index")?;
-        w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch")?;
-        w.i32(self.leader, "ungrouped_partition_states[].leader")?;
-        w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch")?;
-        w.array(&self.isr, v >= 4, v, "ungrouped_partition_states[].isr")?;
-        w.i32(self.partition_epoch, "ungrouped_partition_states[].partition_epoch")?;
-        w.array(&self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas")?;
+        if v <= 1 {
+            w.str(self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name");
+        }
+        w.i32(self.partition_index, "ungrouped_partition_states[].partition_index");
+        w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch");
+        w.i32(self.leader, "ungrouped_partition_states[].leader");
+        w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch");
+        w.array(&self.isr, v >= 4, v, "ungrouped_partition_states[].isr");
+        w.i32(self.partition_epoch, "ungrouped_partition_states[].partition_epoch");
+        w.array(&self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas");
         if v >= 3 {
             w.array(
                 &self.adding_replicas,
                 v >= 4,
                 v,
                 "ungrouped_partition_states[].adding_replicas",
-            )?;
+            );
         }
         if v >= 3 {
             w.array(
@@ -612,21 +630,25 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionState<'a> {
                 v >= 4,
                 v,
                 "ungrouped_partition_states[].removing_replicas",
-            )?;
+            );
         }
         if v >= 1 {
-            w.bool(self.is_new, "ungrouped_partition_states[].is_new")?;
+            w.bool(self.is_new, "ungrouped_partition_states[].is_new");
         }
         if v >= 6 {
             w.i8(
                 self.leader_recovery_state,
                 "ungrouped_partition_states[].leader_recovery_state",
-            )?;
+            );
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "ungrouped_partition_states[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -814,20 +836,27 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicState<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 2) && !(self.topic_name == "") {
+            w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+        }
+        if !(v >= 2) && !(self.partition_states.is_empty()) {
+            w.fail(rt::write::not_in_version("topic_states[].partition_states"));
+        }
         if v >= 2 {
-            w.str(self.topic_name, v >= 4, "topic_states[].topic_name")?;
+            w.str(self.topic_name, v >= 4, "topic_states[].topic_name");
         }
         if v >= 5 {
-            w.uuid(self.topic_id, "topic_states[].topic_id")?;
+            w.uuid(self.topic_id, "topic_states[].topic_id");
         }
         if v >= 2 {
-            w.array(&self.partition_states, v >= 4, v, "topic_states[].partition_states")?;
+            w.array(&self.partition_states, v >= 4, v, "topic_states[].partition_states");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -957,14 +986,15 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrLiveLeader<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "live_leaders[].broker_id")?;
-        w.str(self.host_name, v >= 4, "live_leaders[].host_name")?;
-        w.i32(self.port, "live_leaders[].port")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.broker_id, "live_leaders[].broker_id");
+        w.str(self.host_name, v >= 4, "live_leaders[].host_name");
+        w.i32(self.port, "live_leaders[].port");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1597,17 +1627,29 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.controller_id, "controller_id")?;
-            if v >= 7 {
-                w.bool(self.is_k_raft_controller, "is_k_raft_controller")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 7) && !(self.is_k_raft_controller == false) {
+                w.fail(rt::write::not_in_version("is_k_raft_controller"));
             }
-            w.i32(self.controller_epoch, "controller_epoch")?;
+            if !(v >= 5) && !(self.r#type == 0_i8) {
+                w.fail(rt::write::not_in_version("type"));
+            }
+            if !(v <= 1) && !(self.ungrouped_partition_states.is_empty()) {
+                w.fail(rt::write::not_in_version("ungrouped_partition_states"));
+            }
+            if !(v >= 2) && !(self.topic_states.is_empty()) {
+                w.fail(rt::write::not_in_version("topic_states"));
+            }
+            w.i32(self.controller_id, "controller_id");
+            if v >= 7 {
+                w.bool(self.is_k_raft_controller, "is_k_raft_controller");
+            }
+            w.i32(self.controller_epoch, "controller_epoch");
             if v >= 2 {
-                w.i64(self.broker_epoch, "broker_epoch")?;
+                w.i64(self.broker_epoch, "broker_epoch");
             }
             if v >= 5 {
-                w.i8(self.r#type, "type")?;
+                w.i8(self.r#type, "type");
             }
             if v <= 1 {
                 rt::owned::write_vec(
@@ -1616,16 +1658,17 @@ pub mod owned {
                     v >= 4,
                     v,
                     "ungrouped_partition_states",
-                )?;
+                );
             }
             if v >= 2 {
-                rt::owned::write_vec(w, &self.topic_states, v >= 4, v, "topic_states")?;
+                rt::owned::write_vec(w, &self.topic_states, v >= 4, v, "topic_states");
             }
-            rt::owned::write_vec(w, &self.live_leaders, v >= 4, v, "live_leaders")?;
+            rt::owned::write_vec(w, &self.live_leaders, v >= 4, v, "live_leaders");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1701,6 +1744,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for LeaderAndIsrPartitionState {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 20;
@@ -1748,20 +1793,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v <= 1 {
-                w.str(&self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 6) && !(self.leader_recovery_state == 0_i8) {
+                w.fail(rt::write::not_in_version(
+                    "ungrouped_partition_states[].leader_recovery_state",
+                ));
             }
-            {
-                let r = w.run::<16>("ungrouped_partition_states[].partition_index")?;
+            if v <= 1 {
+                w.str(&self.topic_name, v >= 4, "ungrouped_partition_states[].topic_name");
+            }
+            if let Some(r) = w.run::<16>("ungrouped_partition_states[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
                 r[8..12].copy_from_slice(&self.leader.to_be_bytes());
                 r[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.isr, v >= 4, v, "ungrouped_partition_states[].isr")?;
-            w.i32(self.partition_epoch, "ungrouped_partition_states[].partition_epoch")?;
-            rt::owned::write_vec(w, &self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas")?;
+            rt::owned::write_vec(w, &self.isr, v >= 4, v, "ungrouped_partition_states[].isr");
+            w.i32(self.partition_epoch, "ungrouped_partition_states[].partition_epoch");
+            rt::owned::write_vec(w, &self.replicas, v >= 4, v, "ungrouped_partition_states[].replicas");
             if v >= 3 {
                 rt::owned::write_vec(
                     w,
@@ -1769,7 +1819,7 @@ pub mod owned {
                     v >= 4,
                     v,
                     "ungrouped_partition_states[].adding_replicas",
-                )?;
+                );
             }
             if v >= 3 {
                 rt::owned::write_vec(
@@ -1778,21 +1828,32 @@ pub mod owned {
                     v >= 4,
                     v,
                     "ungrouped_partition_states[].removing_replicas",
-                )?;
+                );
             }
             if v >= 1 {
-                w.bool(self.is_new, "ungrouped_partition_states[].is_new")?;
+                w.bool(self.is_new, "ungrouped_partition_states[].is_new");
             }
-            if v >= 6 {
-                w.i8(
-                    self.leader_recovery_state,
-                    "ungrouped_partition_states[].leader_recovery_state",
-                )?;
+            if (v >= 6) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("ungrouped_partition_states[].leader_recovery_state") {
+                    r[0..1].copy_from_slice(&self.leader_recovery_state.to_be_bytes());
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 6 {
+                    w.i8(
+                        self.leader_recovery_state,
+                        "ungrouped_partition_states[].leader_recovery_state",
+                    );
+                }
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "ungrouped_partition_states[]._tagged_fields",
+                    );
+                }
             }
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -1832,6 +1893,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for LeaderAndIsrTopicState {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1860,20 +1923,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 2) && !(self.topic_name == "") {
+                w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+            }
+            if !(v >= 2) && !(self.partition_states.is_empty()) {
+                w.fail(rt::write::not_in_version("topic_states[].partition_states"));
+            }
             if v >= 2 {
-                w.str(&self.topic_name, v >= 4, "topic_states[].topic_name")?;
+                w.str(&self.topic_name, v >= 4, "topic_states[].topic_name");
             }
             if v >= 5 {
-                w.uuid(self.topic_id, "topic_states[].topic_id")?;
+                w.uuid(self.topic_id, "topic_states[].topic_id");
             }
             if v >= 2 {
-                rt::owned::write_vec(w, &self.partition_states, v >= 4, v, "topic_states[].partition_states")?;
+                rt::owned::write_vec(w, &self.partition_states, v >= 4, v, "topic_states[].partition_states");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1913,6 +1984,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for LeaderAndIsrLiveLeader {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
@@ -1927,14 +2000,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.broker_id, "live_leaders[].broker_id")?;
-            w.str(&self.host_name, v >= 4, "live_leaders[].host_name")?;
-            w.i32(self.port, "live_leaders[].port")?;
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.broker_id, "live_leaders[].broker_id");
+            w.str(&self.host_name, v >= 4, "live_leaders[].host_name");
+            if v >= 4 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("live_leaders[].port") {
+                    r[0..4].copy_from_slice(&self.port.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.port, "live_leaders[].port");
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "live_leaders[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

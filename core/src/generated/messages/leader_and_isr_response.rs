@@ -130,18 +130,25 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 4) && !(self.partition_errors.is_empty()) {
+            w.fail(rt::write::not_in_version("partition_errors"));
+        }
+        if !(v >= 5) && !(self.topics.is_empty()) {
+            w.fail(rt::write::not_in_version("topics"));
+        }
+        w.i16(self.error_code, "error_code");
         if v <= 4 {
-            w.array(&self.partition_errors, v >= 4, v, "partition_errors")?;
+            w.array(&self.partition_errors, v >= 4, v, "partition_errors");
         }
         if v >= 5 {
-            w.array(&self.topics, v >= 4, v, "topics")?;
+            w.array(&self.topics, v >= 4, v, "topics");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -299,16 +306,17 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrPartitionError<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v <= 4 {
-            w.str(self.topic_name, v >= 4, "partition_errors[].topic_name")?;
+            w.str(self.topic_name, v >= 4, "partition_errors[].topic_name");
         }
-        w.i32(self.partition_index, "partition_errors[].partition_index")?;
-        w.i16(self.error_code, "partition_errors[].error_code")?;
+        w.i32(self.partition_index, "partition_errors[].partition_index");
+        w.i16(self.error_code, "partition_errors[].error_code");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -464,17 +472,24 @@ impl<'a> rt::Struct<'a> for LeaderAndIsrTopicError<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 5 {
-            w.uuid(self.topic_id, "topics[].topic_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 5) && !(self.topic_id == rt::Uuid::nil()) {
+            w.fail(rt::write::not_in_version("topics[].topic_id"));
+        }
+        if !(v >= 5) && !(self.partition_errors.is_empty()) {
+            w.fail(rt::write::not_in_version("topics[].partition_errors"));
         }
         if v >= 5 {
-            w.array(&self.partition_errors, v >= 4, v, "topics[].partition_errors")?;
+            w.uuid(self.topic_id, "topics[].topic_id");
+        }
+        if v >= 5 {
+            w.array(&self.partition_errors, v >= 4, v, "topics[].partition_errors");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -748,18 +763,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "error_code")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 4) && !(self.partition_errors.is_empty()) {
+                w.fail(rt::write::not_in_version("partition_errors"));
+            }
+            if !(v >= 5) && !(self.topics.is_empty()) {
+                w.fail(rt::write::not_in_version("topics"));
+            }
+            w.i16(self.error_code, "error_code");
             if v <= 4 {
-                rt::owned::write_vec(w, &self.partition_errors, v >= 4, v, "partition_errors")?;
+                rt::owned::write_vec(w, &self.partition_errors, v >= 4, v, "partition_errors");
             }
             if v >= 5 {
-                rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics")?;
+                rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -799,6 +821,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for LeaderAndIsrPartitionError {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -815,19 +839,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v <= 4 {
-                w.str(&self.topic_name, v >= 4, "partition_errors[].topic_name")?;
+                w.str(&self.topic_name, v >= 4, "partition_errors[].topic_name");
             }
-            {
-                let r = w.run::<6>("partition_errors[].partition_index")?;
-                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+            if v >= 4 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<7>("partition_errors[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[6] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<6>("partition_errors[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "partition_errors[]._tagged_fields");
+                }
             }
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -863,6 +896,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for LeaderAndIsrTopicError {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -888,17 +923,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 5 {
-                w.uuid(self.topic_id, "topics[].topic_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 5) && !(self.topic_id == rt::Uuid::nil()) {
+                w.fail(rt::write::not_in_version("topics[].topic_id"));
+            }
+            if !(v >= 5) && !(self.partition_errors.is_empty()) {
+                w.fail(rt::write::not_in_version("topics[].partition_errors"));
             }
             if v >= 5 {
-                rt::owned::write_vec(w, &self.partition_errors, v >= 4, v, "topics[].partition_errors")?;
+                w.uuid(self.topic_id, "topics[].topic_id");
+            }
+            if v >= 5 {
+                rt::owned::write_vec(w, &self.partition_errors, v >= 4, v, "topics[].partition_errors");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -115,15 +115,16 @@ impl<'a> rt::Struct<'a> for LeaderChangeMessage<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.version, "version")?;
-        w.i32(self.leader_id, "leader_id")?;
-        w.array(&self.voters, true, v, "voters")?;
-        w.array(&self.granting_voters, true, v, "granting_voters")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.version, "version");
+        w.i32(self.leader_id, "leader_id");
+        w.array(&self.voters, true, v, "voters");
+        w.array(&self.granting_voters, true, v, "granting_voters");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -256,15 +257,19 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.voter_id, "voters[].voter_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.voter_directory_id == rt::Uuid::nil()) {
+            w.fail(rt::write::not_in_version("voters[].voter_directory_id"));
+        }
+        w.i32(self.voter_id, "voters[].voter_id");
         if v >= 1 {
-            w.uuid(self.voter_directory_id, "voters[].voter_directory_id")?;
+            w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "voters[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -486,18 +491,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("version")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("version") {
                 r[0..2].copy_from_slice(&self.version.to_be_bytes());
                 r[2..6].copy_from_slice(&self.leader_id.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.voters, true, v, "voters")?;
-            rt::owned::write_vec(w, &self.granting_voters, true, v, "granting_voters")?;
+            rt::owned::write_vec(w, &self.voters, true, v, "voters");
+            rt::owned::write_vec(w, &self.granting_voters, true, v, "granting_voters");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -533,6 +538,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Voter {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -552,15 +559,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.voter_id, "voters[].voter_id")?;
-            if v >= 1 {
-                w.uuid(self.voter_directory_id, "voters[].voter_directory_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.voter_directory_id == rt::Uuid::nil()) {
+                w.fail(rt::write::not_in_version("voters[].voter_directory_id"));
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.i32(self.voter_id, "voters[].voter_id");
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<17>("voters[].voter_directory_id") {
+                    r[0..16].copy_from_slice(self.voter_directory_id.as_bytes());
+                    r[16] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "voters[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

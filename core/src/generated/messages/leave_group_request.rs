@@ -125,18 +125,25 @@ impl<'a> rt::Struct<'a> for LeaveGroupRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, v >= 4, "group_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 2) && !(self.member_id == "") {
+            w.fail(rt::write::not_in_version("member_id"));
+        }
+        if !(v >= 3) && !(self.members.is_empty()) {
+            w.fail(rt::write::not_in_version("members"));
+        }
+        w.str(self.group_id, v >= 4, "group_id");
         if v <= 2 {
-            w.str(self.member_id, v >= 4, "member_id")?;
+            w.str(self.member_id, v >= 4, "member_id");
         }
         if v >= 3 {
-            w.array(&self.members, v >= 4, v, "members")?;
+            w.array(&self.members, v >= 4, v, "members");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -315,20 +322,27 @@ impl<'a> rt::Struct<'a> for MemberIdentity<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 3 {
-            w.str(self.member_id, v >= 4, "members[].member_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.member_id == "") {
+            w.fail(rt::write::not_in_version("members[].member_id"));
+        }
+        if !(v >= 3) && !(self.group_instance_id == None) {
+            w.fail(rt::write::not_in_version("members[].group_instance_id"));
         }
         if v >= 3 {
-            w.opt_str(self.group_instance_id, v >= 4, "members[].group_instance_id")?;
+            w.str(self.member_id, v >= 4, "members[].member_id");
+        }
+        if v >= 3 {
+            w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
         }
         if v >= 5 {
-            w.opt_str(self.reason, v >= 4, "members[].reason")?;
+            w.opt_str(self.reason, v >= 4, v >= 5, "members[].reason");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -557,18 +571,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, v >= 4, "group_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 2) && !(self.member_id == "") {
+                w.fail(rt::write::not_in_version("member_id"));
+            }
+            if !(v >= 3) && !(self.members.is_empty()) {
+                w.fail(rt::write::not_in_version("members"));
+            }
+            w.str(&self.group_id, v >= 4, "group_id");
             if v <= 2 {
-                w.str(&self.member_id, v >= 4, "member_id")?;
+                w.str(&self.member_id, v >= 4, "member_id");
             }
             if v >= 3 {
-                rt::owned::write_vec(w, &self.members, v >= 4, v, "members")?;
+                rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -608,6 +629,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for MemberIdentity {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -641,20 +664,33 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 3 {
-                w.str(&self.member_id, v >= 4, "members[].member_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.member_id == "") {
+                w.fail(rt::write::not_in_version("members[].member_id"));
+            }
+            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+                w.fail(rt::write::not_in_version("members[].group_instance_id"));
             }
             if v >= 3 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 4, "members[].group_instance_id")?;
+                w.str(&self.member_id, v >= 4, "members[].member_id");
+            }
+            if v >= 3 {
+                w.opt_str(
+                    self.group_instance_id.as_deref(),
+                    v >= 4,
+                    v >= 3,
+                    "members[].group_instance_id",
+                );
             }
             if v >= 5 {
-                w.opt_str(self.reason.as_deref(), v >= 4, "members[].reason")?;
+                w.opt_str(self.reason.as_deref(), v >= 4, v >= 5, "members[].reason");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

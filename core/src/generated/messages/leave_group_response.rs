@@ -120,18 +120,22 @@ impl<'a> rt::Struct<'a> for LeaveGroupResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.members.is_empty()) {
+            w.fail(rt::write::not_in_version("members"));
         }
-        w.i16(self.error_code, "error_code")?;
+        if v >= 1 {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+        }
+        w.i16(self.error_code, "error_code");
         if v >= 3 {
-            w.array(&self.members, v >= 4, v, "members")?;
+            w.array(&self.members, v >= 4, v, "members");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -303,20 +307,30 @@ impl<'a> rt::Struct<'a> for MemberResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 3 {
-            w.str(self.member_id, v >= 4, "members[].member_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.member_id == "") {
+            w.fail(rt::write::not_in_version("members[].member_id"));
+        }
+        if !(v >= 3) && !(self.group_instance_id == Some("")) {
+            w.fail(rt::write::not_in_version("members[].group_instance_id"));
+        }
+        if !(v >= 3) && !(self.error_code == 0_i16) {
+            w.fail(rt::write::not_in_version("members[].error_code"));
         }
         if v >= 3 {
-            w.opt_str(self.group_instance_id, v >= 4, "members[].group_instance_id")?;
+            w.str(self.member_id, v >= 4, "members[].member_id");
         }
         if v >= 3 {
-            w.i16(self.error_code, "members[].error_code")?;
+            w.opt_str(self.group_instance_id, v >= 4, v >= 3, "members[].group_instance_id");
+        }
+        if v >= 3 {
+            w.i16(self.error_code, "members[].error_code");
         }
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -541,18 +555,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.members.is_empty()) {
+                w.fail(rt::write::not_in_version("members"));
             }
-            w.i16(self.error_code, "error_code")?;
+            if v >= 1 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            w.i16(self.error_code, "error_code");
             if v >= 3 {
-                rt::owned::write_vec(w, &self.members, v >= 4, v, "members")?;
+                rt::owned::write_vec(w, &self.members, v >= 4, v, "members");
             }
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -592,6 +610,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for MemberResponse {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -628,20 +648,43 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 3 {
-                w.str(&self.member_id, v >= 4, "members[].member_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.member_id == "") {
+                w.fail(rt::write::not_in_version("members[].member_id"));
+            }
+            if !(v >= 3) && !(self.group_instance_id.as_deref() == Some("")) {
+                w.fail(rt::write::not_in_version("members[].group_instance_id"));
+            }
+            if !(v >= 3) && !(self.error_code == 0_i16) {
+                w.fail(rt::write::not_in_version("members[].error_code"));
             }
             if v >= 3 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 4, "members[].group_instance_id")?;
+                w.str(&self.member_id, v >= 4, "members[].member_id");
             }
             if v >= 3 {
-                w.i16(self.error_code, "members[].error_code")?;
+                w.opt_str(
+                    self.group_instance_id.as_deref(),
+                    v >= 4,
+                    v >= 3,
+                    "members[].group_instance_id",
+                );
             }
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v >= 3) && (v >= 4) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("members[].error_code") {
+                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if v >= 3 {
+                    w.i16(self.error_code, "members[].error_code");
+                }
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "members[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

@@ -105,14 +105,18 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.resource_types.is_empty()) {
+            w.fail(rt::write::not_in_version("resource_types"));
+        }
         if v >= 1 {
-            w.array(&self.resource_types, true, v, "resource_types")?;
+            w.array(&self.resource_types, true, v, "resource_types");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -224,14 +228,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.resource_types.is_empty()) {
+                w.fail(rt::write::not_in_version("resource_types"));
+            }
             if v >= 1 {
-                rt::owned::write_vec(w, &self.resource_types, true, v, "resource_types")?;
+                rt::owned::write_vec(w, &self.resource_types, true, v, "resource_types");
             }
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

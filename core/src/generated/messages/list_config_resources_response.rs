@@ -116,14 +116,15 @@ impl<'a> rt::Struct<'a> for ListConfigResourcesResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.array(&self.config_resources, true, v, "config_resources")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.array(&self.config_resources, true, v, "config_resources");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -262,15 +263,16 @@ impl<'a> rt::Struct<'a> for ConfigResource<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.resource_name, true, "config_resources[].resource_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.resource_name, true, "config_resources[].resource_name");
         if v >= 1 {
-            w.i8(self.resource_type, "config_resources[].resource_type")?;
+            w.i8(self.resource_type, "config_resources[].resource_type");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "config_resources[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -470,17 +472,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.config_resources, true, v, "config_resources")?;
+            rt::owned::write_vec(w, &self.config_resources, true, v, "config_resources");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -516,6 +518,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ConfigResource {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -533,15 +537,24 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.resource_name, true, "config_resources[].resource_name")?;
-            if v >= 1 {
-                w.i8(self.resource_type, "config_resources[].resource_type")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.resource_name, true, "config_resources[].resource_name");
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("config_resources[].resource_type") {
+                    r[0..1].copy_from_slice(&self.resource_type.to_be_bytes());
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.i8(self.resource_type, "config_resources[].resource_type");
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "config_resources[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -124,17 +124,24 @@ impl<'a> rt::Struct<'a> for ListGroupsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 4) && !(self.states_filter.is_empty()) {
+            w.fail(rt::write::not_in_version("states_filter"));
+        }
+        if !(v >= 5) && !(self.types_filter.is_empty()) {
+            w.fail(rt::write::not_in_version("types_filter"));
+        }
         if v >= 4 {
-            w.array(&self.states_filter, v >= 3, v, "states_filter")?;
+            w.array(&self.states_filter, v >= 3, v, "states_filter");
         }
         if v >= 5 {
-            w.array(&self.types_filter, v >= 3, v, "types_filter")?;
+            w.array(&self.types_filter, v >= 3, v, "types_filter");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -274,17 +281,24 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 4) && !(self.states_filter.is_empty()) {
+                w.fail(rt::write::not_in_version("states_filter"));
+            }
+            if !(v >= 5) && !(self.types_filter.is_empty()) {
+                w.fail(rt::write::not_in_version("types_filter"));
+            }
             if v >= 4 {
-                rt::owned::write_vec(w, &self.states_filter, v >= 3, v, "states_filter")?;
+                rt::owned::write_vec(w, &self.states_filter, v >= 3, v, "states_filter");
             }
             if v >= 5 {
-                rt::owned::write_vec(w, &self.types_filter, v >= 3, v, "types_filter")?;
+                rt::owned::write_vec(w, &self.types_filter, v >= 3, v, "types_filter");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

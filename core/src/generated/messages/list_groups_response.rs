@@ -109,16 +109,17 @@ impl<'a> rt::Struct<'a> for ListGroupsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
         }
-        w.i16(self.error_code, "error_code")?;
-        w.array(&self.groups, v >= 3, v, "groups")?;
+        w.i16(self.error_code, "error_code");
+        w.array(&self.groups, v >= 3, v, "groups");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -284,19 +285,20 @@ impl<'a> rt::Struct<'a> for ListedGroup<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, v >= 3, "groups[].group_id")?;
-        w.str(self.protocol_type, v >= 3, "groups[].protocol_type")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.group_id, v >= 3, "groups[].group_id");
+        w.str(self.protocol_type, v >= 3, "groups[].protocol_type");
         if v >= 4 {
-            w.str(self.group_state, v >= 3, "groups[].group_state")?;
+            w.str(self.group_state, v >= 3, "groups[].group_state");
         }
         if v >= 5 {
-            w.str(self.group_type, v >= 3, "groups[].group_type")?;
+            w.str(self.group_type, v >= 3, "groups[].group_type");
         }
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -533,16 +535,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
-            w.i16(self.error_code, "error_code")?;
-            rt::owned::write_vec(w, &self.groups, v >= 3, v, "groups")?;
+            w.i16(self.error_code, "error_code");
+            rt::owned::write_vec(w, &self.groups, v >= 3, v, "groups");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -586,6 +589,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ListedGroup {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -607,19 +612,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, v >= 3, "groups[].group_id")?;
-            w.str(&self.protocol_type, v >= 3, "groups[].protocol_type")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.group_id, v >= 3, "groups[].group_id");
+            w.str(&self.protocol_type, v >= 3, "groups[].protocol_type");
             if v >= 4 {
-                w.str(&self.group_state, v >= 3, "groups[].group_state")?;
+                w.str(&self.group_state, v >= 3, "groups[].group_state");
             }
             if v >= 5 {
-                w.str(&self.group_type, v >= 3, "groups[].group_type")?;
+                w.str(&self.group_type, v >= 3, "groups[].group_type");
             }
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

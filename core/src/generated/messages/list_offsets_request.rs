@@ -127,19 +127,23 @@ impl<'a> rt::Struct<'a> for ListOffsetsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.replica_id, "replica_id")?;
-        if v >= 2 {
-            w.i8(self.isolation_level, "isolation_level")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 2) && !(self.isolation_level == 0_i8) {
+            w.fail(rt::write::not_in_version("isolation_level"));
         }
-        w.array(&self.topics, v >= 6, v, "topics")?;
+        w.i32(self.replica_id, "replica_id");
+        if v >= 2 {
+            w.i8(self.isolation_level, "isolation_level");
+        }
+        w.array(&self.topics, v >= 6, v, "topics");
         if v >= 10 {
-            w.i32(self.timeout_ms, "timeout_ms")?;
+            w.i32(self.timeout_ms, "timeout_ms");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -265,13 +269,14 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 6, "topics[].name")?;
-        w.array(&self.partitions, v >= 6, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 6, "topics[].name");
+        w.array(&self.partitions, v >= 6, v, "topics[].partitions");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -443,19 +448,23 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        if v >= 4 {
-            w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 0) && !(self.max_num_offsets == 1_i32) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
         }
-        w.i64(self.timestamp, "topics[].partitions[].timestamp")?;
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        if v >= 4 {
+            w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
+        }
+        w.i64(self.timestamp, "topics[].partitions[].timestamp");
         if v <= 0 {
-            w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets")?;
+            w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -765,19 +774,30 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.replica_id, "replica_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 2) && !(self.isolation_level == 0_i8) {
+                w.fail(rt::write::not_in_version("isolation_level"));
+            }
+            w.i32(self.replica_id, "replica_id");
             if v >= 2 {
-                w.i8(self.isolation_level, "isolation_level")?;
+                w.i8(self.isolation_level, "isolation_level");
             }
-            rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics")?;
-            if v >= 10 {
-                w.i32(self.timeout_ms, "timeout_ms")?;
+            rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics");
+            if (v >= 10) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("timeout_ms") {
+                    r[0..4].copy_from_slice(&self.timeout_ms.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if v >= 10 {
+                    w.i32(self.timeout_ms, "timeout_ms");
+                }
+                if v >= 6 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -813,6 +833,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ListOffsetsTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -828,13 +850,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 6, "topics[].name")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 6, "topics[].name");
+            rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -878,6 +902,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ListOffsetsPartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -900,19 +926,31 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 0) && !(self.max_num_offsets == 1_i32) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].max_num_offsets"));
+            }
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
             if v >= 4 {
-                w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
+                w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
             }
-            w.i64(self.timestamp, "topics[].partitions[].timestamp")?;
-            if v <= 0 {
-                w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets")?;
+            w.i64(self.timestamp, "topics[].partitions[].timestamp");
+            if (v <= 0) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("topics[].partitions[].max_num_offsets") {
+                    r[0..4].copy_from_slice(&self.max_num_offsets.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if v <= 0 {
+                    w.i32(self.max_num_offsets, "topics[].partitions[].max_num_offsets");
+                }
+                if v >= 6 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+                }
             }
-            if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -108,15 +108,16 @@ impl<'a> rt::Struct<'a> for ListOffsetsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v >= 2 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
         }
-        w.array(&self.topics, v >= 6, v, "topics")?;
+        w.array(&self.topics, v >= 6, v, "topics");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -242,13 +243,14 @@ impl<'a> rt::Struct<'a> for ListOffsetsTopicResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 6, "topics[].name")?;
-        w.array(&self.partitions, v >= 6, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 6, "topics[].name");
+        w.array(&self.partitions, v >= 6, v, "topics[].partitions");
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -508,30 +510,43 @@ impl<'a> rt::Struct<'a> for ListOffsetsPartitionResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 0) && !(self.old_style_offsets.is_empty()) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
+        }
+        if !(v >= 1) && !(self.timestamp == -1_i64) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].timestamp"));
+        }
+        if !(v >= 1) && !(self.offset == -1_i64) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].offset"));
+        }
+        if !(v >= 4) && !(self.leader_epoch == -1_i32) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
+        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i16(self.error_code, "topics[].partitions[].error_code");
         if v <= 0 {
             w.array(
                 &self.old_style_offsets,
                 v >= 6,
                 v,
                 "topics[].partitions[].old_style_offsets",
-            )?;
+            );
         }
         if v >= 1 {
-            w.i64(self.timestamp, "topics[].partitions[].timestamp")?;
+            w.i64(self.timestamp, "topics[].partitions[].timestamp");
         }
         if v >= 1 {
-            w.i64(self.offset, "topics[].partitions[].offset")?;
+            w.i64(self.offset, "topics[].partitions[].offset");
         }
         if v >= 4 {
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -827,15 +842,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v >= 2 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
-            rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics")?;
+            rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -871,6 +887,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ListOffsetsTopicResponse {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -886,13 +904,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 6, "topics[].name")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 6, "topics[].name");
+            rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions");
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -944,6 +964,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ListOffsetsPartitionResponse {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -986,9 +1008,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 0) && !(self.old_style_offsets.is_empty()) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].old_style_offsets"));
+            }
+            if !(v >= 1) && !(self.timestamp == -1_i64) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].timestamp"));
+            }
+            if !(v >= 1) && !(self.offset == -1_i64) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].offset"));
+            }
+            if !(v >= 4) && !(self.leader_epoch == -1_i32) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].leader_epoch"));
+            }
+            if let Some(r) = w.run::<6>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
@@ -999,20 +1033,29 @@ pub mod owned {
                     v >= 6,
                     v,
                     "topics[].partitions[].old_style_offsets",
-                )?;
+                );
             }
             if v >= 1 {
-                let r = w.run::<16>("topics[].partitions[].timestamp")?;
-                r[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
-                r[8..16].copy_from_slice(&self.offset.to_be_bytes());
+                if let Some(r) = w.run::<16>("topics[].partitions[].timestamp") {
+                    r[0..8].copy_from_slice(&self.timestamp.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.offset.to_be_bytes());
+                }
             }
-            if v >= 4 {
-                w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            if (v >= 4) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("topics[].partitions[].leader_epoch") {
+                    r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if v >= 4 {
+                    w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+                }
+                if v >= 6 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+                }
             }
-            if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

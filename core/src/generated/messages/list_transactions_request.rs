@@ -143,19 +143,26 @@ impl<'a> rt::Struct<'a> for ListTransactionsRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.state_filters, true, v, "state_filters")?;
-        w.array(&self.producer_id_filters, true, v, "producer_id_filters")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.duration_filter == -1_i64) {
+            w.fail(rt::write::not_in_version("duration_filter"));
+        }
+        if !(v >= 2) && !(self.transactional_id_pattern == None) {
+            w.fail(rt::write::not_in_version("transactional_id_pattern"));
+        }
+        w.array(&self.state_filters, true, v, "state_filters");
+        w.array(&self.producer_id_filters, true, v, "producer_id_filters");
         if v >= 1 {
-            w.i64(self.duration_filter, "duration_filter")?;
+            w.i64(self.duration_filter, "duration_filter");
         }
         if v >= 2 {
-            w.opt_str(self.transactional_id_pattern, true, "transactional_id_pattern")?;
+            w.opt_str(self.transactional_id_pattern, true, v >= 2, "transactional_id_pattern");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -348,23 +355,31 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.state_filters, true, v, "state_filters")?;
-            rt::owned::write_vec(w, &self.producer_id_filters, true, v, "producer_id_filters")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.duration_filter == -1_i64) {
+                w.fail(rt::write::not_in_version("duration_filter"));
+            }
+            if !(v >= 2) && !(self.transactional_id_pattern.is_none()) {
+                w.fail(rt::write::not_in_version("transactional_id_pattern"));
+            }
+            rt::owned::write_vec(w, &self.state_filters, true, v, "state_filters");
+            rt::owned::write_vec(w, &self.producer_id_filters, true, v, "producer_id_filters");
             if v >= 1 {
-                w.i64(self.duration_filter, "duration_filter")?;
+                w.i64(self.duration_filter, "duration_filter");
             }
             if v >= 2 {
                 w.opt_str(
                     self.transactional_id_pattern.as_deref(),
                     true,
+                    v >= 2,
                     "transactional_id_pattern",
-                )?;
+                );
             }
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

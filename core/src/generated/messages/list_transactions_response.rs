@@ -131,15 +131,16 @@ impl<'a> rt::Struct<'a> for ListTransactionsResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.array(&self.unknown_state_filters, true, v, "unknown_state_filters")?;
-        w.array(&self.transaction_states, true, v, "transaction_states")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.array(&self.unknown_state_filters, true, v, "unknown_state_filters");
+        w.array(&self.transaction_states, true, v, "transaction_states");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -271,14 +272,15 @@ impl<'a> rt::Struct<'a> for TransactionState<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.transactional_id, true, "transaction_states[].transactional_id")?;
-        w.i64(self.producer_id, "transaction_states[].producer_id")?;
-        w.str(self.transaction_state, true, "transaction_states[].transaction_state")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.transactional_id, true, "transaction_states[].transactional_id");
+        w.i64(self.producer_id, "transaction_states[].producer_id");
+        w.str(self.transaction_state, true, "transaction_states[].transaction_state");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "transaction_states[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -517,18 +519,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.unknown_state_filters, true, v, "unknown_state_filters")?;
-            rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states")?;
+            rt::owned::write_vec(w, &self.unknown_state_filters, true, v, "unknown_state_filters");
+            rt::owned::write_vec(w, &self.transaction_states, true, v, "transaction_states");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -568,6 +570,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TransactionState {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
@@ -583,14 +587,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.transactional_id, true, "transaction_states[].transactional_id")?;
-            w.i64(self.producer_id, "transaction_states[].producer_id")?;
-            w.str(&self.transaction_state, true, "transaction_states[].transaction_state")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.transactional_id, true, "transaction_states[].transactional_id");
+            w.i64(self.producer_id, "transaction_states[].producer_id");
+            w.str(&self.transaction_state, true, "transaction_states[].transaction_state");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "transaction_states[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

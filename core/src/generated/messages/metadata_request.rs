@@ -152,27 +152,37 @@ impl<'a> rt::Struct<'a> for MetadataRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_array(&self.topics, v >= 9, v, "topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 4) && !(self.allow_auto_topic_creation == true) {
+            w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
+        }
+        if !((8..=10).contains(&v)) && !(self.include_cluster_authorized_operations == false) {
+            w.fail(rt::write::not_in_version("include_cluster_authorized_operations"));
+        }
+        if !(v >= 8) && !(self.include_topic_authorized_operations == false) {
+            w.fail(rt::write::not_in_version("include_topic_authorized_operations"));
+        }
+        w.opt_array(&self.topics, v >= 9, v >= 1, v, "topics");
         if v >= 4 {
-            w.bool(self.allow_auto_topic_creation, "allow_auto_topic_creation")?;
+            w.bool(self.allow_auto_topic_creation, "allow_auto_topic_creation");
         }
         if (8..=10).contains(&v) {
             w.bool(
                 self.include_cluster_authorized_operations,
                 "include_cluster_authorized_operations",
-            )?;
+            );
         }
         if v >= 8 {
             w.bool(
                 self.include_topic_authorized_operations,
                 "include_topic_authorized_operations",
-            )?;
+            );
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -305,15 +315,16 @@ impl<'a> rt::Struct<'a> for MetadataRequestTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v >= 10 {
-            w.uuid(self.topic_id, "topics[].topic_id")?;
+            w.uuid(self.topic_id, "topics[].topic_id");
         }
-        w.opt_str(self.name, v >= 9, "topics[].name")?;
+        w.opt_str(self.name, v >= 9, v >= 10, "topics[].name");
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -552,27 +563,44 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 9, v, "topics")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 4) && !(self.allow_auto_topic_creation == true) {
+                w.fail(rt::write::not_in_version("allow_auto_topic_creation"));
+            }
+            if !((8..=10).contains(&v)) && !(self.include_cluster_authorized_operations == false) {
+                w.fail(rt::write::not_in_version("include_cluster_authorized_operations"));
+            }
+            if !(v >= 8) && !(self.include_topic_authorized_operations == false) {
+                w.fail(rt::write::not_in_version("include_topic_authorized_operations"));
+            }
+            rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 9, v >= 1, v, "topics");
             if v >= 4 {
-                w.bool(self.allow_auto_topic_creation, "allow_auto_topic_creation")?;
+                w.bool(self.allow_auto_topic_creation, "allow_auto_topic_creation");
             }
             if (8..=10).contains(&v) {
                 w.bool(
                     self.include_cluster_authorized_operations,
                     "include_cluster_authorized_operations",
-                )?;
+                );
             }
-            if v >= 8 {
-                w.bool(
-                    self.include_topic_authorized_operations,
-                    "include_topic_authorized_operations",
-                )?;
+            if (v >= 8) && (v >= 9) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("include_topic_authorized_operations") {
+                    r[0] = u8::from(self.include_topic_authorized_operations);
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 8 {
+                    w.bool(
+                        self.include_topic_authorized_operations,
+                        "include_topic_authorized_operations",
+                    );
+                }
+                if v >= 9 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -608,6 +636,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for MetadataRequestTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -625,15 +655,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v >= 10 {
-                w.uuid(self.topic_id, "topics[].topic_id")?;
+                w.uuid(self.topic_id, "topics[].topic_id");
             }
-            w.opt_str(self.name.as_deref(), v >= 9, "topics[].name")?;
+            w.opt_str(self.name.as_deref(), v >= 9, v >= 10, "topics[].name");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

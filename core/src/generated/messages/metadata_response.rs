@@ -174,28 +174,32 @@ impl<'a> rt::Struct<'a> for MetadataResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 3 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !((8..=10).contains(&v)) && !(self.cluster_authorized_operations == -2147483648_i32) {
+            w.fail(rt::write::not_in_version("cluster_authorized_operations"));
         }
-        w.array(&self.brokers, v >= 9, v, "brokers")?;
+        if v >= 3 {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+        }
+        w.array(&self.brokers, v >= 9, v, "brokers");
         if v >= 2 {
-            w.opt_str(self.cluster_id, v >= 9, "cluster_id")?;
+            w.opt_str(self.cluster_id, v >= 9, v >= 2, "cluster_id");
         }
         if v >= 1 {
-            w.i32(self.controller_id, "controller_id")?;
+            w.i32(self.controller_id, "controller_id");
         }
-        w.array(&self.topics, v >= 9, v, "topics")?;
+        w.array(&self.topics, v >= 9, v, "topics");
         if (8..=10).contains(&v) {
-            w.i32(self.cluster_authorized_operations, "cluster_authorized_operations")?;
+            w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
         }
         if v >= 13 {
-            w.i16(self.error_code, "error_code")?;
+            w.i16(self.error_code, "error_code");
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -338,17 +342,18 @@ impl<'a> rt::Struct<'a> for MetadataResponseBroker<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.node_id, "brokers[].node_id")?;
-        w.str(self.host, v >= 9, "brokers[].host")?;
-        w.i32(self.port, "brokers[].port")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.node_id, "brokers[].node_id");
+        w.str(self.host, v >= 9, "brokers[].host");
+        w.i32(self.port, "brokers[].port");
         if v >= 1 {
-            w.opt_str(self.rack, v >= 9, "brokers[].rack")?;
+            w.opt_str(self.rack, v >= 9, v >= 1, "brokers[].rack");
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -548,23 +553,27 @@ impl<'a> rt::Struct<'a> for MetadataResponseTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "topics[].error_code")?;
-        w.opt_str(self.name, v >= 9, "topics[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 8) && !(self.topic_authorized_operations == -2147483648_i32) {
+            w.fail(rt::write::not_in_version("topics[].topic_authorized_operations"));
+        }
+        w.i16(self.error_code, "topics[].error_code");
+        w.opt_str(self.name, v >= 9, v >= 12, "topics[].name");
         if v >= 10 {
-            w.uuid(self.topic_id, "topics[].topic_id")?;
+            w.uuid(self.topic_id, "topics[].topic_id");
         }
         if v >= 1 {
-            w.bool(self.is_internal, "topics[].is_internal")?;
+            w.bool(self.is_internal, "topics[].is_internal");
         }
-        w.array(&self.partitions, v >= 9, v, "topics[].partitions")?;
+        w.array(&self.partitions, v >= 9, v, "topics[].partitions");
         if v >= 8 {
-            w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations")?;
+            w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -801,27 +810,28 @@ impl<'a> rt::Struct<'a> for MetadataResponsePartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "topics[].partitions[].error_code");
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i32(self.leader_id, "topics[].partitions[].leader_id");
         if v >= 7 {
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
         }
-        w.array(&self.replica_nodes, v >= 9, v, "topics[].partitions[].replica_nodes")?;
-        w.array(&self.isr_nodes, v >= 9, v, "topics[].partitions[].isr_nodes")?;
+        w.array(&self.replica_nodes, v >= 9, v, "topics[].partitions[].replica_nodes");
+        w.array(&self.isr_nodes, v >= 9, v, "topics[].partitions[].isr_nodes");
         if v >= 5 {
             w.array(
                 &self.offline_replicas,
                 v >= 9,
                 v,
                 "topics[].partitions[].offline_replicas",
-            )?;
+            );
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1403,28 +1413,39 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 3 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !((8..=10).contains(&v)) && !(self.cluster_authorized_operations == -2147483648_i32) {
+                w.fail(rt::write::not_in_version("cluster_authorized_operations"));
             }
-            rt::owned::write_vec(w, &self.brokers, v >= 9, v, "brokers")?;
+            if v >= 3 {
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
+            }
+            rt::owned::write_vec(w, &self.brokers, v >= 9, v, "brokers");
             if v >= 2 {
-                w.opt_str(self.cluster_id.as_deref(), v >= 9, "cluster_id")?;
+                w.opt_str(self.cluster_id.as_deref(), v >= 9, v >= 2, "cluster_id");
             }
             if v >= 1 {
-                w.i32(self.controller_id, "controller_id")?;
+                w.i32(self.controller_id, "controller_id");
             }
-            rt::owned::write_vec(w, &self.topics, v >= 9, v, "topics")?;
+            rt::owned::write_vec(w, &self.topics, v >= 9, v, "topics");
             if (8..=10).contains(&v) {
-                w.i32(self.cluster_authorized_operations, "cluster_authorized_operations")?;
+                w.i32(self.cluster_authorized_operations, "cluster_authorized_operations");
             }
-            if v >= 13 {
-                w.i16(self.error_code, "error_code")?;
+            if (v >= 13) && (v >= 9) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("error_code") {
+                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if v >= 13 {
+                    w.i16(self.error_code, "error_code");
+                }
+                if v >= 9 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -1468,6 +1489,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for MetadataResponseBroker {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
@@ -1485,17 +1508,19 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.node_id, "brokers[].node_id")?;
-            w.str(&self.host, v >= 9, "brokers[].host")?;
-            w.i32(self.port, "brokers[].port")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.node_id, "brokers[].node_id");
+            w.str(&self.host, v >= 9, "brokers[].host");
+            w.i32(self.port, "brokers[].port");
             if v >= 1 {
-                w.opt_str(self.rack.as_deref(), v >= 9, "brokers[].rack")?;
+                w.opt_str(self.rack.as_deref(), v >= 9, v >= 1, "brokers[].rack");
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "brokers[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1547,6 +1572,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for MetadataResponseTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -1574,23 +1601,35 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "topics[].error_code")?;
-            w.opt_str(self.name.as_deref(), v >= 9, "topics[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 8) && !(self.topic_authorized_operations == -2147483648_i32) {
+                w.fail(rt::write::not_in_version("topics[].topic_authorized_operations"));
+            }
+            w.i16(self.error_code, "topics[].error_code");
+            w.opt_str(self.name.as_deref(), v >= 9, v >= 12, "topics[].name");
             if v >= 10 {
-                w.uuid(self.topic_id, "topics[].topic_id")?;
+                w.uuid(self.topic_id, "topics[].topic_id");
             }
             if v >= 1 {
-                w.bool(self.is_internal, "topics[].is_internal")?;
+                w.bool(self.is_internal, "topics[].is_internal");
             }
-            rt::owned::write_vec(w, &self.partitions, v >= 9, v, "topics[].partitions")?;
-            if v >= 8 {
-                w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 9, v, "topics[].partitions");
+            if (v >= 8) && (v >= 9) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("topics[].topic_authorized_operations") {
+                    r[0..4].copy_from_slice(&self.topic_authorized_operations.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if v >= 8 {
+                    w.i32(self.topic_authorized_operations, "topics[].topic_authorized_operations");
+                }
+                if v >= 9 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
+                }
             }
-            if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -1646,6 +1685,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for MetadataResponsePartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 10;
@@ -1672,18 +1713,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<10>("topics[].partitions[].error_code")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<10>("topics[].partitions[].error_code") {
                 r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                 r[2..6].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
             }
             if v >= 7 {
-                w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+                w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
             }
-            rt::owned::write_vec(w, &self.replica_nodes, v >= 9, v, "topics[].partitions[].replica_nodes")?;
-            rt::owned::write_vec(w, &self.isr_nodes, v >= 9, v, "topics[].partitions[].isr_nodes")?;
+            rt::owned::write_vec(w, &self.replica_nodes, v >= 9, v, "topics[].partitions[].replica_nodes");
+            rt::owned::write_vec(w, &self.isr_nodes, v >= 9, v, "topics[].partitions[].isr_nodes");
             if v >= 5 {
                 rt::owned::write_vec(
                     w,
@@ -1691,12 +1732,13 @@ pub mod owned {
                     v >= 9,
                     v,
                     "topics[].partitions[].offline_replicas",
-                )?;
+                );
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -165,25 +165,29 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, v >= 8, "group_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 7) && !(self.group_instance_id == None) {
+            w.fail(rt::write::not_in_version("group_instance_id"));
+        }
+        w.str(self.group_id, v >= 8, "group_id");
         if v >= 1 {
-            w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch")?;
+            w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch");
         }
         if v >= 1 {
-            w.str(self.member_id, v >= 8, "member_id")?;
+            w.str(self.member_id, v >= 8, "member_id");
         }
         if v >= 7 {
-            w.opt_str(self.group_instance_id, v >= 8, "group_instance_id")?;
+            w.opt_str(self.group_instance_id, v >= 8, v >= 7, "group_instance_id");
         }
         if (2..=4).contains(&v) {
-            w.i64(self.retention_time_ms, "retention_time_ms")?;
+            w.i64(self.retention_time_ms, "retention_time_ms");
         }
-        w.array(&self.topics, v >= 8, v, "topics")?;
+        w.array(&self.topics, v >= 8, v, "topics");
         if v >= 8 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -343,18 +347,19 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v <= 9 {
-            w.str(self.name, v >= 8, "topics[].name")?;
+            w.str(self.name, v >= 8, "topics[].name");
         }
         if v >= 10 {
-            w.uuid(self.topic_id, "topics[].topic_id")?;
+            w.uuid(self.topic_id, "topics[].topic_id");
         }
-        w.array(&self.partitions, v >= 8, v, "topics[].partitions")?;
+        w.array(&self.partitions, v >= 8, v, "topics[].partitions");
         if v >= 8 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -556,27 +561,32 @@ impl<'a> rt::Struct<'a> for OffsetCommitRequestPartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v == 1) && !(self.commit_timestamp == -1_i64) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
+        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i64(self.committed_offset, "topics[].partitions[].committed_offset");
         if v >= 6 {
             w.i32(
                 self.committed_leader_epoch,
                 "topics[].partitions[].committed_leader_epoch",
-            )?;
+            );
         }
         if v == 1 {
-            w.i64(self.commit_timestamp, "topics[].partitions[].commit_timestamp")?;
+            w.i64(self.commit_timestamp, "topics[].partitions[].commit_timestamp");
         }
         w.opt_str(
             self.committed_metadata,
             v >= 8,
+            true,
             "topics[].partitions[].committed_metadata",
-        )?;
+        );
         if v >= 8 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -969,25 +979,29 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, v >= 8, "group_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 7) && !(self.group_instance_id.is_none()) {
+                w.fail(rt::write::not_in_version("group_instance_id"));
+            }
+            w.str(&self.group_id, v >= 8, "group_id");
             if v >= 1 {
-                w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch")?;
+                w.i32(self.generation_id_or_member_epoch, "generation_id_or_member_epoch");
             }
             if v >= 1 {
-                w.str(&self.member_id, v >= 8, "member_id")?;
+                w.str(&self.member_id, v >= 8, "member_id");
             }
             if v >= 7 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 8, "group_instance_id")?;
+                w.opt_str(self.group_instance_id.as_deref(), v >= 8, v >= 7, "group_instance_id");
             }
             if (2..=4).contains(&v) {
-                w.i64(self.retention_time_ms, "retention_time_ms")?;
+                w.i64(self.retention_time_ms, "retention_time_ms");
             }
-            rt::owned::write_vec(w, &self.topics, v >= 8, v, "topics")?;
+            rt::owned::write_vec(w, &self.topics, v >= 8, v, "topics");
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1027,6 +1041,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetCommitRequestTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1047,18 +1063,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v <= 9 {
-                w.str(&self.name, v >= 8, "topics[].name")?;
+                w.str(&self.name, v >= 8, "topics[].name");
             }
             if v >= 10 {
-                w.uuid(self.topic_id, "topics[].topic_id")?;
+                w.uuid(self.topic_id, "topics[].topic_id");
             }
-            rt::owned::write_vec(w, &self.partitions, v >= 8, v, "topics[].partitions")?;
+            rt::owned::write_vec(w, &self.partitions, v >= 8, v, "topics[].partitions");
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1106,6 +1124,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetCommitRequestPartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -1134,9 +1154,12 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v == 1) && !(self.commit_timestamp == -1_i64) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].commit_timestamp"));
+            }
+            if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
             }
@@ -1144,20 +1167,22 @@ pub mod owned {
                 w.i32(
                     self.committed_leader_epoch,
                     "topics[].partitions[].committed_leader_epoch",
-                )?;
+                );
             }
             if v == 1 {
-                w.i64(self.commit_timestamp, "topics[].partitions[].commit_timestamp")?;
+                w.i64(self.commit_timestamp, "topics[].partitions[].commit_timestamp");
             }
             w.opt_str(
                 self.committed_metadata.as_deref(),
                 v >= 8,
+                true,
                 "topics[].partitions[].committed_metadata",
-            )?;
+            );
             if v >= 8 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -88,10 +88,10 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, false, "group_id")?;
-        w.array(&self.topics, false, v, "topics")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.group_id, false, "group_id");
+        w.array(&self.topics, false, v, "topics");
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -199,10 +199,10 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, false, "topics[].name")?;
-        w.array(&self.partitions, false, v, "topics[].partitions")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, false, "topics[].name");
+        w.array(&self.partitions, false, v, "topics[].partitions");
+        w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
     }
 }
 
@@ -294,9 +294,9 @@ impl<'a> rt::Struct<'a> for OffsetDeleteRequestPartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
     }
 }
 
@@ -499,10 +499,10 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, false, "group_id")?;
-            rt::owned::write_vec(w, &self.topics, false, v, "topics")?;
-            Ok(())
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.group_id, false, "group_id");
+            rt::owned::write_vec(w, &self.topics, false, v, "topics");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 
@@ -538,6 +538,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetDeleteRequestTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -549,10 +551,11 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, false, "topics[].name")?;
-            rt::owned::write_vec(w, &self.partitions, false, v, "topics[].partitions")?;
-            Ok(())
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, false, "topics[].name");
+            rt::owned::write_vec(w, &self.partitions, false, v, "topics[].partitions");
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
     }
 
@@ -584,6 +587,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetDeleteRequestPartition {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -593,9 +598,10 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-            Ok(())
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
     }
 

@@ -94,11 +94,11 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.array(&self.topics, false, v, "topics")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "error_code");
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.array(&self.topics, false, v, "topics");
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -206,10 +206,10 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponseTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, false, "topics[].name")?;
-        w.array(&self.partitions, false, v, "topics[].partitions")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, false, "topics[].name");
+        w.array(&self.partitions, false, v, "topics[].partitions");
+        w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
     }
 }
 
@@ -320,10 +320,10 @@ impl<'a> rt::Struct<'a> for OffsetDeleteResponsePartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i16(self.error_code, "topics[].partitions[].error_code");
+        w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
     }
 }
 
@@ -565,14 +565,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("error_code")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("error_code") {
                 r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                 r[2..6].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.topics, false, v, "topics")?;
-            Ok(())
+            rt::owned::write_vec(w, &self.topics, false, v, "topics");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 
@@ -608,6 +607,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetDeleteResponseTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -619,10 +620,11 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, false, "topics[].name")?;
-            rt::owned::write_vec(w, &self.partitions, false, v, "topics[].partitions")?;
-            Ok(())
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, false, "topics[].name");
+            rt::owned::write_vec(w, &self.partitions, false, v, "topics[].partitions");
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
     }
 
@@ -658,6 +660,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetDeleteResponsePartition {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -667,13 +671,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if let Some(r) = w.run::<6>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            Ok(())
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
     }
 

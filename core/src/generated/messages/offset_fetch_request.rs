@@ -162,23 +162,36 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v <= 7 {
-            w.str(self.group_id, v >= 6, "group_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 7) && !(self.group_id == "") {
+            w.fail(rt::write::not_in_version("group_id"));
+        }
+        if !(v <= 7) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+            w.fail(rt::write::not_in_version("topics"));
+        }
+        if !(v >= 8) && !(self.groups.is_empty()) {
+            w.fail(rt::write::not_in_version("groups"));
+        }
+        if !(v >= 7) && !(self.require_stable == false) {
+            w.fail(rt::write::not_in_version("require_stable"));
         }
         if v <= 7 {
-            w.opt_array(&self.topics, v >= 6, v, "topics")?;
+            w.str(self.group_id, v >= 6, "group_id");
+        }
+        if v <= 7 {
+            w.opt_array(&self.topics, v >= 6, (2..=7).contains(&v), v, "topics");
         }
         if v >= 8 {
-            w.array(&self.groups, v >= 6, v, "groups")?;
+            w.array(&self.groups, v >= 6, v, "groups");
         }
         if v >= 7 {
-            w.bool(self.require_stable, "require_stable")?;
+            w.bool(self.require_stable, "require_stable");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -334,17 +347,24 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v <= 7 {
-            w.str(self.name, v >= 6, "topics[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 7) && !(self.name == "") {
+            w.fail(rt::write::not_in_version("topics[].name"));
+        }
+        if !(v <= 7) && !(self.partition_indexes.is_empty()) {
+            w.fail(rt::write::not_in_version("topics[].partition_indexes"));
         }
         if v <= 7 {
-            w.array(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes")?;
+            w.str(self.name, v >= 6, "topics[].name");
+        }
+        if v <= 7 {
+            w.array(&self.partition_indexes, v >= 6, v, "topics[].partition_indexes");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -542,23 +562,30 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestGroup<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 8 {
-            w.str(self.group_id, v >= 6, "groups[].group_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 8) && !(self.group_id == "") {
+            w.fail(rt::write::not_in_version("groups[].group_id"));
         }
-        if v >= 9 {
-            w.opt_str(self.member_id, v >= 6, "groups[].member_id")?;
-        }
-        if v >= 9 {
-            w.i32(self.member_epoch, "groups[].member_epoch")?;
+        if !(v >= 8) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+            w.fail(rt::write::not_in_version("groups[].topics"));
         }
         if v >= 8 {
-            w.opt_array(&self.topics, v >= 6, v, "groups[].topics")?;
+            w.str(self.group_id, v >= 6, "groups[].group_id");
+        }
+        if v >= 9 {
+            w.opt_str(self.member_id, v >= 6, v >= 9, "groups[].member_id");
+        }
+        if v >= 9 {
+            w.i32(self.member_epoch, "groups[].member_epoch");
+        }
+        if v >= 8 {
+            w.opt_array(&self.topics, v >= 6, v >= 8, v, "groups[].topics");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -742,12 +769,15 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 8) && !(self.partition_indexes.is_empty()) {
+            w.fail(rt::write::not_in_version("groups[].topics[].partition_indexes"));
+        }
         if (8..=9).contains(&v) {
-            w.str(self.name, v >= 6, "groups[].topics[].name")?;
+            w.str(self.name, v >= 6, "groups[].topics[].name");
         }
         if v >= 10 {
-            w.uuid(self.topic_id, "groups[].topics[].topic_id")?;
+            w.uuid(self.topic_id, "groups[].topics[].topic_id");
         }
         if v >= 8 {
             w.array(
@@ -755,12 +785,13 @@ impl<'a> rt::Struct<'a> for OffsetFetchRequestTopics<'a> {
                 v >= 6,
                 v,
                 "groups[].topics[].partition_indexes",
-            )?;
+            );
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1147,23 +1178,43 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v <= 7 {
-                w.str(&self.group_id, v >= 6, "group_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 7) && !(self.group_id == "") {
+                w.fail(rt::write::not_in_version("group_id"));
+            }
+            if !(v <= 7) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+                w.fail(rt::write::not_in_version("topics"));
+            }
+            if !(v >= 8) && !(self.groups.is_empty()) {
+                w.fail(rt::write::not_in_version("groups"));
+            }
+            if !(v >= 7) && !(self.require_stable == false) {
+                w.fail(rt::write::not_in_version("require_stable"));
             }
             if v <= 7 {
-                rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 6, v, "topics")?;
+                w.str(&self.group_id, v >= 6, "group_id");
+            }
+            if v <= 7 {
+                rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 6, (2..=7).contains(&v), v, "topics");
             }
             if v >= 8 {
-                rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups")?;
+                rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups");
             }
-            if v >= 7 {
-                w.bool(self.require_stable, "require_stable")?;
+            if (v >= 7) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("require_stable") {
+                    r[0] = u8::from(self.require_stable);
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 7 {
+                    w.bool(self.require_stable, "require_stable");
+                }
+                if v >= 6 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -1199,6 +1250,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetFetchRequestTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1224,17 +1277,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v <= 7 {
-                w.str(&self.name, v >= 6, "topics[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 7) && !(self.name == "") {
+                w.fail(rt::write::not_in_version("topics[].name"));
+            }
+            if !(v <= 7) && !(self.partition_indexes.is_empty()) {
+                w.fail(rt::write::not_in_version("topics[].partition_indexes"));
             }
             if v <= 7 {
-                rt::owned::write_vec(w, &self.partition_indexes, v >= 6, v, "topics[].partition_indexes")?;
+                w.str(&self.name, v >= 6, "topics[].name");
+            }
+            if v <= 7 {
+                rt::owned::write_vec(w, &self.partition_indexes, v >= 6, v, "topics[].partition_indexes");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1278,6 +1339,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetFetchRequestGroup {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1309,23 +1372,31 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 8 {
-                w.str(&self.group_id, v >= 6, "groups[].group_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 8) && !(self.group_id == "") {
+                w.fail(rt::write::not_in_version("groups[].group_id"));
             }
-            if v >= 9 {
-                w.opt_str(self.member_id.as_deref(), v >= 6, "groups[].member_id")?;
-            }
-            if v >= 9 {
-                w.i32(self.member_epoch, "groups[].member_epoch")?;
+            if !(v >= 8) && !(self.topics.as_ref().is_some_and(|a| a.is_empty())) {
+                w.fail(rt::write::not_in_version("groups[].topics"));
             }
             if v >= 8 {
-                rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 6, v, "groups[].topics")?;
+                w.str(&self.group_id, v >= 6, "groups[].group_id");
+            }
+            if v >= 9 {
+                w.opt_str(self.member_id.as_deref(), v >= 6, v >= 9, "groups[].member_id");
+            }
+            if v >= 9 {
+                w.i32(self.member_epoch, "groups[].member_epoch");
+            }
+            if v >= 8 {
+                rt::owned::write_opt_vec(w, self.topics.as_deref(), v >= 6, v >= 8, v, "groups[].topics");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1365,6 +1436,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetFetchRequestTopics {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1395,12 +1468,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 8) && !(self.partition_indexes.is_empty()) {
+                w.fail(rt::write::not_in_version("groups[].topics[].partition_indexes"));
+            }
             if (8..=9).contains(&v) {
-                w.str(&self.name, v >= 6, "groups[].topics[].name")?;
+                w.str(&self.name, v >= 6, "groups[].topics[].name");
             }
             if v >= 10 {
-                w.uuid(self.topic_id, "groups[].topics[].topic_id")?;
+                w.uuid(self.topic_id, "groups[].topics[].topic_id");
             }
             if v >= 8 {
                 rt::owned::write_vec(
@@ -1409,12 +1486,13 @@ pub mod owned {
                     v >= 6,
                     v,
                     "groups[].topics[].partition_indexes",
-                )?;
+                );
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

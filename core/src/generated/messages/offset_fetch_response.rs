@@ -146,23 +146,30 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 7) && !(self.topics.is_empty()) {
+            w.fail(rt::write::not_in_version("topics"));
+        }
+        if !(v >= 8) && !(self.groups.is_empty()) {
+            w.fail(rt::write::not_in_version("groups"));
+        }
         if v >= 3 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
         }
         if v <= 7 {
-            w.array(&self.topics, v >= 6, v, "topics")?;
+            w.array(&self.topics, v >= 6, v, "topics");
         }
         if (2..=7).contains(&v) {
-            w.i16(self.error_code, "error_code")?;
+            w.i16(self.error_code, "error_code");
         }
         if v >= 8 {
-            w.array(&self.groups, v >= 6, v, "groups")?;
+            w.array(&self.groups, v >= 6, v, "groups");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -318,17 +325,24 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v <= 7 {
-            w.str(self.name, v >= 6, "topics[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 7) && !(self.name == "") {
+            w.fail(rt::write::not_in_version("topics[].name"));
+        }
+        if !(v <= 7) && !(self.partitions.is_empty()) {
+            w.fail(rt::write::not_in_version("topics[].partitions"));
         }
         if v <= 7 {
-            w.array(&self.partitions, v >= 6, v, "topics[].partitions")?;
+            w.str(self.name, v >= 6, "topics[].name");
+        }
+        if v <= 7 {
+            w.array(&self.partitions, v >= 6, v, "topics[].partitions");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -502,20 +516,30 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseGroup<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 8 {
-            w.str(self.group_id, v >= 6, "groups[].group_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 8) && !(self.group_id == "") {
+            w.fail(rt::write::not_in_version("groups[].group_id"));
+        }
+        if !(v >= 8) && !(self.topics.is_empty()) {
+            w.fail(rt::write::not_in_version("groups[].topics"));
+        }
+        if !(v >= 8) && !(self.error_code == 0_i16) {
+            w.fail(rt::write::not_in_version("groups[].error_code"));
         }
         if v >= 8 {
-            w.array(&self.topics, v >= 6, v, "groups[].topics")?;
+            w.str(self.group_id, v >= 6, "groups[].group_id");
         }
         if v >= 8 {
-            w.i16(self.error_code, "groups[].error_code")?;
+            w.array(&self.topics, v >= 6, v, "groups[].topics");
+        }
+        if v >= 8 {
+            w.i16(self.error_code, "groups[].error_code");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -754,29 +778,42 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v <= 7 {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 7) && !(self.partition_index == 0_i32) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].partition_index"));
+        }
+        if !(v <= 7) && !(self.committed_offset == 0_i64) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].committed_offset"));
+        }
+        if !(v <= 7) && !(self.metadata == Some("")) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].metadata"));
+        }
+        if !(v <= 7) && !(self.error_code == 0_i16) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].error_code"));
         }
         if v <= 7 {
-            w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        }
+        if v <= 7 {
+            w.i64(self.committed_offset, "topics[].partitions[].committed_offset");
         }
         if (5..=7).contains(&v) {
             w.i32(
                 self.committed_leader_epoch,
                 "topics[].partitions[].committed_leader_epoch",
-            )?;
+            );
         }
         if v <= 7 {
-            w.opt_str(self.metadata, v >= 6, "topics[].partitions[].metadata")?;
+            w.opt_str(self.metadata, v >= 6, v <= 7, "topics[].partitions[].metadata");
         }
         if v <= 7 {
-            w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            w.i16(self.error_code, "topics[].partitions[].error_code");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -968,20 +1005,24 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponseTopics<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 8) && !(self.partitions.is_empty()) {
+            w.fail(rt::write::not_in_version("groups[].topics[].partitions"));
+        }
         if (8..=9).contains(&v) {
-            w.str(self.name, v >= 6, "groups[].topics[].name")?;
+            w.str(self.name, v >= 6, "groups[].topics[].name");
         }
         if v >= 10 {
-            w.uuid(self.topic_id, "groups[].topics[].topic_id")?;
+            w.uuid(self.topic_id, "groups[].topics[].topic_id");
         }
         if v >= 8 {
-            w.array(&self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
+            w.array(&self.partitions, v >= 6, v, "groups[].topics[].partitions");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1220,29 +1261,49 @@ impl<'a> rt::Struct<'a> for OffsetFetchResponsePartitions<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 8 {
-            w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 8) && !(self.partition_index == 0_i32) {
+            w.fail(rt::write::not_in_version(
+                "groups[].topics[].partitions[].partition_index",
+            ));
+        }
+        if !(v >= 8) && !(self.committed_offset == 0_i64) {
+            w.fail(rt::write::not_in_version(
+                "groups[].topics[].partitions[].committed_offset",
+            ));
+        }
+        if !(v >= 8) && !(self.metadata == Some("")) {
+            w.fail(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
+        }
+        if !(v >= 8) && !(self.error_code == 0_i16) {
+            w.fail(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
         }
         if v >= 8 {
-            w.i64(self.committed_offset, "groups[].topics[].partitions[].committed_offset")?;
+            w.i32(self.partition_index, "groups[].topics[].partitions[].partition_index");
+        }
+        if v >= 8 {
+            w.i64(self.committed_offset, "groups[].topics[].partitions[].committed_offset");
         }
         if v >= 8 {
             w.i32(
                 self.committed_leader_epoch,
                 "groups[].topics[].partitions[].committed_leader_epoch",
-            )?;
+            );
         }
         if v >= 8 {
-            w.opt_str(self.metadata, v >= 6, "groups[].topics[].partitions[].metadata")?;
+            w.opt_str(self.metadata, v >= 6, v >= 8, "groups[].topics[].partitions[].metadata");
         }
         if v >= 8 {
-            w.i16(self.error_code, "groups[].topics[].partitions[].error_code")?;
+            w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "groups[].topics[].partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1800,23 +1861,30 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 7) && !(self.topics.is_empty()) {
+                w.fail(rt::write::not_in_version("topics"));
+            }
+            if !(v >= 8) && !(self.groups.is_empty()) {
+                w.fail(rt::write::not_in_version("groups"));
+            }
             if v >= 3 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
             if v <= 7 {
-                rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics")?;
+                rt::owned::write_vec(w, &self.topics, v >= 6, v, "topics");
             }
             if (2..=7).contains(&v) {
-                w.i16(self.error_code, "error_code")?;
+                w.i16(self.error_code, "error_code");
             }
             if v >= 8 {
-                rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups")?;
+                rt::owned::write_vec(w, &self.groups, v >= 6, v, "groups");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1852,6 +1920,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetFetchResponseTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1877,17 +1947,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v <= 7 {
-                w.str(&self.name, v >= 6, "topics[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 7) && !(self.name == "") {
+                w.fail(rt::write::not_in_version("topics[].name"));
+            }
+            if !(v <= 7) && !(self.partitions.is_empty()) {
+                w.fail(rt::write::not_in_version("topics[].partitions"));
             }
             if v <= 7 {
-                rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions")?;
+                w.str(&self.name, v >= 6, "topics[].name");
+            }
+            if v <= 7 {
+                rt::owned::write_vec(w, &self.partitions, v >= 6, v, "topics[].partitions");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1927,6 +2005,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetFetchResponseGroup {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1958,20 +2038,38 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 8 {
-                w.str(&self.group_id, v >= 6, "groups[].group_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 8) && !(self.group_id == "") {
+                w.fail(rt::write::not_in_version("groups[].group_id"));
+            }
+            if !(v >= 8) && !(self.topics.is_empty()) {
+                w.fail(rt::write::not_in_version("groups[].topics"));
+            }
+            if !(v >= 8) && !(self.error_code == 0_i16) {
+                w.fail(rt::write::not_in_version("groups[].error_code"));
             }
             if v >= 8 {
-                rt::owned::write_vec(w, &self.topics, v >= 6, v, "groups[].topics")?;
+                w.str(&self.group_id, v >= 6, "groups[].group_id");
             }
             if v >= 8 {
-                w.i16(self.error_code, "groups[].error_code")?;
+                rt::owned::write_vec(w, &self.topics, v >= 6, v, "groups[].topics");
             }
-            if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v >= 8) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("groups[].error_code") {
+                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if v >= 8 {
+                    w.i16(self.error_code, "groups[].error_code");
+                }
+                if v >= 6 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -2019,6 +2117,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetFetchResponsePartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2064,28 +2164,55 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 7) && !(self.partition_index == 0_i32) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].partition_index"));
+            }
+            if !(v <= 7) && !(self.committed_offset == 0_i64) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].committed_offset"));
+            }
+            if !(v <= 7) && !(self.metadata.as_deref() == Some("")) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].metadata"));
+            }
+            if !(v <= 7) && !(self.error_code == 0_i16) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].error_code"));
+            }
             if v <= 7 {
-                let r = w.run::<12>("topics[].partitions[].partition_index")?;
-                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+                if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+                }
             }
             if (5..=7).contains(&v) {
                 w.i32(
                     self.committed_leader_epoch,
                     "topics[].partitions[].committed_leader_epoch",
-                )?;
+                );
             }
             if v <= 7 {
-                w.opt_str(self.metadata.as_deref(), v >= 6, "topics[].partitions[].metadata")?;
+                w.opt_str(
+                    self.metadata.as_deref(),
+                    v >= 6,
+                    v <= 7,
+                    "topics[].partitions[].metadata",
+                );
             }
-            if v <= 7 {
-                w.i16(self.error_code, "topics[].partitions[].error_code")?;
+            if (v <= 7) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("topics[].partitions[].error_code") {
+                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if v <= 7 {
+                    w.i16(self.error_code, "topics[].partitions[].error_code");
+                }
+                if v >= 6 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+                }
             }
-            if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -2125,6 +2252,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetFetchResponseTopics {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2150,20 +2279,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 8) && !(self.partitions.is_empty()) {
+                w.fail(rt::write::not_in_version("groups[].topics[].partitions"));
+            }
             if (8..=9).contains(&v) {
-                w.str(&self.name, v >= 6, "groups[].topics[].name")?;
+                w.str(&self.name, v >= 6, "groups[].topics[].name");
             }
             if v >= 10 {
-                w.uuid(self.topic_id, "groups[].topics[].topic_id")?;
+                w.uuid(self.topic_id, "groups[].topics[].topic_id");
             }
             if v >= 8 {
-                rt::owned::write_vec(w, &self.partitions, v >= 6, v, "groups[].topics[].partitions")?;
+                rt::owned::write_vec(w, &self.partitions, v >= 6, v, "groups[].topics[].partitions");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2211,6 +2345,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetFetchResponsePartitions {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2262,27 +2398,57 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 8) && !(self.partition_index == 0_i32) {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topics[].partitions[].partition_index",
+                ));
+            }
+            if !(v >= 8) && !(self.committed_offset == 0_i64) {
+                w.fail(rt::write::not_in_version(
+                    "groups[].topics[].partitions[].committed_offset",
+                ));
+            }
+            if !(v >= 8) && !(self.metadata.as_deref() == Some("")) {
+                w.fail(rt::write::not_in_version("groups[].topics[].partitions[].metadata"));
+            }
+            if !(v >= 8) && !(self.error_code == 0_i16) {
+                w.fail(rt::write::not_in_version("groups[].topics[].partitions[].error_code"));
+            }
             if v >= 8 {
-                let r = w.run::<16>("groups[].topics[].partitions[].partition_index")?;
-                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
-                r[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+                if let Some(r) = w.run::<16>("groups[].topics[].partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
+                    r[12..16].copy_from_slice(&self.committed_leader_epoch.to_be_bytes());
+                }
             }
             if v >= 8 {
                 w.opt_str(
                     self.metadata.as_deref(),
                     v >= 6,
+                    v >= 8,
                     "groups[].topics[].partitions[].metadata",
-                )?;
+                );
             }
-            if v >= 8 {
-                w.i16(self.error_code, "groups[].topics[].partitions[].error_code")?;
+            if (v >= 8) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("groups[].topics[].partitions[].error_code") {
+                    r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if v >= 8 {
+                    w.i16(self.error_code, "groups[].topics[].partitions[].error_code");
+                }
+                if v >= 6 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "groups[].topics[].partitions[]._tagged_fields",
+                    );
+                }
             }
-            if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -109,15 +109,16 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v >= 3 {
-            w.i32(self.replica_id, "replica_id")?;
+            w.i32(self.replica_id, "replica_id");
         }
-        w.array(&self.topics, v >= 4, v, "topics")?;
+        w.array(&self.topics, v >= 4, v, "topics");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -243,13 +244,14 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic, v >= 4, "topics[].topic")?;
-        w.array(&self.partitions, v >= 4, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic, v >= 4, "topics[].topic");
+        w.array(&self.partitions, v >= 4, v, "topics[].partitions");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -394,16 +396,17 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderPartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition, "topics[].partitions[].partition")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition, "topics[].partitions[].partition");
         if v >= 2 {
-            w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
+            w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
         }
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -648,15 +651,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v >= 3 {
-                w.i32(self.replica_id, "replica_id")?;
+                w.i32(self.replica_id, "replica_id");
             }
-            rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics")?;
+            rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -692,6 +696,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetForLeaderTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -707,13 +713,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic, v >= 4, "topics[].topic")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 4, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic, v >= 4, "topics[].topic");
+            rt::owned::write_vec(w, &self.partitions, v >= 4, v, "topics[].partitions");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -753,6 +761,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetForLeaderPartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
@@ -769,16 +779,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition, "topics[].partitions[].partition")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.partition, "topics[].partitions[].partition");
             if v >= 2 {
-                w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch")?;
+                w.i32(self.current_leader_epoch, "topics[].partitions[].current_leader_epoch");
             }
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if v >= 4 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("topics[].partitions[].leader_epoch") {
+                    r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

@@ -108,15 +108,16 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderEpochResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v >= 2 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
         }
-        w.array(&self.topics, v >= 4, v, "topics")?;
+        w.array(&self.topics, v >= 4, v, "topics");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -242,13 +243,14 @@ impl<'a> rt::Struct<'a> for OffsetForLeaderTopicResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic, v >= 4, "topics[].topic")?;
-        w.array(&self.partitions, v >= 4, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic, v >= 4, "topics[].topic");
+        w.array(&self.partitions, v >= 4, v, "topics[].partitions");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -417,17 +419,18 @@ impl<'a> rt::Struct<'a> for EpochEndOffset<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
-        w.i32(self.partition, "topics[].partitions[].partition")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "topics[].partitions[].error_code");
+        w.i32(self.partition, "topics[].partitions[].partition");
         if v >= 1 {
-            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+            w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
         }
-        w.i64(self.end_offset, "topics[].partitions[].end_offset")?;
+        w.i64(self.end_offset, "topics[].partitions[].end_offset");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -689,15 +692,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v >= 2 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
-            rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics")?;
+            rt::owned::write_vec(w, &self.topics, v >= 4, v, "topics");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -733,6 +737,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for OffsetForLeaderTopicResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -748,13 +754,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic, v >= 4, "topics[].topic")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 4, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic, v >= 4, "topics[].topic");
+            rt::owned::write_vec(w, &self.partitions, v >= 4, v, "topics[].partitions");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -798,6 +806,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for EpochEndOffset {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 14;
@@ -814,20 +824,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("topics[].partitions[].error_code")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("topics[].partitions[].error_code") {
                 r[0..2].copy_from_slice(&self.error_code.to_be_bytes());
                 r[2..6].copy_from_slice(&self.partition.to_be_bytes());
             }
             if v >= 1 {
-                w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
+                w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
             }
-            w.i64(self.end_offset, "topics[].partitions[].end_offset")?;
-            if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if v >= 4 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("topics[].partitions[].end_offset") {
+                    r[0..8].copy_from_slice(&self.end_offset.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                w.i64(self.end_offset, "topics[].partitions[].end_offset");
+                if v >= 4 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

@@ -129,17 +129,21 @@ impl<'a> rt::Struct<'a> for ProduceRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.transactional_id == None) {
+            w.fail(rt::write::not_in_version("transactional_id"));
+        }
         if v >= 3 {
-            w.opt_str(self.transactional_id, v >= 9, "transactional_id")?;
+            w.opt_str(self.transactional_id, v >= 9, v >= 3, "transactional_id");
         }
-        w.i16(self.acks, "acks")?;
-        w.i32(self.timeout_ms, "timeout_ms")?;
-        w.array(&self.topic_data, v >= 9, v, "topic_data")?;
+        w.i16(self.acks, "acks");
+        w.i32(self.timeout_ms, "timeout_ms");
+        w.array(&self.topic_data, v >= 9, v, "topic_data");
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -302,18 +306,19 @@ impl<'a> rt::Struct<'a> for TopicProduceData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v <= 12 {
-            w.str(self.name, v >= 9, "topic_data[].name")?;
+            w.str(self.name, v >= 9, "topic_data[].name");
         }
         if v >= 13 {
-            w.uuid(self.topic_id, "topic_data[].topic_id")?;
+            w.uuid(self.topic_id, "topic_data[].topic_id");
         }
-        w.array(&self.partition_data, v >= 9, v, "topic_data[].partition_data")?;
+        w.array(&self.partition_data, v >= 9, v, "topic_data[].partition_data");
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_data[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -443,13 +448,17 @@ impl<'a> rt::Struct<'a> for PartitionProduceData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.index, "topic_data[].partition_data[].index")?;
-        w.opt_bytes(self.records, v >= 9, "topic_data[].partition_data[].records")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.index, "topic_data[].partition_data[].index");
+        w.opt_bytes(self.records, v >= 9, true, "topic_data[].partition_data[].records");
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topic_data[].partition_data[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -739,20 +748,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 3 {
-                w.opt_str(self.transactional_id.as_deref(), v >= 9, "transactional_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.transactional_id.is_none()) {
+                w.fail(rt::write::not_in_version("transactional_id"));
             }
-            {
-                let r = w.run::<6>("acks")?;
+            if v >= 3 {
+                w.opt_str(self.transactional_id.as_deref(), v >= 9, v >= 3, "transactional_id");
+            }
+            if let Some(r) = w.run::<6>("acks") {
                 r[0..2].copy_from_slice(&self.acks.to_be_bytes());
                 r[2..6].copy_from_slice(&self.timeout_ms.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.topic_data, v >= 9, v, "topic_data")?;
+            rt::owned::write_vec(w, &self.topic_data, v >= 9, v, "topic_data");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -792,6 +804,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicProduceData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -812,18 +826,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v <= 12 {
-                w.str(&self.name, v >= 9, "topic_data[].name")?;
+                w.str(&self.name, v >= 9, "topic_data[].name");
             }
             if v >= 13 {
-                w.uuid(self.topic_id, "topic_data[].topic_id")?;
+                w.uuid(self.topic_id, "topic_data[].topic_id");
             }
-            rt::owned::write_vec(w, &self.partition_data, v >= 9, v, "topic_data[].partition_data")?;
+            rt::owned::write_vec(w, &self.partition_data, v >= 9, v, "topic_data[].partition_data");
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_data[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -859,6 +875,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionProduceData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -880,13 +898,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.index, "topic_data[].partition_data[].index")?;
-            w.opt_bytes(self.records.as_deref(), v >= 9, "topic_data[].partition_data[].records")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.index, "topic_data[].partition_data[].index");
+            w.opt_bytes(
+                self.records.as_deref(),
+                v >= 9,
+                true,
+                "topic_data[].partition_data[].records",
+            );
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "topic_data[].partition_data[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

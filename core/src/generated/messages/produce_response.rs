@@ -154,27 +154,31 @@ impl<'a> rt::Struct<'a> for ProduceResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.responses, v >= 9, v, "responses")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 10) && !(self.node_endpoints.is_empty()) {
+            w.fail(rt::write::not_in_version("node_endpoints"));
+        }
+        w.array(&self.responses, v >= 9, v, "responses");
         if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
         }
         if v >= 9 {
             let mut tags = self.unknown_tagged_fields.len();
             let has_node_endpoints = v >= 10 && !(self.node_endpoints.is_empty());
             tags += usize::from(has_node_endpoints);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_node_endpoints {
-                let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                w.uvarint(0, "node_endpoints")?;
-                w.uvarint(s as u32, "node_endpoints")?;
-                w.array(&self.node_endpoints, true, v, "node_endpoints")?;
+                let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
+                w.uvarint(0, "node_endpoints");
+                w.uvarint(s as u32, "node_endpoints");
+                w.array(&self.node_endpoints, true, v, "node_endpoints");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -328,18 +332,19 @@ impl<'a> rt::Struct<'a> for TopicProduceResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v <= 12 {
-            w.str(self.name, v >= 9, "responses[].name")?;
+            w.str(self.name, v >= 9, "responses[].name");
         }
         if v >= 13 {
-            w.uuid(self.topic_id, "responses[].topic_id")?;
+            w.uuid(self.topic_id, "responses[].topic_id");
         }
-        w.array(&self.partition_responses, v >= 9, v, "responses[].partition_responses")?;
+        w.array(&self.partition_responses, v >= 9, v, "responses[].partition_responses");
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -551,23 +556,36 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 10 {
-            w.i32(self.node_id, "node_endpoints[].node_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 10) && !(self.node_id == 0_i32) {
+            w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+        }
+        if !(v >= 10) && !(self.host == "") {
+            w.fail(rt::write::not_in_version("node_endpoints[].host"));
+        }
+        if !(v >= 10) && !(self.port == 0_i32) {
+            w.fail(rt::write::not_in_version("node_endpoints[].port"));
+        }
+        if !(v >= 10) && !(self.rack == None) {
+            w.fail(rt::write::not_in_version("node_endpoints[].rack"));
         }
         if v >= 10 {
-            w.str(self.host, v >= 9, "node_endpoints[].host")?;
+            w.i32(self.node_id, "node_endpoints[].node_id");
         }
         if v >= 10 {
-            w.i32(self.port, "node_endpoints[].port")?;
+            w.str(self.host, v >= 9, "node_endpoints[].host");
         }
         if v >= 10 {
-            w.opt_str(self.rack, v >= 9, "node_endpoints[].rack")?;
+            w.i32(self.port, "node_endpoints[].port");
+        }
+        if v >= 10 {
+            w.opt_str(self.rack, v >= 9, v >= 10, "node_endpoints[].rack");
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -878,21 +896,26 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.index, "responses[].partition_responses[].index")?;
-        w.i16(self.error_code, "responses[].partition_responses[].error_code")?;
-        w.i64(self.base_offset, "responses[].partition_responses[].base_offset")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 10) && !(self.current_leader == LeaderIdAndEpoch::DEFAULT) {
+            w.fail(rt::write::not_in_version(
+                "responses[].partition_responses[].current_leader",
+            ));
+        }
+        w.i32(self.index, "responses[].partition_responses[].index");
+        w.i16(self.error_code, "responses[].partition_responses[].error_code");
+        w.i64(self.base_offset, "responses[].partition_responses[].base_offset");
         if v >= 2 {
             w.i64(
                 self.log_append_time_ms,
                 "responses[].partition_responses[].log_append_time_ms",
-            )?;
+            );
         }
         if v >= 5 {
             w.i64(
                 self.log_start_offset,
                 "responses[].partition_responses[].log_start_offset",
-            )?;
+            );
         }
         if v >= 8 {
             w.array(
@@ -900,31 +923,36 @@ impl<'a> rt::Struct<'a> for PartitionProduceResponse<'a> {
                 v >= 9,
                 v,
                 "responses[].partition_responses[].record_errors",
-            )?;
+            );
         }
         if v >= 8 {
             w.opt_str(
                 self.error_message,
                 v >= 9,
+                v >= 8,
                 "responses[].partition_responses[].error_message",
-            )?;
+            );
         }
         if v >= 9 {
             let mut tags = self.unknown_tagged_fields.len();
             let has_current_leader = v >= 10 && !(self.current_leader == LeaderIdAndEpoch::DEFAULT);
             tags += usize::from(has_current_leader);
-            w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields")?;
+            w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_current_leader {
-                let s = rt::Struct::size(&self.current_leader, v)?;
-                w.uvarint(0, "responses[].partition_responses[].current_leader")?;
-                w.uvarint(s as u32, "responses[].partition_responses[].current_leader")?;
-                rt::Struct::write(&self.current_leader, w, v)?;
+                let s = w.ok(rt::Struct::size(&self.current_leader, v));
+                w.uvarint(0, "responses[].partition_responses[].current_leader");
+                w.uvarint(s as u32, "responses[].partition_responses[].current_leader");
+                rt::Struct::write(&self.current_leader, w, v);
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "responses[].partition_responses[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1103,24 +1131,39 @@ impl<'a> rt::Struct<'a> for BatchIndexAndErrorMessage<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 8) && !(self.batch_index == 0_i32) {
+            w.fail(rt::write::not_in_version(
+                "responses[].partition_responses[].record_errors[].batch_index",
+            ));
+        }
+        if !(v >= 8) && !(self.batch_index_error_message == None) {
+            w.fail(rt::write::not_in_version(
+                "responses[].partition_responses[].record_errors[].batch_index_error_message",
+            ));
+        }
         if v >= 8 {
             w.i32(
                 self.batch_index,
                 "responses[].partition_responses[].record_errors[].batch_index",
-            )?;
+            );
         }
         if v >= 8 {
             w.opt_str(
                 self.batch_index_error_message,
                 v >= 9,
+                v >= 8,
                 "responses[].partition_responses[].record_errors[].batch_index_error_message",
-            )?;
+            );
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "responses[].partition_responses[].record_errors[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1299,23 +1342,37 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 10) && !(self.leader_id == -1_i32) {
+            w.fail(rt::write::not_in_version(
+                "responses[].partition_responses[].current_leader.leader_id",
+            ));
+        }
+        if !(v >= 10) && !(self.leader_epoch == -1_i32) {
+            w.fail(rt::write::not_in_version(
+                "responses[].partition_responses[].current_leader.leader_epoch",
+            ));
+        }
         if v >= 10 {
             w.i32(
                 self.leader_id,
                 "responses[].partition_responses[].current_leader.leader_id",
-            )?;
+            );
         }
         if v >= 10 {
             w.i32(
                 self.leader_epoch,
                 "responses[].partition_responses[].current_leader.leader_epoch",
-            )?;
+            );
         }
         if v >= 9 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "responses[].partition_responses[].current_leader._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1863,27 +1920,31 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.responses, v >= 9, v, "responses")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 10) && !(self.node_endpoints.is_empty()) {
+                w.fail(rt::write::not_in_version("node_endpoints"));
+            }
+            rt::owned::write_vec(w, &self.responses, v >= 9, v, "responses");
             if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
             if v >= 9 {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_node_endpoints = v >= 10 && !(self.node_endpoints.is_empty());
                 tags += usize::from(has_node_endpoints);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_node_endpoints {
-                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                    w.uvarint(0, "node_endpoints")?;
-                    w.uvarint(s as u32, "node_endpoints")?;
-                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
+                    let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
+                    w.uvarint(0, "node_endpoints");
+                    w.uvarint(s as u32, "node_endpoints");
+                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1923,6 +1984,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicProduceResponse {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1943,12 +2006,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v <= 12 {
-                w.str(&self.name, v >= 9, "responses[].name")?;
+                w.str(&self.name, v >= 9, "responses[].name");
             }
             if v >= 13 {
-                w.uuid(self.topic_id, "responses[].topic_id")?;
+                w.uuid(self.topic_id, "responses[].topic_id");
             }
             rt::owned::write_vec(
                 w,
@@ -1956,11 +2020,12 @@ pub mod owned {
                 v >= 9,
                 v,
                 "responses[].partition_responses",
-            )?;
+            );
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2004,6 +2069,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for NodeEndpoint {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2041,23 +2108,37 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 10 {
-                w.i32(self.node_id, "node_endpoints[].node_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 10) && !(self.node_id == 0_i32) {
+                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if !(v >= 10) && !(self.host == "") {
+                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if !(v >= 10) && !(self.port == 0_i32) {
+                w.fail(rt::write::not_in_version("node_endpoints[].port"));
+            }
+            if !(v >= 10) && !(self.rack.is_none()) {
+                w.fail(rt::write::not_in_version("node_endpoints[].rack"));
             }
             if v >= 10 {
-                w.str(&self.host, v >= 9, "node_endpoints[].host")?;
+                w.i32(self.node_id, "node_endpoints[].node_id");
             }
             if v >= 10 {
-                w.i32(self.port, "node_endpoints[].port")?;
+                w.str(&self.host, v >= 9, "node_endpoints[].host");
             }
             if v >= 10 {
-                w.opt_str(self.rack.as_deref(), v >= 9, "node_endpoints[].rack")?;
+                w.i32(self.port, "node_endpoints[].port");
+            }
+            if v >= 10 {
+                w.opt_str(self.rack.as_deref(), v >= 9, v >= 10, "node_endpoints[].rack");
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2117,6 +2198,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionProduceResponse {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 14;
@@ -2164,9 +2247,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<14>("responses[].partition_responses[].index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 10) && !(self.current_leader == LeaderIdAndEpoch::default()) {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partition_responses[].current_leader",
+                ));
+            }
+            if let Some(r) = w.run::<14>("responses[].partition_responses[].index") {
                 r[0..4].copy_from_slice(&self.index.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
                 r[6..14].copy_from_slice(&self.base_offset.to_be_bytes());
@@ -2175,13 +2263,13 @@ pub mod owned {
                 w.i64(
                     self.log_append_time_ms,
                     "responses[].partition_responses[].log_append_time_ms",
-                )?;
+                );
             }
             if v >= 5 {
                 w.i64(
                     self.log_start_offset,
                     "responses[].partition_responses[].log_start_offset",
-                )?;
+                );
             }
             if v >= 8 {
                 rt::owned::write_vec(
@@ -2190,31 +2278,36 @@ pub mod owned {
                     v >= 9,
                     v,
                     "responses[].partition_responses[].record_errors",
-                )?;
+                );
             }
             if v >= 8 {
                 w.opt_str(
                     self.error_message.as_deref(),
                     v >= 9,
+                    v >= 8,
                     "responses[].partition_responses[].error_message",
-                )?;
+                );
             }
             if v >= 9 {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_current_leader = v >= 10 && !(self.current_leader == LeaderIdAndEpoch::default());
                 tags += usize::from(has_current_leader);
-                w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields")?;
+                w.uvarint(tags as u32, "responses[].partition_responses[]._tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_current_leader {
-                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
-                    w.uvarint(0, "responses[].partition_responses[].current_leader")?;
-                    w.uvarint(s as u32, "responses[].partition_responses[].current_leader")?;
-                    rt::OwnedStruct::write(&self.current_leader, w, v)?;
+                    let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
+                    w.uvarint(0, "responses[].partition_responses[].current_leader");
+                    w.uvarint(s as u32, "responses[].partition_responses[].current_leader");
+                    rt::OwnedStruct::write(&self.current_leader, w, v);
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "responses[].partition_responses[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -2250,6 +2343,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for BatchIndexAndErrorMessage {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2286,24 +2381,40 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 8) && !(self.batch_index == 0_i32) {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partition_responses[].record_errors[].batch_index",
+                ));
+            }
+            if !(v >= 8) && !(self.batch_index_error_message.is_none()) {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partition_responses[].record_errors[].batch_index_error_message",
+                ));
+            }
             if v >= 8 {
                 w.i32(
                     self.batch_index,
                     "responses[].partition_responses[].record_errors[].batch_index",
-                )?;
+                );
             }
             if v >= 8 {
                 w.opt_str(
                     self.batch_index_error_message.as_deref(),
                     v >= 9,
+                    v >= 8,
                     "responses[].partition_responses[].record_errors[].batch_index_error_message",
-                )?;
+                );
             }
             if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "responses[].partition_responses[].record_errors[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -2339,6 +2450,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2370,16 +2483,40 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 10 {
-                let r = w.run::<8>("responses[].partition_responses[].current_leader.leader_id")?;
-                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 10) && !(self.leader_id == -1_i32) {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partition_responses[].current_leader.leader_id",
+                ));
             }
-            if v >= 9 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if !(v >= 10) && !(self.leader_epoch == -1_i32) {
+                w.fail(rt::write::not_in_version(
+                    "responses[].partition_responses[].current_leader.leader_epoch",
+                ));
             }
-            Ok(())
+            if (v >= 10) && (v >= 9) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("responses[].partition_responses[].current_leader.leader_id") {
+                    r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                if v >= 10 {
+                    if let Some(r) = w.run::<8>("responses[].partition_responses[].current_leader.leader_id") {
+                        r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                        r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    }
+                }
+                if v >= 9 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "responses[].partition_responses[].current_leader._tagged_fields",
+                    );
+                }
+            }
         }
     }
 

@@ -123,16 +123,17 @@ impl<'a> rt::Struct<'a> for PushTelemetryRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.client_instance_id, "client_instance_id")?;
-        w.i32(self.subscription_id, "subscription_id")?;
-        w.bool(self.terminating, "terminating")?;
-        w.i8(self.compression_type, "compression_type")?;
-        w.bytes(self.metrics, true, "metrics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.uuid(self.client_instance_id, "client_instance_id");
+        w.i32(self.subscription_id, "subscription_id");
+        w.bool(self.terminating, "terminating");
+        w.i8(self.compression_type, "compression_type");
+        w.bytes(self.metrics, true, "metrics");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -328,19 +329,19 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<22>("client_instance_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if let Some(r) = w.run::<22>("client_instance_id") {
                 r[0..16].copy_from_slice(self.client_instance_id.as_bytes());
                 r[16..20].copy_from_slice(&self.subscription_id.to_be_bytes());
                 r[20] = u8::from(self.terminating);
                 r[21..22].copy_from_slice(&self.compression_type.to_be_bytes());
             }
-            w.bytes(&self.metrics, true, "metrics")?;
+            w.bytes(&self.metrics, true, "metrics");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

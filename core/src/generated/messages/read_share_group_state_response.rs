@@ -91,12 +91,13 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.results, true, v, "results")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.results, true, v, "results");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -216,13 +217,14 @@ impl<'a> rt::Struct<'a> for ReadStateResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "results[].topic_id")?;
-        w.array(&self.partitions, true, v, "results[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.topic_id, "results[].topic_id");
+        w.array(&self.partitions, true, v, "results[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -418,17 +420,21 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition, "results[].partitions[].partition")?;
-        w.i16(self.error_code, "results[].partitions[].error_code")?;
-        w.opt_str(self.error_message, true, "results[].partitions[].error_message")?;
-        w.i32(self.state_epoch, "results[].partitions[].state_epoch")?;
-        w.i64(self.start_offset, "results[].partitions[].start_offset")?;
-        w.array(&self.state_batches, true, v, "results[].partitions[].state_batches")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition, "results[].partitions[].partition");
+        w.i16(self.error_code, "results[].partitions[].error_code");
+        w.opt_str(self.error_message, true, true, "results[].partitions[].error_message");
+        w.i32(self.state_epoch, "results[].partitions[].state_epoch");
+        w.i64(self.start_offset, "results[].partitions[].start_offset");
+        w.array(&self.state_batches, true, v, "results[].partitions[].state_batches");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "results[].partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -590,21 +596,25 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.first_offset, "results[].partitions[].state_batches[].first_offset")?;
-        w.i64(self.last_offset, "results[].partitions[].state_batches[].last_offset")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i64(self.first_offset, "results[].partitions[].state_batches[].first_offset");
+        w.i64(self.last_offset, "results[].partitions[].state_batches[].last_offset");
         w.i8(
             self.delivery_state,
             "results[].partitions[].state_batches[].delivery_state",
-        )?;
+        );
         w.i16(
             self.delivery_count,
             "results[].partitions[].state_batches[].delivery_count",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "results[].partitions[].state_batches[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -954,12 +964,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.results, true, v, "results")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.results, true, v, "results");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -995,6 +1006,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ReadStateResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -1009,13 +1022,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "results[].topic_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "results[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.topic_id, "results[].topic_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "results[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1067,6 +1082,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 18;
@@ -1087,27 +1104,31 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("results[].partitions[].partition")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("results[].partitions[].partition") {
                 r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
             w.opt_str(
                 self.error_message.as_deref(),
                 true,
+                true,
                 "results[].partitions[].error_message",
-            )?;
-            {
-                let r = w.run::<12>("results[].partitions[].state_epoch")?;
+            );
+            if let Some(r) = w.run::<12>("results[].partitions[].state_epoch") {
                 r[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
                 r[4..12].copy_from_slice(&self.start_offset.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.state_batches, true, v, "results[].partitions[].state_batches")?;
+            rt::owned::write_vec(w, &self.state_batches, true, v, "results[].partitions[].state_batches");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "results[].partitions[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -1151,6 +1172,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for StateBatch {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 19;
@@ -1166,18 +1189,32 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<19>("results[].partitions[].state_batches[].first_offset")?;
-                r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-                r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-                r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
-                r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<20>("results[].partitions[].state_batches[].first_offset") {
+                    r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                    r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+                    r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+                    r[19] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<19>("results[].partitions[].state_batches[].first_offset") {
+                    r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                    r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+                    r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "results[].partitions[].state_batches[]._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

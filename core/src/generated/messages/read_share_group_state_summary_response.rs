@@ -91,12 +91,13 @@ impl<'a> rt::Struct<'a> for ReadShareGroupStateSummaryResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.results, true, v, "results")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.results, true, v, "results");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -219,13 +220,14 @@ impl<'a> rt::Struct<'a> for ReadStateSummaryResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "results[].topic_id")?;
-        w.array(&self.partitions, true, v, "results[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.topic_id, "results[].topic_id");
+        w.array(&self.partitions, true, v, "results[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -415,17 +417,21 @@ impl<'a> rt::Struct<'a> for PartitionResult<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition, "results[].partitions[].partition")?;
-        w.i16(self.error_code, "results[].partitions[].error_code")?;
-        w.opt_str(self.error_message, true, "results[].partitions[].error_message")?;
-        w.i32(self.state_epoch, "results[].partitions[].state_epoch")?;
-        w.i32(self.leader_epoch, "results[].partitions[].leader_epoch")?;
-        w.i64(self.start_offset, "results[].partitions[].start_offset")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.partition, "results[].partitions[].partition");
+        w.i16(self.error_code, "results[].partitions[].error_code");
+        w.opt_str(self.error_message, true, true, "results[].partitions[].error_message");
+        w.i32(self.state_epoch, "results[].partitions[].state_epoch");
+        w.i32(self.leader_epoch, "results[].partitions[].leader_epoch");
+        w.i64(self.start_offset, "results[].partitions[].start_offset");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "results[].partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -695,12 +701,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.results, true, v, "results")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.results, true, v, "results");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -736,6 +743,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ReadStateSummaryResult {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -750,13 +759,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "results[].topic_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "results[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.topic_id, "results[].topic_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "results[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "results[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -808,6 +819,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionResult {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 22;
@@ -827,27 +840,40 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("results[].partitions[].partition")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if let Some(r) = w.run::<6>("results[].partitions[].partition") {
                 r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
             w.opt_str(
                 self.error_message.as_deref(),
                 true,
+                true,
                 "results[].partitions[].error_message",
-            )?;
-            {
-                let r = w.run::<16>("results[].partitions[].state_epoch")?;
-                r[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
-                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                r[8..16].copy_from_slice(&self.start_offset.to_be_bytes());
+            );
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<17>("results[].partitions[].state_epoch") {
+                    r[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.start_offset.to_be_bytes());
+                    r[16] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<16>("results[].partitions[].state_epoch") {
+                    r[0..4].copy_from_slice(&self.state_epoch.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.start_offset.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "results[].partitions[]._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

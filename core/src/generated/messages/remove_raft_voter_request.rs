@@ -109,14 +109,15 @@ impl<'a> rt::Struct<'a> for RemoveRaftVoterRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_str(self.cluster_id, true, "cluster_id")?;
-        w.i32(self.voter_id, "voter_id")?;
-        w.uuid(self.voter_directory_id, "voter_directory_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.opt_str(self.cluster_id, true, true, "cluster_id");
+        w.i32(self.voter_id, "voter_id");
+        w.uuid(self.voter_directory_id, "voter_directory_id");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -265,17 +266,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
-            {
-                let r = w.run::<20>("voter_id")?;
-                r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
-                r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<21>("voter_id") {
+                    r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+                    r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
+                    r[20] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<20>("voter_id") {
+                    r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+                    r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -102,13 +102,14 @@ impl<'a> rt::Struct<'a> for RenewDelegationTokenRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.bytes(self.hmac, v >= 2, "hmac")?;
-        w.i64(self.renew_period_ms, "renew_period_ms")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.bytes(self.hmac, v >= 2, "hmac");
+        w.i64(self.renew_period_ms, "renew_period_ms");
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -237,13 +238,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.bytes(&self.hmac, v >= 2, "hmac")?;
-            w.i64(self.renew_period_ms, "renew_period_ms")?;
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.bytes(&self.hmac, v >= 2, "hmac");
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("renew_period_ms") {
+                    r[0..8].copy_from_slice(&self.renew_period_ms.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                w.i64(self.renew_period_ms, "renew_period_ms");
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

@@ -127,17 +127,21 @@ impl<'a> rt::Struct<'a> for RequestHeader<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.request_api_key, "request_api_key")?;
-        w.i16(self.request_api_version, "request_api_version")?;
-        w.i32(self.correlation_id, "correlation_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.client_id == Some("")) {
+            w.fail(rt::write::not_in_version("client_id"));
+        }
+        w.i16(self.request_api_key, "request_api_key");
+        w.i16(self.request_api_version, "request_api_version");
+        w.i32(self.correlation_id, "correlation_id");
         if v >= 1 {
-            w.opt_str(self.client_id, false, "client_id")?;
+            w.opt_str(self.client_id, false, v >= 1, "client_id");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -317,20 +321,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<8>("request_api_key")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.client_id.as_deref() == Some("")) {
+                w.fail(rt::write::not_in_version("client_id"));
+            }
+            if let Some(r) = w.run::<8>("request_api_key") {
                 r[0..2].copy_from_slice(&self.request_api_key.to_be_bytes());
                 r[2..4].copy_from_slice(&self.request_api_version.to_be_bytes());
                 r[4..8].copy_from_slice(&self.correlation_id.to_be_bytes());
             }
             if v >= 1 {
-                w.opt_str(self.client_id.as_deref(), false, "client_id")?;
+                w.opt_str(self.client_id.as_deref(), false, v >= 1, "client_id");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

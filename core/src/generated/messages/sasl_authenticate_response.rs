@@ -119,17 +119,18 @@ impl<'a> rt::Struct<'a> for SaslAuthenticateResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
-        w.opt_str(self.error_message, v >= 2, "error_message")?;
-        w.bytes(self.auth_bytes, v >= 2, "auth_bytes")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "error_code");
+        w.opt_str(self.error_message, v >= 2, true, "error_message");
+        w.bytes(self.auth_bytes, v >= 2, "auth_bytes");
         if v >= 1 {
-            w.i64(self.session_lifetime_ms, "session_lifetime_ms")?;
+            w.i64(self.session_lifetime_ms, "session_lifetime_ms");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -308,17 +309,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "error_code")?;
-            w.opt_str(self.error_message.as_deref(), v >= 2, "error_message")?;
-            w.bytes(&self.auth_bytes, v >= 2, "auth_bytes")?;
-            if v >= 1 {
-                w.i64(self.session_lifetime_ms, "session_lifetime_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "error_code");
+            w.opt_str(self.error_message.as_deref(), v >= 2, true, "error_message");
+            w.bytes(&self.auth_bytes, v >= 2, "auth_bytes");
+            if (v >= 1) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("session_lifetime_ms") {
+                    r[0..8].copy_from_slice(&self.session_lifetime_ms.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.i64(self.session_lifetime_ms, "session_lifetime_ms");
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

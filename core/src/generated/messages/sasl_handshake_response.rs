@@ -88,10 +88,10 @@ impl<'a> rt::Struct<'a> for SaslHandshakeResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
-        w.array(&self.mechanisms, false, v, "mechanisms")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "error_code");
+        w.array(&self.mechanisms, false, v, "mechanisms");
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -216,10 +216,10 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "error_code")?;
-            rt::owned::write_vec(w, &self.mechanisms, false, v, "mechanisms")?;
-            Ok(())
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "error_code");
+            rt::owned::write_vec(w, &self.mechanisms, false, v, "mechanisms");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 

@@ -132,16 +132,17 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.opt_str(self.error_message, true, "error_message")?;
-        w.array(&self.responses, true, v, "responses")?;
-        w.array(&self.node_endpoints, true, v, "node_endpoints")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.opt_str(self.error_message, true, true, "error_message");
+        w.array(&self.responses, true, v, "responses");
+        w.array(&self.node_endpoints, true, v, "node_endpoints");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -261,13 +262,14 @@ impl<'a> rt::Struct<'a> for ShareAcknowledgeTopicResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "responses[].topic_id")?;
-        w.array(&self.partitions, true, v, "responses[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.topic_id, "responses[].topic_id");
+        w.array(&self.partitions, true, v, "responses[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -415,15 +417,16 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.node_id, "node_endpoints[].node_id")?;
-        w.str(self.host, true, "node_endpoints[].host")?;
-        w.i32(self.port, "node_endpoints[].port")?;
-        w.opt_str(self.rack, true, "node_endpoints[].rack")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.node_id, "node_endpoints[].node_id");
+        w.str(self.host, true, "node_endpoints[].host");
+        w.i32(self.port, "node_endpoints[].port");
+        w.opt_str(self.rack, true, true, "node_endpoints[].rack");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -585,15 +588,19 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
-        w.i16(self.error_code, "responses[].partitions[].error_code")?;
-        w.opt_str(self.error_message, true, "responses[].partitions[].error_message")?;
-        rt::Struct::write(&self.current_leader, w, v)?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition_index, "responses[].partitions[].partition_index");
+        w.i16(self.error_code, "responses[].partitions[].error_code");
+        w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
+        rt::Struct::write(&self.current_leader, w, v);
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "responses[].partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -733,16 +740,20 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id");
         w.i32(
             self.leader_epoch,
             "responses[].partitions[].current_leader.leader_epoch",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "responses[].partitions[].current_leader._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1192,19 +1203,19 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
-            rt::owned::write_vec(w, &self.responses, true, v, "responses")?;
-            rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
+            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+            rt::owned::write_vec(w, &self.responses, true, v, "responses");
+            rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1240,6 +1251,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ShareAcknowledgeTopicResponse {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -1254,13 +1267,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "responses[].topic_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.topic_id, "responses[].topic_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1304,6 +1319,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for NodeEndpoint {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
@@ -1319,15 +1336,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.node_id, "node_endpoints[].node_id")?;
-            w.str(&self.host, true, "node_endpoints[].host")?;
-            w.i32(self.port, "node_endpoints[].port")?;
-            w.opt_str(self.rack.as_deref(), true, "node_endpoints[].rack")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.i32(self.node_id, "node_endpoints[].node_id");
+            w.str(&self.host, true, "node_endpoints[].host");
+            w.i32(self.port, "node_endpoints[].port");
+            w.opt_str(self.rack.as_deref(), true, true, "node_endpoints[].rack");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1371,6 +1390,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -1393,22 +1414,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("responses[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("responses[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
             w.opt_str(
                 self.error_message.as_deref(),
                 true,
+                true,
                 "responses[].partitions[].error_message",
-            )?;
-            rt::OwnedStruct::write(&self.current_leader, w, v)?;
+            );
+            rt::OwnedStruct::write(&self.current_leader, w, v);
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "responses[].partitions[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -1444,6 +1470,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
@@ -1459,16 +1487,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<8>("responses[].partitions[].current_leader.leader_id")?;
-                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("responses[].partitions[].current_leader.leader_id") {
+                    r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<8>("responses[].partitions[].current_leader.leader_id") {
+                    r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "responses[].partitions[].current_leader._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

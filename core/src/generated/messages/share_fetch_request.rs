@@ -194,25 +194,32 @@ impl<'a> rt::Struct<'a> for ShareFetchRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_str(self.group_id, true, "group_id")?;
-        w.opt_str(self.member_id, true, "member_id")?;
-        w.i32(self.share_session_epoch, "share_session_epoch")?;
-        w.i32(self.max_wait_ms, "max_wait_ms")?;
-        w.i32(self.min_bytes, "min_bytes")?;
-        w.i32(self.max_bytes, "max_bytes")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.max_records == 0_i32) {
+            w.fail(rt::write::not_in_version("max_records"));
+        }
+        if !(v >= 1) && !(self.batch_size == 0_i32) {
+            w.fail(rt::write::not_in_version("batch_size"));
+        }
+        w.opt_str(self.group_id, true, true, "group_id");
+        w.opt_str(self.member_id, true, true, "member_id");
+        w.i32(self.share_session_epoch, "share_session_epoch");
+        w.i32(self.max_wait_ms, "max_wait_ms");
+        w.i32(self.min_bytes, "min_bytes");
+        w.i32(self.max_bytes, "max_bytes");
         if v >= 1 {
-            w.i32(self.max_records, "max_records")?;
+            w.i32(self.max_records, "max_records");
         }
         if v >= 1 {
-            w.i32(self.batch_size, "batch_size")?;
+            w.i32(self.batch_size, "batch_size");
         }
-        w.array(&self.topics, true, v, "topics")?;
-        w.array(&self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
+        w.array(&self.topics, true, v, "topics");
+        w.array(&self.forgotten_topics_data, true, v, "forgotten_topics_data");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -332,13 +339,14 @@ impl<'a> rt::Struct<'a> for FetchTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "topics[].topic_id")?;
-        w.array(&self.partitions, true, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.topic_id, "topics[].topic_id");
+        w.array(&self.partitions, true, v, "topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -469,13 +477,17 @@ impl<'a> rt::Struct<'a> for ForgottenTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "forgotten_topics_data[].topic_id")?;
-        w.array(&self.partitions, true, v, "forgotten_topics_data[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
+        w.array(&self.partitions, true, v, "forgotten_topics_data[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "forgotten_topics_data[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -639,21 +651,25 @@ impl<'a> rt::Struct<'a> for FetchPartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 0) && !(self.partition_max_bytes == 0_i32) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
+        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
         if v <= 0 {
-            w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes")?;
+            w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes");
         }
         w.array(
             &self.acknowledgement_batches,
             true,
             v,
             "topics[].partitions[].acknowledgement_batches",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -826,25 +842,29 @@ impl<'a> rt::Struct<'a> for AcknowledgementBatch<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.i64(
             self.first_offset,
             "topics[].partitions[].acknowledgement_batches[].first_offset",
-        )?;
+        );
         w.i64(
             self.last_offset,
             "topics[].partitions[].acknowledgement_batches[].last_offset",
-        )?;
+        );
         w.array(
             &self.acknowledge_types,
             true,
             v,
             "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1378,27 +1398,34 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.opt_str(self.group_id.as_deref(), true, "group_id")?;
-            w.opt_str(self.member_id.as_deref(), true, "member_id")?;
-            {
-                let r = w.run::<16>("share_session_epoch")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.max_records == 0_i32) {
+                w.fail(rt::write::not_in_version("max_records"));
+            }
+            if !(v >= 1) && !(self.batch_size == 0_i32) {
+                w.fail(rt::write::not_in_version("batch_size"));
+            }
+            w.opt_str(self.group_id.as_deref(), true, true, "group_id");
+            w.opt_str(self.member_id.as_deref(), true, true, "member_id");
+            if let Some(r) = w.run::<16>("share_session_epoch") {
                 r[0..4].copy_from_slice(&self.share_session_epoch.to_be_bytes());
                 r[4..8].copy_from_slice(&self.max_wait_ms.to_be_bytes());
                 r[8..12].copy_from_slice(&self.min_bytes.to_be_bytes());
                 r[12..16].copy_from_slice(&self.max_bytes.to_be_bytes());
             }
             if v >= 1 {
-                let r = w.run::<8>("max_records")?;
-                r[0..4].copy_from_slice(&self.max_records.to_be_bytes());
-                r[4..8].copy_from_slice(&self.batch_size.to_be_bytes());
+                if let Some(r) = w.run::<8>("max_records") {
+                    r[0..4].copy_from_slice(&self.max_records.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.batch_size.to_be_bytes());
+                }
             }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
-            rt::owned::write_vec(w, &self.forgotten_topics_data, true, v, "forgotten_topics_data")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
+            rt::owned::write_vec(w, &self.forgotten_topics_data, true, v, "forgotten_topics_data");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1434,6 +1461,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for FetchTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -1448,13 +1477,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "topics[].topic_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.topic_id, "topics[].topic_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1490,6 +1521,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ForgottenTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -1504,13 +1537,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "forgotten_topics_data[].topic_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "forgotten_topics_data[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.topic_id, "forgotten_topics_data[].topic_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "forgotten_topics_data[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "forgotten_topics_data[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -1550,6 +1588,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for FetchPartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -1575,10 +1615,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 0) && !(self.partition_max_bytes == 0_i32) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].partition_max_bytes"));
+            }
+            w.i32(self.partition_index, "topics[].partitions[].partition_index");
             if v <= 0 {
-                w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes")?;
+                w.i32(self.partition_max_bytes, "topics[].partitions[].partition_max_bytes");
             }
             rt::owned::write_vec(
                 w,
@@ -1586,11 +1630,12 @@ pub mod owned {
                 true,
                 v,
                 "topics[].partitions[].acknowledgement_batches",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1630,6 +1675,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AcknowledgementBatch {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -1651,9 +1698,9 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<16>("topics[].partitions[].acknowledgement_batches[].first_offset")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<16>("topics[].partitions[].acknowledgement_batches[].first_offset") {
                 r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
                 r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
             }
@@ -1663,11 +1710,15 @@ pub mod owned {
                 true,
                 v,
                 "topics[].partitions[].acknowledgement_batches[].acknowledge_types",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "topics[].partitions[].acknowledgement_batches[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

@@ -145,19 +145,23 @@ impl<'a> rt::Struct<'a> for ShareFetchResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.opt_str(self.error_message, true, "error_message")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.acquisition_lock_timeout_ms == 0_i32) {
+            w.fail(rt::write::not_in_version("acquisition_lock_timeout_ms"));
+        }
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.opt_str(self.error_message, true, true, "error_message");
         if v >= 1 {
-            w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms")?;
+            w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms");
         }
-        w.array(&self.responses, true, v, "responses")?;
-        w.array(&self.node_endpoints, true, v, "node_endpoints")?;
+        w.array(&self.responses, true, v, "responses");
+        w.array(&self.node_endpoints, true, v, "node_endpoints");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -277,13 +281,14 @@ impl<'a> rt::Struct<'a> for ShareFetchableTopicResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "responses[].topic_id")?;
-        w.array(&self.partitions, true, v, "responses[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.topic_id, "responses[].topic_id");
+        w.array(&self.partitions, true, v, "responses[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -431,15 +436,16 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.node_id, "node_endpoints[].node_id")?;
-        w.str(self.host, true, "node_endpoints[].host")?;
-        w.i32(self.port, "node_endpoints[].port")?;
-        w.opt_str(self.rack, true, "node_endpoints[].rack")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.node_id, "node_endpoints[].node_id");
+        w.str(self.host, true, "node_endpoints[].host");
+        w.i32(self.port, "node_endpoints[].port");
+        w.opt_str(self.rack, true, true, "node_endpoints[].rack");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -665,31 +671,36 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "responses[].partitions[].partition_index")?;
-        w.i16(self.error_code, "responses[].partitions[].error_code")?;
-        w.opt_str(self.error_message, true, "responses[].partitions[].error_message")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition_index, "responses[].partitions[].partition_index");
+        w.i16(self.error_code, "responses[].partitions[].error_code");
+        w.opt_str(self.error_message, true, true, "responses[].partitions[].error_message");
         w.i16(
             self.acknowledge_error_code,
             "responses[].partitions[].acknowledge_error_code",
-        )?;
+        );
         w.opt_str(
             self.acknowledge_error_message,
             true,
+            true,
             "responses[].partitions[].acknowledge_error_message",
-        )?;
-        rt::Struct::write(&self.current_leader, w, v)?;
-        w.opt_bytes(self.records, true, "responses[].partitions[].records")?;
+        );
+        rt::Struct::write(&self.current_leader, w, v);
+        w.opt_bytes(self.records, true, v <= 0, "responses[].partitions[].records");
         w.array(
             &self.acquired_records,
             true,
             v,
             "responses[].partitions[].acquired_records",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "responses[].partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -829,16 +840,20 @@ impl<'a> rt::Struct<'a> for LeaderIdAndEpoch<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.leader_id, "responses[].partitions[].current_leader.leader_id");
         w.i32(
             self.leader_epoch,
             "responses[].partitions[].current_leader.leader_epoch",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "responses[].partitions[].current_leader._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -989,23 +1004,27 @@ impl<'a> rt::Struct<'a> for AcquiredRecords<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i64(
             self.first_offset,
             "responses[].partitions[].acquired_records[].first_offset",
-        )?;
+        );
         w.i64(
             self.last_offset,
             "responses[].partitions[].acquired_records[].last_offset",
-        )?;
+        );
         w.i16(
             self.delivery_count,
             "responses[].partitions[].acquired_records[].delivery_count",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "responses[].partitions[].acquired_records[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1613,22 +1632,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.acquisition_lock_timeout_ms == 0_i32) {
+                w.fail(rt::write::not_in_version("acquisition_lock_timeout_ms"));
+            }
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
+            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
             if v >= 1 {
-                w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms")?;
+                w.i32(self.acquisition_lock_timeout_ms, "acquisition_lock_timeout_ms");
             }
-            rt::owned::write_vec(w, &self.responses, true, v, "responses")?;
-            rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
+            rt::owned::write_vec(w, &self.responses, true, v, "responses");
+            rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1664,6 +1686,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ShareFetchableTopicResponse {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -1678,13 +1702,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "responses[].topic_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.topic_id, "responses[].topic_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "responses[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "responses[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1728,6 +1754,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for NodeEndpoint {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
@@ -1743,15 +1771,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.node_id, "node_endpoints[].node_id")?;
-            w.str(&self.host, true, "node_endpoints[].host")?;
-            w.i32(self.port, "node_endpoints[].port")?;
-            w.opt_str(self.rack.as_deref(), true, "node_endpoints[].rack")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.i32(self.node_id, "node_endpoints[].node_id");
+            w.str(&self.host, true, "node_endpoints[].host");
+            w.i32(self.port, "node_endpoints[].port");
+            w.opt_str(self.rack.as_deref(), true, true, "node_endpoints[].rack");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1811,6 +1841,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
@@ -1851,39 +1883,50 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("responses[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("responses[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
             w.opt_str(
                 self.error_message.as_deref(),
                 true,
+                true,
                 "responses[].partitions[].error_message",
-            )?;
+            );
             w.i16(
                 self.acknowledge_error_code,
                 "responses[].partitions[].acknowledge_error_code",
-            )?;
+            );
             w.opt_str(
                 self.acknowledge_error_message.as_deref(),
                 true,
+                true,
                 "responses[].partitions[].acknowledge_error_message",
-            )?;
-            rt::OwnedStruct::write(&self.current_leader, w, v)?;
-            w.opt_bytes(self.records.as_deref(), true, "responses[].partitions[].records")?;
+            );
+            rt::OwnedStruct::write(&self.current_leader, w, v);
+            w.opt_bytes(
+                self.records.as_deref(),
+                true,
+                v <= 0,
+                "responses[].partitions[].records",
+            );
             rt::owned::write_vec(
                 w,
                 &self.acquired_records,
                 true,
                 v,
                 "responses[].partitions[].acquired_records",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "responses[].partitions[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -1919,6 +1962,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for LeaderIdAndEpoch {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
@@ -1934,16 +1979,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<8>("responses[].partitions[].current_leader.leader_id")?;
-                r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
-                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("responses[].partitions[].current_leader.leader_id") {
+                    r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<8>("responses[].partitions[].current_leader.leader_id") {
+                    r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "responses[].partitions[].current_leader._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -1983,6 +2040,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for AcquiredRecords {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 18;
@@ -1998,17 +2057,30 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<18>("responses[].partitions[].acquired_records[].first_offset")?;
-                r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-                r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-                r[16..18].copy_from_slice(&self.delivery_count.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<19>("responses[].partitions[].acquired_records[].first_offset") {
+                    r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                    r[16..18].copy_from_slice(&self.delivery_count.to_be_bytes());
+                    r[18] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<18>("responses[].partitions[].acquired_records[].first_offset") {
+                    r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                    r[16..18].copy_from_slice(&self.delivery_count.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "responses[].partitions[].acquired_records[]._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

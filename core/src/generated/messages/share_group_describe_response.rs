@@ -99,13 +99,14 @@ impl<'a> rt::Struct<'a> for ShareGroupDescribeResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.array(&self.groups, true, v, "groups")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.array(&self.groups, true, v, "groups");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -302,20 +303,21 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "groups[].error_code")?;
-        w.opt_str(self.error_message, true, "groups[].error_message")?;
-        w.str(self.group_id, true, "groups[].group_id")?;
-        w.str(self.group_state, true, "groups[].group_state")?;
-        w.i32(self.group_epoch, "groups[].group_epoch")?;
-        w.i32(self.assignment_epoch, "groups[].assignment_epoch")?;
-        w.str(self.assignor_name, true, "groups[].assignor_name")?;
-        w.array(&self.members, true, v, "groups[].members")?;
-        w.i32(self.authorized_operations, "groups[].authorized_operations")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "groups[].error_code");
+        w.opt_str(self.error_message, true, true, "groups[].error_message");
+        w.str(self.group_id, true, "groups[].group_id");
+        w.str(self.group_state, true, "groups[].group_state");
+        w.i32(self.group_epoch, "groups[].group_epoch");
+        w.i32(self.assignment_epoch, "groups[].assignment_epoch");
+        w.str(self.assignor_name, true, "groups[].assignor_name");
+        w.array(&self.members, true, v, "groups[].members");
+        w.i32(self.authorized_operations, "groups[].authorized_operations");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -501,23 +503,24 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.member_id, true, "groups[].members[].member_id")?;
-        w.opt_str(self.rack_id, true, "groups[].members[].rack_id")?;
-        w.i32(self.member_epoch, "groups[].members[].member_epoch")?;
-        w.str(self.client_id, true, "groups[].members[].client_id")?;
-        w.str(self.client_host, true, "groups[].members[].client_host")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.member_id, true, "groups[].members[].member_id");
+        w.opt_str(self.rack_id, true, true, "groups[].members[].rack_id");
+        w.i32(self.member_epoch, "groups[].members[].member_epoch");
+        w.str(self.client_id, true, "groups[].members[].client_id");
+        w.str(self.client_host, true, "groups[].members[].client_host");
         w.array(
             &self.subscribed_topic_names,
             true,
             v,
             "groups[].members[].subscribed_topic_names",
-        )?;
-        rt::Struct::write(&self.assignment, w, v)?;
+        );
+        rt::Struct::write(&self.assignment, w, v);
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -650,17 +653,21 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(
             &self.topic_partitions,
             true,
             v,
             "groups[].members[].assignment.topic_partitions",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "groups[].members[].assignment._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -830,26 +837,30 @@ impl<'a> rt::Struct<'a> for TopicPartitions<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.uuid(
             self.topic_id,
             "groups[].members[].assignment.topic_partitions[].topic_id",
-        )?;
+        );
         w.str(
             self.topic_name,
             true,
             "groups[].members[].assignment.topic_partitions[].topic_name",
-        )?;
+        );
         w.array(
             &self.partitions,
             true,
             v,
             "groups[].members[].assignment.topic_partitions[].partitions",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "groups[].members[].assignment.topic_partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1368,13 +1379,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            rt::owned::write_vec(w, &self.groups, true, v, "groups")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            rt::owned::write_vec(w, &self.groups, true, v, "groups");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1438,6 +1450,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribedGroup {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 14;
@@ -1456,23 +1470,31 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "groups[].error_code")?;
-            w.opt_str(self.error_message.as_deref(), true, "groups[].error_message")?;
-            w.str(&self.group_id, true, "groups[].group_id")?;
-            w.str(&self.group_state, true, "groups[].group_state")?;
-            {
-                let r = w.run::<8>("groups[].group_epoch")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "groups[].error_code");
+            w.opt_str(self.error_message.as_deref(), true, true, "groups[].error_message");
+            w.str(&self.group_id, true, "groups[].group_id");
+            w.str(&self.group_state, true, "groups[].group_state");
+            if let Some(r) = w.run::<8>("groups[].group_epoch") {
                 r[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
                 r[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
             }
-            w.str(&self.assignor_name, true, "groups[].assignor_name")?;
-            rt::owned::write_vec(w, &self.members, true, v, "groups[].members")?;
-            w.i32(self.authorized_operations, "groups[].authorized_operations")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.str(&self.assignor_name, true, "groups[].assignor_name");
+            rt::owned::write_vec(w, &self.members, true, v, "groups[].members");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("groups[].authorized_operations") {
+                    r[0..4].copy_from_slice(&self.authorized_operations.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.authorized_operations, "groups[].authorized_operations");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1528,6 +1550,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Member {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -1552,24 +1576,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.member_id, true, "groups[].members[].member_id")?;
-            w.opt_str(self.rack_id.as_deref(), true, "groups[].members[].rack_id")?;
-            w.i32(self.member_epoch, "groups[].members[].member_epoch")?;
-            w.str(&self.client_id, true, "groups[].members[].client_id")?;
-            w.str(&self.client_host, true, "groups[].members[].client_host")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.member_id, true, "groups[].members[].member_id");
+            w.opt_str(self.rack_id.as_deref(), true, true, "groups[].members[].rack_id");
+            w.i32(self.member_epoch, "groups[].members[].member_epoch");
+            w.str(&self.client_id, true, "groups[].members[].client_id");
+            w.str(&self.client_host, true, "groups[].members[].client_host");
             rt::owned::write_vec(
                 w,
                 &self.subscribed_topic_names,
                 true,
                 v,
                 "groups[].members[].subscribed_topic_names",
-            )?;
-            rt::OwnedStruct::write(&self.assignment, w, v)?;
+            );
+            rt::OwnedStruct::write(&self.assignment, w, v);
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1601,6 +1627,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Assignment {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1622,18 +1650,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(
                 w,
                 &self.topic_partitions,
                 true,
                 v,
                 "groups[].members[].assignment.topic_partitions",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "groups[].members[].assignment._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -1673,6 +1706,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicPartitions {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -1699,27 +1734,32 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.uuid(
                 self.topic_id,
                 "groups[].members[].assignment.topic_partitions[].topic_id",
-            )?;
+            );
             w.str(
                 &self.topic_name,
                 true,
                 "groups[].members[].assignment.topic_partitions[].topic_name",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.partitions,
                 true,
                 v,
                 "groups[].members[].assignment.topic_partitions[].partitions",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "groups[].members[].assignment.topic_partitions[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

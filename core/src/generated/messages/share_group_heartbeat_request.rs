@@ -125,16 +125,17 @@ impl<'a> rt::Struct<'a> for ShareGroupHeartbeatRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, true, "group_id")?;
-        w.str(self.member_id, true, "member_id")?;
-        w.i32(self.member_epoch, "member_epoch")?;
-        w.opt_str(self.rack_id, true, "rack_id")?;
-        w.opt_array(&self.subscribed_topic_names, true, v, "subscribed_topic_names")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.group_id, true, "group_id");
+        w.str(self.member_id, true, "member_id");
+        w.i32(self.member_epoch, "member_epoch");
+        w.opt_str(self.rack_id, true, true, "rack_id");
+        w.opt_array(&self.subscribed_topic_names, true, true, v, "subscribed_topic_names");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -341,22 +342,24 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, true, "group_id")?;
-            w.str(&self.member_id, true, "member_id")?;
-            w.i32(self.member_epoch, "member_epoch")?;
-            w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.group_id, true, "group_id");
+            w.str(&self.member_id, true, "member_id");
+            w.i32(self.member_epoch, "member_epoch");
+            w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
             rt::owned::write_opt_vec(
                 w,
                 self.subscribed_topic_names.as_deref(),
                 true,
+                true,
                 v,
                 "subscribed_topic_names",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

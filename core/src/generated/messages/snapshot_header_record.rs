@@ -104,13 +104,14 @@ impl<'a> rt::Struct<'a> for SnapshotHeaderRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.version, "version")?;
-        w.i64(self.last_contained_log_timestamp, "last_contained_log_timestamp")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i16(self.version, "version");
+        w.i64(self.last_contained_log_timestamp, "last_contained_log_timestamp");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -238,16 +239,24 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<10>("version")?;
-                r[0..2].copy_from_slice(&self.version.to_be_bytes());
-                r[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<11>("version") {
+                    r[0..2].copy_from_slice(&self.version.to_be_bytes());
+                    r[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
+                    r[10] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<10>("version") {
+                    r[0..2].copy_from_slice(&self.version.to_be_bytes());
+                    r[2..10].copy_from_slice(&self.last_contained_log_timestamp.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

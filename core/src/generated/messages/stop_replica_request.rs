@@ -214,31 +214,47 @@ impl<'a> rt::Struct<'a> for StopReplicaRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.controller_id, "controller_id")?;
-        if v >= 4 {
-            w.bool(self.is_k_raft_controller, "is_k_raft_controller")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 4) && !(self.is_k_raft_controller == false) {
+            w.fail(rt::write::not_in_version("is_k_raft_controller"));
         }
-        w.i32(self.controller_epoch, "controller_epoch")?;
+        if !(v <= 2) && !(self.delete_partitions == false) {
+            w.fail(rt::write::not_in_version("delete_partitions"));
+        }
+        if !(v <= 0) && !(self.ungrouped_partitions.is_empty()) {
+            w.fail(rt::write::not_in_version("ungrouped_partitions"));
+        }
+        if !((1..=2).contains(&v)) && !(self.topics.is_empty()) {
+            w.fail(rt::write::not_in_version("topics"));
+        }
+        if !(v >= 3) && !(self.topic_states.is_empty()) {
+            w.fail(rt::write::not_in_version("topic_states"));
+        }
+        w.i32(self.controller_id, "controller_id");
+        if v >= 4 {
+            w.bool(self.is_k_raft_controller, "is_k_raft_controller");
+        }
+        w.i32(self.controller_epoch, "controller_epoch");
         if v >= 1 {
-            w.i64(self.broker_epoch, "broker_epoch")?;
+            w.i64(self.broker_epoch, "broker_epoch");
         }
         if v <= 2 {
-            w.bool(self.delete_partitions, "delete_partitions")?;
+            w.bool(self.delete_partitions, "delete_partitions");
         }
         if v <= 0 {
-            w.array(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
+            w.array(&self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions");
         }
         if (1..=2).contains(&v) {
-            w.array(&self.topics, v >= 2, v, "topics")?;
+            w.array(&self.topics, v >= 2, v, "topics");
         }
         if v >= 3 {
-            w.array(&self.topic_states, v >= 2, v, "topic_states")?;
+            w.array(&self.topic_states, v >= 2, v, "topic_states");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -397,17 +413,27 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionV0<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v <= 0 {
-            w.str(self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 0) && !(self.topic_name == "") {
+            w.fail(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
+        }
+        if !(v <= 0) && !(self.partition_index == 0_i32) {
+            w.fail(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
         }
         if v <= 0 {
-            w.i32(self.partition_index, "ungrouped_partitions[].partition_index")?;
+            w.str(self.topic_name, v >= 2, "ungrouped_partitions[].topic_name");
+        }
+        if v <= 0 {
+            w.i32(self.partition_index, "ungrouped_partitions[].partition_index");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "ungrouped_partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -563,17 +589,24 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicV1<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if (1..=2).contains(&v) {
-            w.str(self.name, v >= 2, "topics[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !((1..=2).contains(&v)) && !(self.name == "") {
+            w.fail(rt::write::not_in_version("topics[].name"));
+        }
+        if !((1..=2).contains(&v)) && !(self.partition_indexes.is_empty()) {
+            w.fail(rt::write::not_in_version("topics[].partition_indexes"));
         }
         if (1..=2).contains(&v) {
-            w.array(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes")?;
+            w.str(self.name, v >= 2, "topics[].name");
+        }
+        if (1..=2).contains(&v) {
+            w.array(&self.partition_indexes, v >= 2, v, "topics[].partition_indexes");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -743,17 +776,24 @@ impl<'a> rt::Struct<'a> for StopReplicaTopicState<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 3 {
-            w.str(self.topic_name, v >= 2, "topic_states[].topic_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.topic_name == "") {
+            w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+        }
+        if !(v >= 3) && !(self.partition_states.is_empty()) {
+            w.fail(rt::write::not_in_version("topic_states[].partition_states"));
         }
         if v >= 3 {
-            w.array(&self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
+            w.str(self.topic_name, v >= 2, "topic_states[].topic_name");
+        }
+        if v >= 3 {
+            w.array(&self.partition_states, v >= 2, v, "topic_states[].partition_states");
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -945,26 +985,45 @@ impl<'a> rt::Struct<'a> for StopReplicaPartitionState<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.partition_index == 0_i32) {
+            w.fail(rt::write::not_in_version(
+                "topic_states[].partition_states[].partition_index",
+            ));
+        }
+        if !(v >= 3) && !(self.leader_epoch == -1_i32) {
+            w.fail(rt::write::not_in_version(
+                "topic_states[].partition_states[].leader_epoch",
+            ));
+        }
+        if !(v >= 3) && !(self.delete_partition == false) {
+            w.fail(rt::write::not_in_version(
+                "topic_states[].partition_states[].delete_partition",
+            ));
+        }
         if v >= 3 {
             w.i32(
                 self.partition_index,
                 "topic_states[].partition_states[].partition_index",
-            )?;
+            );
         }
         if v >= 3 {
-            w.i32(self.leader_epoch, "topic_states[].partition_states[].leader_epoch")?;
+            w.i32(self.leader_epoch, "topic_states[].partition_states[].leader_epoch");
         }
         if v >= 3 {
             w.bool(
                 self.delete_partition,
                 "topic_states[].partition_states[].delete_partition",
-            )?;
+            );
         }
         if v >= 2 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topic_states[].partition_states[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1456,31 +1515,47 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.controller_id, "controller_id")?;
-            if v >= 4 {
-                w.bool(self.is_k_raft_controller, "is_k_raft_controller")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 4) && !(self.is_k_raft_controller == false) {
+                w.fail(rt::write::not_in_version("is_k_raft_controller"));
             }
-            w.i32(self.controller_epoch, "controller_epoch")?;
+            if !(v <= 2) && !(self.delete_partitions == false) {
+                w.fail(rt::write::not_in_version("delete_partitions"));
+            }
+            if !(v <= 0) && !(self.ungrouped_partitions.is_empty()) {
+                w.fail(rt::write::not_in_version("ungrouped_partitions"));
+            }
+            if !((1..=2).contains(&v)) && !(self.topics.is_empty()) {
+                w.fail(rt::write::not_in_version("topics"));
+            }
+            if !(v >= 3) && !(self.topic_states.is_empty()) {
+                w.fail(rt::write::not_in_version("topic_states"));
+            }
+            w.i32(self.controller_id, "controller_id");
+            if v >= 4 {
+                w.bool(self.is_k_raft_controller, "is_k_raft_controller");
+            }
+            w.i32(self.controller_epoch, "controller_epoch");
             if v >= 1 {
-                w.i64(self.broker_epoch, "broker_epoch")?;
+                w.i64(self.broker_epoch, "broker_epoch");
             }
             if v <= 2 {
-                w.bool(self.delete_partitions, "delete_partitions")?;
+                w.bool(self.delete_partitions, "delete_partitions");
             }
             if v <= 0 {
-                rt::owned::write_vec(w, &self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions")?;
+                rt::owned::write_vec(w, &self.ungrouped_partitions, v >= 2, v, "ungrouped_partitions");
             }
             if (1..=2).contains(&v) {
-                rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics")?;
+                rt::owned::write_vec(w, &self.topics, v >= 2, v, "topics");
             }
             if v >= 3 {
-                rt::owned::write_vec(w, &self.topic_states, v >= 2, v, "topic_states")?;
+                rt::owned::write_vec(w, &self.topic_states, v >= 2, v, "topic_states");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1516,6 +1591,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for StopReplicaPartitionV0 {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1541,17 +1618,35 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v <= 0 {
-                w.str(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 0) && !(self.topic_name == "") {
+                w.fail(rt::write::not_in_version("ungrouped_partitions[].topic_name"));
+            }
+            if !(v <= 0) && !(self.partition_index == 0_i32) {
+                w.fail(rt::write::not_in_version("ungrouped_partitions[].partition_index"));
             }
             if v <= 0 {
-                w.i32(self.partition_index, "ungrouped_partitions[].partition_index")?;
+                w.str(&self.topic_name, v >= 2, "ungrouped_partitions[].topic_name");
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v <= 0) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("ungrouped_partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if v <= 0 {
+                    w.i32(self.partition_index, "ungrouped_partitions[].partition_index");
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "ungrouped_partitions[]._tagged_fields",
+                    );
+                }
             }
-            Ok(())
         }
     }
 
@@ -1587,6 +1682,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for StopReplicaTopicV1 {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1612,17 +1709,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if (1..=2).contains(&v) {
-                w.str(&self.name, v >= 2, "topics[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !((1..=2).contains(&v)) && !(self.name == "") {
+                w.fail(rt::write::not_in_version("topics[].name"));
+            }
+            if !((1..=2).contains(&v)) && !(self.partition_indexes.is_empty()) {
+                w.fail(rt::write::not_in_version("topics[].partition_indexes"));
             }
             if (1..=2).contains(&v) {
-                rt::owned::write_vec(w, &self.partition_indexes, v >= 2, v, "topics[].partition_indexes")?;
+                w.str(&self.name, v >= 2, "topics[].name");
+            }
+            if (1..=2).contains(&v) {
+                rt::owned::write_vec(w, &self.partition_indexes, v >= 2, v, "topics[].partition_indexes");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1658,6 +1763,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for StopReplicaTopicState {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1683,17 +1790,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 3 {
-                w.str(&self.topic_name, v >= 2, "topic_states[].topic_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.topic_name == "") {
+                w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+            }
+            if !(v >= 3) && !(self.partition_states.is_empty()) {
+                w.fail(rt::write::not_in_version("topic_states[].partition_states"));
             }
             if v >= 3 {
-                rt::owned::write_vec(w, &self.partition_states, v >= 2, v, "topic_states[].partition_states")?;
+                w.str(&self.topic_name, v >= 2, "topic_states[].topic_name");
+            }
+            if v >= 3 {
+                rt::owned::write_vec(w, &self.partition_states, v >= 2, v, "topic_states[].partition_states");
             }
             if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1733,6 +1848,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for StopReplicaPartitionState {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1772,17 +1889,47 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 3 {
-                let r = w.run::<9>("topic_states[].partition_states[].partition_index")?;
-                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                r[8] = u8::from(self.delete_partition);
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.partition_index == 0_i32) {
+                w.fail(rt::write::not_in_version(
+                    "topic_states[].partition_states[].partition_index",
+                ));
             }
-            if v >= 2 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if !(v >= 3) && !(self.leader_epoch == -1_i32) {
+                w.fail(rt::write::not_in_version(
+                    "topic_states[].partition_states[].leader_epoch",
+                ));
             }
-            Ok(())
+            if !(v >= 3) && !(self.delete_partition == false) {
+                w.fail(rt::write::not_in_version(
+                    "topic_states[].partition_states[].delete_partition",
+                ));
+            }
+            if (v >= 3) && (v >= 2) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<10>("topic_states[].partition_states[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[8] = u8::from(self.delete_partition);
+                    r[9] = 0;
+                }
+            } else {
+                if v >= 3 {
+                    if let Some(r) = w.run::<9>("topic_states[].partition_states[].partition_index") {
+                        r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                        r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                        r[8] = u8::from(self.delete_partition);
+                    }
+                }
+                if v >= 2 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "topic_states[].partition_states[]._tagged_fields",
+                    );
+                }
+            }
         }
     }
 

@@ -98,13 +98,14 @@ impl<'a> rt::Struct<'a> for StreamsGroupDescribeResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.array(&self.groups, true, v, "groups")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.array(&self.groups, true, v, "groups");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -301,20 +302,21 @@ impl<'a> rt::Struct<'a> for DescribedGroup<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "groups[].error_code")?;
-        w.opt_str(self.error_message, true, "groups[].error_message")?;
-        w.str(self.group_id, true, "groups[].group_id")?;
-        w.str(self.group_state, true, "groups[].group_state")?;
-        w.i32(self.group_epoch, "groups[].group_epoch")?;
-        w.i32(self.assignment_epoch, "groups[].assignment_epoch")?;
-        w.opt_struct(&self.topology, true, v, "groups[].topology")?;
-        w.array(&self.members, true, v, "groups[].members")?;
-        w.i32(self.authorized_operations, "groups[].authorized_operations")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.error_code, "groups[].error_code");
+        w.opt_str(self.error_message, true, true, "groups[].error_message");
+        w.str(self.group_id, true, "groups[].group_id");
+        w.str(self.group_state, true, "groups[].group_state");
+        w.i32(self.group_epoch, "groups[].group_epoch");
+        w.i32(self.assignment_epoch, "groups[].assignment_epoch");
+        w.opt_struct(&self.topology, true, v, "groups[].topology");
+        w.array(&self.members, true, v, "groups[].members");
+        w.i32(self.authorized_operations, "groups[].authorized_operations");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -443,13 +445,14 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.epoch, "groups[].topology.epoch")?;
-        w.opt_array(&self.subtopologies, true, v, "groups[].topology.subtopologies")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.epoch, "groups[].topology.epoch");
+        w.opt_array(&self.subtopologies, true, true, v, "groups[].topology.subtopologies");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[].topology._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -731,26 +734,27 @@ impl<'a> rt::Struct<'a> for Member<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.member_id, true, "groups[].members[].member_id")?;
-        w.i32(self.member_epoch, "groups[].members[].member_epoch")?;
-        w.opt_str(self.instance_id, true, "groups[].members[].instance_id")?;
-        w.opt_str(self.rack_id, true, "groups[].members[].rack_id")?;
-        w.str(self.client_id, true, "groups[].members[].client_id")?;
-        w.str(self.client_host, true, "groups[].members[].client_host")?;
-        w.i32(self.topology_epoch, "groups[].members[].topology_epoch")?;
-        w.str(self.process_id, true, "groups[].members[].process_id")?;
-        w.opt_struct(&self.user_endpoint, true, v, "groups[].members[].user_endpoint")?;
-        w.array(&self.client_tags, true, v, "groups[].members[].client_tags")?;
-        w.array(&self.task_offsets, true, v, "groups[].members[].task_offsets")?;
-        w.array(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets")?;
-        rt::Struct::write(&self.assignment, w, v)?;
-        rt::Struct::write(&self.target_assignment, w, v)?;
-        w.bool(self.is_classic, "groups[].members[].is_classic")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.member_id, true, "groups[].members[].member_id");
+        w.i32(self.member_epoch, "groups[].members[].member_epoch");
+        w.opt_str(self.instance_id, true, true, "groups[].members[].instance_id");
+        w.opt_str(self.rack_id, true, true, "groups[].members[].rack_id");
+        w.str(self.client_id, true, "groups[].members[].client_id");
+        w.str(self.client_host, true, "groups[].members[].client_host");
+        w.i32(self.topology_epoch, "groups[].members[].topology_epoch");
+        w.str(self.process_id, true, "groups[].members[].process_id");
+        w.opt_struct(&self.user_endpoint, true, v, "groups[].members[].user_endpoint");
+        w.array(&self.client_tags, true, v, "groups[].members[].client_tags");
+        w.array(&self.task_offsets, true, v, "groups[].members[].task_offsets");
+        w.array(&self.task_end_offsets, true, v, "groups[].members[].task_end_offsets");
+        rt::Struct::write(&self.assignment, w, v);
+        rt::Struct::write(&self.target_assignment, w, v);
+        w.bool(self.is_classic, "groups[].members[].is_classic");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -979,40 +983,44 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(
             self.subtopology_id,
             true,
             "groups[].topology.subtopologies[].subtopology_id",
-        )?;
+        );
         w.array(
             &self.source_topics,
             true,
             v,
             "groups[].topology.subtopologies[].source_topics",
-        )?;
+        );
         w.array(
             &self.repartition_sink_topics,
             true,
             v,
             "groups[].topology.subtopologies[].repartition_sink_topics",
-        )?;
+        );
         w.array(
             &self.state_changelog_topics,
             true,
             v,
             "groups[].topology.subtopologies[].state_changelog_topics",
-        )?;
+        );
         w.array(
             &self.repartition_source_topics,
             true,
             v,
             "groups[].topology.subtopologies[].repartition_source_topics",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "groups[].topology.subtopologies[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1140,13 +1148,17 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.host, true, "groups[].members[].user_endpoint.host")?;
-        w.u16(self.port, "groups[].members[].user_endpoint.port")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.host, true, "groups[].members[].user_endpoint.host");
+        w.u16(self.port, "groups[].members[].user_endpoint.port");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "groups[].members[].user_endpoint._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1275,13 +1287,17 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.key, true, "groups[].members[].client_tags[].key")?;
-        w.str(self.value, true, "groups[].members[].client_tags[].value")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.key, true, "groups[].members[].client_tags[].key");
+        w.str(self.value, true, "groups[].members[].client_tags[].value");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "groups[].members[].client_tags[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1442,18 +1458,22 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.str(
             self.subtopology_id,
             true,
             "groups[].members[].task_offsets[].subtopology_id",
-        )?;
-        w.i32(self.partition, "groups[].members[].task_offsets[].partition")?;
-        w.i64(self.offset, "groups[].members[].task_offsets[].offset")?;
+        );
+        w.i32(self.partition, "groups[].members[].task_offsets[].partition");
+        w.i64(self.offset, "groups[].members[].task_offsets[].offset");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "groups[].members[].task_offsets[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1625,29 +1645,33 @@ impl<'a> rt::Struct<'a> for Assignment<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(
             &self.active_tasks,
             true,
             v,
             "groups[].members[].assignment.active_tasks",
-        )?;
+        );
         w.array(
             &self.standby_tasks,
             true,
             v,
             "groups[].members[].assignment.standby_tasks",
-        )?;
+        );
         w.array(
             &self.warmup_tasks,
             true,
             v,
             "groups[].members[].assignment.warmup_tasks",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "groups[].members[].assignment._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1872,30 +1896,34 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(
             self.name,
             true,
             "groups[].topology.subtopologies[].state_changelog_topics[].name",
-        )?;
+        );
         w.i32(
             self.partitions,
             "groups[].topology.subtopologies[].state_changelog_topics[].partitions",
-        )?;
+        );
         w.i16(
             self.replication_factor,
             "groups[].topology.subtopologies[].state_changelog_topics[].replication_factor",
-        )?;
+        );
         w.array(
             &self.topic_configs,
             true,
             v,
             "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -2048,22 +2076,26 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(
             self.subtopology_id,
             true,
             "groups[].members[].assignment.active_tasks[].subtopology_id",
-        )?;
+        );
         w.array(
             &self.partitions,
             true,
             v,
             "groups[].members[].assignment.active_tasks[].partitions",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "groups[].members[].assignment.active_tasks[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -3115,13 +3147,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            rt::owned::write_vec(w, &self.groups, true, v, "groups")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            rt::owned::write_vec(w, &self.groups, true, v, "groups");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -3185,6 +3218,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for DescribedGroup {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 14;
@@ -3203,23 +3238,31 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "groups[].error_code")?;
-            w.opt_str(self.error_message.as_deref(), true, "groups[].error_message")?;
-            w.str(&self.group_id, true, "groups[].group_id")?;
-            w.str(&self.group_state, true, "groups[].group_state")?;
-            {
-                let r = w.run::<8>("groups[].group_epoch")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.error_code, "groups[].error_code");
+            w.opt_str(self.error_message.as_deref(), true, true, "groups[].error_message");
+            w.str(&self.group_id, true, "groups[].group_id");
+            w.str(&self.group_state, true, "groups[].group_state");
+            if let Some(r) = w.run::<8>("groups[].group_epoch") {
                 r[0..4].copy_from_slice(&self.group_epoch.to_be_bytes());
                 r[4..8].copy_from_slice(&self.assignment_epoch.to_be_bytes());
             }
-            rt::owned::write_opt_struct(w, &self.topology, true, v, "groups[].topology")?;
-            rt::owned::write_vec(w, &self.members, true, v, "groups[].members")?;
-            w.i32(self.authorized_operations, "groups[].authorized_operations")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            rt::owned::write_opt_struct(w, &self.topology, true, v, "groups[].topology");
+            rt::owned::write_vec(w, &self.members, true, v, "groups[].members");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("groups[].authorized_operations") {
+                    r[0..4].copy_from_slice(&self.authorized_operations.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.authorized_operations, "groups[].authorized_operations");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "groups[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -3255,6 +3298,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Topology {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -3275,19 +3320,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.epoch, "groups[].topology.epoch")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.epoch, "groups[].topology.epoch");
             rt::owned::write_opt_vec(
                 w,
                 self.subtopologies.as_deref(),
                 true,
+                true,
                 v,
                 "groups[].topology.subtopologies",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "groups[].topology._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -3375,6 +3423,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Member {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 9;
@@ -3405,32 +3455,46 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.member_id, true, "groups[].members[].member_id")?;
-            w.i32(self.member_epoch, "groups[].members[].member_epoch")?;
-            w.opt_str(self.instance_id.as_deref(), true, "groups[].members[].instance_id")?;
-            w.opt_str(self.rack_id.as_deref(), true, "groups[].members[].rack_id")?;
-            w.str(&self.client_id, true, "groups[].members[].client_id")?;
-            w.str(&self.client_host, true, "groups[].members[].client_host")?;
-            w.i32(self.topology_epoch, "groups[].members[].topology_epoch")?;
-            w.str(&self.process_id, true, "groups[].members[].process_id")?;
-            rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "groups[].members[].user_endpoint")?;
-            rt::owned::write_vec(w, &self.client_tags, true, v, "groups[].members[].client_tags")?;
-            rt::owned::write_vec(w, &self.task_offsets, true, v, "groups[].members[].task_offsets")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.member_id, true, "groups[].members[].member_id");
+            w.i32(self.member_epoch, "groups[].members[].member_epoch");
+            w.opt_str(
+                self.instance_id.as_deref(),
+                true,
+                true,
+                "groups[].members[].instance_id",
+            );
+            w.opt_str(self.rack_id.as_deref(), true, true, "groups[].members[].rack_id");
+            w.str(&self.client_id, true, "groups[].members[].client_id");
+            w.str(&self.client_host, true, "groups[].members[].client_host");
+            w.i32(self.topology_epoch, "groups[].members[].topology_epoch");
+            w.str(&self.process_id, true, "groups[].members[].process_id");
+            rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "groups[].members[].user_endpoint");
+            rt::owned::write_vec(w, &self.client_tags, true, v, "groups[].members[].client_tags");
+            rt::owned::write_vec(w, &self.task_offsets, true, v, "groups[].members[].task_offsets");
             rt::owned::write_vec(
                 w,
                 &self.task_end_offsets,
                 true,
                 v,
                 "groups[].members[].task_end_offsets",
-            )?;
-            rt::OwnedStruct::write(&self.assignment, w, v)?;
-            rt::OwnedStruct::write(&self.target_assignment, w, v)?;
-            w.bool(self.is_classic, "groups[].members[].is_classic")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            );
+            rt::OwnedStruct::write(&self.assignment, w, v);
+            rt::OwnedStruct::write(&self.target_assignment, w, v);
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("groups[].members[].is_classic") {
+                    r[0] = u8::from(self.is_classic);
+                    r[1] = 0;
+                }
+            } else {
+                w.bool(self.is_classic, "groups[].members[].is_classic");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "groups[].members[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -3478,6 +3542,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Subtopology {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -3522,44 +3588,49 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(
                 &self.subtopology_id,
                 true,
                 "groups[].topology.subtopologies[].subtopology_id",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.source_topics,
                 true,
                 v,
                 "groups[].topology.subtopologies[].source_topics",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.repartition_sink_topics,
                 true,
                 v,
                 "groups[].topology.subtopologies[].repartition_sink_topics",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.state_changelog_topics,
                 true,
                 v,
                 "groups[].topology.subtopologies[].state_changelog_topics",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.repartition_source_topics,
                 true,
                 v,
                 "groups[].topology.subtopologies[].repartition_source_topics",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "groups[].topology.subtopologies[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -3595,6 +3666,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Endpoint {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -3611,13 +3684,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.host, true, "groups[].members[].user_endpoint.host")?;
-            w.u16(self.port, "groups[].members[].user_endpoint.port")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.host, true, "groups[].members[].user_endpoint.host");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("groups[].members[].user_endpoint.port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                w.u16(self.port, "groups[].members[].user_endpoint.port");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "groups[].members[].user_endpoint._tagged_fields",
+                    );
+                }
             }
-            Ok(())
         }
     }
 
@@ -3653,6 +3738,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for KeyValue {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -3670,13 +3757,18 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.key, true, "groups[].members[].client_tags[].key")?;
-            w.str(&self.value, true, "groups[].members[].client_tags[].value")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.key, true, "groups[].members[].client_tags[].key");
+            w.str(&self.value, true, "groups[].members[].client_tags[].value");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "groups[].members[].client_tags[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -3716,6 +3808,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TaskOffset {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -3736,21 +3830,33 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             w.str(
                 &self.subtopology_id,
                 true,
                 "groups[].members[].task_offsets[].subtopology_id",
-            )?;
-            {
-                let r = w.run::<12>("groups[].members[].task_offsets[].partition")?;
-                r[0..4].copy_from_slice(&self.partition.to_be_bytes());
-                r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+            );
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<13>("groups[].members[].task_offsets[].partition") {
+                    r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+                    r[12] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<12>("groups[].members[].task_offsets[].partition") {
+                    r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "groups[].members[].task_offsets[]._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -3790,6 +3896,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Assignment {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -3823,32 +3931,37 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(
                 w,
                 &self.active_tasks,
                 true,
                 v,
                 "groups[].members[].assignment.active_tasks",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.standby_tasks,
                 true,
                 v,
                 "groups[].members[].assignment.standby_tasks",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.warmup_tasks,
                 true,
                 v,
                 "groups[].members[].assignment.warmup_tasks",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "groups[].members[].assignment._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -3892,6 +4005,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicInfo {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -3918,14 +4033,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(
                 &self.name,
                 true,
                 "groups[].topology.subtopologies[].state_changelog_topics[].name",
-            )?;
-            {
-                let r = w.run::<6>("groups[].topology.subtopologies[].state_changelog_topics[].partitions")?;
+            );
+            if let Some(r) = w.run::<6>("groups[].topology.subtopologies[].state_changelog_topics[].partitions") {
                 r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
                 r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
             }
@@ -3935,11 +4050,15 @@ pub mod owned {
                 true,
                 v,
                 "groups[].topology.subtopologies[].state_changelog_topics[].topic_configs",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "groups[].topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -3975,6 +4094,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TaskIds {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -4001,23 +4122,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(
                 &self.subtopology_id,
                 true,
                 "groups[].members[].assignment.active_tasks[].subtopology_id",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.partitions,
                 true,
                 v,
                 "groups[].members[].assignment.active_tasks[].partitions",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "groups[].members[].assignment.active_tasks[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

@@ -209,28 +209,29 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, true, "group_id")?;
-        w.str(self.member_id, true, "member_id")?;
-        w.i32(self.member_epoch, "member_epoch")?;
-        w.i32(self.endpoint_information_epoch, "endpoint_information_epoch")?;
-        w.opt_str(self.instance_id, true, "instance_id")?;
-        w.opt_str(self.rack_id, true, "rack_id")?;
-        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
-        w.opt_struct(&self.topology, true, v, "topology")?;
-        w.opt_array(&self.active_tasks, true, v, "active_tasks")?;
-        w.opt_array(&self.standby_tasks, true, v, "standby_tasks")?;
-        w.opt_array(&self.warmup_tasks, true, v, "warmup_tasks")?;
-        w.opt_str(self.process_id, true, "process_id")?;
-        w.opt_struct(&self.user_endpoint, true, v, "user_endpoint")?;
-        w.opt_array(&self.client_tags, true, v, "client_tags")?;
-        w.opt_array(&self.task_offsets, true, v, "task_offsets")?;
-        w.opt_array(&self.task_end_offsets, true, v, "task_end_offsets")?;
-        w.bool(self.shutdown_application, "shutdown_application")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.group_id, true, "group_id");
+        w.str(self.member_id, true, "member_id");
+        w.i32(self.member_epoch, "member_epoch");
+        w.i32(self.endpoint_information_epoch, "endpoint_information_epoch");
+        w.opt_str(self.instance_id, true, true, "instance_id");
+        w.opt_str(self.rack_id, true, true, "rack_id");
+        w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+        w.opt_struct(&self.topology, true, v, "topology");
+        w.opt_array(&self.active_tasks, true, true, v, "active_tasks");
+        w.opt_array(&self.standby_tasks, true, true, v, "standby_tasks");
+        w.opt_array(&self.warmup_tasks, true, true, v, "warmup_tasks");
+        w.opt_str(self.process_id, true, true, "process_id");
+        w.opt_struct(&self.user_endpoint, true, v, "user_endpoint");
+        w.opt_array(&self.client_tags, true, true, v, "client_tags");
+        w.opt_array(&self.task_offsets, true, true, v, "task_offsets");
+        w.opt_array(&self.task_end_offsets, true, true, v, "task_end_offsets");
+        w.bool(self.shutdown_application, "shutdown_application");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -350,13 +351,14 @@ impl<'a> rt::Struct<'a> for Topology<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.epoch, "topology.epoch")?;
-        w.array(&self.subtopologies, true, v, "topology.subtopologies")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.epoch, "topology.epoch");
+        w.array(&self.subtopologies, true, v, "topology.subtopologies");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topology._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -488,13 +490,14 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-        w.array(&self.partitions, true, v, "active_tasks[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
+        w.array(&self.partitions, true, v, "active_tasks[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -617,13 +620,14 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.host, true, "user_endpoint.host")?;
-        w.u16(self.port, "user_endpoint.port")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.host, true, "user_endpoint.host");
+        w.u16(self.port, "user_endpoint.port");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "user_endpoint._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -750,13 +754,14 @@ impl<'a> rt::Struct<'a> for KeyValue<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.key, true, "client_tags[].key")?;
-        w.str(self.value, true, "client_tags[].value")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.key, true, "client_tags[].key");
+        w.str(self.value, true, "client_tags[].value");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "client_tags[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -904,14 +909,15 @@ impl<'a> rt::Struct<'a> for TaskOffset<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.subtopology_id, true, "task_offsets[].subtopology_id")?;
-        w.i32(self.partition, "task_offsets[].partition")?;
-        w.i64(self.offset, "task_offsets[].offset")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.subtopology_id, true, "task_offsets[].subtopology_id");
+        w.i32(self.partition, "task_offsets[].partition");
+        w.i64(self.offset, "task_offsets[].offset");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "task_offsets[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1162,43 +1168,47 @@ impl<'a> rt::Struct<'a> for Subtopology<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
-        w.array(&self.source_topics, true, v, "topology.subtopologies[].source_topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.subtopology_id, true, "topology.subtopologies[].subtopology_id");
+        w.array(&self.source_topics, true, v, "topology.subtopologies[].source_topics");
         w.array(
             &self.source_topic_regex,
             true,
             v,
             "topology.subtopologies[].source_topic_regex",
-        )?;
+        );
         w.array(
             &self.state_changelog_topics,
             true,
             v,
             "topology.subtopologies[].state_changelog_topics",
-        )?;
+        );
         w.array(
             &self.repartition_sink_topics,
             true,
             v,
             "topology.subtopologies[].repartition_sink_topics",
-        )?;
+        );
         w.array(
             &self.repartition_source_topics,
             true,
             v,
             "topology.subtopologies[].repartition_source_topics",
-        )?;
+        );
         w.array(
             &self.copartition_groups,
             true,
             v,
             "topology.subtopologies[].copartition_groups",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topology.subtopologies[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1400,30 +1410,34 @@ impl<'a> rt::Struct<'a> for TopicInfo<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(
             self.name,
             true,
             "topology.subtopologies[].state_changelog_topics[].name",
-        )?;
+        );
         w.i32(
             self.partitions,
             "topology.subtopologies[].state_changelog_topics[].partitions",
-        )?;
+        );
         w.i16(
             self.replication_factor,
             "topology.subtopologies[].state_changelog_topics[].replication_factor",
-        )?;
+        );
         w.array(
             &self.topic_configs,
             true,
             v,
             "topology.subtopologies[].state_changelog_topics[].topic_configs",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1621,29 +1635,33 @@ impl<'a> rt::Struct<'a> for CopartitionGroup<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.array(
             &self.source_topics,
             true,
             v,
             "topology.subtopologies[].copartition_groups[].source_topics",
-        )?;
+        );
         w.array(
             &self.source_topic_regex,
             true,
             v,
             "topology.subtopologies[].copartition_groups[].source_topic_regex",
-        )?;
+        );
         w.array(
             &self.repartition_source_topics,
             true,
             v,
             "topology.subtopologies[].copartition_groups[].repartition_source_topics",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topology.subtopologies[].copartition_groups[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -2624,31 +2642,38 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, true, "group_id")?;
-            w.str(&self.member_id, true, "member_id")?;
-            {
-                let r = w.run::<8>("member_epoch")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.group_id, true, "group_id");
+            w.str(&self.member_id, true, "member_id");
+            if let Some(r) = w.run::<8>("member_epoch") {
                 r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
                 r[4..8].copy_from_slice(&self.endpoint_information_epoch.to_be_bytes());
             }
-            w.opt_str(self.instance_id.as_deref(), true, "instance_id")?;
-            w.opt_str(self.rack_id.as_deref(), true, "rack_id")?;
-            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms")?;
-            rt::owned::write_opt_struct(w, &self.topology, true, v, "topology")?;
-            rt::owned::write_opt_vec(w, self.active_tasks.as_deref(), true, v, "active_tasks")?;
-            rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, v, "standby_tasks")?;
-            rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, v, "warmup_tasks")?;
-            w.opt_str(self.process_id.as_deref(), true, "process_id")?;
-            rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint")?;
-            rt::owned::write_opt_vec(w, self.client_tags.as_deref(), true, v, "client_tags")?;
-            rt::owned::write_opt_vec(w, self.task_offsets.as_deref(), true, v, "task_offsets")?;
-            rt::owned::write_opt_vec(w, self.task_end_offsets.as_deref(), true, v, "task_end_offsets")?;
-            w.bool(self.shutdown_application, "shutdown_application")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.opt_str(self.instance_id.as_deref(), true, true, "instance_id");
+            w.opt_str(self.rack_id.as_deref(), true, true, "rack_id");
+            w.i32(self.rebalance_timeout_ms, "rebalance_timeout_ms");
+            rt::owned::write_opt_struct(w, &self.topology, true, v, "topology");
+            rt::owned::write_opt_vec(w, self.active_tasks.as_deref(), true, true, v, "active_tasks");
+            rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, true, v, "standby_tasks");
+            rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks");
+            w.opt_str(self.process_id.as_deref(), true, true, "process_id");
+            rt::owned::write_opt_struct(w, &self.user_endpoint, true, v, "user_endpoint");
+            rt::owned::write_opt_vec(w, self.client_tags.as_deref(), true, true, v, "client_tags");
+            rt::owned::write_opt_vec(w, self.task_offsets.as_deref(), true, true, v, "task_offsets");
+            rt::owned::write_opt_vec(w, self.task_end_offsets.as_deref(), true, true, v, "task_end_offsets");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("shutdown_application") {
+                    r[0] = u8::from(self.shutdown_application);
+                    r[1] = 0;
+                }
+            } else {
+                w.bool(self.shutdown_application, "shutdown_application");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -2684,6 +2709,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Topology {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -2698,13 +2725,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.epoch, "topology.epoch")?;
-            rt::owned::write_vec(w, &self.subtopologies, true, v, "topology.subtopologies")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.epoch, "topology.epoch");
+            rt::owned::write_vec(w, &self.subtopologies, true, v, "topology.subtopologies");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topology._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2740,6 +2769,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TaskIds {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2755,13 +2786,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2797,6 +2830,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Endpoint {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -2811,13 +2846,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.host, true, "user_endpoint.host")?;
-            w.u16(self.port, "user_endpoint.port")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.host, true, "user_endpoint.host");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("user_endpoint.port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                w.u16(self.port, "user_endpoint.port");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "user_endpoint._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -2853,6 +2897,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for KeyValue {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2868,13 +2914,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.key, true, "client_tags[].key")?;
-            w.str(&self.value, true, "client_tags[].value")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.key, true, "client_tags[].key");
+            w.str(&self.value, true, "client_tags[].value");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "client_tags[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2914,6 +2962,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TaskOffset {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -2928,17 +2978,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.subtopology_id, true, "task_offsets[].subtopology_id")?;
-            {
-                let r = w.run::<12>("task_offsets[].partition")?;
-                r[0..4].copy_from_slice(&self.partition.to_be_bytes());
-                r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.subtopology_id, true, "task_offsets[].subtopology_id");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<13>("task_offsets[].partition") {
+                    r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+                    r[12] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<12>("task_offsets[].partition") {
+                    r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "task_offsets[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -2994,6 +3053,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Subtopology {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -3041,54 +3102,59 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.subtopology_id, true, "topology.subtopologies[].subtopology_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.subtopology_id, true, "topology.subtopologies[].subtopology_id");
             rt::owned::write_vec(
                 w,
                 &self.source_topics,
                 true,
                 v,
                 "topology.subtopologies[].source_topics",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.source_topic_regex,
                 true,
                 v,
                 "topology.subtopologies[].source_topic_regex",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.state_changelog_topics,
                 true,
                 v,
                 "topology.subtopologies[].state_changelog_topics",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.repartition_sink_topics,
                 true,
                 v,
                 "topology.subtopologies[].repartition_sink_topics",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.repartition_source_topics,
                 true,
                 v,
                 "topology.subtopologies[].repartition_source_topics",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.copartition_groups,
                 true,
                 v,
                 "topology.subtopologies[].copartition_groups",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "topology.subtopologies[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -3132,6 +3198,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicInfo {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -3158,14 +3226,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(
                 &self.name,
                 true,
                 "topology.subtopologies[].state_changelog_topics[].name",
-            )?;
-            {
-                let r = w.run::<6>("topology.subtopologies[].state_changelog_topics[].partitions")?;
+            );
+            if let Some(r) = w.run::<6>("topology.subtopologies[].state_changelog_topics[].partitions") {
                 r[0..4].copy_from_slice(&self.partitions.to_be_bytes());
                 r[4..6].copy_from_slice(&self.replication_factor.to_be_bytes());
             }
@@ -3175,11 +3243,15 @@ pub mod owned {
                 true,
                 v,
                 "topology.subtopologies[].state_changelog_topics[].topic_configs",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "topology.subtopologies[].state_changelog_topics[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -3219,6 +3291,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for CopartitionGroup {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -3252,32 +3326,37 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             rt::owned::write_vec(
                 w,
                 &self.source_topics,
                 true,
                 v,
                 "topology.subtopologies[].copartition_groups[].source_topics",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.source_topic_regex,
                 true,
                 v,
                 "topology.subtopologies[].copartition_groups[].source_topic_regex",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.repartition_source_topics,
                 true,
                 v,
                 "topology.subtopologies[].copartition_groups[].repartition_source_topics",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "topology.subtopologies[].copartition_groups[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

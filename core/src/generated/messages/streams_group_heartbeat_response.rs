@@ -218,30 +218,32 @@ impl<'a> rt::Struct<'a> for StreamsGroupHeartbeatResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
-        w.opt_str(self.error_message, true, "error_message")?;
-        w.str(self.member_id, true, "member_id")?;
-        w.i32(self.member_epoch, "member_epoch")?;
-        w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms")?;
-        w.i32(self.acceptable_recovery_lag, "acceptable_recovery_lag")?;
-        w.i32(self.task_offset_interval_ms, "task_offset_interval_ms")?;
-        w.opt_array(&self.status, true, v, "status")?;
-        w.opt_array(&self.active_tasks, true, v, "active_tasks")?;
-        w.opt_array(&self.standby_tasks, true, v, "standby_tasks")?;
-        w.opt_array(&self.warmup_tasks, true, v, "warmup_tasks")?;
-        w.i32(self.endpoint_information_epoch, "endpoint_information_epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
+        w.opt_str(self.error_message, true, true, "error_message");
+        w.str(self.member_id, true, "member_id");
+        w.i32(self.member_epoch, "member_epoch");
+        w.i32(self.heartbeat_interval_ms, "heartbeat_interval_ms");
+        w.i32(self.acceptable_recovery_lag, "acceptable_recovery_lag");
+        w.i32(self.task_offset_interval_ms, "task_offset_interval_ms");
+        w.opt_array(&self.status, true, true, v, "status");
+        w.opt_array(&self.active_tasks, true, true, v, "active_tasks");
+        w.opt_array(&self.standby_tasks, true, true, v, "standby_tasks");
+        w.opt_array(&self.warmup_tasks, true, true, v, "warmup_tasks");
+        w.i32(self.endpoint_information_epoch, "endpoint_information_epoch");
         w.opt_array(
             &self.partitions_by_user_endpoint,
             true,
+            true,
             v,
             "partitions_by_user_endpoint",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -359,13 +361,14 @@ impl<'a> rt::Struct<'a> for Status<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i8(self.status_code, "status[].status_code")?;
-        w.str(self.status_detail, true, "status[].status_detail")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i8(self.status_code, "status[].status_code");
+        w.str(self.status_detail, true, "status[].status_detail");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "status[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -497,13 +500,14 @@ impl<'a> rt::Struct<'a> for TaskIds<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-        w.array(&self.partitions, true, v, "active_tasks[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.subtopology_id, true, "active_tasks[].subtopology_id");
+        w.array(&self.partitions, true, v, "active_tasks[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -676,24 +680,28 @@ impl<'a> rt::Struct<'a> for EndpointToPartitions<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        rt::Struct::write(&self.user_endpoint, w, v)?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        rt::Struct::write(&self.user_endpoint, w, v);
         w.array(
             &self.active_partitions,
             true,
             v,
             "partitions_by_user_endpoint[].active_partitions",
-        )?;
+        );
         w.array(
             &self.standby_partitions,
             true,
             v,
             "partitions_by_user_endpoint[].standby_partitions",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "partitions_by_user_endpoint[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -825,13 +833,17 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.host, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
-        w.u16(self.port, "partitions_by_user_endpoint[].user_endpoint.port")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.host, true, "partitions_by_user_endpoint[].user_endpoint.host");
+        w.u16(self.port, "partitions_by_user_endpoint[].user_endpoint.port");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -989,22 +1001,26 @@ impl<'a> rt::Struct<'a> for TopicPartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         w.str(
             self.topic,
             true,
             "partitions_by_user_endpoint[].active_partitions[].topic",
-        )?;
+        );
         w.array(
             &self.partitions,
             true,
             v,
             "partitions_by_user_endpoint[].active_partitions[].partitions",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1650,37 +1666,37 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
-            w.opt_str(self.error_message.as_deref(), true, "error_message")?;
-            w.str(&self.member_id, true, "member_id")?;
-            {
-                let r = w.run::<16>("member_epoch")?;
+            w.opt_str(self.error_message.as_deref(), true, true, "error_message");
+            w.str(&self.member_id, true, "member_id");
+            if let Some(r) = w.run::<16>("member_epoch") {
                 r[0..4].copy_from_slice(&self.member_epoch.to_be_bytes());
                 r[4..8].copy_from_slice(&self.heartbeat_interval_ms.to_be_bytes());
                 r[8..12].copy_from_slice(&self.acceptable_recovery_lag.to_be_bytes());
                 r[12..16].copy_from_slice(&self.task_offset_interval_ms.to_be_bytes());
             }
-            rt::owned::write_opt_vec(w, self.status.as_deref(), true, v, "status")?;
-            rt::owned::write_opt_vec(w, self.active_tasks.as_deref(), true, v, "active_tasks")?;
-            rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, v, "standby_tasks")?;
-            rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, v, "warmup_tasks")?;
-            w.i32(self.endpoint_information_epoch, "endpoint_information_epoch")?;
+            rt::owned::write_opt_vec(w, self.status.as_deref(), true, true, v, "status");
+            rt::owned::write_opt_vec(w, self.active_tasks.as_deref(), true, true, v, "active_tasks");
+            rt::owned::write_opt_vec(w, self.standby_tasks.as_deref(), true, true, v, "standby_tasks");
+            rt::owned::write_opt_vec(w, self.warmup_tasks.as_deref(), true, true, v, "warmup_tasks");
+            w.i32(self.endpoint_information_epoch, "endpoint_information_epoch");
             rt::owned::write_opt_vec(
                 w,
                 self.partitions_by_user_endpoint.as_deref(),
                 true,
+                true,
                 v,
                 "partitions_by_user_endpoint",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1716,6 +1732,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Status {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 1;
@@ -1730,13 +1748,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i8(self.status_code, "status[].status_code")?;
-            w.str(&self.status_detail, true, "status[].status_detail")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.i8(self.status_code, "status[].status_code");
+            w.str(&self.status_detail, true, "status[].status_detail");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "status[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1772,6 +1792,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TaskIds {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1787,13 +1809,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.subtopology_id, true, "active_tasks[].subtopology_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "active_tasks[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "active_tasks[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1833,6 +1857,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for EndpointToPartitions {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1861,26 +1887,31 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::OwnedStruct::write(&self.user_endpoint, w, v)?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::OwnedStruct::write(&self.user_endpoint, w, v);
             rt::owned::write_vec(
                 w,
                 &self.active_partitions,
                 true,
                 v,
                 "partitions_by_user_endpoint[].active_partitions",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.standby_partitions,
                 true,
                 v,
                 "partitions_by_user_endpoint[].standby_partitions",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "partitions_by_user_endpoint[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -1916,6 +1947,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Endpoint {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -1932,13 +1965,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.host, true, "partitions_by_user_endpoint[].user_endpoint.host")?;
-            w.u16(self.port, "partitions_by_user_endpoint[].user_endpoint.port")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.host, true, "partitions_by_user_endpoint[].user_endpoint.host");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("partitions_by_user_endpoint[].user_endpoint.port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                w.u16(self.port, "partitions_by_user_endpoint[].user_endpoint.port");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "partitions_by_user_endpoint[].user_endpoint._tagged_fields",
+                    );
+                }
             }
-            Ok(())
         }
     }
 
@@ -1974,6 +2019,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicPartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2000,23 +2047,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             w.str(
                 &self.topic,
                 true,
                 "partitions_by_user_endpoint[].active_partitions[].topic",
-            )?;
+            );
             rt::owned::write_vec(
                 w,
                 &self.partitions,
                 true,
                 v,
                 "partitions_by_user_endpoint[].active_partitions[].partitions",
-            )?;
+            );
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "partitions_by_user_endpoint[].active_partitions[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 

@@ -174,24 +174,28 @@ impl<'a> rt::Struct<'a> for SyncGroupRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, v >= 4, "group_id")?;
-        w.i32(self.generation_id, "generation_id")?;
-        w.str(self.member_id, v >= 4, "member_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.group_instance_id == None) {
+            w.fail(rt::write::not_in_version("group_instance_id"));
+        }
+        w.str(self.group_id, v >= 4, "group_id");
+        w.i32(self.generation_id, "generation_id");
+        w.str(self.member_id, v >= 4, "member_id");
         if v >= 3 {
-            w.opt_str(self.group_instance_id, v >= 4, "group_instance_id")?;
+            w.opt_str(self.group_instance_id, v >= 4, v >= 3, "group_instance_id");
         }
         if v >= 5 {
-            w.opt_str(self.protocol_type, v >= 4, "protocol_type")?;
+            w.opt_str(self.protocol_type, v >= 4, v >= 5, "protocol_type");
         }
         if v >= 5 {
-            w.opt_str(self.protocol_name, v >= 4, "protocol_name")?;
+            w.opt_str(self.protocol_name, v >= 4, v >= 5, "protocol_name");
         }
-        w.array(&self.assignments, v >= 4, v, "assignments")?;
+        w.array(&self.assignments, v >= 4, v, "assignments");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -320,13 +324,14 @@ impl<'a> rt::Struct<'a> for SyncGroupRequestAssignment<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.member_id, v >= 4, "assignments[].member_id")?;
-        w.bytes(self.assignment, v >= 4, "assignments[].assignment")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.member_id, v >= 4, "assignments[].member_id");
+        w.bytes(self.assignment, v >= 4, "assignments[].assignment");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "assignments[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -624,24 +629,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, v >= 4, "group_id")?;
-            w.i32(self.generation_id, "generation_id")?;
-            w.str(&self.member_id, v >= 4, "member_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+                w.fail(rt::write::not_in_version("group_instance_id"));
+            }
+            w.str(&self.group_id, v >= 4, "group_id");
+            w.i32(self.generation_id, "generation_id");
+            w.str(&self.member_id, v >= 4, "member_id");
             if v >= 3 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 4, "group_instance_id")?;
+                w.opt_str(self.group_instance_id.as_deref(), v >= 4, v >= 3, "group_instance_id");
             }
             if v >= 5 {
-                w.opt_str(self.protocol_type.as_deref(), v >= 4, "protocol_type")?;
+                w.opt_str(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type");
             }
             if v >= 5 {
-                w.opt_str(self.protocol_name.as_deref(), v >= 4, "protocol_name")?;
+                w.opt_str(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name");
             }
-            rt::owned::write_vec(w, &self.assignments, v >= 4, v, "assignments")?;
+            rt::owned::write_vec(w, &self.assignments, v >= 4, v, "assignments");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -677,6 +686,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for SyncGroupRequestAssignment {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -692,13 +703,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.member_id, v >= 4, "assignments[].member_id")?;
-            w.bytes(&self.assignment, v >= 4, "assignments[].assignment")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.member_id, v >= 4, "assignments[].member_id");
+            w.bytes(&self.assignment, v >= 4, "assignments[].assignment");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "assignments[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

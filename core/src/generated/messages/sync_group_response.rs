@@ -145,22 +145,23 @@ impl<'a> rt::Struct<'a> for SyncGroupResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v >= 1 {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
         }
-        w.i16(self.error_code, "error_code")?;
+        w.i16(self.error_code, "error_code");
         if v >= 5 {
-            w.opt_str(self.protocol_type, v >= 4, "protocol_type")?;
+            w.opt_str(self.protocol_type, v >= 4, v >= 5, "protocol_type");
         }
         if v >= 5 {
-            w.opt_str(self.protocol_name, v >= 4, "protocol_name")?;
+            w.opt_str(self.protocol_name, v >= 4, v >= 5, "protocol_name");
         }
-        w.bytes(self.assignment, v >= 4, "assignment")?;
+        w.bytes(self.assignment, v >= 4, "assignment");
         if v >= 4 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -365,22 +366,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v >= 1 {
-                w.i32(self.throttle_time_ms, "throttle_time_ms")?;
+                w.i32(self.throttle_time_ms, "throttle_time_ms");
             }
-            w.i16(self.error_code, "error_code")?;
+            w.i16(self.error_code, "error_code");
             if v >= 5 {
-                w.opt_str(self.protocol_type.as_deref(), v >= 4, "protocol_type")?;
+                w.opt_str(self.protocol_type.as_deref(), v >= 4, v >= 5, "protocol_type");
             }
             if v >= 5 {
-                w.opt_str(self.protocol_name.as_deref(), v >= 4, "protocol_name")?;
+                w.opt_str(self.protocol_name.as_deref(), v >= 4, v >= 5, "protocol_name");
             }
-            w.bytes(&self.assignment, v >= 4, "assignment")?;
+            w.bytes(&self.assignment, v >= 4, "assignment");
             if v >= 4 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

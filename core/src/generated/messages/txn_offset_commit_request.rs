@@ -181,25 +181,35 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.transactional_id, v >= 3, "transactional_id")?;
-        w.str(self.group_id, v >= 3, "group_id")?;
-        w.i64(self.producer_id, "producer_id")?;
-        w.i16(self.producer_epoch, "producer_epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.generation_id == -1_i32) {
+            w.fail(rt::write::not_in_version("generation_id"));
+        }
+        if !(v >= 3) && !(self.member_id == "") {
+            w.fail(rt::write::not_in_version("member_id"));
+        }
+        if !(v >= 3) && !(self.group_instance_id == None) {
+            w.fail(rt::write::not_in_version("group_instance_id"));
+        }
+        w.str(self.transactional_id, v >= 3, "transactional_id");
+        w.str(self.group_id, v >= 3, "group_id");
+        w.i64(self.producer_id, "producer_id");
+        w.i16(self.producer_epoch, "producer_epoch");
         if v >= 3 {
-            w.i32(self.generation_id, "generation_id")?;
+            w.i32(self.generation_id, "generation_id");
         }
         if v >= 3 {
-            w.str(self.member_id, v >= 3, "member_id")?;
+            w.str(self.member_id, v >= 3, "member_id");
         }
         if v >= 3 {
-            w.opt_str(self.group_instance_id, v >= 3, "group_instance_id")?;
+            w.opt_str(self.group_instance_id, v >= 3, v >= 3, "group_instance_id");
         }
-        w.array(&self.topics, v >= 3, v, "topics")?;
+        w.array(&self.topics, v >= 3, v, "topics");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -325,13 +335,14 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 3, "topics[].name")?;
-        w.array(&self.partitions, v >= 3, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 3, "topics[].name");
+        w.array(&self.partitions, v >= 3, v, "topics[].partitions");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -506,24 +517,26 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitRequestPartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i64(self.committed_offset, "topics[].partitions[].committed_offset")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i64(self.committed_offset, "topics[].partitions[].committed_offset");
         if v >= 2 {
             w.i32(
                 self.committed_leader_epoch,
                 "topics[].partitions[].committed_leader_epoch",
-            )?;
+            );
         }
         w.opt_str(
             self.committed_metadata,
             v >= 3,
+            true,
             "topics[].partitions[].committed_metadata",
-        )?;
+        );
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -928,28 +941,37 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.transactional_id, v >= 3, "transactional_id")?;
-            w.str(&self.group_id, v >= 3, "group_id")?;
-            {
-                let r = w.run::<10>("producer_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.generation_id == -1_i32) {
+                w.fail(rt::write::not_in_version("generation_id"));
+            }
+            if !(v >= 3) && !(self.member_id == "") {
+                w.fail(rt::write::not_in_version("member_id"));
+            }
+            if !(v >= 3) && !(self.group_instance_id.is_none()) {
+                w.fail(rt::write::not_in_version("group_instance_id"));
+            }
+            w.str(&self.transactional_id, v >= 3, "transactional_id");
+            w.str(&self.group_id, v >= 3, "group_id");
+            if let Some(r) = w.run::<10>("producer_id") {
                 r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
                 r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
             }
             if v >= 3 {
-                w.i32(self.generation_id, "generation_id")?;
+                w.i32(self.generation_id, "generation_id");
             }
             if v >= 3 {
-                w.str(&self.member_id, v >= 3, "member_id")?;
+                w.str(&self.member_id, v >= 3, "member_id");
             }
             if v >= 3 {
-                w.opt_str(self.group_instance_id.as_deref(), v >= 3, "group_instance_id")?;
+                w.opt_str(self.group_instance_id.as_deref(), v >= 3, v >= 3, "group_instance_id");
             }
-            rt::owned::write_vec(w, &self.topics, v >= 3, v, "topics")?;
+            rt::owned::write_vec(w, &self.topics, v >= 3, v, "topics");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -985,6 +1007,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TxnOffsetCommitRequestTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1000,13 +1024,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 3, "topics[].name")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 3, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 3, "topics[].name");
+            rt::owned::write_vec(w, &self.partitions, v >= 3, v, "topics[].partitions");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1050,6 +1076,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TxnOffsetCommitRequestPartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -1072,9 +1100,9 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..12].copy_from_slice(&self.committed_offset.to_be_bytes());
             }
@@ -1082,17 +1110,19 @@ pub mod owned {
                 w.i32(
                     self.committed_leader_epoch,
                     "topics[].partitions[].committed_leader_epoch",
-                )?;
+                );
             }
             w.opt_str(
                 self.committed_metadata.as_deref(),
                 v >= 3,
+                true,
                 "topics[].partitions[].committed_metadata",
-            )?;
+            );
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -98,13 +98,14 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.array(&self.topics, v >= 3, v, "topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.array(&self.topics, v >= 3, v, "topics");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -230,13 +231,14 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponseTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 3, "topics[].name")?;
-        w.array(&self.partitions, v >= 3, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 3, "topics[].name");
+        w.array(&self.partitions, v >= 3, v, "topics[].partitions");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -370,13 +372,14 @@ impl<'a> rt::Struct<'a> for TxnOffsetCommitResponsePartition<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i16(self.error_code, "topics[].partitions[].error_code");
         if v >= 3 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -601,13 +604,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-            rt::owned::write_vec(w, &self.topics, v >= 3, v, "topics")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.throttle_time_ms, "throttle_time_ms");
+            rt::owned::write_vec(w, &self.topics, v >= 3, v, "topics");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -643,6 +647,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TxnOffsetCommitResponseTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -658,13 +664,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 3, "topics[].name")?;
-            rt::owned::write_vec(w, &self.partitions, v >= 3, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 3, "topics[].name");
+            rt::owned::write_vec(w, &self.partitions, v >= 3, v, "topics[].partitions");
             if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -700,6 +708,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TxnOffsetCommitResponsePartition {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 6;
@@ -713,16 +723,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("topics[].partitions[].partition_index")?;
-                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if v >= 3 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<7>("topics[].partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[6] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<6>("topics[].partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                }
+                if v >= 3 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+                }
             }
-            if v >= 3 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -121,16 +121,20 @@ impl<'a> rt::Struct<'a> for UpdateFeaturesRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.timeout_ms, "timeout_ms")?;
-        w.array(&self.feature_updates, true, v, "feature_updates")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.validate_only == false) {
+            w.fail(rt::write::not_in_version("validate_only"));
+        }
+        w.i32(self.timeout_ms, "timeout_ms");
+        w.array(&self.feature_updates, true, v, "feature_updates");
         if v >= 1 {
-            w.bool(self.validate_only, "validate_only")?;
+            w.bool(self.validate_only, "validate_only");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -304,19 +308,26 @@ impl<'a> rt::Struct<'a> for FeatureUpdateKey<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.feature, true, "feature_updates[].feature")?;
-        w.i16(self.max_version_level, "feature_updates[].max_version_level")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 0) && !(self.allow_downgrade == false) {
+            w.fail(rt::write::not_in_version("feature_updates[].allow_downgrade"));
+        }
+        if !(v >= 1) && !(self.upgrade_type == 1_i8) {
+            w.fail(rt::write::not_in_version("feature_updates[].upgrade_type"));
+        }
+        w.str(self.feature, true, "feature_updates[].feature");
+        w.i16(self.max_version_level, "feature_updates[].max_version_level");
         if v <= 0 {
-            w.bool(self.allow_downgrade, "feature_updates[].allow_downgrade")?;
+            w.bool(self.allow_downgrade, "feature_updates[].allow_downgrade");
         }
         if v >= 1 {
-            w.i8(self.upgrade_type, "feature_updates[].upgrade_type")?;
+            w.i8(self.upgrade_type, "feature_updates[].upgrade_type");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "feature_updates[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -556,16 +567,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.timeout_ms, "timeout_ms")?;
-            rt::owned::write_vec(w, &self.feature_updates, true, v, "feature_updates")?;
-            if v >= 1 {
-                w.bool(self.validate_only, "validate_only")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.validate_only == false) {
+                w.fail(rt::write::not_in_version("validate_only"));
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.i32(self.timeout_ms, "timeout_ms");
+            rt::owned::write_vec(w, &self.feature_updates, true, v, "feature_updates");
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("validate_only") {
+                    r[0] = u8::from(self.validate_only);
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.bool(self.validate_only, "validate_only");
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -609,6 +631,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for FeatureUpdateKey {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -635,19 +659,34 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.feature, true, "feature_updates[].feature")?;
-            w.i16(self.max_version_level, "feature_updates[].max_version_level")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 0) && !(self.allow_downgrade == false) {
+                w.fail(rt::write::not_in_version("feature_updates[].allow_downgrade"));
+            }
+            if !(v >= 1) && !(self.upgrade_type == 1_i8) {
+                w.fail(rt::write::not_in_version("feature_updates[].upgrade_type"));
+            }
+            w.str(&self.feature, true, "feature_updates[].feature");
+            w.i16(self.max_version_level, "feature_updates[].max_version_level");
             if v <= 0 {
-                w.bool(self.allow_downgrade, "feature_updates[].allow_downgrade")?;
+                w.bool(self.allow_downgrade, "feature_updates[].allow_downgrade");
             }
-            if v >= 1 {
-                w.i8(self.upgrade_type, "feature_updates[].upgrade_type")?;
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("feature_updates[].upgrade_type") {
+                    r[0..1].copy_from_slice(&self.upgrade_type.to_be_bytes());
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.i8(self.upgrade_type, "feature_updates[].upgrade_type");
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "feature_updates[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -242,14 +242,26 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.controller_id, "controller_id")?;
-        if v >= 8 {
-            w.bool(self.is_k_raft_controller, "is_k_raft_controller")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 8) && !(self.is_k_raft_controller == false) {
+            w.fail(rt::write::not_in_version("is_k_raft_controller"));
         }
-        w.i32(self.controller_epoch, "controller_epoch")?;
+        if !(v >= 8) && !(self.r#type == 0_i8) {
+            w.fail(rt::write::not_in_version("type"));
+        }
+        if !(v <= 4) && !(self.ungrouped_partition_states.is_empty()) {
+            w.fail(rt::write::not_in_version("ungrouped_partition_states"));
+        }
+        if !(v >= 5) && !(self.topic_states.is_empty()) {
+            w.fail(rt::write::not_in_version("topic_states"));
+        }
+        w.i32(self.controller_id, "controller_id");
+        if v >= 8 {
+            w.bool(self.is_k_raft_controller, "is_k_raft_controller");
+        }
+        w.i32(self.controller_epoch, "controller_epoch");
         if v >= 5 {
-            w.i64(self.broker_epoch, "broker_epoch")?;
+            w.i64(self.broker_epoch, "broker_epoch");
         }
         if v <= 4 {
             w.array(
@@ -257,28 +269,29 @@ impl<'a> rt::Struct<'a> for UpdateMetadataRequest<'a> {
                 v >= 6,
                 v,
                 "ungrouped_partition_states",
-            )?;
+            );
         }
         if v >= 5 {
-            w.array(&self.topic_states, v >= 6, v, "topic_states")?;
+            w.array(&self.topic_states, v >= 6, v, "topic_states");
         }
-        w.array(&self.live_brokers, v >= 6, v, "live_brokers")?;
+        w.array(&self.live_brokers, v >= 6, v, "live_brokers");
         if v >= 6 {
             let mut tags = self.unknown_tagged_fields.len();
             let has_type = v >= 8 && !(self.r#type == 0_i8);
             tags += usize::from(has_type);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_type {
                 let s = 1;
-                w.uvarint(0, "type")?;
-                w.uvarint(s as u32, "type")?;
-                w.i8(self.r#type, "type")?;
+                w.uvarint(0, "type");
+                w.uvarint(s as u32, "type");
+                w.i8(self.r#type, "type");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -539,29 +552,33 @@ impl<'a> rt::Struct<'a> for UpdateMetadataPartitionState<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
         if v <= 4 {
-            w.str(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
+            w.str(self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name");
         }
-        w.i32(self.partition_index, "ungrouped_partition_states[].partition_index")?;
-        w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch")?;
-        w.i32(self.leader, "ungrouped_partition_states[].leader")?;
-        w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch")?;
-        w.array(&self.isr, v >= 6, v, "ungrouped_partition_states[].isr")?;
-        w.i32(self.zk_version, "ungrouped_partition_states[].zk_version")?;
-        w.array(&self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas")?;
+        w.i32(self.partition_index, "ungrouped_partition_states[].partition_index");
+        w.i32(self.controller_epoch, "ungrouped_partition_states[].controller_epoch");
+        w.i32(self.leader, "ungrouped_partition_states[].leader");
+        w.i32(self.leader_epoch, "ungrouped_partition_states[].leader_epoch");
+        w.array(&self.isr, v >= 6, v, "ungrouped_partition_states[].isr");
+        w.i32(self.zk_version, "ungrouped_partition_states[].zk_version");
+        w.array(&self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas");
         if v >= 4 {
             w.array(
                 &self.offline_replicas,
                 v >= 6,
                 v,
                 "ungrouped_partition_states[].offline_replicas",
-            )?;
+            );
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "ungrouped_partition_states[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -749,20 +766,27 @@ impl<'a> rt::Struct<'a> for UpdateMetadataTopicState<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 5) && !(self.topic_name == "") {
+            w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+        }
+        if !(v >= 5) && !(self.partition_states.is_empty()) {
+            w.fail(rt::write::not_in_version("topic_states[].partition_states"));
+        }
         if v >= 5 {
-            w.str(self.topic_name, v >= 6, "topic_states[].topic_name")?;
+            w.str(self.topic_name, v >= 6, "topic_states[].topic_name");
         }
         if v >= 7 {
-            w.uuid(self.topic_id, "topic_states[].topic_id")?;
+            w.uuid(self.topic_id, "topic_states[].topic_id");
         }
         if v >= 5 {
-            w.array(&self.partition_states, v >= 6, v, "topic_states[].partition_states")?;
+            w.array(&self.partition_states, v >= 6, v, "topic_states[].partition_states");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -970,24 +994,25 @@ impl<'a> rt::Struct<'a> for UpdateMetadataBroker<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.id, "live_brokers[].id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.id, "live_brokers[].id");
         if v <= 0 {
-            w.str(self.v0_host, v >= 6, "live_brokers[].v0_host")?;
+            w.str(self.v0_host, v >= 6, "live_brokers[].v0_host");
         }
         if v <= 0 {
-            w.i32(self.v0_port, "live_brokers[].v0_port")?;
+            w.i32(self.v0_port, "live_brokers[].v0_port");
         }
         if v >= 1 {
-            w.array(&self.endpoints, v >= 6, v, "live_brokers[].endpoints")?;
+            w.array(&self.endpoints, v >= 6, v, "live_brokers[].endpoints");
         }
         if v >= 2 {
-            w.opt_str(self.rack, v >= 6, "live_brokers[].rack")?;
+            w.opt_str(self.rack, v >= 6, v >= 2, "live_brokers[].rack");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1195,23 +1220,38 @@ impl<'a> rt::Struct<'a> for UpdateMetadataEndpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 1 {
-            w.i32(self.port, "live_brokers[].endpoints[].port")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.port == 0_i32) {
+            w.fail(rt::write::not_in_version("live_brokers[].endpoints[].port"));
+        }
+        if !(v >= 1) && !(self.host == "") {
+            w.fail(rt::write::not_in_version("live_brokers[].endpoints[].host"));
+        }
+        if !(v >= 1) && !(self.security_protocol == 0_i16) {
+            w.fail(rt::write::not_in_version(
+                "live_brokers[].endpoints[].security_protocol",
+            ));
         }
         if v >= 1 {
-            w.str(self.host, v >= 6, "live_brokers[].endpoints[].host")?;
+            w.i32(self.port, "live_brokers[].endpoints[].port");
+        }
+        if v >= 1 {
+            w.str(self.host, v >= 6, "live_brokers[].endpoints[].host");
         }
         if v >= 3 {
-            w.str(self.listener, v >= 6, "live_brokers[].endpoints[].listener")?;
+            w.str(self.listener, v >= 6, "live_brokers[].endpoints[].listener");
         }
         if v >= 1 {
-            w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol")?;
+            w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol");
         }
         if v >= 6 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "live_brokers[].endpoints[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1909,14 +1949,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.controller_id, "controller_id")?;
-            if v >= 8 {
-                w.bool(self.is_k_raft_controller, "is_k_raft_controller")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 8) && !(self.is_k_raft_controller == false) {
+                w.fail(rt::write::not_in_version("is_k_raft_controller"));
             }
-            w.i32(self.controller_epoch, "controller_epoch")?;
+            if !(v >= 8) && !(self.r#type == 0_i8) {
+                w.fail(rt::write::not_in_version("type"));
+            }
+            if !(v <= 4) && !(self.ungrouped_partition_states.is_empty()) {
+                w.fail(rt::write::not_in_version("ungrouped_partition_states"));
+            }
+            if !(v >= 5) && !(self.topic_states.is_empty()) {
+                w.fail(rt::write::not_in_version("topic_states"));
+            }
+            w.i32(self.controller_id, "controller_id");
+            if v >= 8 {
+                w.bool(self.is_k_raft_controller, "is_k_raft_controller");
+            }
+            w.i32(self.controller_epoch, "controller_epoch");
             if v >= 5 {
-                w.i64(self.broker_epoch, "broker_epoch")?;
+                w.i64(self.broker_epoch, "broker_epoch");
             }
             if v <= 4 {
                 rt::owned::write_vec(
@@ -1925,28 +1977,29 @@ pub mod owned {
                     v >= 6,
                     v,
                     "ungrouped_partition_states",
-                )?;
+                );
             }
             if v >= 5 {
-                rt::owned::write_vec(w, &self.topic_states, v >= 6, v, "topic_states")?;
+                rt::owned::write_vec(w, &self.topic_states, v >= 6, v, "topic_states");
             }
-            rt::owned::write_vec(w, &self.live_brokers, v >= 6, v, "live_brokers")?;
+            rt::owned::write_vec(w, &self.live_brokers, v >= 6, v, "live_brokers");
             if v >= 6 {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_type = v >= 8 && !(self.r#type == 0_i8);
                 tags += usize::from(has_type);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_type {
                     let s = 1;
-                    w.uvarint(0, "type")?;
-                    w.uvarint(s as u32, "type")?;
-                    w.i8(self.r#type, "type")?;
+                    w.uvarint(0, "type");
+                    w.uvarint(s as u32, "type");
+                    w.i8(self.r#type, "type");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2010,6 +2063,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for UpdateMetadataPartitionState {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 20;
@@ -2038,20 +2093,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
             if v <= 4 {
-                w.str(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name")?;
+                w.str(&self.topic_name, v >= 6, "ungrouped_partition_states[].topic_name");
             }
-            {
-                let r = w.run::<16>("ungrouped_partition_states[].partition_index")?;
+            if let Some(r) = w.run::<16>("ungrouped_partition_states[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..8].copy_from_slice(&self.controller_epoch.to_be_bytes());
                 r[8..12].copy_from_slice(&self.leader.to_be_bytes());
                 r[12..16].copy_from_slice(&self.leader_epoch.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.isr, v >= 6, v, "ungrouped_partition_states[].isr")?;
-            w.i32(self.zk_version, "ungrouped_partition_states[].zk_version")?;
-            rt::owned::write_vec(w, &self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas")?;
+            rt::owned::write_vec(w, &self.isr, v >= 6, v, "ungrouped_partition_states[].isr");
+            w.i32(self.zk_version, "ungrouped_partition_states[].zk_version");
+            rt::owned::write_vec(w, &self.replicas, v >= 6, v, "ungrouped_partition_states[].replicas");
             if v >= 4 {
                 rt::owned::write_vec(
                     w,
@@ -2059,12 +2114,16 @@ pub mod owned {
                     v >= 6,
                     v,
                     "ungrouped_partition_states[].offline_replicas",
-                )?;
+                );
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(
+                    self.unknown_tagged_fields.len(),
+                    "ungrouped_partition_states[]._tagged_fields",
+                );
             }
-            Ok(())
         }
     }
 
@@ -2104,6 +2163,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for UpdateMetadataTopicState {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2132,20 +2193,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 5) && !(self.topic_name == "") {
+                w.fail(rt::write::not_in_version("topic_states[].topic_name"));
+            }
+            if !(v >= 5) && !(self.partition_states.is_empty()) {
+                w.fail(rt::write::not_in_version("topic_states[].partition_states"));
+            }
             if v >= 5 {
-                w.str(&self.topic_name, v >= 6, "topic_states[].topic_name")?;
+                w.str(&self.topic_name, v >= 6, "topic_states[].topic_name");
             }
             if v >= 7 {
-                w.uuid(self.topic_id, "topic_states[].topic_id")?;
+                w.uuid(self.topic_id, "topic_states[].topic_id");
             }
             if v >= 5 {
-                rt::owned::write_vec(w, &self.partition_states, v >= 6, v, "topic_states[].partition_states")?;
+                rt::owned::write_vec(w, &self.partition_states, v >= 6, v, "topic_states[].partition_states");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topic_states[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2193,6 +2262,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for UpdateMetadataBroker {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -2218,24 +2289,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.id, "live_brokers[].id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i32(self.id, "live_brokers[].id");
             if v <= 0 {
-                w.str(&self.v0_host, v >= 6, "live_brokers[].v0_host")?;
+                w.str(&self.v0_host, v >= 6, "live_brokers[].v0_host");
             }
             if v <= 0 {
-                w.i32(self.v0_port, "live_brokers[].v0_port")?;
+                w.i32(self.v0_port, "live_brokers[].v0_port");
             }
             if v >= 1 {
-                rt::owned::write_vec(w, &self.endpoints, v >= 6, v, "live_brokers[].endpoints")?;
+                rt::owned::write_vec(w, &self.endpoints, v >= 6, v, "live_brokers[].endpoints");
             }
             if v >= 2 {
-                w.opt_str(self.rack.as_deref(), v >= 6, "live_brokers[].rack")?;
+                w.opt_str(self.rack.as_deref(), v >= 6, v >= 2, "live_brokers[].rack");
             }
             if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "live_brokers[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2279,6 +2352,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for UpdateMetadataEndpoint {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2317,23 +2392,46 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 1 {
-                w.i32(self.port, "live_brokers[].endpoints[].port")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.port == 0_i32) {
+                w.fail(rt::write::not_in_version("live_brokers[].endpoints[].port"));
+            }
+            if !(v >= 1) && !(self.host == "") {
+                w.fail(rt::write::not_in_version("live_brokers[].endpoints[].host"));
+            }
+            if !(v >= 1) && !(self.security_protocol == 0_i16) {
+                w.fail(rt::write::not_in_version(
+                    "live_brokers[].endpoints[].security_protocol",
+                ));
             }
             if v >= 1 {
-                w.str(&self.host, v >= 6, "live_brokers[].endpoints[].host")?;
+                w.i32(self.port, "live_brokers[].endpoints[].port");
+            }
+            if v >= 1 {
+                w.str(&self.host, v >= 6, "live_brokers[].endpoints[].host");
             }
             if v >= 3 {
-                w.str(&self.listener, v >= 6, "live_brokers[].endpoints[].listener")?;
+                w.str(&self.listener, v >= 6, "live_brokers[].endpoints[].listener");
             }
-            if v >= 1 {
-                w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol")?;
+            if (v >= 1) && (v >= 6) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("live_brokers[].endpoints[].security_protocol") {
+                    r[0..2].copy_from_slice(&self.security_protocol.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.i16(self.security_protocol, "live_brokers[].endpoints[].security_protocol");
+                }
+                if v >= 6 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "live_brokers[].endpoints[]._tagged_fields",
+                    );
+                }
             }
-            if v >= 6 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

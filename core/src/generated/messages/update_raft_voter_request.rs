@@ -131,17 +131,18 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_str(self.cluster_id, true, "cluster_id")?;
-        w.i32(self.current_leader_epoch, "current_leader_epoch")?;
-        w.i32(self.voter_id, "voter_id")?;
-        w.uuid(self.voter_directory_id, "voter_directory_id")?;
-        w.array(&self.listeners, true, v, "listeners")?;
-        rt::Struct::write(&self.k_raft_version_feature, w, v)?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.opt_str(self.cluster_id, true, true, "cluster_id");
+        w.i32(self.current_leader_epoch, "current_leader_epoch");
+        w.i32(self.voter_id, "voter_id");
+        w.uuid(self.voter_directory_id, "voter_directory_id");
+        w.array(&self.listeners, true, v, "listeners");
+        rt::Struct::write(&self.k_raft_version_feature, w, v);
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -272,14 +273,15 @@ impl<'a> rt::Struct<'a> for Listener<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "listeners[].name")?;
-        w.str(self.host, true, "listeners[].host")?;
-        w.u16(self.port, "listeners[].port")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "listeners[].name");
+        w.str(self.host, true, "listeners[].host");
+        w.u16(self.port, "listeners[].port");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -411,19 +413,23 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i16(
             self.min_supported_version,
             "k_raft_version_feature.min_supported_version",
-        )?;
+        );
         w.i16(
             self.max_supported_version,
             "k_raft_version_feature.max_supported_version",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "k_raft_version_feature._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -751,20 +757,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
-            {
-                let r = w.run::<24>("current_leader_epoch")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
+            if let Some(r) = w.run::<24>("current_leader_epoch") {
                 r[0..4].copy_from_slice(&self.current_leader_epoch.to_be_bytes());
                 r[4..8].copy_from_slice(&self.voter_id.to_be_bytes());
                 r[8..24].copy_from_slice(self.voter_directory_id.as_bytes());
             }
-            rt::owned::write_vec(w, &self.listeners, true, v, "listeners")?;
-            rt::OwnedStruct::write(&self.k_raft_version_feature, w, v)?;
+            rt::owned::write_vec(w, &self.listeners, true, v, "listeners");
+            rt::OwnedStruct::write(&self.k_raft_version_feature, w, v);
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -804,6 +810,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Listener {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -819,14 +827,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "listeners[].name")?;
-            w.str(&self.host, true, "listeners[].host")?;
-            w.u16(self.port, "listeners[].port")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "listeners[].name");
+            w.str(&self.host, true, "listeners[].host");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("listeners[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                w.u16(self.port, "listeners[].port");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "listeners[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -862,6 +879,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for KRaftVersionFeature {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -875,16 +894,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<4>("k_raft_version_feature.min_supported_version")?;
-                r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-                r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("k_raft_version_feature.min_supported_version") {
+                    r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<4>("k_raft_version_feature.min_supported_version") {
+                    r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "k_raft_version_feature._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -141,25 +141,26 @@ impl<'a> rt::Struct<'a> for UpdateRaftVoterResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.throttle_time_ms, "throttle_time_ms")?;
-        w.i16(self.error_code, "error_code")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.throttle_time_ms, "throttle_time_ms");
+        w.i16(self.error_code, "error_code");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_current_leader = true && !(self.current_leader == CurrentLeader::DEFAULT);
             tags += usize::from(has_current_leader);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_current_leader {
-                let s = rt::Struct::size(&self.current_leader, v)?;
-                w.uvarint(0, "current_leader")?;
-                w.uvarint(s as u32, "current_leader")?;
-                rt::Struct::write(&self.current_leader, w, v)?;
+                let s = w.ok(rt::Struct::size(&self.current_leader, v));
+                w.uvarint(0, "current_leader");
+                w.uvarint(s as u32, "current_leader");
+                rt::Struct::write(&self.current_leader, w, v);
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -311,15 +312,16 @@ impl<'a> rt::Struct<'a> for CurrentLeader<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.leader_id, "current_leader.leader_id")?;
-        w.i32(self.leader_epoch, "current_leader.leader_epoch")?;
-        w.str(self.host, true, "current_leader.host")?;
-        w.i32(self.port, "current_leader.port")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.leader_id, "current_leader.leader_id");
+        w.i32(self.leader_epoch, "current_leader.leader_epoch");
+        w.str(self.host, true, "current_leader.host");
+        w.i32(self.port, "current_leader.port");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "current_leader._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -557,9 +559,8 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<6>("throttle_time_ms")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<6>("throttle_time_ms") {
                 r[0..4].copy_from_slice(&self.throttle_time_ms.to_be_bytes());
                 r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
             }
@@ -567,18 +568,19 @@ pub mod owned {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_current_leader = true && !(self.current_leader == CurrentLeader::default());
                 tags += usize::from(has_current_leader);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_current_leader {
-                    let s = rt::OwnedStruct::size(&self.current_leader, v)?;
-                    w.uvarint(0, "current_leader")?;
-                    w.uvarint(s as u32, "current_leader")?;
-                    rt::OwnedStruct::write(&self.current_leader, w, v)?;
+                    let s = w.ok(rt::OwnedStruct::size(&self.current_leader, v));
+                    w.uvarint(0, "current_leader");
+                    w.uvarint(s as u32, "current_leader");
+                    rt::OwnedStruct::write(&self.current_leader, w, v);
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -622,6 +624,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for CurrentLeader {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -636,18 +640,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<8>("current_leader.leader_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if let Some(r) = w.run::<8>("current_leader.leader_id") {
                 r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                 r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
             }
-            w.str(&self.host, true, "current_leader.host")?;
-            w.i32(self.port, "current_leader.port")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.str(&self.host, true, "current_leader.host");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("current_leader.port") {
+                    r[0..4].copy_from_slice(&self.port.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.port, "current_leader.port");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "current_leader._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

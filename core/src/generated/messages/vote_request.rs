@@ -112,16 +112,17 @@ impl<'a> rt::Struct<'a> for VoteRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_str(self.cluster_id, true, "cluster_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.opt_str(self.cluster_id, true, true, "cluster_id");
         if v >= 1 {
-            w.i32(self.voter_id, "voter_id")?;
+            w.i32(self.voter_id, "voter_id");
         }
-        w.array(&self.topics, true, v, "topics")?;
+        w.array(&self.topics, true, v, "topics");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -248,13 +249,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic_name, true, "topics[].topic_name")?;
-        w.array(&self.partitions, true, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic_name, true, "topics[].topic_name");
+        w.array(&self.partitions, true, v, "topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -515,25 +517,29 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i32(self.replica_epoch, "topics[].partitions[].replica_epoch")?;
-        w.i32(self.replica_id, "topics[].partitions[].replica_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 2) && !(self.pre_vote == false) {
+            w.fail(rt::write::not_in_version("topics[].partitions[].pre_vote"));
+        }
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i32(self.replica_epoch, "topics[].partitions[].replica_epoch");
+        w.i32(self.replica_id, "topics[].partitions[].replica_id");
         if v >= 1 {
-            w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id")?;
+            w.uuid(self.replica_directory_id, "topics[].partitions[].replica_directory_id");
         }
         if v >= 1 {
-            w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id")?;
+            w.uuid(self.voter_directory_id, "topics[].partitions[].voter_directory_id");
         }
-        w.i32(self.last_offset_epoch, "topics[].partitions[].last_offset_epoch")?;
-        w.i64(self.last_offset, "topics[].partitions[].last_offset")?;
+        w.i32(self.last_offset_epoch, "topics[].partitions[].last_offset_epoch");
+        w.i64(self.last_offset, "topics[].partitions[].last_offset");
         if v >= 2 {
-            w.bool(self.pre_vote, "topics[].partitions[].pre_vote")?;
+            w.bool(self.pre_vote, "topics[].partitions[].pre_vote");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -885,16 +891,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.opt_str(self.cluster_id.as_deref(), true, "cluster_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.opt_str(self.cluster_id.as_deref(), true, true, "cluster_id");
             if v >= 1 {
-                w.i32(self.voter_id, "voter_id")?;
+                w.i32(self.voter_id, "voter_id");
             }
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -930,6 +937,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -945,13 +954,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic_name, true, "topics[].topic_name")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic_name, true, "topics[].topic_name");
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1011,6 +1022,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 24;
@@ -1036,30 +1049,41 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("topics[].partitions[].partition_index")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 2) && !(self.pre_vote == false) {
+                w.fail(rt::write::not_in_version("topics[].partitions[].pre_vote"));
+            }
+            if let Some(r) = w.run::<12>("topics[].partitions[].partition_index") {
                 r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
                 r[4..8].copy_from_slice(&self.replica_epoch.to_be_bytes());
                 r[8..12].copy_from_slice(&self.replica_id.to_be_bytes());
             }
             if v >= 1 {
-                let r = w.run::<32>("topics[].partitions[].replica_directory_id")?;
-                r[0..16].copy_from_slice(self.replica_directory_id.as_bytes());
-                r[16..32].copy_from_slice(self.voter_directory_id.as_bytes());
+                if let Some(r) = w.run::<32>("topics[].partitions[].replica_directory_id") {
+                    r[0..16].copy_from_slice(self.replica_directory_id.as_bytes());
+                    r[16..32].copy_from_slice(self.voter_directory_id.as_bytes());
+                }
             }
-            {
-                let r = w.run::<12>("topics[].partitions[].last_offset_epoch")?;
+            if let Some(r) = w.run::<12>("topics[].partitions[].last_offset_epoch") {
                 r[0..4].copy_from_slice(&self.last_offset_epoch.to_be_bytes());
                 r[4..12].copy_from_slice(&self.last_offset.to_be_bytes());
             }
-            if v >= 2 {
-                w.bool(self.pre_vote, "topics[].partitions[].pre_vote")?;
+            if v >= 2 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("topics[].partitions[].pre_vote") {
+                    r[0] = u8::from(self.pre_vote);
+                    r[1] = 0;
+                }
+            } else {
+                if v >= 2 {
+                    w.bool(self.pre_vote, "topics[].partitions[].pre_vote");
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

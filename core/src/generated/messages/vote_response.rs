@@ -151,25 +151,29 @@ impl<'a> rt::Struct<'a> for VoteResponse<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.error_code, "error_code")?;
-        w.array(&self.topics, true, v, "topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+            w.fail(rt::write::not_in_version("node_endpoints"));
+        }
+        w.i16(self.error_code, "error_code");
+        w.array(&self.topics, true, v, "topics");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_node_endpoints = v >= 1 && !(self.node_endpoints.is_empty());
             tags += usize::from(has_node_endpoints);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_node_endpoints {
-                let s = rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                w.uvarint(0, "node_endpoints")?;
-                w.uvarint(s as u32, "node_endpoints")?;
-                w.array(&self.node_endpoints, true, v, "node_endpoints")?;
+                let s = w.ok(rt::write::array_size(&self.node_endpoints, true, v, "node_endpoints"));
+                w.uvarint(0, "node_endpoints");
+                w.uvarint(s as u32, "node_endpoints");
+                w.array(&self.node_endpoints, true, v, "node_endpoints");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -296,13 +300,14 @@ impl<'a> rt::Struct<'a> for TopicData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic_name, true, "topics[].topic_name")?;
-        w.array(&self.partitions, true, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic_name, true, "topics[].topic_name");
+        w.array(&self.partitions, true, v, "topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -484,20 +489,30 @@ impl<'a> rt::Struct<'a> for NodeEndpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 1 {
-            w.i32(self.node_id, "node_endpoints[].node_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.node_id == 0_i32) {
+            w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+        }
+        if !(v >= 1) && !(self.host == "") {
+            w.fail(rt::write::not_in_version("node_endpoints[].host"));
+        }
+        if !(v >= 1) && !(self.port == 0_u16) {
+            w.fail(rt::write::not_in_version("node_endpoints[].port"));
         }
         if v >= 1 {
-            w.str(self.host, true, "node_endpoints[].host")?;
+            w.i32(self.node_id, "node_endpoints[].node_id");
         }
         if v >= 1 {
-            w.u16(self.port, "node_endpoints[].port")?;
+            w.str(self.host, true, "node_endpoints[].host");
+        }
+        if v >= 1 {
+            w.u16(self.port, "node_endpoints[].port");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -664,16 +679,17 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_index, "topics[].partitions[].partition_index")?;
-        w.i16(self.error_code, "topics[].partitions[].error_code")?;
-        w.i32(self.leader_id, "topics[].partitions[].leader_id")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
-        w.bool(self.vote_granted, "topics[].partitions[].vote_granted")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.partition_index, "topics[].partitions[].partition_index");
+        w.i16(self.error_code, "topics[].partitions[].error_code");
+        w.i32(self.leader_id, "topics[].partitions[].leader_id");
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+        w.bool(self.vote_granted, "topics[].partitions[].vote_granted");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1041,25 +1057,29 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.error_code, "error_code")?;
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.node_endpoints.is_empty()) {
+                w.fail(rt::write::not_in_version("node_endpoints"));
+            }
+            w.i16(self.error_code, "error_code");
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_node_endpoints = v >= 1 && !(self.node_endpoints.is_empty());
                 tags += usize::from(has_node_endpoints);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_node_endpoints {
-                    let s = rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints")?;
-                    w.uvarint(0, "node_endpoints")?;
-                    w.uvarint(s as u32, "node_endpoints")?;
-                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints")?;
+                    let s = w.ok(rt::owned::vec_size(&self.node_endpoints, true, v, "node_endpoints"));
+                    w.uvarint(0, "node_endpoints");
+                    w.uvarint(s as u32, "node_endpoints");
+                    rt::owned::write_vec(w, &self.node_endpoints, true, v, "node_endpoints");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1095,6 +1115,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1110,13 +1132,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic_name, true, "topics[].topic_name")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic_name, true, "topics[].topic_name");
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1156,6 +1180,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for NodeEndpoint {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1187,20 +1213,38 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 1 {
-                w.i32(self.node_id, "node_endpoints[].node_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.node_id == 0_i32) {
+                w.fail(rt::write::not_in_version("node_endpoints[].node_id"));
+            }
+            if !(v >= 1) && !(self.host == "") {
+                w.fail(rt::write::not_in_version("node_endpoints[].host"));
+            }
+            if !(v >= 1) && !(self.port == 0_u16) {
+                w.fail(rt::write::not_in_version("node_endpoints[].port"));
             }
             if v >= 1 {
-                w.str(&self.host, true, "node_endpoints[].host")?;
+                w.i32(self.node_id, "node_endpoints[].node_id");
             }
             if v >= 1 {
-                w.u16(self.port, "node_endpoints[].port")?;
+                w.str(&self.host, true, "node_endpoints[].host");
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("node_endpoints[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.u16(self.port, "node_endpoints[].port");
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "node_endpoints[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1248,6 +1292,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionData {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 15;
@@ -1261,19 +1307,31 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<15>("topics[].partitions[].partition_index")?;
-                r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
-                r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
-                r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
-                r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                r[14] = u8::from(self.vote_granted);
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<16>("topics[].partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[14] = u8::from(self.vote_granted);
+                    r[15] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<15>("topics[].partitions[].partition_index") {
+                    r[0..4].copy_from_slice(&self.partition_index.to_be_bytes());
+                    r[4..6].copy_from_slice(&self.error_code.to_be_bytes());
+                    r[6..10].copy_from_slice(&self.leader_id.to_be_bytes());
+                    r[10..14].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[14] = u8::from(self.vote_granted);
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

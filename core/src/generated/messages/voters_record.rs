@@ -98,13 +98,14 @@ impl<'a> rt::Struct<'a> for VotersRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i16(self.version, "version")?;
-        w.array(&self.voters, true, v, "voters")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i16(self.version, "version");
+        w.array(&self.voters, true, v, "voters");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -253,15 +254,16 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.voter_id, "voters[].voter_id")?;
-        w.uuid(self.voter_directory_id, "voters[].voter_directory_id")?;
-        w.array(&self.endpoints, true, v, "voters[].endpoints")?;
-        rt::Struct::write(&self.k_raft_version_feature, w, v)?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.voter_id, "voters[].voter_id");
+        w.uuid(self.voter_directory_id, "voters[].voter_directory_id");
+        w.array(&self.endpoints, true, v, "voters[].endpoints");
+        rt::Struct::write(&self.k_raft_version_feature, w, v);
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "voters[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -400,14 +402,15 @@ impl<'a> rt::Struct<'a> for Endpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "voters[].endpoints[].name")?;
-        w.str(self.host, true, "voters[].endpoints[].host")?;
-        w.u16(self.port, "voters[].endpoints[].port")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "voters[].endpoints[].name");
+        w.str(self.host, true, "voters[].endpoints[].host");
+        w.u16(self.port, "voters[].endpoints[].port");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "voters[].endpoints[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -547,19 +550,23 @@ impl<'a> rt::Struct<'a> for KRaftVersionFeature<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         w.i16(
             self.min_supported_version,
             "voters[].k_raft_version_feature.min_supported_version",
-        )?;
+        );
         w.i16(
             self.max_supported_version,
             "voters[].k_raft_version_feature.max_supported_version",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "voters[].k_raft_version_feature._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -881,13 +888,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i16(self.version, "version")?;
-            rt::owned::write_vec(w, &self.voters, true, v, "voters")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.i16(self.version, "version");
+            rt::owned::write_vec(w, &self.voters, true, v, "voters");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -931,6 +939,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Voter {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 20;
@@ -946,18 +956,19 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<20>("voters[].voter_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<20>("voters[].voter_id") {
                 r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
                 r[4..20].copy_from_slice(self.voter_directory_id.as_bytes());
             }
-            rt::owned::write_vec(w, &self.endpoints, true, v, "voters[].endpoints")?;
-            rt::OwnedStruct::write(&self.k_raft_version_feature, w, v)?;
+            rt::owned::write_vec(w, &self.endpoints, true, v, "voters[].endpoints");
+            rt::OwnedStruct::write(&self.k_raft_version_feature, w, v);
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "voters[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -997,6 +1008,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Endpoint {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 2;
@@ -1012,14 +1025,23 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "voters[].endpoints[].name")?;
-            w.str(&self.host, true, "voters[].endpoints[].host")?;
-            w.u16(self.port, "voters[].endpoints[].port")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "voters[].endpoints[].name");
+            w.str(&self.host, true, "voters[].endpoints[].host");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("voters[].endpoints[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                w.u16(self.port, "voters[].endpoints[].port");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "voters[].endpoints[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1055,6 +1077,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for KRaftVersionFeature {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -1070,16 +1094,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<4>("voters[].k_raft_version_feature.min_supported_version")?;
-                r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-                r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("voters[].k_raft_version_feature.min_supported_version") {
+                    r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<4>("voters[].k_raft_version_feature.min_supported_version") {
+                    r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "voters[].k_raft_version_feature._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -100,13 +100,14 @@ impl<'a> rt::Struct<'a> for WriteShareGroupStateRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.group_id, true, "group_id")?;
-        w.array(&self.topics, true, v, "topics")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.group_id, true, "group_id");
+        w.array(&self.topics, true, v, "topics");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -226,13 +227,14 @@ impl<'a> rt::Struct<'a> for WriteStateData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.topic_id, "topics[].topic_id")?;
-        w.array(&self.partitions, true, v, "topics[].partitions")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.topic_id, "topics[].topic_id");
+        w.array(&self.partitions, true, v, "topics[].partitions");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -403,16 +405,17 @@ impl<'a> rt::Struct<'a> for PartitionData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition, "topics[].partitions[].partition")?;
-        w.i32(self.state_epoch, "topics[].partitions[].state_epoch")?;
-        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch")?;
-        w.i64(self.start_offset, "topics[].partitions[].start_offset")?;
-        w.array(&self.state_batches, true, v, "topics[].partitions[].state_batches")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.partition, "topics[].partitions[].partition");
+        w.i32(self.state_epoch, "topics[].partitions[].state_epoch");
+        w.i32(self.leader_epoch, "topics[].partitions[].leader_epoch");
+        w.i64(self.start_offset, "topics[].partitions[].start_offset");
+        w.array(&self.state_batches, true, v, "topics[].partitions[].state_batches");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -568,21 +571,25 @@ impl<'a> rt::Struct<'a> for StateBatch<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.first_offset, "topics[].partitions[].state_batches[].first_offset")?;
-        w.i64(self.last_offset, "topics[].partitions[].state_batches[].last_offset")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i64(self.first_offset, "topics[].partitions[].state_batches[].first_offset");
+        w.i64(self.last_offset, "topics[].partitions[].state_batches[].last_offset");
         w.i8(
             self.delivery_state,
             "topics[].partitions[].state_batches[].delivery_state",
-        )?;
+        );
         w.i16(
             self.delivery_count,
             "topics[].partitions[].state_batches[].delivery_count",
-        )?;
+        );
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "topics[].partitions[].state_batches[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -939,13 +946,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.group_id, true, "group_id")?;
-            rt::owned::write_vec(w, &self.topics, true, v, "topics")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.group_id, true, "group_id");
+            rt::owned::write_vec(w, &self.topics, true, v, "topics");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -981,6 +989,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for WriteStateData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -995,13 +1005,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.uuid(self.topic_id, "topics[].topic_id")?;
-            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.uuid(self.topic_id, "topics[].topic_id");
+            rt::owned::write_vec(w, &self.partitions, true, v, "topics[].partitions");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1049,6 +1061,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionData {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 20;
@@ -1063,19 +1077,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<20>("topics[].partitions[].partition")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<20>("topics[].partitions[].partition") {
                 r[0..4].copy_from_slice(&self.partition.to_be_bytes());
                 r[4..8].copy_from_slice(&self.state_epoch.to_be_bytes());
                 r[8..12].copy_from_slice(&self.leader_epoch.to_be_bytes());
                 r[12..20].copy_from_slice(&self.start_offset.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.state_batches, true, v, "topics[].partitions[].state_batches")?;
+            rt::owned::write_vec(w, &self.state_batches, true, v, "topics[].partitions[].state_batches");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "topics[].partitions[]._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1119,6 +1134,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for StateBatch {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 19;
@@ -1134,18 +1151,32 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<19>("topics[].partitions[].state_batches[].first_offset")?;
-                r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
-                r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
-                r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
-                r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<20>("topics[].partitions[].state_batches[].first_offset") {
+                    r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                    r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+                    r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+                    r[19] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<19>("topics[].partitions[].state_batches[].first_offset") {
+                    r[0..8].copy_from_slice(&self.first_offset.to_be_bytes());
+                    r[8..16].copy_from_slice(&self.last_offset.to_be_bytes());
+                    r[16..17].copy_from_slice(&self.delivery_state.to_be_bytes());
+                    r[17..19].copy_from_slice(&self.delivery_count.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "topics[].partitions[].state_batches[]._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

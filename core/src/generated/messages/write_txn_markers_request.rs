@@ -93,12 +93,13 @@ impl<'a> rt::Struct<'a> for WriteTxnMarkersRequest<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.markers, v >= 1, v, "markers")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.markers, v >= 1, v, "markers");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -265,16 +266,17 @@ impl<'a> rt::Struct<'a> for WritableTxnMarker<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.producer_id, "markers[].producer_id")?;
-        w.i16(self.producer_epoch, "markers[].producer_epoch")?;
-        w.bool(self.transaction_result, "markers[].transaction_result")?;
-        w.array(&self.topics, v >= 1, v, "markers[].topics")?;
-        w.i32(self.coordinator_epoch, "markers[].coordinator_epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i64(self.producer_id, "markers[].producer_id");
+        w.i16(self.producer_epoch, "markers[].producer_epoch");
+        w.bool(self.transaction_result, "markers[].transaction_result");
+        w.array(&self.topics, v >= 1, v, "markers[].topics");
+        w.i32(self.coordinator_epoch, "markers[].coordinator_epoch");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -413,18 +415,19 @@ impl<'a> rt::Struct<'a> for WritableTxnMarkerTopic<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, v >= 1, "markers[].topics[].name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.name, v >= 1, "markers[].topics[].name");
         w.array(
             &self.partition_indexes,
             v >= 1,
             v,
             "markers[].topics[].partition_indexes",
-        )?;
+        );
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -677,12 +680,13 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.markers, v >= 1, v, "markers");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -730,6 +734,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for WritableTxnMarker {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 15;
@@ -744,19 +750,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<11>("markers[].producer_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<11>("markers[].producer_id") {
                 r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
                 r[8..10].copy_from_slice(&self.producer_epoch.to_be_bytes());
                 r[10] = u8::from(self.transaction_result);
             }
-            rt::owned::write_vec(w, &self.topics, v >= 1, v, "markers[].topics")?;
-            w.i32(self.coordinator_epoch, "markers[].coordinator_epoch")?;
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            rt::owned::write_vec(w, &self.topics, v >= 1, v, "markers[].topics");
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("markers[].coordinator_epoch") {
+                    r[0..4].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.coordinator_epoch, "markers[].coordinator_epoch");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "markers[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -792,6 +806,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for WritableTxnMarkerTopic {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -812,19 +828,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, v >= 1, "markers[].topics[].name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.name, v >= 1, "markers[].topics[].name");
             rt::owned::write_vec(
                 w,
                 &self.partition_indexes,
                 v >= 1,
                 v,
                 "markers[].topics[].partition_indexes",
-            )?;
+            );
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "markers[].topics[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

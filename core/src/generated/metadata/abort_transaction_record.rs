@@ -125,23 +125,24 @@ impl<'a> rt::Struct<'a> for AbortTransactionRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_reason = true && !(self.reason == None);
             tags += usize::from(has_reason);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_reason {
-                let s = rt::write::opt_str_size(self.reason, true, true, "reason")?;
-                w.uvarint(0, "reason")?;
-                w.uvarint(s as u32, "reason")?;
-                w.opt_str(self.reason, true, "reason")?;
+                let s = w.ok(rt::write::opt_str_size(self.reason, true, true, "reason"));
+                w.uvarint(0, "reason");
+                w.uvarint(s as u32, "reason");
+                w.opt_str(self.reason, true, true, "reason");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -252,23 +253,24 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_reason = true && !(self.reason.is_none());
                 tags += usize::from(has_reason);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_reason {
-                    let s = rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason")?;
-                    w.uvarint(0, "reason")?;
-                    w.uvarint(s as u32, "reason")?;
-                    w.opt_str(self.reason.as_deref(), true, "reason")?;
+                    let s = w.ok(rt::write::opt_str_size(self.reason.as_deref(), true, true, "reason"));
+                    w.uvarint(0, "reason");
+                    w.uvarint(s as u32, "reason");
+                    w.opt_str(self.reason.as_deref(), true, true, "reason");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -148,19 +148,20 @@ impl<'a> rt::Struct<'a> for AccessControlEntryRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.id, "id")?;
-        w.i8(self.resource_type, "resource_type")?;
-        w.str(self.resource_name, true, "resource_name")?;
-        w.i8(self.pattern_type, "pattern_type")?;
-        w.str(self.principal, true, "principal")?;
-        w.str(self.host, true, "host")?;
-        w.i8(self.operation, "operation")?;
-        w.i8(self.permission_type, "permission_type")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.uuid(self.id, "id");
+        w.i8(self.resource_type, "resource_type");
+        w.str(self.resource_name, true, "resource_name");
+        w.i8(self.pattern_type, "pattern_type");
+        w.str(self.principal, true, "principal");
+        w.str(self.host, true, "host");
+        w.i8(self.operation, "operation");
+        w.i8(self.permission_type, "permission_type");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -421,25 +422,32 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<17>("id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if let Some(r) = w.run::<17>("id") {
                 r[0..16].copy_from_slice(self.id.as_bytes());
                 r[16..17].copy_from_slice(&self.resource_type.to_be_bytes());
             }
-            w.str(&self.resource_name, true, "resource_name")?;
-            w.i8(self.pattern_type, "pattern_type")?;
-            w.str(&self.principal, true, "principal")?;
-            w.str(&self.host, true, "host")?;
-            {
-                let r = w.run::<2>("operation")?;
-                r[0..1].copy_from_slice(&self.operation.to_be_bytes());
-                r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+            w.str(&self.resource_name, true, "resource_name");
+            w.i8(self.pattern_type, "pattern_type");
+            w.str(&self.principal, true, "principal");
+            w.str(&self.host, true, "host");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<3>("operation") {
+                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                    r[2] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<2>("operation") {
+                    r[0..1].copy_from_slice(&self.operation.to_be_bytes());
+                    r[1..2].copy_from_slice(&self.permission_type.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -125,23 +125,24 @@ impl<'a> rt::Struct<'a> for BeginTransactionRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_name = true && !(self.name == None);
             tags += usize::from(has_name);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_name {
-                let s = rt::write::opt_str_size(self.name, true, true, "name")?;
-                w.uvarint(0, "name")?;
-                w.uvarint(s as u32, "name")?;
-                w.opt_str(self.name, true, "name")?;
+                let s = w.ok(rt::write::opt_str_size(self.name, true, true, "name"));
+                w.uvarint(0, "name");
+                w.uvarint(s as u32, "name");
+                w.opt_str(self.name, true, true, "name");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -252,23 +253,24 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_name = true && !(self.name.is_none());
                 tags += usize::from(has_name);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_name {
-                    let s = rt::write::opt_str_size(self.name.as_deref(), true, true, "name")?;
-                    w.uvarint(0, "name")?;
-                    w.uvarint(s as u32, "name")?;
-                    w.opt_str(self.name.as_deref(), true, "name")?;
+                    let s = w.ok(rt::write::opt_str_size(self.name.as_deref(), true, true, "name"));
+                    w.uvarint(0, "name");
+                    w.uvarint(s as u32, "name");
+                    w.opt_str(self.name.as_deref(), true, true, "name");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

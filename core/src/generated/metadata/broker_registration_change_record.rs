@@ -191,9 +191,15 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.broker_epoch, "broker_epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.in_controlled_shutdown == 0_i8) {
+            w.fail(rt::write::not_in_version("in_controlled_shutdown"));
+        }
+        if !(v >= 2) && !(self.log_dirs.is_empty()) {
+            w.fail(rt::write::not_in_version("log_dirs"));
+        }
+        w.i32(self.broker_id, "broker_id");
+        w.i64(self.broker_epoch, "broker_epoch");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_fenced = true && !(self.fenced == 0_i8);
@@ -202,32 +208,33 @@ impl<'a> rt::Struct<'a> for BrokerRegistrationChangeRecord<'a> {
             tags += usize::from(has_in_controlled_shutdown);
             let has_log_dirs = v >= 2 && !(self.log_dirs.is_empty());
             tags += usize::from(has_log_dirs);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_fenced {
                 let s = 1;
-                w.uvarint(0, "fenced")?;
-                w.uvarint(s as u32, "fenced")?;
-                w.i8(self.fenced, "fenced")?;
+                w.uvarint(0, "fenced");
+                w.uvarint(s as u32, "fenced");
+                w.i8(self.fenced, "fenced");
             }
-            w.unknown_tags_before(&mut unknown, 1)?;
+            w.unknown_tags_before(&mut unknown, 1);
             if has_in_controlled_shutdown {
                 let s = 1;
-                w.uvarint(1, "in_controlled_shutdown")?;
-                w.uvarint(s as u32, "in_controlled_shutdown")?;
-                w.i8(self.in_controlled_shutdown, "in_controlled_shutdown")?;
+                w.uvarint(1, "in_controlled_shutdown");
+                w.uvarint(s as u32, "in_controlled_shutdown");
+                w.i8(self.in_controlled_shutdown, "in_controlled_shutdown");
             }
-            w.unknown_tags_before(&mut unknown, 2)?;
+            w.unknown_tags_before(&mut unknown, 2);
             if has_log_dirs {
-                let s = rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?;
-                w.uvarint(2, "log_dirs")?;
-                w.uvarint(s as u32, "log_dirs")?;
-                w.array(&self.log_dirs, true, v, "log_dirs")?;
+                let s = w.ok(rt::write::array_size(&self.log_dirs, true, v, "log_dirs"));
+                w.uvarint(2, "log_dirs");
+                w.uvarint(s as u32, "log_dirs");
+                w.array(&self.log_dirs, true, v, "log_dirs");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -443,9 +450,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("broker_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.in_controlled_shutdown == 0_i8) {
+                w.fail(rt::write::not_in_version("in_controlled_shutdown"));
+            }
+            if !(v >= 2) && !(self.log_dirs.is_empty()) {
+                w.fail(rt::write::not_in_version("log_dirs"));
+            }
+            if let Some(r) = w.run::<12>("broker_id") {
                 r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
                 r[4..12].copy_from_slice(&self.broker_epoch.to_be_bytes());
             }
@@ -457,32 +469,33 @@ pub mod owned {
                 tags += usize::from(has_in_controlled_shutdown);
                 let has_log_dirs = v >= 2 && !(self.log_dirs.is_empty());
                 tags += usize::from(has_log_dirs);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_fenced {
                     let s = 1;
-                    w.uvarint(0, "fenced")?;
-                    w.uvarint(s as u32, "fenced")?;
-                    w.i8(self.fenced, "fenced")?;
+                    w.uvarint(0, "fenced");
+                    w.uvarint(s as u32, "fenced");
+                    w.i8(self.fenced, "fenced");
                 }
-                w.unknown_tags_before(&mut unknown, 1)?;
+                w.unknown_tags_before(&mut unknown, 1);
                 if has_in_controlled_shutdown {
                     let s = 1;
-                    w.uvarint(1, "in_controlled_shutdown")?;
-                    w.uvarint(s as u32, "in_controlled_shutdown")?;
-                    w.i8(self.in_controlled_shutdown, "in_controlled_shutdown")?;
+                    w.uvarint(1, "in_controlled_shutdown");
+                    w.uvarint(s as u32, "in_controlled_shutdown");
+                    w.i8(self.in_controlled_shutdown, "in_controlled_shutdown");
                 }
-                w.unknown_tags_before(&mut unknown, 2)?;
+                w.unknown_tags_before(&mut unknown, 2);
                 if has_log_dirs {
-                    let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
-                    w.uvarint(2, "log_dirs")?;
-                    w.uvarint(s as u32, "log_dirs")?;
-                    rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs")?;
+                    let s = w.ok(rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs"));
+                    w.uvarint(2, "log_dirs");
+                    w.uvarint(s as u32, "log_dirs");
+                    rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -115,15 +115,16 @@ impl<'a> rt::Struct<'a> for ClientQuotaRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.array(&self.entity, true, v, "entity")?;
-        w.str(self.key, true, "key")?;
-        w.f64(self.value, "value")?;
-        w.bool(self.remove, "remove")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.array(&self.entity, true, v, "entity");
+        w.str(self.key, true, "key");
+        w.f64(self.value, "value");
+        w.bool(self.remove, "remove");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -245,13 +246,14 @@ impl<'a> rt::Struct<'a> for EntityData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.entity_type, true, "entity[].entity_type")?;
-        w.opt_str(self.entity_name, true, "entity[].entity_name")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.entity_type, true, "entity[].entity_type");
+        w.opt_str(self.entity_name, true, true, "entity[].entity_name");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "entity[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -473,18 +475,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_vec(w, &self.entity, true, v, "entity")?;
-            w.str(&self.key, true, "key")?;
-            {
-                let r = w.run::<9>("value")?;
-                r[0..8].copy_from_slice(&self.value.to_be_bytes());
-                r[8] = u8::from(self.remove);
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::owned::write_vec(w, &self.entity, true, v, "entity");
+            w.str(&self.key, true, "key");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<10>("value") {
+                    r[0..8].copy_from_slice(&self.value.to_be_bytes());
+                    r[8] = u8::from(self.remove);
+                    r[9] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<9>("value") {
+                    r[0..8].copy_from_slice(&self.value.to_be_bytes());
+                    r[8] = u8::from(self.remove);
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -520,6 +530,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for EntityData {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -535,13 +547,15 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.entity_type, true, "entity[].entity_type")?;
-            w.opt_str(self.entity_name.as_deref(), true, "entity[].entity_name")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.entity_type, true, "entity[].entity_type");
+            w.opt_str(self.entity_name.as_deref(), true, true, "entity[].entity_name");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "entity[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -108,15 +108,16 @@ impl<'a> rt::Struct<'a> for ConfigRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i8(self.resource_type, "resource_type")?;
-        w.str(self.resource_name, true, "resource_name")?;
-        w.str(self.name, true, "name")?;
-        w.opt_str(self.value, true, "value")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i8(self.resource_type, "resource_type");
+        w.str(self.resource_name, true, "resource_name");
+        w.str(self.name, true, "name");
+        w.opt_str(self.value, true, true, "value");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -287,15 +288,16 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i8(self.resource_type, "resource_type")?;
-            w.str(&self.resource_name, true, "resource_name")?;
-            w.str(&self.name, true, "name")?;
-            w.opt_str(self.value.as_deref(), true, "value")?;
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.i8(self.resource_type, "resource_type");
+            w.str(&self.resource_name, true, "resource_name");
+            w.str(&self.name, true, "name");
+            w.opt_str(self.value.as_deref(), true, true, "value");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -136,18 +136,19 @@ impl<'a> rt::Struct<'a> for DelegationTokenRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.owner, true, "owner")?;
-        w.str(self.requester, true, "requester")?;
-        w.array(&self.renewers, true, v, "renewers")?;
-        w.i64(self.issue_timestamp, "issue_timestamp")?;
-        w.i64(self.max_timestamp, "max_timestamp")?;
-        w.i64(self.expiration_timestamp, "expiration_timestamp")?;
-        w.str(self.token_id, true, "token_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.owner, true, "owner");
+        w.str(self.requester, true, "requester");
+        w.array(&self.renewers, true, v, "renewers");
+        w.i64(self.issue_timestamp, "issue_timestamp");
+        w.i64(self.max_timestamp, "max_timestamp");
+        w.i64(self.expiration_timestamp, "expiration_timestamp");
+        w.str(self.token_id, true, "token_id");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -388,21 +389,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.owner, true, "owner")?;
-            w.str(&self.requester, true, "requester")?;
-            rt::owned::write_vec(w, &self.renewers, true, v, "renewers")?;
-            {
-                let r = w.run::<24>("issue_timestamp")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.owner, true, "owner");
+            w.str(&self.requester, true, "requester");
+            rt::owned::write_vec(w, &self.renewers, true, v, "renewers");
+            if let Some(r) = w.run::<24>("issue_timestamp") {
                 r[0..8].copy_from_slice(&self.issue_timestamp.to_be_bytes());
                 r[8..16].copy_from_slice(&self.max_timestamp.to_be_bytes());
                 r[16..24].copy_from_slice(&self.expiration_timestamp.to_be_bytes());
             }
-            w.str(&self.token_id, true, "token_id")?;
+            w.str(&self.token_id, true, "token_id");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

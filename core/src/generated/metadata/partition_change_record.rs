@@ -330,9 +330,18 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_id, "partition_id")?;
-        w.uuid(self.topic_id, "topic_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.directories.is_none()) {
+            w.fail(rt::write::not_in_version("directories"));
+        }
+        if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+            w.fail(rt::write::not_in_version("eligible_leader_replicas"));
+        }
+        if !(v >= 2) && !(self.last_known_elr.is_none()) {
+            w.fail(rt::write::not_in_version("last_known_elr"));
+        }
+        w.i32(self.partition_id, "partition_id");
+        w.uuid(self.topic_id, "topic_id");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_isr = true && !(self.isr.is_none());
@@ -353,80 +362,111 @@ impl<'a> rt::Struct<'a> for PartitionChangeRecord<'a> {
             tags += usize::from(has_last_known_elr);
             let has_directories = v >= 1 && !(self.directories.is_none());
             tags += usize::from(has_directories);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_isr {
-                let s = rt::write::opt_array_size(&self.isr, true, true, v, "isr")?;
-                w.uvarint(0, "isr")?;
-                w.uvarint(s as u32, "isr")?;
-                w.opt_array(&self.isr, true, v, "isr")?;
+                let s = w.ok(rt::write::opt_array_size(&self.isr, true, true, v, "isr"));
+                w.uvarint(0, "isr");
+                w.uvarint(s as u32, "isr");
+                w.opt_array(&self.isr, true, true, v, "isr");
             }
-            w.unknown_tags_before(&mut unknown, 1)?;
+            w.unknown_tags_before(&mut unknown, 1);
             if has_leader {
                 let s = 4;
-                w.uvarint(1, "leader")?;
-                w.uvarint(s as u32, "leader")?;
-                w.i32(self.leader, "leader")?;
+                w.uvarint(1, "leader");
+                w.uvarint(s as u32, "leader");
+                w.i32(self.leader, "leader");
             }
-            w.unknown_tags_before(&mut unknown, 2)?;
+            w.unknown_tags_before(&mut unknown, 2);
             if has_replicas {
-                let s = rt::write::opt_array_size(&self.replicas, true, true, v, "replicas")?;
-                w.uvarint(2, "replicas")?;
-                w.uvarint(s as u32, "replicas")?;
-                w.opt_array(&self.replicas, true, v, "replicas")?;
+                let s = w.ok(rt::write::opt_array_size(&self.replicas, true, true, v, "replicas"));
+                w.uvarint(2, "replicas");
+                w.uvarint(s as u32, "replicas");
+                w.opt_array(&self.replicas, true, true, v, "replicas");
             }
-            w.unknown_tags_before(&mut unknown, 3)?;
+            w.unknown_tags_before(&mut unknown, 3);
             if has_removing_replicas {
-                let s = rt::write::opt_array_size(&self.removing_replicas, true, true, v, "removing_replicas")?;
-                w.uvarint(3, "removing_replicas")?;
-                w.uvarint(s as u32, "removing_replicas")?;
-                w.opt_array(&self.removing_replicas, true, v, "removing_replicas")?;
+                let s = w.ok(rt::write::opt_array_size(
+                    &self.removing_replicas,
+                    true,
+                    true,
+                    v,
+                    "removing_replicas",
+                ));
+                w.uvarint(3, "removing_replicas");
+                w.uvarint(s as u32, "removing_replicas");
+                w.opt_array(&self.removing_replicas, true, true, v, "removing_replicas");
             }
-            w.unknown_tags_before(&mut unknown, 4)?;
+            w.unknown_tags_before(&mut unknown, 4);
             if has_adding_replicas {
-                let s = rt::write::opt_array_size(&self.adding_replicas, true, true, v, "adding_replicas")?;
-                w.uvarint(4, "adding_replicas")?;
-                w.uvarint(s as u32, "adding_replicas")?;
-                w.opt_array(&self.adding_replicas, true, v, "adding_replicas")?;
+                let s = w.ok(rt::write::opt_array_size(
+                    &self.adding_replicas,
+                    true,
+                    true,
+                    v,
+                    "adding_replicas",
+                ));
+                w.uvarint(4, "adding_replicas");
+                w.uvarint(s as u32, "adding_replicas");
+                w.opt_array(&self.adding_replicas, true, true, v, "adding_replicas");
             }
-            w.unknown_tags_before(&mut unknown, 5)?;
+            w.unknown_tags_before(&mut unknown, 5);
             if has_leader_recovery_state {
                 let s = 1;
-                w.uvarint(5, "leader_recovery_state")?;
-                w.uvarint(s as u32, "leader_recovery_state")?;
-                w.i8(self.leader_recovery_state, "leader_recovery_state")?;
+                w.uvarint(5, "leader_recovery_state");
+                w.uvarint(s as u32, "leader_recovery_state");
+                w.i8(self.leader_recovery_state, "leader_recovery_state");
             }
-            w.unknown_tags_before(&mut unknown, 6)?;
+            w.unknown_tags_before(&mut unknown, 6);
             if has_eligible_leader_replicas {
-                let s = rt::write::opt_array_size(
+                let s = w.ok(rt::write::opt_array_size(
                     &self.eligible_leader_replicas,
                     true,
                     v >= 2,
                     v,
                     "eligible_leader_replicas",
-                )?;
-                w.uvarint(6, "eligible_leader_replicas")?;
-                w.uvarint(s as u32, "eligible_leader_replicas")?;
-                w.opt_array(&self.eligible_leader_replicas, true, v, "eligible_leader_replicas")?;
+                ));
+                w.uvarint(6, "eligible_leader_replicas");
+                w.uvarint(s as u32, "eligible_leader_replicas");
+                w.opt_array(
+                    &self.eligible_leader_replicas,
+                    true,
+                    v >= 2,
+                    v,
+                    "eligible_leader_replicas",
+                );
             }
-            w.unknown_tags_before(&mut unknown, 7)?;
+            w.unknown_tags_before(&mut unknown, 7);
             if has_last_known_elr {
-                let s = rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
-                w.uvarint(7, "last_known_elr")?;
-                w.uvarint(s as u32, "last_known_elr")?;
-                w.opt_array(&self.last_known_elr, true, v, "last_known_elr")?;
+                let s = w.ok(rt::write::opt_array_size(
+                    &self.last_known_elr,
+                    true,
+                    v >= 2,
+                    v,
+                    "last_known_elr",
+                ));
+                w.uvarint(7, "last_known_elr");
+                w.uvarint(s as u32, "last_known_elr");
+                w.opt_array(&self.last_known_elr, true, v >= 2, v, "last_known_elr");
             }
-            w.unknown_tags_before(&mut unknown, 8)?;
+            w.unknown_tags_before(&mut unknown, 8);
             if has_directories {
-                let s = rt::write::opt_array_size(&self.directories, true, v >= 1, v, "directories")?;
-                w.uvarint(8, "directories")?;
-                w.uvarint(s as u32, "directories")?;
-                w.opt_array(&self.directories, true, v, "directories")?;
+                let s = w.ok(rt::write::opt_array_size(
+                    &self.directories,
+                    true,
+                    v >= 1,
+                    v,
+                    "directories",
+                ));
+                w.uvarint(8, "directories");
+                w.uvarint(s as u32, "directories");
+                w.opt_array(&self.directories, true, v >= 1, v, "directories");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -808,9 +848,17 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<20>("partition_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.directories.is_none()) {
+                w.fail(rt::write::not_in_version("directories"));
+            }
+            if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+                w.fail(rt::write::not_in_version("eligible_leader_replicas"));
+            }
+            if !(v >= 2) && !(self.last_known_elr.is_none()) {
+                w.fail(rt::write::not_in_version("last_known_elr"));
+            }
+            if let Some(r) = w.run::<20>("partition_id") {
                 r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
                 r[4..20].copy_from_slice(self.topic_id.as_bytes());
             }
@@ -834,87 +882,118 @@ pub mod owned {
                 tags += usize::from(has_last_known_elr);
                 let has_directories = v >= 1 && !(self.directories.is_none());
                 tags += usize::from(has_directories);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_isr {
-                    let s = rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr")?;
-                    w.uvarint(0, "isr")?;
-                    w.uvarint(s as u32, "isr")?;
-                    rt::owned::write_opt_vec(w, self.isr.as_deref(), true, v, "isr")?;
+                    let s = w.ok(rt::owned::opt_vec_size(self.isr.as_deref(), true, true, v, "isr"));
+                    w.uvarint(0, "isr");
+                    w.uvarint(s as u32, "isr");
+                    rt::owned::write_opt_vec(w, self.isr.as_deref(), true, true, v, "isr");
                 }
-                w.unknown_tags_before(&mut unknown, 1)?;
+                w.unknown_tags_before(&mut unknown, 1);
                 if has_leader {
                     let s = 4;
-                    w.uvarint(1, "leader")?;
-                    w.uvarint(s as u32, "leader")?;
-                    w.i32(self.leader, "leader")?;
+                    w.uvarint(1, "leader");
+                    w.uvarint(s as u32, "leader");
+                    w.i32(self.leader, "leader");
                 }
-                w.unknown_tags_before(&mut unknown, 2)?;
+                w.unknown_tags_before(&mut unknown, 2);
                 if has_replicas {
-                    let s = rt::owned::opt_vec_size(self.replicas.as_deref(), true, true, v, "replicas")?;
-                    w.uvarint(2, "replicas")?;
-                    w.uvarint(s as u32, "replicas")?;
-                    rt::owned::write_opt_vec(w, self.replicas.as_deref(), true, v, "replicas")?;
+                    let s = w.ok(rt::owned::opt_vec_size(
+                        self.replicas.as_deref(),
+                        true,
+                        true,
+                        v,
+                        "replicas",
+                    ));
+                    w.uvarint(2, "replicas");
+                    w.uvarint(s as u32, "replicas");
+                    rt::owned::write_opt_vec(w, self.replicas.as_deref(), true, true, v, "replicas");
                 }
-                w.unknown_tags_before(&mut unknown, 3)?;
+                w.unknown_tags_before(&mut unknown, 3);
                 if has_removing_replicas {
-                    let s =
-                        rt::owned::opt_vec_size(self.removing_replicas.as_deref(), true, true, v, "removing_replicas")?;
-                    w.uvarint(3, "removing_replicas")?;
-                    w.uvarint(s as u32, "removing_replicas")?;
-                    rt::owned::write_opt_vec(w, self.removing_replicas.as_deref(), true, v, "removing_replicas")?;
+                    let s = w.ok(rt::owned::opt_vec_size(
+                        self.removing_replicas.as_deref(),
+                        true,
+                        true,
+                        v,
+                        "removing_replicas",
+                    ));
+                    w.uvarint(3, "removing_replicas");
+                    w.uvarint(s as u32, "removing_replicas");
+                    rt::owned::write_opt_vec(w, self.removing_replicas.as_deref(), true, true, v, "removing_replicas");
                 }
-                w.unknown_tags_before(&mut unknown, 4)?;
+                w.unknown_tags_before(&mut unknown, 4);
                 if has_adding_replicas {
-                    let s = rt::owned::opt_vec_size(self.adding_replicas.as_deref(), true, true, v, "adding_replicas")?;
-                    w.uvarint(4, "adding_replicas")?;
-                    w.uvarint(s as u32, "adding_replicas")?;
-                    rt::owned::write_opt_vec(w, self.adding_replicas.as_deref(), true, v, "adding_replicas")?;
+                    let s = w.ok(rt::owned::opt_vec_size(
+                        self.adding_replicas.as_deref(),
+                        true,
+                        true,
+                        v,
+                        "adding_replicas",
+                    ));
+                    w.uvarint(4, "adding_replicas");
+                    w.uvarint(s as u32, "adding_replicas");
+                    rt::owned::write_opt_vec(w, self.adding_replicas.as_deref(), true, true, v, "adding_replicas");
                 }
-                w.unknown_tags_before(&mut unknown, 5)?;
+                w.unknown_tags_before(&mut unknown, 5);
                 if has_leader_recovery_state {
                     let s = 1;
-                    w.uvarint(5, "leader_recovery_state")?;
-                    w.uvarint(s as u32, "leader_recovery_state")?;
-                    w.i8(self.leader_recovery_state, "leader_recovery_state")?;
+                    w.uvarint(5, "leader_recovery_state");
+                    w.uvarint(s as u32, "leader_recovery_state");
+                    w.i8(self.leader_recovery_state, "leader_recovery_state");
                 }
-                w.unknown_tags_before(&mut unknown, 6)?;
+                w.unknown_tags_before(&mut unknown, 6);
                 if has_eligible_leader_replicas {
-                    let s = rt::owned::opt_vec_size(
+                    let s = w.ok(rt::owned::opt_vec_size(
                         self.eligible_leader_replicas.as_deref(),
                         true,
                         v >= 2,
                         v,
                         "eligible_leader_replicas",
-                    )?;
-                    w.uvarint(6, "eligible_leader_replicas")?;
-                    w.uvarint(s as u32, "eligible_leader_replicas")?;
+                    ));
+                    w.uvarint(6, "eligible_leader_replicas");
+                    w.uvarint(s as u32, "eligible_leader_replicas");
                     rt::owned::write_opt_vec(
                         w,
                         self.eligible_leader_replicas.as_deref(),
                         true,
+                        v >= 2,
                         v,
                         "eligible_leader_replicas",
-                    )?;
+                    );
                 }
-                w.unknown_tags_before(&mut unknown, 7)?;
+                w.unknown_tags_before(&mut unknown, 7);
                 if has_last_known_elr {
-                    let s = rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
-                    w.uvarint(7, "last_known_elr")?;
-                    w.uvarint(s as u32, "last_known_elr")?;
-                    rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v, "last_known_elr")?;
+                    let s = w.ok(rt::owned::opt_vec_size(
+                        self.last_known_elr.as_deref(),
+                        true,
+                        v >= 2,
+                        v,
+                        "last_known_elr",
+                    ));
+                    w.uvarint(7, "last_known_elr");
+                    w.uvarint(s as u32, "last_known_elr");
+                    rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr");
                 }
-                w.unknown_tags_before(&mut unknown, 8)?;
+                w.unknown_tags_before(&mut unknown, 8);
                 if has_directories {
-                    let s = rt::owned::opt_vec_size(self.directories.as_deref(), true, v >= 1, v, "directories")?;
-                    w.uvarint(8, "directories")?;
-                    w.uvarint(s as u32, "directories")?;
-                    rt::owned::write_opt_vec(w, self.directories.as_deref(), true, v, "directories")?;
+                    let s = w.ok(rt::owned::opt_vec_size(
+                        self.directories.as_deref(),
+                        true,
+                        v >= 1,
+                        v,
+                        "directories",
+                    ));
+                    w.uvarint(8, "directories");
+                    w.uvarint(s as u32, "directories");
+                    rt::owned::write_opt_vec(w, self.directories.as_deref(), true, v >= 1, v, "directories");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

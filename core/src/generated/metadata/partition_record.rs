@@ -275,18 +275,27 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.partition_id, "partition_id")?;
-        w.uuid(self.topic_id, "topic_id")?;
-        w.array(&self.replicas, true, v, "replicas")?;
-        w.array(&self.isr, true, v, "isr")?;
-        w.array(&self.removing_replicas, true, v, "removing_replicas")?;
-        w.array(&self.adding_replicas, true, v, "adding_replicas")?;
-        w.i32(self.leader, "leader")?;
-        w.i32(self.leader_epoch, "leader_epoch")?;
-        w.i32(self.partition_epoch, "partition_epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.directories.is_empty()) {
+            w.fail(rt::write::not_in_version("directories"));
+        }
+        if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+            w.fail(rt::write::not_in_version("eligible_leader_replicas"));
+        }
+        if !(v >= 2) && !(self.last_known_elr.is_none()) {
+            w.fail(rt::write::not_in_version("last_known_elr"));
+        }
+        w.i32(self.partition_id, "partition_id");
+        w.uuid(self.topic_id, "topic_id");
+        w.array(&self.replicas, true, v, "replicas");
+        w.array(&self.isr, true, v, "isr");
+        w.array(&self.removing_replicas, true, v, "removing_replicas");
+        w.array(&self.adding_replicas, true, v, "adding_replicas");
+        w.i32(self.leader, "leader");
+        w.i32(self.leader_epoch, "leader_epoch");
+        w.i32(self.partition_epoch, "partition_epoch");
         if v >= 1 {
-            w.array(&self.directories, true, v, "directories")?;
+            w.array(&self.directories, true, v, "directories");
         }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
@@ -296,38 +305,51 @@ impl<'a> rt::Struct<'a> for PartitionRecord<'a> {
             tags += usize::from(has_eligible_leader_replicas);
             let has_last_known_elr = v >= 2 && !(self.last_known_elr.is_none());
             tags += usize::from(has_last_known_elr);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_leader_recovery_state {
                 let s = 1;
-                w.uvarint(0, "leader_recovery_state")?;
-                w.uvarint(s as u32, "leader_recovery_state")?;
-                w.i8(self.leader_recovery_state, "leader_recovery_state")?;
+                w.uvarint(0, "leader_recovery_state");
+                w.uvarint(s as u32, "leader_recovery_state");
+                w.i8(self.leader_recovery_state, "leader_recovery_state");
             }
-            w.unknown_tags_before(&mut unknown, 1)?;
+            w.unknown_tags_before(&mut unknown, 1);
             if has_eligible_leader_replicas {
-                let s = rt::write::opt_array_size(
+                let s = w.ok(rt::write::opt_array_size(
                     &self.eligible_leader_replicas,
                     true,
                     v >= 2,
                     v,
                     "eligible_leader_replicas",
-                )?;
-                w.uvarint(1, "eligible_leader_replicas")?;
-                w.uvarint(s as u32, "eligible_leader_replicas")?;
-                w.opt_array(&self.eligible_leader_replicas, true, v, "eligible_leader_replicas")?;
+                ));
+                w.uvarint(1, "eligible_leader_replicas");
+                w.uvarint(s as u32, "eligible_leader_replicas");
+                w.opt_array(
+                    &self.eligible_leader_replicas,
+                    true,
+                    v >= 2,
+                    v,
+                    "eligible_leader_replicas",
+                );
             }
-            w.unknown_tags_before(&mut unknown, 2)?;
+            w.unknown_tags_before(&mut unknown, 2);
             if has_last_known_elr {
-                let s = rt::write::opt_array_size(&self.last_known_elr, true, v >= 2, v, "last_known_elr")?;
-                w.uvarint(2, "last_known_elr")?;
-                w.uvarint(s as u32, "last_known_elr")?;
-                w.opt_array(&self.last_known_elr, true, v, "last_known_elr")?;
+                let s = w.ok(rt::write::opt_array_size(
+                    &self.last_known_elr,
+                    true,
+                    v >= 2,
+                    v,
+                    "last_known_elr",
+                ));
+                w.uvarint(2, "last_known_elr");
+                w.uvarint(s as u32, "last_known_elr");
+                w.opt_array(&self.last_known_elr, true, v >= 2, v, "last_known_elr");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -727,24 +749,31 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<20>("partition_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.directories.is_empty()) {
+                w.fail(rt::write::not_in_version("directories"));
+            }
+            if !(v >= 2) && !(self.eligible_leader_replicas.is_none()) {
+                w.fail(rt::write::not_in_version("eligible_leader_replicas"));
+            }
+            if !(v >= 2) && !(self.last_known_elr.is_none()) {
+                w.fail(rt::write::not_in_version("last_known_elr"));
+            }
+            if let Some(r) = w.run::<20>("partition_id") {
                 r[0..4].copy_from_slice(&self.partition_id.to_be_bytes());
                 r[4..20].copy_from_slice(self.topic_id.as_bytes());
             }
-            rt::owned::write_vec(w, &self.replicas, true, v, "replicas")?;
-            rt::owned::write_vec(w, &self.isr, true, v, "isr")?;
-            rt::owned::write_vec(w, &self.removing_replicas, true, v, "removing_replicas")?;
-            rt::owned::write_vec(w, &self.adding_replicas, true, v, "adding_replicas")?;
-            w.i32(self.leader, "leader")?;
-            {
-                let r = w.run::<8>("leader_epoch")?;
+            rt::owned::write_vec(w, &self.replicas, true, v, "replicas");
+            rt::owned::write_vec(w, &self.isr, true, v, "isr");
+            rt::owned::write_vec(w, &self.removing_replicas, true, v, "removing_replicas");
+            rt::owned::write_vec(w, &self.adding_replicas, true, v, "adding_replicas");
+            w.i32(self.leader, "leader");
+            if let Some(r) = w.run::<8>("leader_epoch") {
                 r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
                 r[4..8].copy_from_slice(&self.partition_epoch.to_be_bytes());
             }
             if v >= 1 {
-                rt::owned::write_vec(w, &self.directories, true, v, "directories")?;
+                rt::owned::write_vec(w, &self.directories, true, v, "directories");
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -754,44 +783,52 @@ pub mod owned {
                 tags += usize::from(has_eligible_leader_replicas);
                 let has_last_known_elr = v >= 2 && !(self.last_known_elr.is_none());
                 tags += usize::from(has_last_known_elr);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_leader_recovery_state {
                     let s = 1;
-                    w.uvarint(0, "leader_recovery_state")?;
-                    w.uvarint(s as u32, "leader_recovery_state")?;
-                    w.i8(self.leader_recovery_state, "leader_recovery_state")?;
+                    w.uvarint(0, "leader_recovery_state");
+                    w.uvarint(s as u32, "leader_recovery_state");
+                    w.i8(self.leader_recovery_state, "leader_recovery_state");
                 }
-                w.unknown_tags_before(&mut unknown, 1)?;
+                w.unknown_tags_before(&mut unknown, 1);
                 if has_eligible_leader_replicas {
-                    let s = rt::owned::opt_vec_size(
+                    let s = w.ok(rt::owned::opt_vec_size(
                         self.eligible_leader_replicas.as_deref(),
                         true,
                         v >= 2,
                         v,
                         "eligible_leader_replicas",
-                    )?;
-                    w.uvarint(1, "eligible_leader_replicas")?;
-                    w.uvarint(s as u32, "eligible_leader_replicas")?;
+                    ));
+                    w.uvarint(1, "eligible_leader_replicas");
+                    w.uvarint(s as u32, "eligible_leader_replicas");
                     rt::owned::write_opt_vec(
                         w,
                         self.eligible_leader_replicas.as_deref(),
                         true,
+                        v >= 2,
                         v,
                         "eligible_leader_replicas",
-                    )?;
+                    );
                 }
-                w.unknown_tags_before(&mut unknown, 2)?;
+                w.unknown_tags_before(&mut unknown, 2);
                 if has_last_known_elr {
-                    let s = rt::owned::opt_vec_size(self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr")?;
-                    w.uvarint(2, "last_known_elr")?;
-                    w.uvarint(s as u32, "last_known_elr")?;
-                    rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v, "last_known_elr")?;
+                    let s = w.ok(rt::owned::opt_vec_size(
+                        self.last_known_elr.as_deref(),
+                        true,
+                        v >= 2,
+                        v,
+                        "last_known_elr",
+                    ));
+                    w.uvarint(2, "last_known_elr");
+                    w.uvarint(s as u32, "last_known_elr");
+                    rt::owned::write_opt_vec(w, self.last_known_elr.as_deref(), true, v >= 2, v, "last_known_elr");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 

@@ -220,36 +220,46 @@ impl<'a> rt::Struct<'a> for RegisterBrokerRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.broker_id, "broker_id")?;
-        if v >= 2 {
-            w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 2) && !(self.is_migrating_zk_broker == false) {
+            w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
         }
-        w.uuid(self.incarnation_id, "incarnation_id")?;
-        w.i64(self.broker_epoch, "broker_epoch")?;
-        w.array(&self.end_points, true, v, "end_points")?;
-        w.array(&self.features, true, v, "features")?;
-        w.opt_str(self.rack, true, "rack")?;
-        w.bool(self.fenced, "fenced")?;
+        if !(v >= 1) && !(self.in_controlled_shutdown == false) {
+            w.fail(rt::write::not_in_version("in_controlled_shutdown"));
+        }
+        if !(v >= 3) && !(self.log_dirs.is_empty()) {
+            w.fail(rt::write::not_in_version("log_dirs"));
+        }
+        w.i32(self.broker_id, "broker_id");
+        if v >= 2 {
+            w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker");
+        }
+        w.uuid(self.incarnation_id, "incarnation_id");
+        w.i64(self.broker_epoch, "broker_epoch");
+        w.array(&self.end_points, true, v, "end_points");
+        w.array(&self.features, true, v, "features");
+        w.opt_str(self.rack, true, true, "rack");
+        w.bool(self.fenced, "fenced");
         if v >= 1 {
-            w.bool(self.in_controlled_shutdown, "in_controlled_shutdown")?;
+            w.bool(self.in_controlled_shutdown, "in_controlled_shutdown");
         }
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_log_dirs = v >= 3 && !(self.log_dirs.is_empty());
             tags += usize::from(has_log_dirs);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_log_dirs {
-                let s = rt::write::array_size(&self.log_dirs, true, v, "log_dirs")?;
-                w.uvarint(0, "log_dirs")?;
-                w.uvarint(s as u32, "log_dirs")?;
-                w.array(&self.log_dirs, true, v, "log_dirs")?;
+                let s = w.ok(rt::write::array_size(&self.log_dirs, true, v, "log_dirs"));
+                w.uvarint(0, "log_dirs");
+                w.uvarint(s as u32, "log_dirs");
+                w.array(&self.log_dirs, true, v, "log_dirs");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -397,15 +407,16 @@ impl<'a> rt::Struct<'a> for BrokerEndpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "end_points[].name")?;
-        w.str(self.host, true, "end_points[].host")?;
-        w.u16(self.port, "end_points[].port")?;
-        w.i16(self.security_protocol, "end_points[].security_protocol")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "end_points[].name");
+        w.str(self.host, true, "end_points[].host");
+        w.u16(self.port, "end_points[].port");
+        w.i16(self.security_protocol, "end_points[].security_protocol");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "end_points[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -541,14 +552,15 @@ impl<'a> rt::Struct<'a> for BrokerFeature<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "features[].name")?;
-        w.i16(self.min_supported_version, "features[].min_supported_version")?;
-        w.i16(self.max_supported_version, "features[].max_supported_version")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "features[].name");
+        w.i16(self.min_supported_version, "features[].min_supported_version");
+        w.i16(self.max_supported_version, "features[].max_supported_version");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1014,39 +1026,48 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.broker_id, "broker_id")?;
-            if v >= 2 {
-                w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 2) && !(self.is_migrating_zk_broker == false) {
+                w.fail(rt::write::not_in_version("is_migrating_zk_broker"));
             }
-            {
-                let r = w.run::<24>("incarnation_id")?;
+            if !(v >= 1) && !(self.in_controlled_shutdown == false) {
+                w.fail(rt::write::not_in_version("in_controlled_shutdown"));
+            }
+            if !(v >= 3) && !(self.log_dirs.is_empty()) {
+                w.fail(rt::write::not_in_version("log_dirs"));
+            }
+            w.i32(self.broker_id, "broker_id");
+            if v >= 2 {
+                w.bool(self.is_migrating_zk_broker, "is_migrating_zk_broker");
+            }
+            if let Some(r) = w.run::<24>("incarnation_id") {
                 r[0..16].copy_from_slice(self.incarnation_id.as_bytes());
                 r[16..24].copy_from_slice(&self.broker_epoch.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.end_points, true, v, "end_points")?;
-            rt::owned::write_vec(w, &self.features, true, v, "features")?;
-            w.opt_str(self.rack.as_deref(), true, "rack")?;
-            w.bool(self.fenced, "fenced")?;
+            rt::owned::write_vec(w, &self.end_points, true, v, "end_points");
+            rt::owned::write_vec(w, &self.features, true, v, "features");
+            w.opt_str(self.rack.as_deref(), true, true, "rack");
+            w.bool(self.fenced, "fenced");
             if v >= 1 {
-                w.bool(self.in_controlled_shutdown, "in_controlled_shutdown")?;
+                w.bool(self.in_controlled_shutdown, "in_controlled_shutdown");
             }
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_log_dirs = v >= 3 && !(self.log_dirs.is_empty());
                 tags += usize::from(has_log_dirs);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_log_dirs {
-                    let s = rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs")?;
-                    w.uvarint(0, "log_dirs")?;
-                    w.uvarint(s as u32, "log_dirs")?;
-                    rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs")?;
+                    let s = w.ok(rt::owned::vec_size(&self.log_dirs, true, v, "log_dirs"));
+                    w.uvarint(0, "log_dirs");
+                    w.uvarint(s as u32, "log_dirs");
+                    rt::owned::write_vec(w, &self.log_dirs, true, v, "log_dirs");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1090,6 +1111,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for BrokerEndpoint {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -1105,18 +1128,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "end_points[].name")?;
-            w.str(&self.host, true, "end_points[].host")?;
-            {
-                let r = w.run::<4>("end_points[].port")?;
-                r[0..2].copy_from_slice(&self.port.to_be_bytes());
-                r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "end_points[].name");
+            w.str(&self.host, true, "end_points[].host");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("end_points[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<4>("end_points[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "end_points[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -1156,6 +1188,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for BrokerFeature {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -1170,17 +1204,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "features[].name")?;
-            {
-                let r = w.run::<4>("features[].min_supported_version")?;
-                r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-                r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "features[].name");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("features[].min_supported_version") {
+                    r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<4>("features[].min_supported_version") {
+                    r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

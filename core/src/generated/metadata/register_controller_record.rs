@@ -122,16 +122,17 @@ impl<'a> rt::Struct<'a> for RegisterControllerRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.controller_id, "controller_id")?;
-        w.uuid(self.incarnation_id, "incarnation_id")?;
-        w.bool(self.zk_migration_ready, "zk_migration_ready")?;
-        w.array(&self.end_points, true, v, "end_points")?;
-        w.array(&self.features, true, v, "features")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.controller_id, "controller_id");
+        w.uuid(self.incarnation_id, "incarnation_id");
+        w.bool(self.zk_migration_ready, "zk_migration_ready");
+        w.array(&self.end_points, true, v, "end_points");
+        w.array(&self.features, true, v, "features");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -279,15 +280,16 @@ impl<'a> rt::Struct<'a> for ControllerEndpoint<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "end_points[].name")?;
-        w.str(self.host, true, "end_points[].host")?;
-        w.u16(self.port, "end_points[].port")?;
-        w.i16(self.security_protocol, "end_points[].security_protocol")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "end_points[].name");
+        w.str(self.host, true, "end_points[].host");
+        w.u16(self.port, "end_points[].port");
+        w.i16(self.security_protocol, "end_points[].security_protocol");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "end_points[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -423,14 +425,15 @@ impl<'a> rt::Struct<'a> for ControllerFeature<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "features[].name")?;
-        w.i16(self.min_supported_version, "features[].min_supported_version")?;
-        w.i16(self.max_supported_version, "features[].max_supported_version")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "features[].name");
+        w.i16(self.min_supported_version, "features[].min_supported_version");
+        w.i16(self.max_supported_version, "features[].max_supported_version");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -770,19 +773,19 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<21>("controller_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<21>("controller_id") {
                 r[0..4].copy_from_slice(&self.controller_id.to_be_bytes());
                 r[4..20].copy_from_slice(self.incarnation_id.as_bytes());
                 r[20] = u8::from(self.zk_migration_ready);
             }
-            rt::owned::write_vec(w, &self.end_points, true, v, "end_points")?;
-            rt::owned::write_vec(w, &self.features, true, v, "features")?;
+            rt::owned::write_vec(w, &self.end_points, true, v, "end_points");
+            rt::owned::write_vec(w, &self.features, true, v, "features");
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -826,6 +829,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ControllerEndpoint {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -841,18 +846,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "end_points[].name")?;
-            w.str(&self.host, true, "end_points[].host")?;
-            {
-                let r = w.run::<4>("end_points[].port")?;
-                r[0..2].copy_from_slice(&self.port.to_be_bytes());
-                r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "end_points[].name");
+            w.str(&self.host, true, "end_points[].host");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("end_points[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<4>("end_points[].port") {
+                    r[0..2].copy_from_slice(&self.port.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.security_protocol.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "end_points[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -892,6 +906,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ControllerFeature {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -906,17 +922,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "features[].name")?;
-            {
-                let r = w.run::<4>("features[].min_supported_version")?;
-                r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
-                r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "features[].name");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("features[].min_supported_version") {
+                    r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<4>("features[].min_supported_version") {
+                    r[0..2].copy_from_slice(&self.min_supported_version.to_be_bytes());
+                    r[2..4].copy_from_slice(&self.max_supported_version.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "features[]._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -121,17 +121,18 @@ impl<'a> rt::Struct<'a> for UserScramCredentialRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "name")?;
-        w.i8(self.mechanism, "mechanism")?;
-        w.bytes(self.salt, true, "salt")?;
-        w.bytes(self.stored_key, true, "stored_key")?;
-        w.bytes(self.server_key, true, "server_key")?;
-        w.i32(self.iterations, "iterations")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "name");
+        w.i8(self.mechanism, "mechanism");
+        w.bytes(self.salt, true, "salt");
+        w.bytes(self.stored_key, true, "stored_key");
+        w.bytes(self.server_key, true, "server_key");
+        w.i32(self.iterations, "iterations");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -351,17 +352,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "name")?;
-            w.i8(self.mechanism, "mechanism")?;
-            w.bytes(&self.salt, true, "salt")?;
-            w.bytes(&self.stored_key, true, "stored_key")?;
-            w.bytes(&self.server_key, true, "server_key")?;
-            w.i32(self.iterations, "iterations")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "name");
+            w.i8(self.mechanism, "mechanism");
+            w.bytes(&self.salt, true, "salt");
+            w.bytes(&self.stored_key, true, "stored_key");
+            w.bytes(&self.server_key, true, "server_key");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("iterations") {
+                    r[0..4].copy_from_slice(&self.iterations.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.iterations, "iterations");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

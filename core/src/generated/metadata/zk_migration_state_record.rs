@@ -92,12 +92,13 @@ impl<'a> rt::Struct<'a> for ZkMigrationStateRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i8(self.zk_migration_state, "zk_migration_state")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i8(self.zk_migration_state, "zk_migration_state");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -203,12 +204,20 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.i8(self.zk_migration_state, "zk_migration_state")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("zk_migration_state") {
+                    r[0..1].copy_from_slice(&self.zk_migration_state.to_be_bytes());
+                    r[1] = 0;
+                }
+            } else {
+                w.i8(self.zk_migration_state, "zk_migration_state");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

@@ -180,26 +180,39 @@ impl<'a> rt::Struct<'a> for QuorumStateData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v <= 0 {
-            w.str(self.cluster_id, true, "cluster_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 0) && !(self.cluster_id == "") {
+            w.fail(rt::write::not_in_version("cluster_id"));
         }
-        w.i32(self.leader_id, "leader_id")?;
-        w.i32(self.leader_epoch, "leader_epoch")?;
-        w.i32(self.voted_id, "voted_id")?;
+        if !(v >= 1) && !(self.voted_directory_id == rt::Uuid::nil()) {
+            w.fail(rt::write::not_in_version("voted_directory_id"));
+        }
+        if !(v <= 0) && !(self.applied_offset == 0_i64) {
+            w.fail(rt::write::not_in_version("applied_offset"));
+        }
+        if !(v <= 0) && !(self.current_voters.as_ref().is_some_and(|a| a.is_empty())) {
+            w.fail(rt::write::not_in_version("current_voters"));
+        }
+        if v <= 0 {
+            w.str(self.cluster_id, true, "cluster_id");
+        }
+        w.i32(self.leader_id, "leader_id");
+        w.i32(self.leader_epoch, "leader_epoch");
+        w.i32(self.voted_id, "voted_id");
         if v >= 1 {
-            w.uuid(self.voted_directory_id, "voted_directory_id")?;
+            w.uuid(self.voted_directory_id, "voted_directory_id");
         }
         if v <= 0 {
-            w.i64(self.applied_offset, "applied_offset")?;
+            w.i64(self.applied_offset, "applied_offset");
         }
         if v <= 0 {
-            w.opt_array(&self.current_voters, true, v, "current_voters")?;
+            w.opt_array(&self.current_voters, true, v <= 0, v, "current_voters");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -328,14 +341,18 @@ impl<'a> rt::Struct<'a> for Voter<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 0) && !(self.voter_id == 0_i32) {
+            w.fail(rt::write::not_in_version("current_voters[].voter_id"));
+        }
         if v <= 0 {
-            w.i32(self.voter_id, "current_voters[].voter_id")?;
+            w.i32(self.voter_id, "current_voters[].voter_id");
         }
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "current_voters[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -623,29 +640,41 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v <= 0 {
-                w.str(&self.cluster_id, true, "cluster_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 0) && !(self.cluster_id == "") {
+                w.fail(rt::write::not_in_version("cluster_id"));
             }
-            {
-                let r = w.run::<12>("leader_id")?;
+            if !(v >= 1) && !(self.voted_directory_id == rt::Uuid::nil()) {
+                w.fail(rt::write::not_in_version("voted_directory_id"));
+            }
+            if !(v <= 0) && !(self.applied_offset == 0_i64) {
+                w.fail(rt::write::not_in_version("applied_offset"));
+            }
+            if !(v <= 0) && !(self.current_voters.as_ref().is_some_and(|a| a.is_empty())) {
+                w.fail(rt::write::not_in_version("current_voters"));
+            }
+            if v <= 0 {
+                w.str(&self.cluster_id, true, "cluster_id");
+            }
+            if let Some(r) = w.run::<12>("leader_id") {
                 r[0..4].copy_from_slice(&self.leader_id.to_be_bytes());
                 r[4..8].copy_from_slice(&self.leader_epoch.to_be_bytes());
                 r[8..12].copy_from_slice(&self.voted_id.to_be_bytes());
             }
             if v >= 1 {
-                w.uuid(self.voted_directory_id, "voted_directory_id")?;
+                w.uuid(self.voted_directory_id, "voted_directory_id");
             }
             if v <= 0 {
-                w.i64(self.applied_offset, "applied_offset")?;
+                w.i64(self.applied_offset, "applied_offset");
             }
             if v <= 0 {
-                rt::owned::write_opt_vec(w, self.current_voters.as_deref(), true, v, "current_voters")?;
+                rt::owned::write_opt_vec(w, self.current_voters.as_deref(), true, v <= 0, v, "current_voters");
             }
             if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -677,6 +706,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for Voter {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -696,14 +727,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v <= 0 {
-                w.i32(self.voter_id, "current_voters[].voter_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 0) && !(self.voter_id == 0_i32) {
+                w.fail(rt::write::not_in_version("current_voters[].voter_id"));
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if v <= 0 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("current_voters[].voter_id") {
+                    r[0..4].copy_from_slice(&self.voter_id.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if v <= 0 {
+                    w.i32(self.voter_id, "current_voters[].voter_id");
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "current_voters[]._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

@@ -96,10 +96,10 @@ impl<'a> rt::Struct<'a> for ProducerSnapshot<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.u32(self.crc, "crc")?;
-        w.array(&self.producer_entries, false, v, "producer_entries")?;
-        Ok(())
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.u32(self.crc, "crc");
+        w.array(&self.producer_entries, false, v, "producer_entries");
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -276,19 +276,19 @@ impl<'a> rt::Struct<'a> for ProducerEntry<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i64(self.producer_id, "producer_entries[].producer_id")?;
-        w.i16(self.epoch, "producer_entries[].epoch")?;
-        w.i32(self.last_sequence, "producer_entries[].last_sequence")?;
-        w.i64(self.last_offset, "producer_entries[].last_offset")?;
-        w.i32(self.offset_delta, "producer_entries[].offset_delta")?;
-        w.i64(self.timestamp, "producer_entries[].timestamp")?;
-        w.i32(self.coordinator_epoch, "producer_entries[].coordinator_epoch")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i64(self.producer_id, "producer_entries[].producer_id");
+        w.i16(self.epoch, "producer_entries[].epoch");
+        w.i32(self.last_sequence, "producer_entries[].last_sequence");
+        w.i64(self.last_offset, "producer_entries[].last_offset");
+        w.i32(self.offset_delta, "producer_entries[].offset_delta");
+        w.i64(self.timestamp, "producer_entries[].timestamp");
+        w.i32(self.coordinator_epoch, "producer_entries[].coordinator_epoch");
         w.i64(
             self.current_txn_first_offset,
             "producer_entries[].current_txn_first_offset",
-        )?;
-        Ok(())
+        );
+        w.no_tags(self.unknown_tagged_fields.len(), "producer_entries[]._tagged_fields");
     }
 }
 
@@ -565,10 +565,10 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.u32(self.crc, "crc")?;
-            rt::owned::write_vec(w, &self.producer_entries, false, v, "producer_entries")?;
-            Ok(())
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.u32(self.crc, "crc");
+            rt::owned::write_vec(w, &self.producer_entries, false, v, "producer_entries");
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 
@@ -628,6 +628,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ProducerEntry {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 46;
@@ -637,9 +639,9 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<46>("producer_entries[].producer_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if let Some(r) = w.run::<46>("producer_entries[].producer_id") {
                 r[0..8].copy_from_slice(&self.producer_id.to_be_bytes());
                 r[8..10].copy_from_slice(&self.epoch.to_be_bytes());
                 r[10..14].copy_from_slice(&self.last_sequence.to_be_bytes());
@@ -649,7 +651,7 @@ pub mod owned {
                 r[34..38].copy_from_slice(&self.coordinator_epoch.to_be_bytes());
                 r[38..46].copy_from_slice(&self.current_txn_first_offset.to_be_bytes());
             }
-            Ok(())
+            w.no_tags(self.unknown_tagged_fields.len(), "producer_entries[]._tagged_fields");
         }
     }
 

@@ -211,33 +211,34 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        rt::Struct::write(&self.remote_log_segment_id, w, v)?;
-        w.i64(self.start_offset, "start_offset")?;
-        w.i64(self.end_offset, "end_offset")?;
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.max_timestamp_ms, "max_timestamp_ms")?;
-        w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
-        w.array(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
-        w.i32(self.segment_size_in_bytes, "segment_size_in_bytes")?;
-        w.opt_bytes(self.custom_metadata, true, "custom_metadata")?;
-        w.i8(self.remote_log_segment_state, "remote_log_segment_state")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        rt::Struct::write(&self.remote_log_segment_id, w, v);
+        w.i64(self.start_offset, "start_offset");
+        w.i64(self.end_offset, "end_offset");
+        w.i32(self.broker_id, "broker_id");
+        w.i64(self.max_timestamp_ms, "max_timestamp_ms");
+        w.i64(self.event_timestamp_ms, "event_timestamp_ms");
+        w.array(&self.segment_leader_epochs, true, v, "segment_leader_epochs");
+        w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
+        w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
+        w.i8(self.remote_log_segment_state, "remote_log_segment_state");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_txn_index_empty = true && !(self.txn_index_empty == false);
             tags += usize::from(has_txn_index_empty);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_txn_index_empty {
                 let s = 1;
-                w.uvarint(0, "txn_index_empty")?;
-                w.uvarint(s as u32, "txn_index_empty")?;
-                w.bool(self.txn_index_empty, "txn_index_empty")?;
+                w.uvarint(0, "txn_index_empty");
+                w.uvarint(s as u32, "txn_index_empty");
+                w.bool(self.txn_index_empty, "txn_index_empty");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -367,13 +368,14 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        rt::Struct::write(&self.topic_id_partition, w, v)?;
-        w.uuid(self.id, "remote_log_segment_id.id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        rt::Struct::write(&self.topic_id_partition, w, v);
+        w.uuid(self.id, "remote_log_segment_id.id");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "remote_log_segment_id._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -511,13 +513,17 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch")?;
-        w.i64(self.offset, "segment_leader_epochs[].offset")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch");
+        w.i64(self.offset, "segment_leader_epochs[].offset");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "segment_leader_epochs[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -670,14 +676,18 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-        w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id")?;
-        w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name");
+        w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id");
+        w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "remote_log_segment_id.topic_id_partition._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1161,36 +1171,36 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::OwnedStruct::write(&self.remote_log_segment_id, w, v)?;
-            {
-                let r = w.run::<36>("start_offset")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::OwnedStruct::write(&self.remote_log_segment_id, w, v);
+            if let Some(r) = w.run::<36>("start_offset") {
                 r[0..8].copy_from_slice(&self.start_offset.to_be_bytes());
                 r[8..16].copy_from_slice(&self.end_offset.to_be_bytes());
                 r[16..20].copy_from_slice(&self.broker_id.to_be_bytes());
                 r[20..28].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
                 r[28..36].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
-            w.i32(self.segment_size_in_bytes, "segment_size_in_bytes")?;
-            w.opt_bytes(self.custom_metadata.as_deref(), true, "custom_metadata")?;
-            w.i8(self.remote_log_segment_state, "remote_log_segment_state")?;
+            rt::owned::write_vec(w, &self.segment_leader_epochs, true, v, "segment_leader_epochs");
+            w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
+            w.opt_bytes(self.custom_metadata.as_deref(), true, true, "custom_metadata");
+            w.i8(self.remote_log_segment_state, "remote_log_segment_state");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_txn_index_empty = true && !(self.txn_index_empty == false);
                 tags += usize::from(has_txn_index_empty);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_txn_index_empty {
                     let s = 1;
-                    w.uvarint(0, "txn_index_empty")?;
-                    w.uvarint(s as u32, "txn_index_empty")?;
-                    w.bool(self.txn_index_empty, "txn_index_empty")?;
+                    w.uvarint(0, "txn_index_empty");
+                    w.uvarint(s as u32, "txn_index_empty");
+                    w.bool(self.txn_index_empty, "txn_index_empty");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1226,6 +1236,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for RemoteLogSegmentIdEntry {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -1240,13 +1252,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::OwnedStruct::write(&self.topic_id_partition, w, v)?;
-            w.uuid(self.id, "remote_log_segment_id.id")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::OwnedStruct::write(&self.topic_id_partition, w, v);
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<17>("remote_log_segment_id.id") {
+                    r[0..16].copy_from_slice(self.id.as_bytes());
+                    r[16] = 0;
+                }
+            } else {
+                w.uuid(self.id, "remote_log_segment_id.id");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "remote_log_segment_id._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1282,6 +1303,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for SegmentLeaderEpochEntry {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -1295,16 +1318,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("segment_leader_epochs[].leader_epoch")?;
-                r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<13>("segment_leader_epochs[].leader_epoch") {
+                    r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+                    r[12] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<12>("segment_leader_epochs[].leader_epoch") {
+                    r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "segment_leader_epochs[]._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -1344,6 +1379,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicIdPartitionEntry {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 20;
@@ -1360,17 +1397,29 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-            {
-                let r = w.run::<20>("remote_log_segment_id.topic_id_partition.id")?;
-                r[0..16].copy_from_slice(self.id.as_bytes());
-                r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "remote_log_segment_id.topic_id_partition.name");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<21>("remote_log_segment_id.topic_id_partition.id") {
+                    r[0..16].copy_from_slice(self.id.as_bytes());
+                    r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+                    r[20] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<20>("remote_log_segment_id.topic_id_partition.id") {
+                    r[0..16].copy_from_slice(self.id.as_bytes());
+                    r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "remote_log_segment_id.topic_id_partition._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

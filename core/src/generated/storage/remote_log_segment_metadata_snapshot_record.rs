@@ -212,33 +212,34 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataSnapshotRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.uuid(self.segment_id, "segment_id")?;
-        w.i64(self.start_offset, "start_offset")?;
-        w.i64(self.end_offset, "end_offset")?;
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.max_timestamp_ms, "max_timestamp_ms")?;
-        w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
-        w.array(&self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
-        w.i32(self.segment_size_in_bytes, "segment_size_in_bytes")?;
-        w.opt_bytes(self.custom_metadata, true, "custom_metadata")?;
-        w.i8(self.remote_log_segment_state, "remote_log_segment_state")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.uuid(self.segment_id, "segment_id");
+        w.i64(self.start_offset, "start_offset");
+        w.i64(self.end_offset, "end_offset");
+        w.i32(self.broker_id, "broker_id");
+        w.i64(self.max_timestamp_ms, "max_timestamp_ms");
+        w.i64(self.event_timestamp_ms, "event_timestamp_ms");
+        w.array(&self.segment_leader_epochs, true, v, "segment_leader_epochs");
+        w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
+        w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
+        w.i8(self.remote_log_segment_state, "remote_log_segment_state");
         if true {
             let mut tags = self.unknown_tagged_fields.len();
             let has_txn_index_empty = true && !(self.txn_index_empty == false);
             tags += usize::from(has_txn_index_empty);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_txn_index_empty {
                 let s = 1;
-                w.uvarint(0, "txn_index_empty")?;
-                w.uvarint(s as u32, "txn_index_empty")?;
-                w.bool(self.txn_index_empty, "txn_index_empty")?;
+                w.uvarint(0, "txn_index_empty");
+                w.uvarint(s as u32, "txn_index_empty");
+                w.bool(self.txn_index_empty, "txn_index_empty");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -376,13 +377,17 @@ impl<'a> rt::Struct<'a> for SegmentLeaderEpochEntry<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch")?;
-        w.i64(self.offset, "segment_leader_epochs[].offset")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.i32(self.leader_epoch, "segment_leader_epochs[].leader_epoch");
+        w.i64(self.offset, "segment_leader_epochs[].offset");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "segment_leader_epochs[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -756,9 +761,8 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<52>("segment_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if let Some(r) = w.run::<52>("segment_id") {
                 r[0..16].copy_from_slice(self.segment_id.as_bytes());
                 r[16..24].copy_from_slice(&self.start_offset.to_be_bytes());
                 r[24..32].copy_from_slice(&self.end_offset.to_be_bytes());
@@ -766,26 +770,27 @@ pub mod owned {
                 r[36..44].copy_from_slice(&self.max_timestamp_ms.to_be_bytes());
                 r[44..52].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
             }
-            rt::owned::write_vec(w, &self.segment_leader_epochs, true, v, "segment_leader_epochs")?;
-            w.i32(self.segment_size_in_bytes, "segment_size_in_bytes")?;
-            w.opt_bytes(self.custom_metadata.as_deref(), true, "custom_metadata")?;
-            w.i8(self.remote_log_segment_state, "remote_log_segment_state")?;
+            rt::owned::write_vec(w, &self.segment_leader_epochs, true, v, "segment_leader_epochs");
+            w.i32(self.segment_size_in_bytes, "segment_size_in_bytes");
+            w.opt_bytes(self.custom_metadata.as_deref(), true, true, "custom_metadata");
+            w.i8(self.remote_log_segment_state, "remote_log_segment_state");
             if true {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_txn_index_empty = true && !(self.txn_index_empty == false);
                 tags += usize::from(has_txn_index_empty);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_txn_index_empty {
                     let s = 1;
-                    w.uvarint(0, "txn_index_empty")?;
-                    w.uvarint(s as u32, "txn_index_empty")?;
-                    w.bool(self.txn_index_empty, "txn_index_empty")?;
+                    w.uvarint(0, "txn_index_empty");
+                    w.uvarint(s as u32, "txn_index_empty");
+                    w.bool(self.txn_index_empty, "txn_index_empty");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -821,6 +826,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for SegmentLeaderEpochEntry {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 12;
@@ -834,16 +841,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<12>("segment_leader_epochs[].leader_epoch")?;
-                r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
-                r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<13>("segment_leader_epochs[].leader_epoch") {
+                    r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+                    r[12] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<12>("segment_leader_epochs[].leader_epoch") {
+                    r[0..4].copy_from_slice(&self.leader_epoch.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.offset.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "segment_leader_epochs[]._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -126,16 +126,17 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentMetadataUpdateRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        rt::Struct::write(&self.remote_log_segment_id, w, v)?;
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
-        w.opt_bytes(self.custom_metadata, true, "custom_metadata")?;
-        w.i8(self.remote_log_segment_state, "remote_log_segment_state")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        rt::Struct::write(&self.remote_log_segment_id, w, v);
+        w.i32(self.broker_id, "broker_id");
+        w.i64(self.event_timestamp_ms, "event_timestamp_ms");
+        w.opt_bytes(self.custom_metadata, true, true, "custom_metadata");
+        w.i8(self.remote_log_segment_state, "remote_log_segment_state");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -265,13 +266,14 @@ impl<'a> rt::Struct<'a> for RemoteLogSegmentIdEntry<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        rt::Struct::write(&self.topic_id_partition, w, v)?;
-        w.uuid(self.id, "remote_log_segment_id.id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        rt::Struct::write(&self.topic_id_partition, w, v);
+        w.uuid(self.id, "remote_log_segment_id.id");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "remote_log_segment_id._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -424,14 +426,18 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-        w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id")?;
-        w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "remote_log_segment_id.topic_id_partition.name");
+        w.uuid(self.id, "remote_log_segment_id.topic_id_partition.id");
+        w.i32(self.partition, "remote_log_segment_id.topic_id_partition.partition");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "remote_log_segment_id.topic_id_partition._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -737,19 +743,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::OwnedStruct::write(&self.remote_log_segment_id, w, v)?;
-            {
-                let r = w.run::<12>("broker_id")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::OwnedStruct::write(&self.remote_log_segment_id, w, v);
+            if let Some(r) = w.run::<12>("broker_id") {
                 r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
                 r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
             }
-            w.opt_bytes(self.custom_metadata.as_deref(), true, "custom_metadata")?;
-            w.i8(self.remote_log_segment_state, "remote_log_segment_state")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.opt_bytes(self.custom_metadata.as_deref(), true, true, "custom_metadata");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<2>("remote_log_segment_state") {
+                    r[0..1].copy_from_slice(&self.remote_log_segment_state.to_be_bytes());
+                    r[1] = 0;
+                }
+            } else {
+                w.i8(self.remote_log_segment_state, "remote_log_segment_state");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -785,6 +798,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for RemoteLogSegmentIdEntry {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 16;
@@ -799,13 +814,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::OwnedStruct::write(&self.topic_id_partition, w, v)?;
-            w.uuid(self.id, "remote_log_segment_id.id")?;
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::OwnedStruct::write(&self.topic_id_partition, w, v);
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<17>("remote_log_segment_id.id") {
+                    r[0..16].copy_from_slice(self.id.as_bytes());
+                    r[16] = 0;
+                }
+            } else {
+                w.uuid(self.id, "remote_log_segment_id.id");
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "remote_log_segment_id._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -845,6 +869,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicIdPartitionEntry {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 20;
@@ -861,17 +887,29 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "remote_log_segment_id.topic_id_partition.name")?;
-            {
-                let r = w.run::<20>("remote_log_segment_id.topic_id_partition.id")?;
-                r[0..16].copy_from_slice(self.id.as_bytes());
-                r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "remote_log_segment_id.topic_id_partition.name");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<21>("remote_log_segment_id.topic_id_partition.id") {
+                    r[0..16].copy_from_slice(self.id.as_bytes());
+                    r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+                    r[20] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<20>("remote_log_segment_id.topic_id_partition.id") {
+                    r[0..16].copy_from_slice(self.id.as_bytes());
+                    r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "remote_log_segment_id.topic_id_partition._tagged_fields",
+                    );
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

@@ -119,15 +119,16 @@ impl<'a> rt::Struct<'a> for RemotePartitionDeleteMetadataRecord<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        rt::Struct::write(&self.topic_id_partition, w, v)?;
-        w.i32(self.broker_id, "broker_id")?;
-        w.i64(self.event_timestamp_ms, "event_timestamp_ms")?;
-        w.i8(self.remote_partition_delete_state, "remote_partition_delete_state")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        rt::Struct::write(&self.topic_id_partition, w, v);
+        w.i32(self.broker_id, "broker_id");
+        w.i64(self.event_timestamp_ms, "event_timestamp_ms");
+        w.i8(self.remote_partition_delete_state, "remote_partition_delete_state");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -278,14 +279,15 @@ impl<'a> rt::Struct<'a> for TopicIdPartitionEntry<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.name, true, "topic_id_partition.name")?;
-        w.uuid(self.id, "topic_id_partition.id")?;
-        w.i32(self.partition, "topic_id_partition.partition")?;
+    fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+        w.str(self.name, true, "topic_id_partition.name");
+        w.uuid(self.id, "topic_id_partition.id");
+        w.i32(self.partition, "topic_id_partition.partition");
         if true {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "topic_id_partition._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -523,18 +525,27 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::OwnedStruct::write(&self.topic_id_partition, w, v)?;
-            {
-                let r = w.run::<13>("broker_id")?;
-                r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
-                r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
-                r[12..13].copy_from_slice(&self.remote_partition_delete_state.to_be_bytes());
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            rt::OwnedStruct::write(&self.topic_id_partition, w, v);
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<14>("broker_id") {
+                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
+                    r[12..13].copy_from_slice(&self.remote_partition_delete_state.to_be_bytes());
+                    r[13] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<13>("broker_id") {
+                    r[0..4].copy_from_slice(&self.broker_id.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.event_timestamp_ms.to_be_bytes());
+                    r[12..13].copy_from_slice(&self.remote_partition_delete_state.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -574,6 +585,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TopicIdPartitionEntry {
+        const INLINE: bool = true;
+
         fn size(&self, _v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 20;
@@ -588,17 +601,26 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.name, true, "topic_id_partition.name")?;
-            {
-                let r = w.run::<20>("topic_id_partition.id")?;
-                r[0..16].copy_from_slice(self.id.as_bytes());
-                r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, _v: i16) {
+            w.str(&self.name, true, "topic_id_partition.name");
+            if true && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<21>("topic_id_partition.id") {
+                    r[0..16].copy_from_slice(self.id.as_bytes());
+                    r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+                    r[20] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<20>("topic_id_partition.id") {
+                    r[0..16].copy_from_slice(self.id.as_bytes());
+                    r[16..20].copy_from_slice(&self.partition.to_be_bytes());
+                }
+                if true {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "topic_id_partition._tagged_fields");
+                }
             }
-            if true {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 

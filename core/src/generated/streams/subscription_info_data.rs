@@ -229,34 +229,58 @@ impl<'a> rt::Struct<'a> for SubscriptionInfoData<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.version, "version")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 3) && !(self.latest_supported_version == -1_i32) {
+            w.fail(rt::write::not_in_version("latest_supported_version"));
+        }
+        if !(v <= 6) && !(self.prev_tasks.is_empty()) {
+            w.fail(rt::write::not_in_version("prev_tasks"));
+        }
+        if !(v <= 6) && !(self.standby_tasks.is_empty()) {
+            w.fail(rt::write::not_in_version("standby_tasks"));
+        }
+        if !(v >= 2) && !(self.user_end_point.is_empty()) {
+            w.fail(rt::write::not_in_version("user_end_point"));
+        }
+        if !(v >= 7) && !(self.task_offset_sums.is_empty()) {
+            w.fail(rt::write::not_in_version("task_offset_sums"));
+        }
+        if !(v >= 8) && !(self.unique_field == 0_i8) {
+            w.fail(rt::write::not_in_version("unique_field"));
+        }
+        if !(v >= 9) && !(self.error_code == 0_i32) {
+            w.fail(rt::write::not_in_version("error_code"));
+        }
+        if !(v >= 11) && !(self.client_tags.is_empty()) {
+            w.fail(rt::write::not_in_version("client_tags"));
+        }
+        w.i32(self.version, "version");
         if v >= 3 {
-            w.i32(self.latest_supported_version, "latest_supported_version")?;
+            w.i32(self.latest_supported_version, "latest_supported_version");
         }
-        w.uuid(self.process_id, "process_id")?;
+        w.uuid(self.process_id, "process_id");
         if v <= 6 {
-            w.array(&self.prev_tasks, false, v, "prev_tasks")?;
+            w.array(&self.prev_tasks, false, v, "prev_tasks");
         }
         if v <= 6 {
-            w.array(&self.standby_tasks, false, v, "standby_tasks")?;
+            w.array(&self.standby_tasks, false, v, "standby_tasks");
         }
         if v >= 2 {
-            w.bytes(self.user_end_point, false, "user_end_point")?;
+            w.bytes(self.user_end_point, false, "user_end_point");
         }
         if v >= 7 {
-            w.array(&self.task_offset_sums, false, v, "task_offset_sums")?;
+            w.array(&self.task_offset_sums, false, v, "task_offset_sums");
         }
         if v >= 8 {
-            w.i8(self.unique_field, "unique_field")?;
+            w.i8(self.unique_field, "unique_field");
         }
         if v >= 9 {
-            w.i32(self.error_code, "error_code")?;
+            w.i32(self.error_code, "error_code");
         }
         if v >= 11 {
-            w.array(&self.client_tags, false, v, "client_tags")?;
+            w.array(&self.client_tags, false, v, "client_tags");
         }
-        Ok(())
+        w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
     }
 }
 
@@ -400,14 +424,20 @@ impl<'a> rt::Struct<'a> for TaskId<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v <= 6 {
-            w.i32(self.topic_group_id, "prev_tasks[].topic_group_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v <= 6) && !(self.topic_group_id == 0_i32) {
+            w.fail(rt::write::not_in_version("prev_tasks[].topic_group_id"));
+        }
+        if !(v <= 6) && !(self.partition == 0_i32) {
+            w.fail(rt::write::not_in_version("prev_tasks[].partition"));
         }
         if v <= 6 {
-            w.i32(self.partition, "prev_tasks[].partition")?;
+            w.i32(self.topic_group_id, "prev_tasks[].topic_group_id");
         }
-        Ok(())
+        if v <= 6 {
+            w.i32(self.partition, "prev_tasks[].partition");
+        }
+        w.no_tags(self.unknown_tagged_fields.len(), "prev_tasks[]._tagged_fields");
     }
 }
 
@@ -642,18 +672,33 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 7) && !(self.topic_group_id == 0_i32) {
+            w.fail(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
+        }
+        if !(v >= 10) && !(self.partition == 0_i32) {
+            w.fail(rt::write::not_in_version("task_offset_sums[].partition"));
+        }
+        if !(v >= 10) && !(self.offset_sum == 0_i64) {
+            w.fail(rt::write::not_in_version("task_offset_sums[].offset_sum"));
+        }
+        if !(v >= 10) && !(self.named_topology == Some("")) {
+            w.fail(rt::write::not_in_version("task_offset_sums[].named_topology"));
+        }
+        if !((7..=9).contains(&v)) && !(self.partition_to_offset_sum.is_empty()) {
+            w.fail(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
+        }
         if v >= 7 {
-            w.i32(self.topic_group_id, "task_offset_sums[].topic_group_id")?;
+            w.i32(self.topic_group_id, "task_offset_sums[].topic_group_id");
         }
         if v >= 10 {
-            w.i32(self.partition, "task_offset_sums[].partition")?;
+            w.i32(self.partition, "task_offset_sums[].partition");
         }
         if v >= 10 {
-            w.i64(self.offset_sum, "task_offset_sums[].offset_sum")?;
+            w.i64(self.offset_sum, "task_offset_sums[].offset_sum");
         }
         if v >= 10 {
-            w.opt_str(self.named_topology, false, "task_offset_sums[].named_topology")?;
+            w.opt_str(self.named_topology, false, v >= 10, "task_offset_sums[].named_topology");
         }
         if (7..=9).contains(&v) {
             w.array(
@@ -661,9 +706,9 @@ impl<'a> rt::Struct<'a> for TaskOffsetSum<'a> {
                 false,
                 v,
                 "task_offset_sums[].partition_to_offset_sum",
-            )?;
+            );
         }
-        Ok(())
+        w.no_tags(self.unknown_tagged_fields.len(), "task_offset_sums[]._tagged_fields");
     }
 }
 
@@ -799,14 +844,20 @@ impl<'a> rt::Struct<'a> for ClientTag<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 11 {
-            w.bytes(self.key, false, "client_tags[].key")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 11) && !(self.key.is_empty()) {
+            w.fail(rt::write::not_in_version("client_tags[].key"));
+        }
+        if !(v >= 11) && !(self.value.is_empty()) {
+            w.fail(rt::write::not_in_version("client_tags[].value"));
         }
         if v >= 11 {
-            w.bytes(self.value, false, "client_tags[].value")?;
+            w.bytes(self.key, false, "client_tags[].key");
         }
-        Ok(())
+        if v >= 11 {
+            w.bytes(self.value, false, "client_tags[].value");
+        }
+        w.no_tags(self.unknown_tagged_fields.len(), "client_tags[]._tagged_fields");
     }
 }
 
@@ -962,17 +1013,30 @@ impl<'a> rt::Struct<'a> for PartitionToOffsetSum<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !((7..=9).contains(&v)) && !(self.partition == 0_i32) {
+            w.fail(rt::write::not_in_version(
+                "task_offset_sums[].partition_to_offset_sum[].partition",
+            ));
+        }
+        if !((7..=9).contains(&v)) && !(self.offset_sum == 0_i64) {
+            w.fail(rt::write::not_in_version(
+                "task_offset_sums[].partition_to_offset_sum[].offset_sum",
+            ));
+        }
         if (7..=9).contains(&v) {
-            w.i32(self.partition, "task_offset_sums[].partition_to_offset_sum[].partition")?;
+            w.i32(self.partition, "task_offset_sums[].partition_to_offset_sum[].partition");
         }
         if (7..=9).contains(&v) {
             w.i64(
                 self.offset_sum,
                 "task_offset_sums[].partition_to_offset_sum[].offset_sum",
-            )?;
+            );
         }
-        Ok(())
+        w.no_tags(
+            self.unknown_tagged_fields.len(),
+            "task_offset_sums[].partition_to_offset_sum[]._tagged_fields",
+        );
     }
 }
 
@@ -1551,34 +1615,58 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.i32(self.version, "version")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 3) && !(self.latest_supported_version == -1_i32) {
+                w.fail(rt::write::not_in_version("latest_supported_version"));
+            }
+            if !(v <= 6) && !(self.prev_tasks.is_empty()) {
+                w.fail(rt::write::not_in_version("prev_tasks"));
+            }
+            if !(v <= 6) && !(self.standby_tasks.is_empty()) {
+                w.fail(rt::write::not_in_version("standby_tasks"));
+            }
+            if !(v >= 2) && !(self.user_end_point.is_empty()) {
+                w.fail(rt::write::not_in_version("user_end_point"));
+            }
+            if !(v >= 7) && !(self.task_offset_sums.is_empty()) {
+                w.fail(rt::write::not_in_version("task_offset_sums"));
+            }
+            if !(v >= 8) && !(self.unique_field == 0_i8) {
+                w.fail(rt::write::not_in_version("unique_field"));
+            }
+            if !(v >= 9) && !(self.error_code == 0_i32) {
+                w.fail(rt::write::not_in_version("error_code"));
+            }
+            if !(v >= 11) && !(self.client_tags.is_empty()) {
+                w.fail(rt::write::not_in_version("client_tags"));
+            }
+            w.i32(self.version, "version");
             if v >= 3 {
-                w.i32(self.latest_supported_version, "latest_supported_version")?;
+                w.i32(self.latest_supported_version, "latest_supported_version");
             }
-            w.uuid(self.process_id, "process_id")?;
+            w.uuid(self.process_id, "process_id");
             if v <= 6 {
-                rt::owned::write_vec(w, &self.prev_tasks, false, v, "prev_tasks")?;
+                rt::owned::write_vec(w, &self.prev_tasks, false, v, "prev_tasks");
             }
             if v <= 6 {
-                rt::owned::write_vec(w, &self.standby_tasks, false, v, "standby_tasks")?;
+                rt::owned::write_vec(w, &self.standby_tasks, false, v, "standby_tasks");
             }
             if v >= 2 {
-                w.bytes(&self.user_end_point, false, "user_end_point")?;
+                w.bytes(&self.user_end_point, false, "user_end_point");
             }
             if v >= 7 {
-                rt::owned::write_vec(w, &self.task_offset_sums, false, v, "task_offset_sums")?;
+                rt::owned::write_vec(w, &self.task_offset_sums, false, v, "task_offset_sums");
             }
             if v >= 8 {
-                w.i8(self.unique_field, "unique_field")?;
+                w.i8(self.unique_field, "unique_field");
             }
             if v >= 9 {
-                w.i32(self.error_code, "error_code")?;
+                w.i32(self.error_code, "error_code");
             }
             if v >= 11 {
-                rt::owned::write_vec(w, &self.client_tags, false, v, "client_tags")?;
+                rt::owned::write_vec(w, &self.client_tags, false, v, "client_tags");
             }
-            Ok(())
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
     }
 
@@ -1614,6 +1702,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TaskId {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1635,13 +1725,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v <= 6 {
-                let r = w.run::<8>("prev_tasks[].topic_group_id")?;
-                r[0..4].copy_from_slice(&self.topic_group_id.to_be_bytes());
-                r[4..8].copy_from_slice(&self.partition.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v <= 6) && !(self.topic_group_id == 0_i32) {
+                w.fail(rt::write::not_in_version("prev_tasks[].topic_group_id"));
             }
-            Ok(())
+            if !(v <= 6) && !(self.partition == 0_i32) {
+                w.fail(rt::write::not_in_version("prev_tasks[].partition"));
+            }
+            if v <= 6 {
+                if let Some(r) = w.run::<8>("prev_tasks[].topic_group_id") {
+                    r[0..4].copy_from_slice(&self.topic_group_id.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.partition.to_be_bytes());
+                }
+            }
+            w.no_tags(self.unknown_tagged_fields.len(), "prev_tasks[]._tagged_fields");
         }
     }
 
@@ -1689,6 +1787,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TaskOffsetSum {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1738,21 +1838,39 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 7) && !(self.topic_group_id == 0_i32) {
+                w.fail(rt::write::not_in_version("task_offset_sums[].topic_group_id"));
+            }
+            if !(v >= 10) && !(self.partition == 0_i32) {
+                w.fail(rt::write::not_in_version("task_offset_sums[].partition"));
+            }
+            if !(v >= 10) && !(self.offset_sum == 0_i64) {
+                w.fail(rt::write::not_in_version("task_offset_sums[].offset_sum"));
+            }
+            if !(v >= 10) && !(self.named_topology.as_deref() == Some("")) {
+                w.fail(rt::write::not_in_version("task_offset_sums[].named_topology"));
+            }
+            if !((7..=9).contains(&v)) && !(self.partition_to_offset_sum.is_empty()) {
+                w.fail(rt::write::not_in_version("task_offset_sums[].partition_to_offset_sum"));
+            }
             if v >= 7 {
-                w.i32(self.topic_group_id, "task_offset_sums[].topic_group_id")?;
+                w.i32(self.topic_group_id, "task_offset_sums[].topic_group_id");
             }
             if v >= 10 {
-                let r = w.run::<12>("task_offset_sums[].partition")?;
-                r[0..4].copy_from_slice(&self.partition.to_be_bytes());
-                r[4..12].copy_from_slice(&self.offset_sum.to_be_bytes());
+                if let Some(r) = w.run::<12>("task_offset_sums[].partition") {
+                    r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.offset_sum.to_be_bytes());
+                }
             }
             if v >= 10 {
                 w.opt_str(
                     self.named_topology.as_deref(),
                     false,
+                    v >= 10,
                     "task_offset_sums[].named_topology",
-                )?;
+                );
             }
             if (7..=9).contains(&v) {
                 rt::owned::write_vec(
@@ -1761,9 +1879,9 @@ pub mod owned {
                     false,
                     v,
                     "task_offset_sums[].partition_to_offset_sum",
-                )?;
+                );
             }
-            Ok(())
+            w.no_tags(self.unknown_tagged_fields.len(), "task_offset_sums[]._tagged_fields");
         }
     }
 
@@ -1799,6 +1917,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for ClientTag {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1820,14 +1940,21 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 11 {
-                w.bytes(&self.key, false, "client_tags[].key")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 11) && !(self.key.is_empty()) {
+                w.fail(rt::write::not_in_version("client_tags[].key"));
+            }
+            if !(v >= 11) && !(self.value.is_empty()) {
+                w.fail(rt::write::not_in_version("client_tags[].value"));
             }
             if v >= 11 {
-                w.bytes(&self.value, false, "client_tags[].value")?;
+                w.bytes(&self.key, false, "client_tags[].key");
             }
-            Ok(())
+            if v >= 11 {
+                w.bytes(&self.value, false, "client_tags[].value");
+            }
+            w.no_tags(self.unknown_tagged_fields.len(), "client_tags[]._tagged_fields");
         }
     }
 
@@ -1863,6 +1990,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for PartitionToOffsetSum {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1890,13 +2019,28 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if (7..=9).contains(&v) {
-                let r = w.run::<12>("task_offset_sums[].partition_to_offset_sum[].partition")?;
-                r[0..4].copy_from_slice(&self.partition.to_be_bytes());
-                r[4..12].copy_from_slice(&self.offset_sum.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !((7..=9).contains(&v)) && !(self.partition == 0_i32) {
+                w.fail(rt::write::not_in_version(
+                    "task_offset_sums[].partition_to_offset_sum[].partition",
+                ));
             }
-            Ok(())
+            if !((7..=9).contains(&v)) && !(self.offset_sum == 0_i64) {
+                w.fail(rt::write::not_in_version(
+                    "task_offset_sums[].partition_to_offset_sum[].offset_sum",
+                ));
+            }
+            if (7..=9).contains(&v) {
+                if let Some(r) = w.run::<12>("task_offset_sums[].partition_to_offset_sum[].partition") {
+                    r[0..4].copy_from_slice(&self.partition.to_be_bytes());
+                    r[4..12].copy_from_slice(&self.offset_sum.to_be_bytes());
+                }
+            }
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "task_offset_sums[].partition_to_offset_sum[]._tagged_fields",
+            );
         }
     }
 

@@ -165,34 +165,51 @@ impl<'a> rt::Struct<'a> for NullableStructMessage<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.opt_struct(&self.nullable_struct, true, v, "nullable_struct")?;
-        w.opt_struct(&self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.nullable_struct3 == None) {
+            w.fail(rt::write::not_in_version("nullable_struct3"));
+        }
+        if !(v >= 1) && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT)) {
+            w.fail(rt::write::not_in_version("nullable_struct4"));
+        }
+        w.opt_struct(&self.nullable_struct, true, v, "nullable_struct");
+        w.opt_struct(&self.nullable_struct2, v >= 1, v, "nullable_struct2");
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
             let has_nullable_struct3 = true && !(self.nullable_struct3 == None);
             tags += usize::from(has_nullable_struct3);
             let has_nullable_struct4 = true && !(self.nullable_struct4 == Some(MyStruct4::DEFAULT));
             tags += usize::from(has_nullable_struct4);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_nullable_struct3 {
-                let s = rt::write::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
-                w.uvarint(0, "nullable_struct3")?;
-                w.uvarint(s as u32, "nullable_struct3")?;
-                w.opt_struct_tagged(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
+                let s = w.ok(rt::write::opt_struct_size(
+                    &self.nullable_struct3,
+                    v >= 1,
+                    v,
+                    "nullable_struct3",
+                ));
+                w.uvarint(0, "nullable_struct3");
+                w.uvarint(s as u32, "nullable_struct3");
+                w.opt_struct_tagged(&self.nullable_struct3, v >= 1, v, "nullable_struct3");
             }
-            w.unknown_tags_before(&mut unknown, 1)?;
+            w.unknown_tags_before(&mut unknown, 1);
             if has_nullable_struct4 {
-                let s = rt::write::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
-                w.uvarint(1, "nullable_struct4")?;
-                w.uvarint(s as u32, "nullable_struct4")?;
-                w.opt_struct_tagged(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
+                let s = w.ok(rt::write::opt_struct_size(
+                    &self.nullable_struct4,
+                    v >= 1,
+                    v,
+                    "nullable_struct4",
+                ));
+                w.uvarint(1, "nullable_struct4");
+                w.uvarint(s as u32, "nullable_struct4");
+                w.opt_struct_tagged(&self.nullable_struct4, v >= 1, v, "nullable_struct4");
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -320,13 +337,14 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.my_string, v >= 1, "nullable_struct.my_string")?;
-        w.i32(self.my_int, "nullable_struct.my_int")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.my_string, v >= 1, "nullable_struct.my_string");
+        w.i32(self.my_int, "nullable_struct.my_int");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -454,13 +472,14 @@ impl<'a> rt::Struct<'a> for MyStruct2<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.my_string, v >= 1, "nullable_struct2.my_string")?;
-        w.i32(self.my_int, "nullable_struct2.my_int")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.my_string, v >= 1, "nullable_struct2.my_string");
+        w.i32(self.my_int, "nullable_struct2.my_int");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -619,17 +638,24 @@ impl<'a> rt::Struct<'a> for MyStruct3<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 1 {
-            w.str(self.my_string, v >= 1, "nullable_struct3.my_string")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.my_string == "") {
+            w.fail(rt::write::not_in_version("nullable_struct3.my_string"));
+        }
+        if !(v >= 1) && !(self.my_int == 0_i32) {
+            w.fail(rt::write::not_in_version("nullable_struct3.my_int"));
         }
         if v >= 1 {
-            w.i32(self.my_int, "nullable_struct3.my_int")?;
+            w.str(self.my_string, v >= 1, "nullable_struct3.my_string");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.i32(self.my_int, "nullable_struct3.my_int");
         }
-        Ok(())
+        if v >= 1 {
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields");
+        }
     }
 }
 
@@ -788,17 +814,24 @@ impl<'a> rt::Struct<'a> for MyStruct4<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 1 {
-            w.str(self.my_string, v >= 1, "nullable_struct4.my_string")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.my_string == "") {
+            w.fail(rt::write::not_in_version("nullable_struct4.my_string"));
+        }
+        if !(v >= 1) && !(self.my_int == 0_i32) {
+            w.fail(rt::write::not_in_version("nullable_struct4.my_int"));
         }
         if v >= 1 {
-            w.i32(self.my_int, "nullable_struct4.my_int")?;
+            w.str(self.my_string, v >= 1, "nullable_struct4.my_string");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.i32(self.my_int, "nullable_struct4.my_int");
         }
-        Ok(())
+        if v >= 1 {
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields");
+        }
     }
 }
 
@@ -1174,34 +1207,51 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            rt::owned::write_opt_struct(w, &self.nullable_struct, true, v, "nullable_struct")?;
-            rt::owned::write_opt_struct(w, &self.nullable_struct2, v >= 1, v, "nullable_struct2")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.nullable_struct3 == None) {
+                w.fail(rt::write::not_in_version("nullable_struct3"));
+            }
+            if !(v >= 1) && !(self.nullable_struct4 == Some(MyStruct4::default())) {
+                w.fail(rt::write::not_in_version("nullable_struct4"));
+            }
+            rt::owned::write_opt_struct(w, &self.nullable_struct, true, v, "nullable_struct");
+            rt::owned::write_opt_struct(w, &self.nullable_struct2, v >= 1, v, "nullable_struct2");
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
                 let has_nullable_struct3 = true && !(self.nullable_struct3 == None);
                 tags += usize::from(has_nullable_struct3);
                 let has_nullable_struct4 = true && !(self.nullable_struct4 == Some(MyStruct4::default()));
                 tags += usize::from(has_nullable_struct4);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_nullable_struct3 {
-                    let s = rt::owned::opt_struct_size(&self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
-                    w.uvarint(0, "nullable_struct3")?;
-                    w.uvarint(s as u32, "nullable_struct3")?;
-                    rt::owned::write_opt_struct_tagged(w, &self.nullable_struct3, v >= 1, v, "nullable_struct3")?;
+                    let s = w.ok(rt::owned::opt_struct_size(
+                        &self.nullable_struct3,
+                        v >= 1,
+                        v,
+                        "nullable_struct3",
+                    ));
+                    w.uvarint(0, "nullable_struct3");
+                    w.uvarint(s as u32, "nullable_struct3");
+                    rt::owned::write_opt_struct_tagged(w, &self.nullable_struct3, v >= 1, v, "nullable_struct3");
                 }
-                w.unknown_tags_before(&mut unknown, 1)?;
+                w.unknown_tags_before(&mut unknown, 1);
                 if has_nullable_struct4 {
-                    let s = rt::owned::opt_struct_size(&self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
-                    w.uvarint(1, "nullable_struct4")?;
-                    w.uvarint(s as u32, "nullable_struct4")?;
-                    rt::owned::write_opt_struct_tagged(w, &self.nullable_struct4, v >= 1, v, "nullable_struct4")?;
+                    let s = w.ok(rt::owned::opt_struct_size(
+                        &self.nullable_struct4,
+                        v >= 1,
+                        v,
+                        "nullable_struct4",
+                    ));
+                    w.uvarint(1, "nullable_struct4");
+                    w.uvarint(s as u32, "nullable_struct4");
+                    rt::owned::write_opt_struct_tagged(w, &self.nullable_struct4, v >= 1, v, "nullable_struct4");
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -1237,6 +1287,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for MyStruct {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -1251,13 +1303,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.my_string, v >= 1, "nullable_struct.my_string")?;
-            w.i32(self.my_int, "nullable_struct.my_int")?;
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.my_string, v >= 1, "nullable_struct.my_string");
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("nullable_struct.my_int") {
+                    r[0..4].copy_from_slice(&self.my_int.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.my_int, "nullable_struct.my_int");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1293,6 +1354,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for MyStruct2 {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 4;
@@ -1307,13 +1370,22 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.my_string, v >= 1, "nullable_struct2.my_string")?;
-            w.i32(self.my_int, "nullable_struct2.my_int")?;
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.my_string, v >= 1, "nullable_struct2.my_string");
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("nullable_struct2.my_int") {
+                    r[0..4].copy_from_slice(&self.my_int.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                w.i32(self.my_int, "nullable_struct2.my_int");
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct2._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1349,6 +1421,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for MyStruct3 {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1374,17 +1448,32 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 1 {
-                w.str(&self.my_string, v >= 1, "nullable_struct3.my_string")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.my_string == "") {
+                w.fail(rt::write::not_in_version("nullable_struct3.my_string"));
+            }
+            if !(v >= 1) && !(self.my_int == 0_i32) {
+                w.fail(rt::write::not_in_version("nullable_struct3.my_int"));
             }
             if v >= 1 {
-                w.i32(self.my_int, "nullable_struct3.my_int")?;
+                w.str(&self.my_string, v >= 1, "nullable_struct3.my_string");
             }
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("nullable_struct3.my_int") {
+                    r[0..4].copy_from_slice(&self.my_int.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.i32(self.my_int, "nullable_struct3.my_int");
+                }
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct3._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 
@@ -1420,6 +1509,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for MyStruct4 {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -1445,17 +1536,32 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 1 {
-                w.str(&self.my_string, v >= 1, "nullable_struct4.my_string")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.my_string == "") {
+                w.fail(rt::write::not_in_version("nullable_struct4.my_string"));
+            }
+            if !(v >= 1) && !(self.my_int == 0_i32) {
+                w.fail(rt::write::not_in_version("nullable_struct4.my_int"));
             }
             if v >= 1 {
-                w.i32(self.my_int, "nullable_struct4.my_int")?;
+                w.str(&self.my_string, v >= 1, "nullable_struct4.my_string");
             }
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v >= 1) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("nullable_struct4.my_int") {
+                    r[0..4].copy_from_slice(&self.my_int.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if v >= 1 {
+                    w.i32(self.my_int, "nullable_struct4.my_int");
+                }
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "nullable_struct4._tagged_fields");
+                }
             }
-            Ok(())
         }
     }
 

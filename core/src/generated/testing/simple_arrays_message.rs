@@ -112,15 +112,19 @@ impl<'a> rt::Struct<'a> for SimpleArraysMessage<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 1 {
-            w.array(&self.goats, v >= 1, v, "goats")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.goats.is_empty()) {
+            w.fail(rt::write::not_in_version("goats"));
         }
-        w.array(&self.sheep, v >= 1, v, "sheep")?;
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.array(&self.goats, v >= 1, v, "goats");
         }
-        Ok(())
+        w.array(&self.sheep, v >= 1, v, "sheep");
+        if v >= 1 {
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+        }
     }
 }
 
@@ -268,17 +272,24 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.color == 0_i8) {
+            w.fail(rt::write::not_in_version("goats[].color"));
+        }
+        if !(v >= 2) && !(self.name == "") {
+            w.fail(rt::write::not_in_version("goats[].name"));
+        }
         if v >= 1 {
-            w.i8(self.color, "goats[].color")?;
+            w.i8(self.color, "goats[].color");
         }
         if v >= 2 {
-            w.str(self.name, v >= 1, "goats[].name")?;
+            w.str(self.name, v >= 1, "goats[].name");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "goats[]._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -463,15 +474,19 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 1 {
-                rt::owned::write_vec(w, &self.goats, v >= 1, v, "goats")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.goats.is_empty()) {
+                w.fail(rt::write::not_in_version("goats"));
             }
-            rt::owned::write_vec(w, &self.sheep, v >= 1, v, "sheep")?;
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                rt::owned::write_vec(w, &self.goats, v >= 1, v, "goats");
             }
-            Ok(())
+            rt::owned::write_vec(w, &self.sheep, v >= 1, v, "sheep");
+            if v >= 1 {
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
+            }
         }
     }
 
@@ -507,6 +522,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for StructArray {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -532,17 +549,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.color == 0_i8) {
+                w.fail(rt::write::not_in_version("goats[].color"));
+            }
+            if !(v >= 2) && !(self.name == "") {
+                w.fail(rt::write::not_in_version("goats[].name"));
+            }
             if v >= 1 {
-                w.i8(self.color, "goats[].color")?;
+                w.i8(self.color, "goats[].color");
             }
             if v >= 2 {
-                w.str(&self.name, v >= 1, "goats[].name")?;
+                w.str(&self.name, v >= 1, "goats[].name");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "goats[]._tagged_fields");
             }
-            Ok(())
         }
     }
 

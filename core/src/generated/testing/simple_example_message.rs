@@ -499,30 +499,81 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 1) && !(self.process_id == rt::Uuid::nil()) {
+            w.fail(rt::write::not_in_version("process_id"));
+        }
+        if !(v >= 1) && !(self.my_tagged_int_array.is_empty()) {
+            w.fail(rt::write::not_in_version("my_tagged_int_array"));
+        }
+        if !(v >= 1) && !(self.my_nullable_string == None) {
+            w.fail(rt::write::not_in_version("my_nullable_string"));
+        }
+        if !(v >= 1) && !(self.my_int16 == 123_i16) {
+            w.fail(rt::write::not_in_version("my_int16"));
+        }
+        if !(v >= 1) && !(self.my_float64.to_bits() == (12.34_f64).to_bits()) {
+            w.fail(rt::write::not_in_version("my_float64"));
+        }
+        if !(v >= 1) && !(self.my_string == "") {
+            w.fail(rt::write::not_in_version("my_string"));
+        }
+        if !(v >= 1) && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty())) {
+            w.fail(rt::write::not_in_version("my_bytes"));
+        }
+        if !(v >= 1) && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec)) {
+            w.fail(rt::write::not_in_version("tagged_uuid"));
+        }
+        if !(v >= 1) && !(self.tagged_long == 914172222550880202_i64) {
+            w.fail(rt::write::not_in_version("tagged_long"));
+        }
+        if !(v == 1) && !(self.zero_copy_byte_buffer.is_empty()) {
+            w.fail(rt::write::not_in_version("zero_copy_byte_buffer"));
+        }
+        if !(v == 1)
+            && !(self
+                .nullable_zero_copy_byte_buffer
+                .as_ref()
+                .is_some_and(|b| b.is_empty()))
+        {
+            w.fail(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
+        }
+        if !(v >= 2) && !(self.my_struct == MyStruct::DEFAULT) {
+            w.fail(rt::write::not_in_version("my_struct"));
+        }
+        if !(v >= 2) && !(self.my_tagged_struct == TaggedStruct::DEFAULT) {
+            w.fail(rt::write::not_in_version("my_tagged_struct"));
+        }
+        if !(v >= 1) && !(self.my_uint16 == 33000_u16) {
+            w.fail(rt::write::not_in_version("my_uint16"));
+        }
+        if !(v >= 1) && !(self.my_uint32 == 1234567_u32) {
+            w.fail(rt::write::not_in_version("my_uint32"));
+        }
         if v >= 1 {
-            w.uuid(self.process_id, "process_id")?;
+            w.uuid(self.process_id, "process_id");
         }
         if v == 1 {
-            w.bytes(self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer")?;
+            w.bytes(self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer");
         }
         if v == 1 {
             w.opt_bytes(
                 self.nullable_zero_copy_byte_buffer,
                 v >= 1,
+                v == 1,
                 "nullable_zero_copy_byte_buffer",
-            )?;
+            );
         }
         if v >= 2 {
-            rt::Struct::write(&self.my_struct, w, v)?;
+            rt::Struct::write(&self.my_struct, w, v);
         }
-        rt::Struct::write(&self.my_common_struct, w, v)?;
-        rt::Struct::write(&self.my_other_common_struct, w, v)?;
+        rt::Struct::write(&self.my_common_struct, w, v);
+        rt::Struct::write(&self.my_other_common_struct, w, v);
         if v >= 1 {
-            w.u16(self.my_uint16, "my_uint16")?;
+            w.u16(self.my_uint16, "my_uint16");
         }
         if v >= 1 {
-            w.u32(self.my_uint32, "my_uint32")?;
+            w.u32(self.my_uint32, "my_uint32");
         }
         if v >= 1 {
             let mut tags = self.unknown_tagged_fields.len();
@@ -548,84 +599,95 @@ impl<'a> rt::Struct<'a> for SimpleExampleMessage<'a> {
             let has_tagged_long_flexible_version_subset =
                 v >= 2 && !(self.tagged_long_flexible_version_subset == 0_i64);
             tags += usize::from(has_tagged_long_flexible_version_subset);
-            w.uvarint(tags as u32, "_tagged_fields")?;
+            w.uvarint(tags as u32, "_tagged_fields");
             let mut unknown = self.unknown_tagged_fields.iter().peekable();
-            w.unknown_tags_before(&mut unknown, 0)?;
+            w.unknown_tags_before(&mut unknown, 0);
             if has_my_tagged_int_array {
-                let s = rt::write::array_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
-                w.uvarint(0, "my_tagged_int_array")?;
-                w.uvarint(s as u32, "my_tagged_int_array")?;
-                w.array(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
+                let s = w.ok(rt::write::array_size(
+                    &self.my_tagged_int_array,
+                    true,
+                    v,
+                    "my_tagged_int_array",
+                ));
+                w.uvarint(0, "my_tagged_int_array");
+                w.uvarint(s as u32, "my_tagged_int_array");
+                w.array(&self.my_tagged_int_array, true, v, "my_tagged_int_array");
             }
-            w.unknown_tags_before(&mut unknown, 1)?;
+            w.unknown_tags_before(&mut unknown, 1);
             if has_my_nullable_string {
-                let s = rt::write::opt_str_size(self.my_nullable_string, true, v >= 1, "my_nullable_string")?;
-                w.uvarint(1, "my_nullable_string")?;
-                w.uvarint(s as u32, "my_nullable_string")?;
-                w.opt_str(self.my_nullable_string, true, "my_nullable_string")?;
+                let s = w.ok(rt::write::opt_str_size(
+                    self.my_nullable_string,
+                    true,
+                    v >= 1,
+                    "my_nullable_string",
+                ));
+                w.uvarint(1, "my_nullable_string");
+                w.uvarint(s as u32, "my_nullable_string");
+                w.opt_str(self.my_nullable_string, true, v >= 1, "my_nullable_string");
             }
-            w.unknown_tags_before(&mut unknown, 2)?;
+            w.unknown_tags_before(&mut unknown, 2);
             if has_my_int16 {
                 let s = 2;
-                w.uvarint(2, "my_int16")?;
-                w.uvarint(s as u32, "my_int16")?;
-                w.i16(self.my_int16, "my_int16")?;
+                w.uvarint(2, "my_int16");
+                w.uvarint(s as u32, "my_int16");
+                w.i16(self.my_int16, "my_int16");
             }
-            w.unknown_tags_before(&mut unknown, 3)?;
+            w.unknown_tags_before(&mut unknown, 3);
             if has_my_float64 {
                 let s = 8;
-                w.uvarint(3, "my_float64")?;
-                w.uvarint(s as u32, "my_float64")?;
-                w.f64(self.my_float64, "my_float64")?;
+                w.uvarint(3, "my_float64");
+                w.uvarint(s as u32, "my_float64");
+                w.f64(self.my_float64, "my_float64");
             }
-            w.unknown_tags_before(&mut unknown, 4)?;
+            w.unknown_tags_before(&mut unknown, 4);
             if has_my_string {
-                let s = rt::write::str_size(self.my_string, true, "my_string")?;
-                w.uvarint(4, "my_string")?;
-                w.uvarint(s as u32, "my_string")?;
-                w.str(self.my_string, true, "my_string")?;
+                let s = w.ok(rt::write::str_size(self.my_string, true, "my_string"));
+                w.uvarint(4, "my_string");
+                w.uvarint(s as u32, "my_string");
+                w.str(self.my_string, true, "my_string");
             }
-            w.unknown_tags_before(&mut unknown, 5)?;
+            w.unknown_tags_before(&mut unknown, 5);
             if has_my_bytes {
-                let s = rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes")?;
-                w.uvarint(5, "my_bytes")?;
-                w.uvarint(s as u32, "my_bytes")?;
-                w.opt_bytes(self.my_bytes, true, "my_bytes")?;
+                let s = w.ok(rt::write::opt_bytes_size(self.my_bytes, true, v >= 1, "my_bytes"));
+                w.uvarint(5, "my_bytes");
+                w.uvarint(s as u32, "my_bytes");
+                w.opt_bytes(self.my_bytes, true, v >= 1, "my_bytes");
             }
-            w.unknown_tags_before(&mut unknown, 6)?;
+            w.unknown_tags_before(&mut unknown, 6);
             if has_tagged_uuid {
                 let s = 16;
-                w.uvarint(6, "tagged_uuid")?;
-                w.uvarint(s as u32, "tagged_uuid")?;
-                w.uuid(self.tagged_uuid, "tagged_uuid")?;
+                w.uvarint(6, "tagged_uuid");
+                w.uvarint(s as u32, "tagged_uuid");
+                w.uuid(self.tagged_uuid, "tagged_uuid");
             }
-            w.unknown_tags_before(&mut unknown, 7)?;
+            w.unknown_tags_before(&mut unknown, 7);
             if has_tagged_long {
                 let s = 8;
-                w.uvarint(7, "tagged_long")?;
-                w.uvarint(s as u32, "tagged_long")?;
-                w.i64(self.tagged_long, "tagged_long")?;
+                w.uvarint(7, "tagged_long");
+                w.uvarint(s as u32, "tagged_long");
+                w.i64(self.tagged_long, "tagged_long");
             }
-            w.unknown_tags_before(&mut unknown, 8)?;
+            w.unknown_tags_before(&mut unknown, 8);
             if has_my_tagged_struct {
-                let s = rt::Struct::size(&self.my_tagged_struct, v)?;
-                w.uvarint(8, "my_tagged_struct")?;
-                w.uvarint(s as u32, "my_tagged_struct")?;
-                rt::Struct::write(&self.my_tagged_struct, w, v)?;
+                let s = w.ok(rt::Struct::size(&self.my_tagged_struct, v));
+                w.uvarint(8, "my_tagged_struct");
+                w.uvarint(s as u32, "my_tagged_struct");
+                rt::Struct::write(&self.my_tagged_struct, w, v);
             }
-            w.unknown_tags_before(&mut unknown, 9)?;
+            w.unknown_tags_before(&mut unknown, 9);
             if has_tagged_long_flexible_version_subset {
                 let s = 8;
-                w.uvarint(9, "tagged_long_flexible_version_subset")?;
-                w.uvarint(s as u32, "tagged_long_flexible_version_subset")?;
+                w.uvarint(9, "tagged_long_flexible_version_subset");
+                w.uvarint(s as u32, "tagged_long_flexible_version_subset");
                 w.i64(
                     self.tagged_long_flexible_version_subset,
                     "tagged_long_flexible_version_subset",
-                )?;
+                );
             }
-            w.unknown_tags_rest(&mut unknown)?;
+            w.unknown_tags_rest(&mut unknown);
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -781,17 +843,24 @@ impl<'a> rt::Struct<'a> for MyStruct<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        if v >= 2 {
-            w.i32(self.struct_id, "my_struct.struct_id")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 2) && !(self.struct_id == 0_i32) {
+            w.fail(rt::write::not_in_version("my_struct.struct_id"));
+        }
+        if !(v >= 2) && !(self.array_in_struct.is_empty()) {
+            w.fail(rt::write::not_in_version("my_struct.array_in_struct"));
         }
         if v >= 2 {
-            w.array(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct")?;
+            w.i32(self.struct_id, "my_struct.struct_id");
+        }
+        if v >= 2 {
+            w.array(&self.array_in_struct, v >= 1, v, "my_struct.array_in_struct");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -922,14 +991,18 @@ impl<'a> rt::Struct<'a> for TaggedStruct<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 2) && !(self.struct_id == "") {
+            w.fail(rt::write::not_in_version("my_tagged_struct.struct_id"));
+        }
         if v >= 2 {
-            w.str(self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
+            w.str(self.struct_id, v >= 1, "my_tagged_struct.struct_id");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1063,13 +1136,14 @@ impl<'a> rt::Struct<'a> for TestCommonStruct<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.i32(self.foo, "my_common_struct.foo")?;
-        w.i32(self.bar, "my_common_struct.bar")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.i32(self.foo, "my_common_struct.foo");
+        w.i32(self.bar, "my_common_struct.bar");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -1202,14 +1276,21 @@ impl<'a> rt::Struct<'a> for StructArray<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        if !(v >= 2) && !(self.array_field_id == 0_i32) {
+            w.fail(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
+        }
         if v >= 2 {
-            w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id")?;
+            w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id");
         }
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(
+                self.unknown_tagged_fields.len(),
+                "my_struct.array_in_struct[]._tagged_fields",
+            );
         }
-        Ok(())
     }
 }
 
@@ -1953,29 +2034,81 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 1) && !(self.process_id == rt::Uuid::nil()) {
+                w.fail(rt::write::not_in_version("process_id"));
+            }
+            if !(v >= 1) && !(self.my_tagged_int_array.is_empty()) {
+                w.fail(rt::write::not_in_version("my_tagged_int_array"));
+            }
+            if !(v >= 1) && !(self.my_nullable_string.is_none()) {
+                w.fail(rt::write::not_in_version("my_nullable_string"));
+            }
+            if !(v >= 1) && !(self.my_int16 == 123_i16) {
+                w.fail(rt::write::not_in_version("my_int16"));
+            }
+            if !(v >= 1) && !(self.my_float64.to_bits() == (12.34_f64).to_bits()) {
+                w.fail(rt::write::not_in_version("my_float64"));
+            }
+            if !(v >= 1) && !(self.my_string == "") {
+                w.fail(rt::write::not_in_version("my_string"));
+            }
+            if !(v >= 1) && !(self.my_bytes.as_ref().is_some_and(|b| b.is_empty())) {
+                w.fail(rt::write::not_in_version("my_bytes"));
+            }
+            if !(v >= 1) && !(self.tagged_uuid == rt::Uuid::from_u128(0x1f728a3b835344f6825ad1269b7bd6ec)) {
+                w.fail(rt::write::not_in_version("tagged_uuid"));
+            }
+            if !(v >= 1) && !(self.tagged_long == 914172222550880202_i64) {
+                w.fail(rt::write::not_in_version("tagged_long"));
+            }
+            if !(v == 1) && !(self.zero_copy_byte_buffer.is_empty()) {
+                w.fail(rt::write::not_in_version("zero_copy_byte_buffer"));
+            }
+            if !(v == 1)
+                && !(self
+                    .nullable_zero_copy_byte_buffer
+                    .as_ref()
+                    .is_some_and(|b| b.is_empty()))
+            {
+                w.fail(rt::write::not_in_version("nullable_zero_copy_byte_buffer"));
+            }
+            if !(v >= 2) && !(self.my_struct == MyStruct::default()) {
+                w.fail(rt::write::not_in_version("my_struct"));
+            }
+            if !(v >= 2) && !(self.my_tagged_struct == TaggedStruct::default()) {
+                w.fail(rt::write::not_in_version("my_tagged_struct"));
+            }
+            if !(v >= 1) && !(self.my_uint16 == 33000_u16) {
+                w.fail(rt::write::not_in_version("my_uint16"));
+            }
+            if !(v >= 1) && !(self.my_uint32 == 1234567_u32) {
+                w.fail(rt::write::not_in_version("my_uint32"));
+            }
             if v >= 1 {
-                w.uuid(self.process_id, "process_id")?;
+                w.uuid(self.process_id, "process_id");
             }
             if v == 1 {
-                w.bytes(&self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer")?;
+                w.bytes(&self.zero_copy_byte_buffer, v >= 1, "zero_copy_byte_buffer");
             }
             if v == 1 {
                 w.opt_bytes(
                     self.nullable_zero_copy_byte_buffer.as_deref(),
                     v >= 1,
+                    v == 1,
                     "nullable_zero_copy_byte_buffer",
-                )?;
+                );
             }
             if v >= 2 {
-                rt::OwnedStruct::write(&self.my_struct, w, v)?;
+                rt::OwnedStruct::write(&self.my_struct, w, v);
             }
-            rt::OwnedStruct::write(&self.my_common_struct, w, v)?;
-            rt::OwnedStruct::write(&self.my_other_common_struct, w, v)?;
+            rt::OwnedStruct::write(&self.my_common_struct, w, v);
+            rt::OwnedStruct::write(&self.my_other_common_struct, w, v);
             if v >= 1 {
-                let r = w.run::<6>("my_uint16")?;
-                r[0..2].copy_from_slice(&self.my_uint16.to_be_bytes());
-                r[2..6].copy_from_slice(&self.my_uint32.to_be_bytes());
+                if let Some(r) = w.run::<6>("my_uint16") {
+                    r[0..2].copy_from_slice(&self.my_uint16.to_be_bytes());
+                    r[2..6].copy_from_slice(&self.my_uint32.to_be_bytes());
+                }
             }
             if v >= 1 {
                 let mut tags = self.unknown_tagged_fields.len();
@@ -2001,89 +2134,100 @@ pub mod owned {
                 let has_tagged_long_flexible_version_subset =
                     v >= 2 && !(self.tagged_long_flexible_version_subset == 0_i64);
                 tags += usize::from(has_tagged_long_flexible_version_subset);
-                w.uvarint(tags as u32, "_tagged_fields")?;
+                w.uvarint(tags as u32, "_tagged_fields");
                 let mut unknown = self.unknown_tagged_fields.iter().peekable();
-                w.unknown_tags_before(&mut unknown, 0)?;
+                w.unknown_tags_before(&mut unknown, 0);
                 if has_my_tagged_int_array {
-                    let s = rt::owned::vec_size(&self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
-                    w.uvarint(0, "my_tagged_int_array")?;
-                    w.uvarint(s as u32, "my_tagged_int_array")?;
-                    rt::owned::write_vec(w, &self.my_tagged_int_array, true, v, "my_tagged_int_array")?;
+                    let s = w.ok(rt::owned::vec_size(
+                        &self.my_tagged_int_array,
+                        true,
+                        v,
+                        "my_tagged_int_array",
+                    ));
+                    w.uvarint(0, "my_tagged_int_array");
+                    w.uvarint(s as u32, "my_tagged_int_array");
+                    rt::owned::write_vec(w, &self.my_tagged_int_array, true, v, "my_tagged_int_array");
                 }
-                w.unknown_tags_before(&mut unknown, 1)?;
+                w.unknown_tags_before(&mut unknown, 1);
                 if has_my_nullable_string {
-                    let s = rt::write::opt_str_size(
+                    let s = w.ok(rt::write::opt_str_size(
                         self.my_nullable_string.as_deref(),
                         true,
                         v >= 1,
                         "my_nullable_string",
-                    )?;
-                    w.uvarint(1, "my_nullable_string")?;
-                    w.uvarint(s as u32, "my_nullable_string")?;
-                    w.opt_str(self.my_nullable_string.as_deref(), true, "my_nullable_string")?;
+                    ));
+                    w.uvarint(1, "my_nullable_string");
+                    w.uvarint(s as u32, "my_nullable_string");
+                    w.opt_str(self.my_nullable_string.as_deref(), true, v >= 1, "my_nullable_string");
                 }
-                w.unknown_tags_before(&mut unknown, 2)?;
+                w.unknown_tags_before(&mut unknown, 2);
                 if has_my_int16 {
                     let s = 2;
-                    w.uvarint(2, "my_int16")?;
-                    w.uvarint(s as u32, "my_int16")?;
-                    w.i16(self.my_int16, "my_int16")?;
+                    w.uvarint(2, "my_int16");
+                    w.uvarint(s as u32, "my_int16");
+                    w.i16(self.my_int16, "my_int16");
                 }
-                w.unknown_tags_before(&mut unknown, 3)?;
+                w.unknown_tags_before(&mut unknown, 3);
                 if has_my_float64 {
                     let s = 8;
-                    w.uvarint(3, "my_float64")?;
-                    w.uvarint(s as u32, "my_float64")?;
-                    w.f64(self.my_float64, "my_float64")?;
+                    w.uvarint(3, "my_float64");
+                    w.uvarint(s as u32, "my_float64");
+                    w.f64(self.my_float64, "my_float64");
                 }
-                w.unknown_tags_before(&mut unknown, 4)?;
+                w.unknown_tags_before(&mut unknown, 4);
                 if has_my_string {
-                    let s = rt::write::str_size(&self.my_string, true, "my_string")?;
-                    w.uvarint(4, "my_string")?;
-                    w.uvarint(s as u32, "my_string")?;
-                    w.str(&self.my_string, true, "my_string")?;
+                    let s = w.ok(rt::write::str_size(&self.my_string, true, "my_string"));
+                    w.uvarint(4, "my_string");
+                    w.uvarint(s as u32, "my_string");
+                    w.str(&self.my_string, true, "my_string");
                 }
-                w.unknown_tags_before(&mut unknown, 5)?;
+                w.unknown_tags_before(&mut unknown, 5);
                 if has_my_bytes {
-                    let s = rt::write::opt_bytes_size(self.my_bytes.as_deref(), true, v >= 1, "my_bytes")?;
-                    w.uvarint(5, "my_bytes")?;
-                    w.uvarint(s as u32, "my_bytes")?;
-                    w.opt_bytes(self.my_bytes.as_deref(), true, "my_bytes")?;
+                    let s = w.ok(rt::write::opt_bytes_size(
+                        self.my_bytes.as_deref(),
+                        true,
+                        v >= 1,
+                        "my_bytes",
+                    ));
+                    w.uvarint(5, "my_bytes");
+                    w.uvarint(s as u32, "my_bytes");
+                    w.opt_bytes(self.my_bytes.as_deref(), true, v >= 1, "my_bytes");
                 }
-                w.unknown_tags_before(&mut unknown, 6)?;
+                w.unknown_tags_before(&mut unknown, 6);
                 if has_tagged_uuid {
                     let s = 16;
-                    w.uvarint(6, "tagged_uuid")?;
-                    w.uvarint(s as u32, "tagged_uuid")?;
-                    w.uuid(self.tagged_uuid, "tagged_uuid")?;
+                    w.uvarint(6, "tagged_uuid");
+                    w.uvarint(s as u32, "tagged_uuid");
+                    w.uuid(self.tagged_uuid, "tagged_uuid");
                 }
-                w.unknown_tags_before(&mut unknown, 7)?;
+                w.unknown_tags_before(&mut unknown, 7);
                 if has_tagged_long {
                     let s = 8;
-                    w.uvarint(7, "tagged_long")?;
-                    w.uvarint(s as u32, "tagged_long")?;
-                    w.i64(self.tagged_long, "tagged_long")?;
+                    w.uvarint(7, "tagged_long");
+                    w.uvarint(s as u32, "tagged_long");
+                    w.i64(self.tagged_long, "tagged_long");
                 }
-                w.unknown_tags_before(&mut unknown, 8)?;
+                w.unknown_tags_before(&mut unknown, 8);
                 if has_my_tagged_struct {
-                    let s = rt::OwnedStruct::size(&self.my_tagged_struct, v)?;
-                    w.uvarint(8, "my_tagged_struct")?;
-                    w.uvarint(s as u32, "my_tagged_struct")?;
-                    rt::OwnedStruct::write(&self.my_tagged_struct, w, v)?;
+                    let s = w.ok(rt::OwnedStruct::size(&self.my_tagged_struct, v));
+                    w.uvarint(8, "my_tagged_struct");
+                    w.uvarint(s as u32, "my_tagged_struct");
+                    rt::OwnedStruct::write(&self.my_tagged_struct, w, v);
                 }
-                w.unknown_tags_before(&mut unknown, 9)?;
+                w.unknown_tags_before(&mut unknown, 9);
                 if has_tagged_long_flexible_version_subset {
                     let s = 8;
-                    w.uvarint(9, "tagged_long_flexible_version_subset")?;
-                    w.uvarint(s as u32, "tagged_long_flexible_version_subset")?;
+                    w.uvarint(9, "tagged_long_flexible_version_subset");
+                    w.uvarint(s as u32, "tagged_long_flexible_version_subset");
                     w.i64(
                         self.tagged_long_flexible_version_subset,
                         "tagged_long_flexible_version_subset",
-                    )?;
+                    );
                 }
-                w.unknown_tags_rest(&mut unknown)?;
+                w.unknown_tags_rest(&mut unknown);
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2119,6 +2263,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for MyStruct {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2144,17 +2290,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 2 {
-                w.i32(self.struct_id, "my_struct.struct_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 2) && !(self.struct_id == 0_i32) {
+                w.fail(rt::write::not_in_version("my_struct.struct_id"));
+            }
+            if !(v >= 2) && !(self.array_in_struct.is_empty()) {
+                w.fail(rt::write::not_in_version("my_struct.array_in_struct"));
             }
             if v >= 2 {
-                rt::owned::write_vec(w, &self.array_in_struct, v >= 1, v, "my_struct.array_in_struct")?;
+                w.i32(self.struct_id, "my_struct.struct_id");
+            }
+            if v >= 2 {
+                rt::owned::write_vec(w, &self.array_in_struct, v >= 1, v, "my_struct.array_in_struct");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "my_struct._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2186,6 +2340,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TaggedStruct {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2205,14 +2361,19 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 2) && !(self.struct_id == "") {
+                w.fail(rt::write::not_in_version("my_tagged_struct.struct_id"));
+            }
             if v >= 2 {
-                w.str(&self.struct_id, v >= 1, "my_tagged_struct.struct_id")?;
+                w.str(&self.struct_id, v >= 1, "my_tagged_struct.struct_id");
             }
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "my_tagged_struct._tagged_fields");
             }
-            Ok(())
         }
     }
 
@@ -2248,6 +2409,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for TestCommonStruct {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 8;
@@ -2261,16 +2424,25 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            {
-                let r = w.run::<8>("my_common_struct.foo")?;
-                r[0..4].copy_from_slice(&self.foo.to_be_bytes());
-                r[4..8].copy_from_slice(&self.bar.to_be_bytes());
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if v >= 1 && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<9>("my_common_struct.foo") {
+                    r[0..4].copy_from_slice(&self.foo.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.bar.to_be_bytes());
+                    r[8] = 0;
+                }
+            } else {
+                if let Some(r) = w.run::<8>("my_common_struct.foo") {
+                    r[0..4].copy_from_slice(&self.foo.to_be_bytes());
+                    r[4..8].copy_from_slice(&self.bar.to_be_bytes());
+                }
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(self.unknown_tagged_fields.len(), "my_common_struct._tagged_fields");
+                }
             }
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
-            }
-            Ok(())
         }
     }
 
@@ -2302,6 +2474,8 @@ pub mod owned {
     }
 
     impl rt::OwnedStruct for StructArray {
+        const INLINE: bool = true;
+
         fn size(&self, v: i16) -> Result<usize, rt::EncodeError> {
             #[allow(unused_mut)]
             let mut n: usize = 0;
@@ -2323,14 +2497,29 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            if v >= 2 {
-                w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id")?;
+        #[inline]
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            if !(v >= 2) && !(self.array_field_id == 0_i32) {
+                w.fail(rt::write::not_in_version("my_struct.array_in_struct[].array_field_id"));
             }
-            if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            if (v >= 2) && (v >= 1) && self.unknown_tagged_fields.is_empty() {
+                if let Some(r) = w.run::<5>("my_struct.array_in_struct[].array_field_id") {
+                    r[0..4].copy_from_slice(&self.array_field_id.to_be_bytes());
+                    r[4] = 0;
+                }
+            } else {
+                if v >= 2 {
+                    w.i32(self.array_field_id, "my_struct.array_in_struct[].array_field_id");
+                }
+                if v >= 1 {
+                    w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+                } else {
+                    w.no_tags(
+                        self.unknown_tagged_fields.len(),
+                        "my_struct.array_in_struct[]._tagged_fields",
+                    );
+                }
             }
-            Ok(())
         }
     }
 

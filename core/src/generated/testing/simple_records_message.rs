@@ -101,13 +101,14 @@ impl<'a> rt::Struct<'a> for SimpleRecordsMessage<'a> {
         Ok(n)
     }
 
-    fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-        w.str(self.topic, v >= 1, "topic")?;
-        w.opt_bytes(self.record_set, v >= 1, "record_set")?;
+    fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+        w.str(self.topic, v >= 1, "topic");
+        w.opt_bytes(self.record_set, v >= 1, true, "record_set");
         if v >= 1 {
-            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+            w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+        } else {
+            w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
         }
-        Ok(())
     }
 }
 
@@ -237,13 +238,14 @@ pub mod owned {
             Ok(n)
         }
 
-        fn write(&self, w: &mut rt::Writer<'_>, v: i16) -> Result<(), rt::EncodeError> {
-            w.str(&self.topic, v >= 1, "topic")?;
-            w.opt_bytes(self.record_set.as_deref(), v >= 1, "record_set")?;
+        fn write(&self, w: &mut rt::Writer<'_>, v: i16) {
+            w.str(&self.topic, v >= 1, "topic");
+            w.opt_bytes(self.record_set.as_deref(), v >= 1, true, "record_set");
             if v >= 1 {
-                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter())?;
+                w.unknown_tags_only(self.unknown_tagged_fields.len(), self.unknown_tagged_fields.iter());
+            } else {
+                w.no_tags(self.unknown_tagged_fields.len(), "_tagged_fields");
             }
-            Ok(())
         }
     }
 
