@@ -2,8 +2,7 @@
 //! fixed-width elements (a replica set, an ISR with its broker epochs) are stored inline, so a
 //! metadata response allocates once per array of structs, not once per partition.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+mod common;
 
 use kafka_wire::messages::alter_partition_request::owned::{AlterPartitionRequest, BrokerState, PartitionData, TopicData};
 use kafka_wire::messages::metadata_response::owned::{
@@ -11,35 +10,11 @@ use kafka_wire::messages::metadata_response::owned::{
 };
 use kafka_wire::{OwnedMessage, SmallVec, Uuid};
 
-struct Counting;
-// Per thread: tests run in parallel, and only this thread's decode is counted.
-thread_local!(static ARMED: Cell<bool> = const { Cell::new(false) });
-thread_local!(static ALLOCS: Cell<usize> = const { Cell::new(0) });
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        if ARMED.try_with(|a| a.get()).unwrap_or(false) {
-            let _ = ALLOCS.try_with(|n| n.set(n.get() + 1));
-        }
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
 /// Decodes `bytes` as owned `M` at `v` (it must equal `expect`); returns the allocations made.
 fn allocations<M: OwnedMessage + PartialEq + std::fmt::Debug>(bytes: &[u8], v: i16, expect: &M) -> usize {
-    let before = ALLOCS.with(|n| n.get());
-    ARMED.with(|a| a.set(true));
-    let m = M::parse(bytes, v);
-    ARMED.with(|a| a.set(false));
-    let used = ALLOCS.with(|n| n.get()) - before;
+    let (m, used) = common::counted(|| M::parse(bytes, v));
     assert_eq!(&m.expect("decodes"), expect);
-    used
+    used.allocs
 }
 
 fn metadata(topics: usize, partitions: usize, replicas: usize, name_len: usize) -> MetadataResponse {

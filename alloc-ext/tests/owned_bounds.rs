@@ -2,8 +2,7 @@
 //! against the bytes that remain: an input that claims 2^31 elements or a 2 GiB string fails at
 //! once with a typed error and allocates no more than a small multiple of its own size.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+mod common;
 
 use kafka_wire::messages::alter_partition_request::owned::AlterPartitionRequest;
 use kafka_wire::messages::metadata_request::owned::MetadataRequest;
@@ -11,34 +10,10 @@ use kafka_wire::messages::produce_request::owned::ProduceRequest;
 use kafka_wire::messages::sasl_authenticate_request::owned::SaslAuthenticateRequest;
 use kafka_wire::{DecodeErrorKind, OwnedMessage};
 
-struct Counting;
-// Per thread: tests run in parallel, and only this thread's decode is counted.
-thread_local!(static ARMED: Cell<bool> = const { Cell::new(false) });
-thread_local!(static BYTES: Cell<usize> = const { Cell::new(0) });
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        if ARMED.try_with(|a| a.get()).unwrap_or(false) {
-            let _ = BYTES.try_with(|n| n.set(n.get() + l.size()));
-        }
-        unsafe { System.alloc(l) }
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
 /// Parses `input` as owned `M` at `v`, returning the error kind and the bytes allocated.
 fn hostile<M: OwnedMessage + std::fmt::Debug>(input: &[u8], v: i16) -> (DecodeErrorKind, usize) {
-    let before = BYTES.with(|n| n.get());
-    ARMED.with(|a| a.set(true));
-    let r = M::parse(input, v);
-    ARMED.with(|a| a.set(false));
-    let used = BYTES.with(|n| n.get()) - before;
-    (r.expect_err("hostile input must fail").kind(), used)
+    let (r, used) = common::counted(|| M::parse(input, v));
+    (r.expect_err("hostile input must fail").kind(), used.bytes)
 }
 
 fn assert_bounded(used: usize, input: &[u8]) {

@@ -7,6 +7,8 @@ use kafka_wire::messages::metadata_request::owned::{MetadataRequest, MetadataReq
 use kafka_wire::{OwnedMessage, OwnedRawTaggedField};
 use kafka_wire::{EncodeErrorKind, SmallVec};
 
+mod common;
+
 fn same_error<M: OwnedMessage>(m: &M, v: i16, kind: EncodeErrorKind, field: &str) {
     let sized = m.encoded_len(v).unwrap_err();
     assert_eq!((sized.kind(), sized.field()), (kind, field));
@@ -48,7 +50,9 @@ fn one_pass_bytes_and_short_buffers() {
         assert_eq!(m.encode_to_slice(&mut buf, 3).unwrap_err().kind(), EncodeErrorKind::BufferTooShort { needed: n }, "buffer of {len}");
     }
     let mut buf = vec![0xAAu8; n + 3];
-    assert_eq!(m.encode_to_slice(&mut buf, 3).unwrap(), n);
+    let (r, used) = common::counted(|| m.encode_to_slice(&mut buf, 3));
+    assert_eq!(r.unwrap(), n);
+    assert_eq!(used.allocs, 0, "an owned value encodes into a slice without allocating");
     assert_eq!(&buf[..n], &bytes[..]);
     assert_eq!(AlterPartitionRequest::parse(&bytes, 3).unwrap(), m);
 }

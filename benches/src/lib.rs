@@ -335,6 +335,12 @@ fn check_case<M: Msg>(bytes: &'static [u8], v: i16) -> Result<(), String> {
     if owned.to_vec(v).map_err(|e| e.to_string())? != bytes {
         return Err("kafka-wire's encoding from the owned value differs from the input".into());
     }
+    // The timed encode: one pass into a slice.
+    buf.fill(0);
+    let n = owned.encode_to_slice(&mut buf, v).map_err(|e| format!("kafka-wire owned encode: {e}"))?;
+    if buf[..n] != *bytes {
+        return Err("kafka-wire's one-pass encoding from the owned value differs from the input".into());
+    }
     M::View::visit(bytes, v, &mut Touch::default()).map_err(|e| format!("kafka-wire visit: {e}"))?;
     let reparsed = M::View::parse(bytes, v).map_err(|e| e.to_string())?;
     let mut again = Digest::default();
