@@ -223,6 +223,20 @@ impl F<'_> {
     }
 }
 
+/// The version conditions under which a field is compact (a tagged field always is) and may be
+/// null.
+fn encoding(m: &Message, x: &F, tagged: bool) -> (String, String) {
+    let compact = if tagged {
+        "true".to_string()
+    } else {
+        cond(
+            x.f.flexible.map_or(m.flexible, |o| o.and(m.flexible)),
+            m.valid,
+        )
+    };
+    (compact, cond(x.f.nullable, m.valid))
+}
+
 /// The fixed-width fields from `fs[i]` on that are present at the same versions, with their
 /// shared version condition: read or written as one run with one bounds check. `None` when
 /// `fs[i]` is not a fixed-width field present at some version.
@@ -243,6 +257,26 @@ fn fixed_run<'f, 'm>(
     Some((rc, run))
 }
 
+/// The cold path of a run of fixed-width fields read with one bounds check: on a short input,
+/// reads them one by one to name the field that ran out (`ind`: extra indentation).
+fn run_cold(run: &[&F], ind: &str) -> String {
+    let mut s = String::new();
+    for y in run {
+        let _ = writeln!(
+            s,
+            "                {ind}rt::read::{}(c, \"{}\")?;",
+            prim_fn(&y.f.ty),
+            y.path
+        );
+    }
+    let _ = writeln!(
+        s,
+        "                {ind}return Err(rt::read::short(c, \"{}\"));",
+        run[0].path
+    );
+    s
+}
+
 /// Writes a run of fixed-width fields of an owned struct with one bounds check (one field
 /// alone: its primitive write); `tags` adds the empty tag section's zero byte to the run.
 fn run_write(run: &[&F], tags: bool) -> String {
@@ -258,8 +292,16 @@ fn run_write(run: &[&F], tags: bool) -> String {
         let id = &y.id;
         let _ = match y.f.ty {
             Type::Bool => write!(e, "\n            r[{off}] = u8::from(self.{id});"),
-            Type::Uuid => write!(e, "\n            r[{off}..{}].copy_from_slice(self.{id}.as_bytes());", off + wd),
-            _ => write!(e, "\n            r[{off}..{}].copy_from_slice(&self.{id}.to_be_bytes());", off + wd),
+            Type::Uuid => write!(
+                e,
+                "\n            r[{off}..{}].copy_from_slice(self.{id}.as_bytes());",
+                off + wd
+            ),
+            _ => write!(
+                e,
+                "\n            r[{off}..{}].copy_from_slice(&self.{id}.to_be_bytes());",
+                off + wd
+            ),
         };
         off += wd;
     }
@@ -782,15 +824,8 @@ fn emit_struct(
                     let _ = writeln!(body, "        if {rc} {{");
                 }
                 let _ = writeln!(body, "        {ind}let r: [u8; {total}] = match rt::read::run::<{total}>(c) {{\n            {ind}Some(r) => r,\n            {ind}None => {{");
-                for y in &run {
-                    let _ = writeln!(
-                        body,
-                        "                {ind}rt::read::{}(c, \"{}\")?;",
-                        prim_fn(&y.f.ty),
-                        y.path
-                    );
-                }
-                let _ = writeln!(body, "                {ind}return Err(rt::read::short(c, \"{}\"));\n            {ind}}}\n        {ind}}};", run[0].path);
+                body.push_str(&run_cold(&run, ind));
+                let _ = writeln!(body, "            {ind}}}\n        {ind}}};");
                 let mut off = 0usize;
                 let bind = if conditional { "" } else { "let " };
                 for y in &run {
@@ -951,22 +986,13 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
     while i < fs.len() {
         let x = &fs[i];
         let c = cond(x.f.versions.minus(x.f.tagged), valid);
-        i += 1;
         if c == "false" {
+            i += 1;
             continue;
         }
-        let stmt = if fixed_width(&x.f.ty).is_some() {
-            // The run of fixed-width fields present at the same versions, starting here.
-            let mut run = vec![x];
-            while let Some(y) = fs.get(i) {
-                if fixed_width(&y.f.ty).is_none()
-                    || cond(y.f.versions.minus(y.f.tagged), valid) != c
-                {
-                    break;
-                }
-                run.push(y);
-                i += 1;
-            }
+        let run = fixed_run(fs, i, valid).map(|(_, run)| run);
+        i += run.as_ref().map_or(1, |r| r.len());
+        let stmt = if let Some(run) = run {
             if run.len() == 1 {
                 format!("rt::read::{}(c, \"{}\")?;", prim_fn(&x.f.ty), x.path)
             } else {
@@ -984,21 +1010,13 @@ fn emit_check(o: &mut String, m: &Message, fs: &[F], prefix: &str, inline: bool)
                     off += fixed_width(&y.f.ty).unwrap_or(0);
                 }
                 st.push_str(" }\n            None => {\n");
-                for y in &run {
-                    let _ = writeln!(
-                        st,
-                        "                rt::read::{}(c, \"{}\")?;",
-                        prim_fn(&y.f.ty),
-                        y.path
-                    );
-                }
-                let _ = write!(st, "                return Err(rt::read::short(c, \"{}\"));\n            }}\n        }}", run[0].path);
+                st.push_str(&run_cold(&run, ""));
+                st.push_str("            }\n        }");
                 st
             }
         } else {
             let f = x.f;
-            let compact = cond(f.flexible.map_or(m.flexible, |o| o.and(m.flexible)), valid);
-            let nullable = cond(f.nullable, valid);
+            let (compact, nullable) = encoding(m, x, false);
             let p = &x.path;
             match &f.ty {
                 Type::Array(e) => {
@@ -1075,8 +1093,7 @@ fn emit_skip(o: &mut String, m: &Message, fs: &[F]) {
         }
         flush(&mut body, &mut run);
         let f = x.f;
-        let compact = cond(f.flexible.map_or(m.flexible, |o| o.and(m.flexible)), valid);
-        let nullable = cond(f.nullable, valid);
+        let (compact, nullable) = encoding(m, x, false);
         let e = match &f.ty {
             Type::String => format!("rt::read::skip_str(c, {compact})?"),
             Type::Bytes | Type::Records => format!("rt::read::skip_bytes(c, {compact})?"),
@@ -1186,36 +1203,25 @@ fn emit_visit(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str
 
 /// One field's visit: read with the parse's reader, then the visitor call.
 fn visit_stmt(m: &Message, x: &F, tagged: bool, id: String) -> String {
-    let valid = m.valid;
     let f = x.f;
     let p = &x.path;
-    let compact = if tagged {
-        "true".to_string()
-    } else {
-        cond(f.flexible.map_or(m.flexible, |o| o.and(m.flexible)), valid)
-    };
-    let nullable = cond(f.nullable, valid);
+    let (compact, nullable) = encoding(m, x, tagged);
+    // Scalars, strings and bytes: the parse's reader, its value handed over.
+    let read = || read_expr(m, x, tagged);
     match &f.ty {
-        t if fixed_width(t).is_some() => {
-            format!("vis.{0}({id}, rt::read::{0}(c, \"{p}\")?);", prim_fn(t))
-        }
-        Type::String if x.opt => {
-            format!("vis.str({id}, rt::read::opt_str(c, {compact}, {nullable}, \"{p}\")?);")
-        }
-        Type::String => format!("vis.str({id}, Some(rt::read::str(c, {compact}, \"{p}\")?));"),
-        Type::Bytes | Type::Records => {
-            let method = if matches!(f.ty, Type::Records) {
-                "records"
-            } else {
-                "bytes"
+        t if fixed_width(t).is_some() => format!("vis.{}({id}, {});", prim_fn(t), read()),
+        Type::String | Type::Bytes | Type::Records => {
+            let method = match f.ty {
+                Type::String => "str",
+                Type::Records => "records",
+                _ => "bytes",
             };
-            if x.opt {
-                format!(
-                    "vis.{method}({id}, rt::read::opt_bytes(c, {compact}, {nullable}, \"{p}\")?);"
-                )
+            let value = if x.opt {
+                read()
             } else {
-                format!("vis.{method}({id}, Some(rt::read::bytes(c, {compact}, \"{p}\")?));")
-            }
+                format!("Some({})", read())
+            };
+            format!("vis.{method}({id}, {value});")
         }
         Type::Array(e) => {
             let nl = if x.opt { nullable.as_str() } else { "false" };
@@ -1452,7 +1458,10 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
             let _ = writeln!(wb, "        else {{ w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\"); }}");
         }
     } else {
-        let _ = writeln!(wb, "        w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\");");
+        let _ = writeln!(
+            wb,
+            "        w.no_tags(self.unknown_tagged_fields.len(), \"{prefix}_tagged_fields\");"
+        );
     }
     let _ = writeln!(
         o,
@@ -1466,16 +1475,9 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
 
 /// Expression reading one field (without `?` handling of presence).
 fn read_expr(m: &Message, x: &F, tagged: bool) -> String {
-    let valid = m.valid;
     let f = x.f;
     let p = &x.path;
-    let compact = if tagged {
-        "true".to_string()
-    } else {
-        let cv = f.flexible.map_or(m.flexible, |o| o.and(m.flexible));
-        cond(cv, valid)
-    };
-    let nullable = cond(f.nullable, valid);
+    let (compact, nullable) = encoding(m, x, tagged);
     match &f.ty {
         t if fixed_width(t).is_some() => format!("rt::read::{}(c, \"{p}\")?", prim_fn(t)),
         Type::String if x.opt => format!("rt::read::opt_str(c, {compact}, {nullable}, \"{p}\")?"),
@@ -1507,17 +1509,10 @@ fn read_expr(m: &Message, x: &F, tagged: bool) -> String {
 
 /// Size expression and, for fixed-width fields, the constant width.
 fn size_expr(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
-    let valid = m.valid;
     let f = x.f;
     let p = &x.path;
     let id = &x.id;
-    let compact = if tagged {
-        "true".to_string()
-    } else {
-        let cv = f.flexible.map_or(m.flexible, |o| o.and(m.flexible));
-        cond(cv, valid)
-    };
-    let nullable = cond(f.nullable, valid);
+    let (compact, nullable) = encoding(m, x, tagged);
     if x.owned {
         return match &f.ty {
             t if fixed_width(t).is_some() => (String::new(), fixed_width(t)),
@@ -1571,17 +1566,10 @@ fn size_expr(m: &Message, x: &F, tagged: bool) -> (String, Option<usize>) {
 
 /// Statement writing one field.
 fn write_stmt(m: &Message, x: &F, tagged: bool) -> String {
-    let valid = m.valid;
     let f = x.f;
     let p = &x.path;
     let id = &x.id;
-    let compact = if tagged {
-        "true".to_string()
-    } else {
-        let cv = f.flexible.map_or(m.flexible, |o| o.and(m.flexible));
-        cond(cv, valid)
-    };
-    let nullable = cond(f.nullable, valid);
+    let (compact, nullable) = encoding(m, x, tagged);
     if x.owned {
         return match &f.ty {
             t if fixed_width(t).is_some() => format!("w.{}(self.{id}, \"{p}\");", prim_fn(t)),
@@ -1619,7 +1607,9 @@ fn write_stmt(m: &Message, x: &F, tagged: bool) -> String {
             format!("w.opt_bytes(self.{id}, {compact}, {nullable}, \"{p}\");")
         }
         Type::Bytes | Type::Records => format!("w.bytes(self.{id}, {compact}, \"{p}\");"),
-        Type::Array(_) if x.opt => format!("w.opt_array(&self.{id}, {compact}, {nullable}, v, \"{p}\");"),
+        Type::Array(_) if x.opt => {
+            format!("w.opt_array(&self.{id}, {compact}, {nullable}, v, \"{p}\");")
+        }
         Type::Array(_) => format!("w.array(&self.{id}, {compact}, v, \"{p}\");"),
         Type::Struct(_) if x.opt && tagged => {
             format!("w.opt_struct_tagged(&self.{id}, {nullable}, v, \"{p}\");")
