@@ -1242,6 +1242,28 @@ fn visit_stmt(m: &Message, x: &F, tagged: bool, id: String) -> String {
     }
 }
 
+/// The size pass's (and the one-pass write's) check that a field the version lacks holds its
+/// default, unless the schema says ignorable: `fail` is applied to the error (`return Err`, or
+/// `w.fail`). The statement and whether it reads the version; `None` when there is nothing to
+/// check.
+fn not_in_version(x: &F, valid: Versions, fail: &str) -> Option<(String, bool)> {
+    let anywhere = cond(x.f.versions, valid);
+    if anywhere == "true" || x.f.ignorable {
+        return None;
+    }
+    let guard = if anywhere == "false" {
+        String::new()
+    } else {
+        format!("!({anywhere}) && ")
+    };
+    let st = format!(
+        "        if {guard}!({}) {{\n            {fail}(rt::write::not_in_version(\"{}\"));\n        }}\n",
+        x.is_default(),
+        x.path
+    );
+    Some((st, anywhere.contains('v')))
+}
+
 /// The `size` and `write` functions (the same text for views and owned values; only the field
 /// accessors differ).
 fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix: &str) {
@@ -1272,21 +1294,9 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
                 }
             }
         }
-        // A field the version lacks must hold its default, unless the schema says ignorable.
-        let anywhere = cond(x.f.versions, valid);
-        if anywhere != "true" && !x.f.ignorable {
-            sv |= uses_v(&anywhere);
-            let guard = if anywhere == "false" {
-                String::new()
-            } else {
-                format!("!({anywhere}) && ")
-            };
-            let _ = writeln!(
-                sb,
-                "        if {guard}!({}) {{\n            return Err(rt::write::not_in_version(\"{}\"));\n        }}",
-                x.is_default(),
-                x.path
-            );
+        if let Some((st, uses)) = not_in_version(x, valid, "return Err") {
+            sv |= uses;
+            sb.push_str(&st);
         }
     }
     if flex_used {
@@ -1339,20 +1349,9 @@ fn emit_size_write(o: &mut String, m: &Message, fs: &[F], tagged: &[&F], prefix:
     // runs cost the views' build time and unoptimised firmware size.
     // The size pass's checks, made while writing, so that a one-pass encode makes them too.
     for x in fs {
-        let anywhere = cond(x.f.versions, valid);
-        if anywhere != "true" && !x.f.ignorable {
-            wv |= uses_v(&anywhere);
-            let guard = if anywhere == "false" {
-                String::new()
-            } else {
-                format!("!({anywhere}) && ")
-            };
-            let _ = writeln!(
-                wb,
-                "        if {guard}!({}) {{\n            w.fail(rt::write::not_in_version(\"{}\"));\n        }}",
-                x.is_default(),
-                x.path
-            );
+        if let Some((st, uses)) = not_in_version(x, valid, "w.fail") {
+            wv |= uses;
+            wb.push_str(&st);
         }
     }
     let mut skip = 0usize;
