@@ -203,37 +203,81 @@ pub trait Message<'a>: Struct<'a> {
     /// The exact number of bytes [`Message::encode`] writes at `version`, after checking that
     /// the value can be encoded there.
     fn encoded_len(&self, version: i16) -> Result<usize, EncodeError> {
-        if !Self::INFO.is_valid(version) {
-            return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion { version }, "").finish(Self::INFO.name, version));
-        }
-        self.size(version).map_err(|e| e.finish(Self::INFO.name, version))
+        checked_len(&Self::INFO, version, || self.size(version))
     }
 
     /// Encodes at `version` into `sink`; returns the number of bytes written. The size is
     /// computed first, so a sink without room is an error before any byte is written.
     fn encode<S: Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, EncodeError> {
-        let n = self.encoded_len(version)?;
-        let Some(buf) = sink.reserve(n) else {
-            return Err(EncodeError::new(EncodeErrorKind::BufferTooShort { needed: n }, "").finish(Self::INFO.name, version));
-        };
-        let mut w = Writer::new(buf);
-        self.write(&mut w, version);
-        w.finish().map_err(|e| e.finish(Self::INFO.name, version))
+        encode_sized(&Self::INFO, version, sink, || self.size(version), |w| self.write(w, version))
     }
 
     /// Encodes at `version` into the front of `buf`, in one pass; returns the number of bytes
     /// written. The checks and errors are [`Message::encode`]'s; when `buf` is too short the
     /// error gives the size needed, and what was written into `buf` is unspecified.
     fn encode_to_slice(&self, buf: &mut [u8], version: i16) -> Result<usize, EncodeError> {
-        if !Self::INFO.is_valid(version) {
-            return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion { version }, "").finish(Self::INFO.name, version));
-        }
-        let mut w = Writer::new(buf);
-        self.write(&mut w, version);
-        match w.finish() {
-            Ok(n) => Ok(n),
-            Err(e) => Err(encode_failed(e, || self.size(version), Self::INFO.name, version)),
-        }
+        encode_one_pass(&Self::INFO, version, buf, || self.size(version), |w| self.write(w, version))
+    }
+}
+
+// The bodies of `encoded_len`, `encode` and `encode_to_slice`, for views ([`Message`]) and
+// owned values (`OwnedMessage`) alike, given the message's facts, its size pass and its writer.
+
+/// The error for a version the message does not have.
+#[cold]
+#[inline(never)]
+fn unsupported(info: &MessageInfo, version: i16) -> EncodeError {
+    EncodeError::new(EncodeErrorKind::UnsupportedVersion { version }, "").finish(info.name, version)
+}
+
+/// The exact encoded size, after checking the version.
+#[inline(always)]
+pub(crate) fn checked_len(
+    info: &MessageInfo,
+    version: i16,
+    size: impl FnOnce() -> Result<usize, EncodeError>,
+) -> Result<usize, EncodeError> {
+    if !info.is_valid(version) {
+        return Err(unsupported(info, version));
+    }
+    size().map_err(|e| e.finish(info.name, version))
+}
+
+/// Sizes first, asks `sink` for exactly that many bytes, then writes into them.
+#[inline(always)]
+pub(crate) fn encode_sized<S: Sink + ?Sized>(
+    info: &MessageInfo,
+    version: i16,
+    sink: &mut S,
+    size: impl FnOnce() -> Result<usize, EncodeError>,
+    write: impl FnOnce(&mut Writer<'_>),
+) -> Result<usize, EncodeError> {
+    let n = checked_len(info, version, size)?;
+    let Some(buf) = sink.reserve(n) else {
+        return Err(EncodeError::new(EncodeErrorKind::BufferTooShort { needed: n }, "").finish(info.name, version));
+    };
+    let mut w = Writer::new(buf);
+    write(&mut w);
+    w.finish().map_err(|e| e.finish(info.name, version))
+}
+
+/// Writes into `buf` in one pass; the size pass runs only to report a short buffer.
+#[inline(always)]
+pub(crate) fn encode_one_pass(
+    info: &MessageInfo,
+    version: i16,
+    buf: &mut [u8],
+    size: impl FnOnce() -> Result<usize, EncodeError>,
+    write: impl FnOnce(&mut Writer<'_>),
+) -> Result<usize, EncodeError> {
+    if !info.is_valid(version) {
+        return Err(unsupported(info, version));
+    }
+    let mut w = Writer::new(buf);
+    write(&mut w);
+    match w.finish() {
+        Ok(n) => Ok(n),
+        Err(e) => Err(encode_failed(e, size, info.name, version)),
     }
 }
 
@@ -241,7 +285,7 @@ pub trait Message<'a>: Struct<'a> {
 /// the size pass's own error).
 #[cold]
 #[inline(never)]
-pub(crate) fn encode_failed(e: EncodeError, size: impl FnOnce() -> Result<usize, EncodeError>, name: &'static str, version: i16) -> EncodeError {
+fn encode_failed(e: EncodeError, size: impl FnOnce() -> Result<usize, EncodeError>, name: &'static str, version: i16) -> EncodeError {
     let e = match e.kind() {
         EncodeErrorKind::BufferTooShort { .. } => match size() {
             Ok(needed) => EncodeError::new(EncodeErrorKind::BufferTooShort { needed }, ""),

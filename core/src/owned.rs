@@ -23,7 +23,7 @@ use alloc::vec::Vec;
 pub use compact_str::CompactString;
 pub use smallvec::SmallVec;
 
-use crate::codec::{Message, MessageInfo};
+use crate::codec::{self, Message, MessageInfo};
 use crate::error::{DecodeError, EncodeError, EncodeErrorKind};
 use crate::types::{RawTaggedField, TaggedFields};
 use crate::write::{self, Sink, Writer};
@@ -343,40 +343,20 @@ pub trait OwnedMessage: OwnedStruct + Sized {
 
     /// Exact encoded size at `version`.
     fn encoded_len(&self, version: i16) -> Result<usize, EncodeError> {
-        let info = Self::info();
-        if !info.is_valid(version) {
-            return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion { version }, "").finish(info.name, version));
-        }
-        self.size(version).map_err(|e| e.finish(info.name, version))
+        codec::checked_len(&Self::info(), version, || self.size(version))
     }
 
     /// Encodes at `version` into `sink`; returns the bytes written. The size is computed first,
     /// so a sink without room is an error before any byte is written.
     fn encode<S: Sink + ?Sized>(&self, sink: &mut S, version: i16) -> Result<usize, EncodeError> {
-        let info = Self::info();
-        let n = self.encoded_len(version)?;
-        let Some(buf) = sink.reserve(n) else {
-            return Err(EncodeError::new(EncodeErrorKind::BufferTooShort { needed: n }, "").finish(info.name, version));
-        };
-        let mut w = Writer::new(buf);
-        self.write(&mut w, version);
-        w.finish().map_err(|e| e.finish(info.name, version))
+        codec::encode_sized(&Self::info(), version, sink, || self.size(version), |w| self.write(w, version))
     }
 
     /// Encodes at `version` into the front of `buf`, in one pass; returns the bytes written.
     /// The checks and errors are [`OwnedMessage::encode`]'s; when `buf` is too short the error
     /// gives the size needed, and what was written into `buf` is unspecified.
     fn encode_to_slice(&self, buf: &mut [u8], version: i16) -> Result<usize, EncodeError> {
-        let info = Self::info();
-        if !info.is_valid(version) {
-            return Err(EncodeError::new(EncodeErrorKind::UnsupportedVersion { version }, "").finish(info.name, version));
-        }
-        let mut w = Writer::new(buf);
-        self.write(&mut w, version);
-        match w.finish() {
-            Ok(n) => Ok(n),
-            Err(e) => Err(crate::codec::encode_failed(e, || self.size(version), info.name, version)),
-        }
+        codec::encode_one_pass(&Self::info(), version, buf, || self.size(version), |w| self.write(w, version))
     }
 
     /// Encodes at `version` into a new `Vec`.
