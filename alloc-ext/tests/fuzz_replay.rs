@@ -470,6 +470,16 @@ fn run(target: &str, data: &[u8]) -> bool {
             kafka_wire::messages::DeleteShareGroupOffsetsResponse,
             data
         ),
+        "api_streams_group_topology_description_update" => kafka_wire_ext::check_api!(
+            kafka_wire::messages::StreamsGroupTopologyDescriptionUpdateRequest,
+            kafka_wire::messages::StreamsGroupTopologyDescriptionUpdateResponse,
+            data
+        ),
+        "api_unregister_controller" => kafka_wire_ext::check_api!(
+            kafka_wire::messages::UnregisterControllerRequest,
+            kafka_wire::messages::UnregisterControllerResponse,
+            data
+        ),
         "api_describe_mirrors" => kafka_wire_ext::check_api!(
             kafka_wire::messages::DescribeMirrorsRequest,
             kafka_wire::messages::DescribeMirrorsResponse,
@@ -525,6 +535,9 @@ fn run(target: &str, data: &[u8]) -> bool {
             kafka_wire_ext::check_one!(kafka_wire::metadata::RegisterControllerRecord, data)
         }
         "metadata_clear_elr" => kafka_wire_ext::check_one!(kafka_wire::metadata::ClearElrRecord, data),
+        "metadata_unregister_controller" => {
+            kafka_wire_ext::check_one!(kafka_wire::metadata::UnregisterControllerRecord, data)
+        }
         "coordinator_records" => kafka_wire_ext::fuzzing::check_coordinator(data),
         "request_frames" => kafka_wire_ext::fuzzing::check_frames(data),
         "record_batches" => kafka_wire_ext::fuzzing::check_record_batches(data),

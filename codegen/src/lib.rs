@@ -69,7 +69,7 @@ fn render_core(msgs: &[model::Message]) -> Result<BTreeMap<String, String>, Stri
     }
     files.insert("catalog.rs".into(), emit::catalog(msgs));
     files.insert("api.rs".into(), emit::api(msgs));
-    let mut root = emit::header("Apache Kafka 4.1.1 and 3.9.1 schemas and kafka-wire's drafts");
+    let mut root = emit::header(&emit::sources(msgs));
     root.push_str("//! Every generated module, grouped by where its schema comes from.\n\n");
     root.push_str("pub mod api;\npub mod catalog;\n");
     for g in groups.keys() {

@@ -1,21 +1,23 @@
 //! `kafka-wire-codegen`: regenerates kafka-wire's message modules.
 //!
 //! ```text
-//! kafka-wire-codegen [--kafka DIR_4_1_1] [--kafka-old DIR_3_9_1] [--drafts DIR] [--out DIR] [--check]
+//! kafka-wire-codegen [--kafka DIR] [--kafka-old DIR] [--kafka-test DIR] [--drafts DIR] [--out DIR] [--check]
 //! ```
-//! Defaults are relative to the workspace root: `../shared/kafka-schemas/4.1.1`,
-//! `../shared/kafka-schemas/3.9.1`, `codegen/schemas/kip-1279`, and the repository root as the
-//! output (files go to `core/src/generated/` and `fuzz/`).
+//! The inputs default to the folders that `schemas/inputs.txt` names (the vendored Kafka
+//! releases and kafka-wire's drafts); the output defaults to the repository root (files go to
+//! `core/src/generated/` and `fuzz/`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut inputs = kafka_wire_codegen::model::Inputs {
-        newer: root.join("../shared/kafka-schemas/4.1.1"),
-        older: root.join("../shared/kafka-schemas/3.9.1"),
-        drafts: root.join("codegen/schemas/kip-1279"),
+    let mut inputs = match kafka_wire_codegen::model::Inputs::repository(&root) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
     };
     let mut out = root.clone();
     let mut check = false;
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
         let r = match a.as_str() {
             "--kafka" => val().map(|v| inputs.newer = v),
             "--kafka-old" => val().map(|v| inputs.older = v),
+            "--kafka-test" => val().map(|v| inputs.test = v),
             "--drafts" => val().map(|v| inputs.drafts = v),
             "--out" => val().map(|v| out = v),
             "--fuzz-corpus" => val().map(|v| corpus = Some(v)),
@@ -38,7 +41,7 @@ fn main() -> ExitCode {
                 Ok(())
             }
             "-h" | "--help" => {
-                println!("usage: kafka-wire-codegen [--kafka DIR] [--kafka-old DIR] [--drafts DIR] [--out DIR] [--check] [--fuzz-corpus DIR]");
+                println!("usage: kafka-wire-codegen [--kafka DIR] [--kafka-old DIR] [--kafka-test DIR] [--drafts DIR] [--out DIR] [--check] [--fuzz-corpus DIR]");
                 return ExitCode::SUCCESS;
             }
             _ => Err(format!("unknown argument {a}")),

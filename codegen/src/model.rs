@@ -1,7 +1,7 @@
 //! The merged model: every message with every version from both Kafka releases.
 //!
-//! A version present in the newer release (4.1.1) is defined by it; a version only the older
-//! release (3.9.1) has is defined by the older one. Field by field, each version set (present,
+//! A version present in the newer release (the current one, `schemas/inputs.txt`) is defined by
+//! it; a version only the older release has is defined by the older one. Field by field, each version set (present,
 //! nullable, tagged, compact) is taken from the newer schema for the newer versions and from the
 //! older schema for the others, so one struct covers the union.
 
@@ -40,12 +40,99 @@ pub struct Message {
     pub common: Vec<CommonStruct>,
 }
 
-/// Where the generator reads its inputs.
+/// Where the generator reads its inputs. A release folder is named after its Kafka release
+/// (`schemas/kafka/4.4.0`): the release number is read from the folder's name.
 #[derive(Clone, Debug)]
 pub struct Inputs {
+    /// The current release: every message and version it defines.
     pub newer: PathBuf,
+    /// The older release whose versions and APIs the newer one dropped.
     pub older: PathBuf,
+    /// The release whose generator test schemas (`clients-test/`) are read.
+    pub test: PathBuf,
+    /// kafka-wire's own draft schemas (KIP-1279), with `provisional-api-keys.json`.
     pub drafts: PathBuf,
+}
+
+fn input_err(path: &Path, rule: String) -> SchemaError {
+    SchemaError {
+        file: path.display().to_string(),
+        line: 0,
+        column: 0,
+        rule,
+    }
+}
+
+impl Inputs {
+    /// Reads `inputs.txt` in the schema folder `dir`: lines `current DIR`, `older DIR`,
+    /// `test DIR` and `drafts DIR`, each folder relative to `dir`; `#` starts a comment.
+    pub fn from_file(dir: &Path) -> Result<Inputs, SchemaError> {
+        let file = dir.join("inputs.txt");
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| input_err(&file, format!("cannot read the generator's input list: {e}")))?;
+        let (mut newer, mut older, mut test, mut drafts) = (None, None, None, None);
+        for (i, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let bad = || SchemaError {
+                file: file.display().to_string(),
+                line: i + 1,
+                column: 1,
+                rule: format!("expected `current|older|test|drafts FOLDER`, found `{line}`"),
+            };
+            let (k, v) = line.split_once(char::is_whitespace).ok_or_else(bad)?;
+            let slot = match k {
+                "current" => &mut newer,
+                "older" => &mut older,
+                "test" => &mut test,
+                "drafts" => &mut drafts,
+                _ => return Err(bad()),
+            };
+            *slot = Some(dir.join(v.trim()));
+        }
+        let need = |x: Option<PathBuf>, k: &str| x.ok_or_else(|| input_err(&file, format!("no `{k}` line")));
+        Ok(Inputs {
+            newer: need(newer, "current")?,
+            older: need(older, "older")?,
+            test: need(test, "test")?,
+            drafts: need(drafts, "drafts")?,
+        })
+    }
+
+    /// The inputs the repository's generated code is made from: `schemas/inputs.txt` under
+    /// the workspace root `root`.
+    pub fn repository(root: &Path) -> Result<Inputs, SchemaError> {
+        Inputs::from_file(&root.join("schemas"))
+    }
+
+    /// Checks that every input folder exists and holds schemas, so that a missing folder is an
+    /// error naming it rather than an empty set of messages.
+    pub fn check(&self) -> Result<(), SchemaError> {
+        for (dir, sub) in [
+            (&self.newer, "clients"),
+            (&self.older, "clients"),
+            (&self.test, "clients-test"),
+            (&self.drafts, ""),
+        ] {
+            let d = if sub.is_empty() { dir.clone() } else { dir.join(sub) };
+            let n = std::fs::read_dir(&d)
+                .map_err(|e| input_err(&d, format!("schema folder missing: {e}")))?
+                .flatten()
+                .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
+                .count();
+            if n == 0 {
+                return Err(input_err(&d, "schema folder holds no .json schema".into()));
+            }
+        }
+        Ok(())
+    }
+
+    fn release(dir: &Path) -> String {
+        dir.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    }
 }
 
 const FOLDERS: &[(&str, &str)] = &[
@@ -78,6 +165,7 @@ fn list_json(dir: &Path) -> Result<Vec<PathBuf>, SchemaError> {
 
 /// Loads both releases and the drafts, checks them, and merges them.
 pub fn load(inputs: &Inputs) -> Result<Vec<Message>, SchemaError> {
+    inputs.check()?;
     let mut out: BTreeMap<(String, String), Message> = BTreeMap::new();
     for (folder, group) in FOLDERS {
         let mut newer: BTreeMap<String, Schema> = BTreeMap::new();
@@ -88,18 +176,30 @@ pub fn load(inputs: &Inputs) -> Result<Vec<Message>, SchemaError> {
             ("request" | "response" | "metadata", Some(k)) => format!("{}#{k:05}", s.kind),
             _ => s.name.clone(),
         };
-        for p in list_json(&inputs.newer.join(folder))? {
+        // The generator test schemas come from one release of their own.
+        let (new_dir, old_dir) = if *folder == "clients-test" {
+            (&inputs.test, None)
+        } else {
+            (&inputs.newer, Some(&inputs.older))
+        };
+        for p in list_json(&new_dir.join(folder))? {
             let s = schema::load_file(&p)?;
             newer.insert(key(&s), s);
         }
-        for p in list_json(&inputs.older.join(folder))? {
-            let s = schema::load_file(&p)?;
-            older.insert(key(&s), s);
+        if let Some(d) = old_dir {
+            for p in list_json(&d.join(folder))? {
+                let s = schema::load_file(&p)?;
+                older.insert(key(&s), s);
+            }
         }
+        let releases = Releases {
+            newer: Inputs::release(new_dir),
+            older: Inputs::release(&inputs.older),
+        };
         let names: std::collections::BTreeSet<String> =
             newer.keys().chain(older.keys()).cloned().collect();
         for name in names {
-            let m = merge(newer.get(&name), older.get(&name), folder, group)?;
+            let m = merge(newer.get(&name), older.get(&name), folder, group, &releases)?;
             if let Some(m) = m {
                 out.insert((group.to_string(), name), m);
             }
@@ -138,7 +238,11 @@ pub fn load(inputs: &Inputs) -> Result<Vec<Message>, SchemaError> {
             });
         }
         s.api_key = Some(*key);
-        let mut m = merge(Some(&s), None, "drafts", "messages")?.expect("draft has versions");
+        let none = Releases {
+            newer: String::new(),
+            older: String::new(),
+        };
+        let mut m = merge(Some(&s), None, "drafts", "messages", &none)?.expect("draft has versions");
         m.provisional = true;
         m.origin = Origin {
             newer: None,
@@ -215,11 +319,18 @@ fn merge_err(new: Option<&Schema>, old: Option<&Schema>, rule: String) -> Schema
     }
 }
 
+/// The release numbers of the two sides of a merge, for [`Origin`].
+struct Releases {
+    newer: String,
+    older: String,
+}
+
 fn merge(
     new: Option<&Schema>,
     old: Option<&Schema>,
     folder: &str,
     group: &str,
+    releases: &Releases,
 ) -> Result<Option<Message>, SchemaError> {
     // Kafka 4.0 turned the coordinator records from plain `data` schemas, versioned by record
     // type, into `coordinator-key`/`coordinator-value` schemas with an apiKey. The bytes are the
@@ -314,8 +425,12 @@ fn merge(
         listeners: base.listeners.clone(),
         older_only: old_only,
         origin: Origin {
-            newer: new.filter(|s| !s.valid.is_empty()).map(|_| "4.1.1".into()),
-            older: old.filter(|_| !old_only.is_empty()).map(|_| "3.9.1".into()),
+            newer: new
+                .filter(|s| !s.valid.is_empty())
+                .map(|_| releases.newer.clone()),
+            older: old
+                .filter(|_| !old_only.is_empty())
+                .map(|_| releases.older.clone()),
             draft: None,
         },
         fields,

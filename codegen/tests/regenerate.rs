@@ -7,11 +7,7 @@ use kafka_wire_codegen::model::{self, Inputs};
 #[test]
 fn committed_generated_code_is_up_to_date() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let inputs = Inputs {
-        newer: root.join("../shared/kafka-schemas/4.1.1"),
-        older: root.join("../shared/kafka-schemas/3.9.1"),
-        drafts: root.join("codegen/schemas/kip-1279"),
-    };
+    let inputs = Inputs::repository(&root).expect("schemas/inputs.txt");
     let msgs = model::load(&inputs).expect("schemas load");
     let files = kafka_wire_codegen::render(&msgs).expect("render");
     let diffs = kafka_wire_codegen::write_tree(&root, &files, true).expect("compare");
@@ -25,11 +21,7 @@ fn committed_generated_code_is_up_to_date() {
 #[test]
 fn committed_fuzz_seeds_cover_every_key_version_and_direction() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let inputs = Inputs {
-        newer: root.join("../shared/kafka-schemas/4.1.1"),
-        older: root.join("../shared/kafka-schemas/3.9.1"),
-        drafts: root.join("codegen/schemas/kip-1279"),
-    };
+    let inputs = Inputs::repository(&root).expect("schemas/inputs.txt");
     let msgs = model::load(&inputs).expect("schemas load");
     let seeds = kafka_wire_codegen::corpus::seeds(&msgs);
     let mut missing = Vec::new();

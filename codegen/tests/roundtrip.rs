@@ -9,11 +9,7 @@ use kafka_wire_codegen::sample::{sample, Options, Rng};
 
 fn inputs() -> Inputs {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    Inputs {
-        newer: root.join("../shared/kafka-schemas/4.1.1"),
-        older: root.join("../shared/kafka-schemas/3.9.1"),
-        drafts: root.join("codegen/schemas/kip-1279"),
-    }
+    Inputs::repository(&root).expect("schemas/inputs.txt")
 }
 
 const SAMPLES_PER_VERSION: u64 = 40;

@@ -1,14 +1,14 @@
-//! The user's seed documents (../shared/seeds/) are KIP wiki snapshots whose schema drafts have
-//! defects. Loading them must fail with a clear, located error for every defect: one test per
+//! The project's seed documents are KIP wiki snapshots whose schema drafts have defects; the
+//! drafts are copied byte for byte into `tests/seed-drafts/`, one file per seed document. Loading them must fail with a clear, located error for every defect: one test per
 //! defect. Each test takes a draft exactly as the seed gives it, repairs the defects before the one
 //! it checks (the loader stops at the first), and checks the error names the right line and rule.
 
 use kafka_wire_codegen::schema::{load_str_with, SchemaError};
 
 fn seed(name: &str) -> String {
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/seeds");
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/seed-drafts");
     let path = std::fs::read_dir(&dir)
-        .expect("seeds folder")
+        .expect("seed drafts folder")
         .flatten()
         .map(|e| e.path())
         .find(|p| {
@@ -138,8 +138,8 @@ fn drop_tbd(b: &str) -> String {
 }
 
 #[test]
-fn seed_files_as_given_are_not_schemas() {
-    // Each seed file as a whole is a wiki page, not one schema: the loader says where it stops.
+fn seed_draft_files_as_given_are_not_schemas() {
+    // Each seed's file of drafts as a whole is not one schema: the loader says where it stops.
     for name in ["000", "001", "002", "003", "004"] {
         let text = seed(name);
         let e = load_str_with("seed", &text, true).expect_err("a wiki page is not a schema");

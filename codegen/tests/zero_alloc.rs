@@ -52,11 +52,7 @@ fn the_counter_counts() {
 #[test]
 fn parse_iterate_and_encode_allocate_nothing() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let inputs = Inputs {
-        newer: root.join("../shared/kafka-schemas/4.1.1"),
-        older: root.join("../shared/kafka-schemas/3.9.1"),
-        drafts: root.join("codegen/schemas/kip-1279"),
-    };
+    let inputs = Inputs::repository(&root).expect("schemas/inputs.txt");
     let msgs = model::load(&inputs).expect("schemas load");
     let mut cases = Vec::new();
     for m in &msgs {
