@@ -1831,7 +1831,11 @@ fn key_enum(o: &mut String, name: &str, doc: &str, entries: &[(String, i16, &Mes
     for (v, _, _) in entries {
         let _ = writeln!(o, "        {name}::{v},");
     }
-    o.push_str("    ];\n\n    /// The key for a number.\n    pub const fn from_i16(key: i16) -> Option<Self> {\n        Some(match key {\n");
+    o.push_str("    ];\n\n    /// The key's position in [`Self::ALL`], for tables indexed by key.\n    pub const fn index(self) -> usize {\n        match self {\n");
+    for (i, (v, _, _)) in entries.iter().enumerate() {
+        let _ = writeln!(o, "            Self::{v} => {i},");
+    }
+    o.push_str("        }\n    }\n\n    /// The key for a number.\n    pub const fn from_i16(key: i16) -> Option<Self> {\n        Some(match key {\n");
     for (v, k, _) in entries {
         let _ = writeln!(o, "            {k} => Self::{v},");
     }
@@ -1909,6 +1913,19 @@ pub fn api(msgs: &[Message]) -> String {
     o.push_str("        }\n    }\n\n");
     o.push_str("    /// The request header version used with request `version` (0 only for ControlledShutdown v0).\n    pub fn request_header_version(self, version: i16) -> i16 {\n        if matches!(self, Self::ControlledShutdown) && version == 0 {\n            0\n        } else if self.request_info().is_flexible(version) {\n            2\n        } else {\n            1\n        }\n    }\n\n");
     o.push_str("    /// The response header version used with response `version` (ApiVersions always uses 0).\n    pub fn response_header_version(self, version: i16) -> i16 {\n        if matches!(self, Self::ApiVersions) || !self.response_info().is_flexible(version) {\n            0\n        } else {\n            1\n        }\n    }\n}\n\n");
+    // --- Request: pairing of each request with its key, response and header versions ---
+    o.push_str("/// A request body type: its API key, the type of its response, and the header versions that\n/// go with each version. Implemented by every request view, so that code holding a request\n/// never types a key by hand to decode what comes back\n/// ([`crate::frame::parse_response_frame_to`]).\npub trait Request<'a>: rt::Message<'a> {\n    /// The API this request belongs to.\n    const API_KEY: ApiKey;\n    /// The response body that answers this request, borrowing from its own input.\n    type Response<'b>: rt::Message<'b>;\n\n    /// The request header version that goes with request `version`.\n    fn request_header_version(version: i16) -> i16 {\n        Self::API_KEY.request_header_version(version)\n    }\n\n    /// The response header version that goes with `version`.\n    fn response_header_version(version: i16) -> i16 {\n        Self::API_KEY.response_header_version(version)\n    }\n}\n\n");
+    for (v, _, m) in &keys {
+        let r = resps
+            .iter()
+            .find(|r| variant(&r.name, "Response") == *v)
+            .expect("response for every request");
+        let _ = writeln!(
+            o,
+            "impl<'a> Request<'a> for messages::{}<'a> {{\n    const API_KEY: ApiKey = ApiKey::{v};\n    type Response<'b> = messages::{}<'b>;\n}}\n",
+            m.name, r.name
+        );
+    }
     let req_entries: Vec<(String, String, &Message)> = reqs
         .iter()
         .map(|m| {

@@ -5,6 +5,7 @@ pub mod corpus;
 pub mod emit;
 pub mod model;
 pub mod schema;
+pub mod tables;
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -38,9 +39,16 @@ pub fn rustfmt(src: &str) -> Result<String, String> {
 /// below these.
 pub const GENERATED_DIRS: &[&str] = &["core/src/generated", "fuzz/fuzz_targets"];
 
+/// Loads every input: the merged messages and the tables.
+pub fn load(inputs: &model::Inputs) -> Result<(Vec<model::Message>, tables::Tables), schema::SchemaError> {
+    let msgs = model::load(inputs)?;
+    let t = tables::load(&inputs.errors, &inputs.releases, &msgs)?;
+    Ok((msgs, t))
+}
+
 /// Every generated file, path relative to the repository root, formatted.
-pub fn render(msgs: &[model::Message]) -> Result<BTreeMap<String, String>, String> {
-    let mut out = render_core(msgs)?
+pub fn render(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<String, String>, String> {
+    let mut out = render_core(msgs, t)?
         .into_iter()
         .map(|(p, c)| (format!("core/src/generated/{p}"), c))
         .collect::<BTreeMap<_, _>>();
@@ -55,7 +63,7 @@ pub fn render(msgs: &[model::Message]) -> Result<BTreeMap<String, String>, Strin
     Ok(out)
 }
 
-fn render_core(msgs: &[model::Message]) -> Result<BTreeMap<String, String>, String> {
+fn render_core(msgs: &[model::Message], t: &tables::Tables) -> Result<BTreeMap<String, String>, String> {
     let mut files = BTreeMap::new();
     let groups = emit::groups(msgs);
     for (g, ms) in &groups {
@@ -69,9 +77,11 @@ fn render_core(msgs: &[model::Message]) -> Result<BTreeMap<String, String>, Stri
     }
     files.insert("catalog.rs".into(), emit::catalog(msgs));
     files.insert("api.rs".into(), emit::api(msgs));
+    files.insert("errors.rs".into(), tables::errors_module(t));
+    files.insert("releases.rs".into(), tables::releases_module(t));
     let mut root = emit::header(&emit::sources(msgs));
     root.push_str("//! Every generated module, grouped by where its schema comes from.\n\n");
-    root.push_str("pub mod api;\npub mod catalog;\n");
+    root.push_str("pub mod api;\npub mod catalog;\npub mod errors;\npub mod releases;\n");
     for g in groups.keys() {
         root.push_str(&format!("pub mod {g};\n"));
     }

@@ -51,7 +51,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let msgs = match kafka_wire_codegen::model::load(&inputs) {
+    let (msgs, tables) = match kafka_wire_codegen::load(&inputs) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("error: {e}");
@@ -76,7 +76,7 @@ fn main() -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    let files = match kafka_wire_codegen::render(&msgs) {
+    let files = match kafka_wire_codegen::render(&msgs, &tables) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("error: {e}");

@@ -52,6 +52,10 @@ pub struct Inputs {
     pub test: PathBuf,
     /// kafka-wire's own draft schemas (KIP-1279), with `provisional-api-keys.json`.
     pub drafts: PathBuf,
+    /// Kafka's error table (`errors.tsv` in a folder named after its release).
+    pub errors: PathBuf,
+    /// Every release's API version ranges (`releases.tsv`).
+    pub releases: PathBuf,
 }
 
 fn input_err(path: &Path, rule: String) -> SchemaError {
@@ -65,12 +69,14 @@ fn input_err(path: &Path, rule: String) -> SchemaError {
 
 impl Inputs {
     /// Reads `inputs.txt` in the schema folder `dir`: lines `current DIR`, `older DIR`,
-    /// `test DIR` and `drafts DIR`, each folder relative to `dir`; `#` starts a comment.
+    /// `test DIR`, `drafts DIR`, `errors FILE` and `releases FILE`, each relative to `dir`; `#`
+    /// starts a comment.
     pub fn from_file(dir: &Path) -> Result<Inputs, SchemaError> {
         let file = dir.join("inputs.txt");
         let text = std::fs::read_to_string(&file)
             .map_err(|e| input_err(&file, format!("cannot read the generator's input list: {e}")))?;
         let (mut newer, mut older, mut test, mut drafts) = (None, None, None, None);
+        let (mut errors, mut releases) = (None, None);
         for (i, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("").trim();
             if line.is_empty() {
@@ -80,7 +86,7 @@ impl Inputs {
                 file: file.display().to_string(),
                 line: i + 1,
                 column: 1,
-                rule: format!("expected `current|older|test|drafts FOLDER`, found `{line}`"),
+                rule: format!("expected `current|older|test|drafts|errors|releases PATH`, found `{line}`"),
             };
             let (k, v) = line.split_once(char::is_whitespace).ok_or_else(bad)?;
             let slot = match k {
@@ -88,6 +94,8 @@ impl Inputs {
                 "older" => &mut older,
                 "test" => &mut test,
                 "drafts" => &mut drafts,
+                "errors" => &mut errors,
+                "releases" => &mut releases,
                 _ => return Err(bad()),
             };
             *slot = Some(dir.join(v.trim()));
@@ -98,6 +106,8 @@ impl Inputs {
             older: need(older, "older")?,
             test: need(test, "test")?,
             drafts: need(drafts, "drafts")?,
+            errors: need(errors, "errors")?,
+            releases: need(releases, "releases")?,
         })
     }
 
@@ -124,6 +134,11 @@ impl Inputs {
                 .count();
             if n == 0 {
                 return Err(input_err(&d, "schema folder holds no .json schema".into()));
+            }
+        }
+        for f in [&self.errors, &self.releases] {
+            if !f.is_file() {
+                return Err(input_err(f, "table missing".into()));
             }
         }
         Ok(())

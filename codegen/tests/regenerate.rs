@@ -8,8 +8,8 @@ use kafka_wire_codegen::model::{self, Inputs};
 fn committed_generated_code_is_up_to_date() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let inputs = Inputs::repository(&root).expect("schemas/inputs.txt");
-    let msgs = model::load(&inputs).expect("schemas load");
-    let files = kafka_wire_codegen::render(&msgs).expect("render");
+    let (msgs, tables) = kafka_wire_codegen::load(&inputs).expect("schemas load");
+    let files = kafka_wire_codegen::render(&msgs, &tables).expect("render");
     let diffs = kafka_wire_codegen::write_tree(&root, &files, true).expect("compare");
     assert!(
         diffs.is_empty(),

@@ -11,7 +11,7 @@ use nom::IResult;
 use crate::codec::Message;
 use crate::error::{DecodeError, DecodeErrorKind as K};
 use crate::generated::api::{
-    ApiKey, GroupCoordinatorKey, GroupCoordinatorRecordType, GroupCoordinatorValue, MetadataRecord, MetadataRecordType,
+    ApiKey, GroupCoordinatorKey, GroupCoordinatorRecordType, Request, GroupCoordinatorValue, MetadataRecord, MetadataRecordType,
     RequestBody, ResponseBody, ShareCoordinatorKey, ShareCoordinatorRecordType, ShareCoordinatorValue,
     TransactionCoordinatorKey, TransactionCoordinatorRecordType, TransactionCoordinatorValue,
 };
@@ -151,6 +151,73 @@ pub fn parse_response(payload: &[u8], api_key: ApiKey, version: i16, mode: Mode)
     let header_bytes = &payload[..base];
     let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
     Ok(ResponseFrame { header_version, header, body, header_bytes, body_bytes, trailing })
+}
+
+/// A response frame decoded as the answer to one request type: the body is that request's
+/// response type ([`Request::Response`]), so no key is typed by hand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TypedResponseFrame<'b, B> {
+    /// The response header version used (0 or 1).
+    pub header_version: i16,
+    /// The header.
+    pub header: ResponseHeader<'b>,
+    /// The body.
+    pub body: B,
+    /// The header's bytes.
+    pub header_bytes: &'b [u8],
+    /// The body's bytes (without trailing bytes).
+    pub body_bytes: &'b [u8],
+    /// Bytes after the body inside the frame (lenient mode only).
+    pub trailing: &'b [u8],
+}
+
+/// Parses a whole response frame as the answer to a request of type `R` sent at `version`:
+/// the API key, the header version and the body type all come from `R`.
+///
+/// ```
+/// use kafka_wire::frame::{parse_response_frame_to, Mode};
+/// use kafka_wire::messages::{ApiVersionsRequest, ApiVersionsResponse};
+/// use kafka_wire::Message;
+///
+/// let body = ApiVersionsResponse { throttle_time_ms: 7, ..ApiVersionsResponse::DEFAULT };
+/// let mut frame = [0u8; 64];
+/// let n = body.encode_to_slice(&mut frame[8..], 3).unwrap();
+/// frame[..4].copy_from_slice(&(n as i32 + 4).to_be_bytes());
+/// frame[4..8].copy_from_slice(&42i32.to_be_bytes()); // correlation id; header v0
+/// let resp = parse_response_frame_to::<ApiVersionsRequest<'_>>(&frame[..n + 8], 3, Mode::Strict).unwrap();
+/// assert_eq!(resp.header.correlation_id, 42);
+/// assert_eq!(resp.body.throttle_time_ms, 7); // an ApiVersionsResponse, no key given
+/// ```
+pub fn parse_response_frame_to<'a, 'b, R: Request<'a>>(
+    input: &'b [u8],
+    version: i16,
+    mode: Mode,
+) -> Result<TypedResponseFrame<'b, R::Response<'b>>, DecodeError> {
+    let (payload, rest) = split_frame(input)?;
+    if !rest.is_empty() {
+        return Err(DecodeError::new_at(K::TrailingBytes { count: rest.len() }, input.len() - rest.len(), "frame", -1, ""));
+    }
+    parse_response_to::<R>(payload, version, mode).map_err(|e| e.shifted(4))
+}
+
+/// [`parse_response_frame_to`] without the size prefix.
+pub fn parse_response_to<'a, 'b, R: Request<'a>>(
+    payload: &'b [u8],
+    version: i16,
+    mode: Mode,
+) -> Result<TypedResponseFrame<'b, R::Response<'b>>, DecodeError> {
+    let info = <R::Response<'b> as Message<'b>>::INFO;
+    if !info.is_valid(version) {
+        return Err(DecodeError::new_at(K::UnsupportedVersion { version: i32::from(version) }, 0, info.name, version, ""));
+    }
+    let header_version = R::response_header_version(version);
+    let (header, body_bytes) = ResponseHeader::parse_lenient(payload, header_version)?;
+    let base = payload.len() - body_bytes.len();
+    let (body, trailing) =
+        crate::codec::parse_mode::<R::Response<'b>>(body_bytes, version, mode == Mode::Lenient).map_err(|e| e.shifted(base))?;
+    let header_bytes = &payload[..base];
+    let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
+    Ok(TypedResponseFrame { header_version, header, body, header_bytes, body_bytes, trailing })
 }
 
 /// The only `__cluster_metadata` frame version Kafka writes and reads.

@@ -60,6 +60,7 @@ pub mod reflect;
 mod read;
 pub mod records;
 mod types;
+pub mod versions;
 pub mod visit;
 mod write;
 
@@ -101,4 +102,5 @@ mod rt {
 
 mod generated;
 pub use generated::*;
-pub use generated::api::{ApiKey, MetadataRecord, MetadataRecordType, RequestBody, ResponseBody};
+pub use generated::api::{ApiKey, MetadataRecord, MetadataRecordType, Request, RequestBody, ResponseBody};
+pub use generated::errors::ErrorCode;

@@ -311,6 +311,110 @@ impl ApiKey {
         ApiKey::ReadMirrorStates,
     ];
 
+    /// The key's position in [`Self::ALL`], for tables indexed by key.
+    pub const fn index(self) -> usize {
+        match self {
+            Self::Produce => 0,
+            Self::Fetch => 1,
+            Self::ListOffsets => 2,
+            Self::Metadata => 3,
+            Self::LeaderAndIsr => 4,
+            Self::StopReplica => 5,
+            Self::UpdateMetadata => 6,
+            Self::ControlledShutdown => 7,
+            Self::OffsetCommit => 8,
+            Self::OffsetFetch => 9,
+            Self::FindCoordinator => 10,
+            Self::JoinGroup => 11,
+            Self::Heartbeat => 12,
+            Self::LeaveGroup => 13,
+            Self::SyncGroup => 14,
+            Self::DescribeGroups => 15,
+            Self::ListGroups => 16,
+            Self::SaslHandshake => 17,
+            Self::ApiVersions => 18,
+            Self::CreateTopics => 19,
+            Self::DeleteTopics => 20,
+            Self::DeleteRecords => 21,
+            Self::InitProducerId => 22,
+            Self::OffsetForLeaderEpoch => 23,
+            Self::AddPartitionsToTxn => 24,
+            Self::AddOffsetsToTxn => 25,
+            Self::EndTxn => 26,
+            Self::WriteTxnMarkers => 27,
+            Self::TxnOffsetCommit => 28,
+            Self::DescribeAcls => 29,
+            Self::CreateAcls => 30,
+            Self::DeleteAcls => 31,
+            Self::DescribeConfigs => 32,
+            Self::AlterConfigs => 33,
+            Self::AlterReplicaLogDirs => 34,
+            Self::DescribeLogDirs => 35,
+            Self::SaslAuthenticate => 36,
+            Self::CreatePartitions => 37,
+            Self::CreateDelegationToken => 38,
+            Self::RenewDelegationToken => 39,
+            Self::ExpireDelegationToken => 40,
+            Self::DescribeDelegationToken => 41,
+            Self::DeleteGroups => 42,
+            Self::ElectLeaders => 43,
+            Self::IncrementalAlterConfigs => 44,
+            Self::AlterPartitionReassignments => 45,
+            Self::ListPartitionReassignments => 46,
+            Self::OffsetDelete => 47,
+            Self::DescribeClientQuotas => 48,
+            Self::AlterClientQuotas => 49,
+            Self::DescribeUserScramCredentials => 50,
+            Self::AlterUserScramCredentials => 51,
+            Self::Vote => 52,
+            Self::BeginQuorumEpoch => 53,
+            Self::EndQuorumEpoch => 54,
+            Self::DescribeQuorum => 55,
+            Self::AlterPartition => 56,
+            Self::UpdateFeatures => 57,
+            Self::Envelope => 58,
+            Self::FetchSnapshot => 59,
+            Self::DescribeCluster => 60,
+            Self::DescribeProducers => 61,
+            Self::BrokerRegistration => 62,
+            Self::BrokerHeartbeat => 63,
+            Self::UnregisterBroker => 64,
+            Self::DescribeTransactions => 65,
+            Self::ListTransactions => 66,
+            Self::AllocateProducerIds => 67,
+            Self::ConsumerGroupHeartbeat => 68,
+            Self::ConsumerGroupDescribe => 69,
+            Self::ControllerRegistration => 70,
+            Self::GetTelemetrySubscriptions => 71,
+            Self::PushTelemetry => 72,
+            Self::AssignReplicasToDirs => 73,
+            Self::ListConfigResources => 74,
+            Self::DescribeTopicPartitions => 75,
+            Self::ShareGroupHeartbeat => 76,
+            Self::ShareGroupDescribe => 77,
+            Self::ShareFetch => 78,
+            Self::ShareAcknowledge => 79,
+            Self::AddRaftVoter => 80,
+            Self::RemoveRaftVoter => 81,
+            Self::UpdateRaftVoter => 82,
+            Self::InitializeShareGroupState => 83,
+            Self::ReadShareGroupState => 84,
+            Self::WriteShareGroupState => 85,
+            Self::DeleteShareGroupState => 86,
+            Self::ReadShareGroupStateSummary => 87,
+            Self::StreamsGroupHeartbeat => 88,
+            Self::StreamsGroupDescribe => 89,
+            Self::DescribeShareGroupOffsets => 90,
+            Self::AlterShareGroupOffsets => 91,
+            Self::DeleteShareGroupOffsets => 92,
+            Self::StreamsGroupTopologyDescriptionUpdate => 93,
+            Self::UnregisterController => 94,
+            Self::DescribeMirrors => 95,
+            Self::BumpLeaderEpochs => 96,
+            Self::ReadMirrorStates => 97,
+        }
+    }
+
     /// The key for a number.
     pub const fn from_i16(key: i16) -> Option<Self> {
         Some(match key {
@@ -870,6 +974,517 @@ impl ApiKey {
             1
         }
     }
+}
+
+/// A request body type: its API key, the type of its response, and the header versions that
+/// go with each version. Implemented by every request view, so that code holding a request
+/// never types a key by hand to decode what comes back
+/// ([`crate::frame::parse_response_frame_to`]).
+pub trait Request<'a>: rt::Message<'a> {
+    /// The API this request belongs to.
+    const API_KEY: ApiKey;
+    /// The response body that answers this request, borrowing from its own input.
+    type Response<'b>: rt::Message<'b>;
+
+    /// The request header version that goes with request `version`.
+    fn request_header_version(version: i16) -> i16 {
+        Self::API_KEY.request_header_version(version)
+    }
+
+    /// The response header version that goes with `version`.
+    fn response_header_version(version: i16) -> i16 {
+        Self::API_KEY.response_header_version(version)
+    }
+}
+
+impl<'a> Request<'a> for messages::ProduceRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::Produce;
+    type Response<'b> = messages::ProduceResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::FetchRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::Fetch;
+    type Response<'b> = messages::FetchResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ListOffsetsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ListOffsets;
+    type Response<'b> = messages::ListOffsetsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::MetadataRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::Metadata;
+    type Response<'b> = messages::MetadataResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::LeaderAndIsrRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::LeaderAndIsr;
+    type Response<'b> = messages::LeaderAndIsrResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::StopReplicaRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::StopReplica;
+    type Response<'b> = messages::StopReplicaResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::UpdateMetadataRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::UpdateMetadata;
+    type Response<'b> = messages::UpdateMetadataResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ControlledShutdownRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ControlledShutdown;
+    type Response<'b> = messages::ControlledShutdownResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::OffsetCommitRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::OffsetCommit;
+    type Response<'b> = messages::OffsetCommitResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::OffsetFetchRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::OffsetFetch;
+    type Response<'b> = messages::OffsetFetchResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::FindCoordinatorRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::FindCoordinator;
+    type Response<'b> = messages::FindCoordinatorResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::JoinGroupRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::JoinGroup;
+    type Response<'b> = messages::JoinGroupResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::HeartbeatRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::Heartbeat;
+    type Response<'b> = messages::HeartbeatResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::LeaveGroupRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::LeaveGroup;
+    type Response<'b> = messages::LeaveGroupResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::SyncGroupRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::SyncGroup;
+    type Response<'b> = messages::SyncGroupResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeGroupsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeGroups;
+    type Response<'b> = messages::DescribeGroupsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ListGroupsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ListGroups;
+    type Response<'b> = messages::ListGroupsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::SaslHandshakeRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::SaslHandshake;
+    type Response<'b> = messages::SaslHandshakeResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ApiVersionsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ApiVersions;
+    type Response<'b> = messages::ApiVersionsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::CreateTopicsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::CreateTopics;
+    type Response<'b> = messages::CreateTopicsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DeleteTopicsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DeleteTopics;
+    type Response<'b> = messages::DeleteTopicsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DeleteRecordsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DeleteRecords;
+    type Response<'b> = messages::DeleteRecordsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::InitProducerIdRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::InitProducerId;
+    type Response<'b> = messages::InitProducerIdResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::OffsetForLeaderEpochRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::OffsetForLeaderEpoch;
+    type Response<'b> = messages::OffsetForLeaderEpochResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::AddPartitionsToTxnRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::AddPartitionsToTxn;
+    type Response<'b> = messages::AddPartitionsToTxnResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::AddOffsetsToTxnRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::AddOffsetsToTxn;
+    type Response<'b> = messages::AddOffsetsToTxnResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::EndTxnRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::EndTxn;
+    type Response<'b> = messages::EndTxnResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::WriteTxnMarkersRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::WriteTxnMarkers;
+    type Response<'b> = messages::WriteTxnMarkersResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::TxnOffsetCommitRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::TxnOffsetCommit;
+    type Response<'b> = messages::TxnOffsetCommitResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeAclsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeAcls;
+    type Response<'b> = messages::DescribeAclsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::CreateAclsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::CreateAcls;
+    type Response<'b> = messages::CreateAclsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DeleteAclsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DeleteAcls;
+    type Response<'b> = messages::DeleteAclsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeConfigsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeConfigs;
+    type Response<'b> = messages::DescribeConfigsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::AlterConfigsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::AlterConfigs;
+    type Response<'b> = messages::AlterConfigsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::AlterReplicaLogDirsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::AlterReplicaLogDirs;
+    type Response<'b> = messages::AlterReplicaLogDirsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeLogDirsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeLogDirs;
+    type Response<'b> = messages::DescribeLogDirsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::SaslAuthenticateRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::SaslAuthenticate;
+    type Response<'b> = messages::SaslAuthenticateResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::CreatePartitionsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::CreatePartitions;
+    type Response<'b> = messages::CreatePartitionsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::CreateDelegationTokenRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::CreateDelegationToken;
+    type Response<'b> = messages::CreateDelegationTokenResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::RenewDelegationTokenRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::RenewDelegationToken;
+    type Response<'b> = messages::RenewDelegationTokenResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ExpireDelegationTokenRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ExpireDelegationToken;
+    type Response<'b> = messages::ExpireDelegationTokenResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeDelegationTokenRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeDelegationToken;
+    type Response<'b> = messages::DescribeDelegationTokenResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DeleteGroupsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DeleteGroups;
+    type Response<'b> = messages::DeleteGroupsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ElectLeadersRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ElectLeaders;
+    type Response<'b> = messages::ElectLeadersResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::IncrementalAlterConfigsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::IncrementalAlterConfigs;
+    type Response<'b> = messages::IncrementalAlterConfigsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::AlterPartitionReassignmentsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::AlterPartitionReassignments;
+    type Response<'b> = messages::AlterPartitionReassignmentsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ListPartitionReassignmentsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ListPartitionReassignments;
+    type Response<'b> = messages::ListPartitionReassignmentsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::OffsetDeleteRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::OffsetDelete;
+    type Response<'b> = messages::OffsetDeleteResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeClientQuotasRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeClientQuotas;
+    type Response<'b> = messages::DescribeClientQuotasResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::AlterClientQuotasRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::AlterClientQuotas;
+    type Response<'b> = messages::AlterClientQuotasResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeUserScramCredentialsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeUserScramCredentials;
+    type Response<'b> = messages::DescribeUserScramCredentialsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::AlterUserScramCredentialsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::AlterUserScramCredentials;
+    type Response<'b> = messages::AlterUserScramCredentialsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::VoteRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::Vote;
+    type Response<'b> = messages::VoteResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::BeginQuorumEpochRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::BeginQuorumEpoch;
+    type Response<'b> = messages::BeginQuorumEpochResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::EndQuorumEpochRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::EndQuorumEpoch;
+    type Response<'b> = messages::EndQuorumEpochResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeQuorumRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeQuorum;
+    type Response<'b> = messages::DescribeQuorumResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::AlterPartitionRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::AlterPartition;
+    type Response<'b> = messages::AlterPartitionResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::UpdateFeaturesRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::UpdateFeatures;
+    type Response<'b> = messages::UpdateFeaturesResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::EnvelopeRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::Envelope;
+    type Response<'b> = messages::EnvelopeResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::FetchSnapshotRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::FetchSnapshot;
+    type Response<'b> = messages::FetchSnapshotResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeClusterRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeCluster;
+    type Response<'b> = messages::DescribeClusterResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeProducersRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeProducers;
+    type Response<'b> = messages::DescribeProducersResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::BrokerRegistrationRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::BrokerRegistration;
+    type Response<'b> = messages::BrokerRegistrationResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::BrokerHeartbeatRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::BrokerHeartbeat;
+    type Response<'b> = messages::BrokerHeartbeatResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::UnregisterBrokerRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::UnregisterBroker;
+    type Response<'b> = messages::UnregisterBrokerResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeTransactionsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeTransactions;
+    type Response<'b> = messages::DescribeTransactionsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ListTransactionsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ListTransactions;
+    type Response<'b> = messages::ListTransactionsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::AllocateProducerIdsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::AllocateProducerIds;
+    type Response<'b> = messages::AllocateProducerIdsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ConsumerGroupHeartbeatRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ConsumerGroupHeartbeat;
+    type Response<'b> = messages::ConsumerGroupHeartbeatResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ConsumerGroupDescribeRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ConsumerGroupDescribe;
+    type Response<'b> = messages::ConsumerGroupDescribeResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ControllerRegistrationRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ControllerRegistration;
+    type Response<'b> = messages::ControllerRegistrationResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::GetTelemetrySubscriptionsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::GetTelemetrySubscriptions;
+    type Response<'b> = messages::GetTelemetrySubscriptionsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::PushTelemetryRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::PushTelemetry;
+    type Response<'b> = messages::PushTelemetryResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::AssignReplicasToDirsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::AssignReplicasToDirs;
+    type Response<'b> = messages::AssignReplicasToDirsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ListConfigResourcesRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ListConfigResources;
+    type Response<'b> = messages::ListConfigResourcesResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeTopicPartitionsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeTopicPartitions;
+    type Response<'b> = messages::DescribeTopicPartitionsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ShareGroupHeartbeatRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ShareGroupHeartbeat;
+    type Response<'b> = messages::ShareGroupHeartbeatResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ShareGroupDescribeRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ShareGroupDescribe;
+    type Response<'b> = messages::ShareGroupDescribeResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ShareFetchRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ShareFetch;
+    type Response<'b> = messages::ShareFetchResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ShareAcknowledgeRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ShareAcknowledge;
+    type Response<'b> = messages::ShareAcknowledgeResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::AddRaftVoterRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::AddRaftVoter;
+    type Response<'b> = messages::AddRaftVoterResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::RemoveRaftVoterRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::RemoveRaftVoter;
+    type Response<'b> = messages::RemoveRaftVoterResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::UpdateRaftVoterRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::UpdateRaftVoter;
+    type Response<'b> = messages::UpdateRaftVoterResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::InitializeShareGroupStateRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::InitializeShareGroupState;
+    type Response<'b> = messages::InitializeShareGroupStateResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ReadShareGroupStateRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ReadShareGroupState;
+    type Response<'b> = messages::ReadShareGroupStateResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::WriteShareGroupStateRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::WriteShareGroupState;
+    type Response<'b> = messages::WriteShareGroupStateResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DeleteShareGroupStateRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DeleteShareGroupState;
+    type Response<'b> = messages::DeleteShareGroupStateResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ReadShareGroupStateSummaryRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ReadShareGroupStateSummary;
+    type Response<'b> = messages::ReadShareGroupStateSummaryResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::StreamsGroupHeartbeatRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::StreamsGroupHeartbeat;
+    type Response<'b> = messages::StreamsGroupHeartbeatResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::StreamsGroupDescribeRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::StreamsGroupDescribe;
+    type Response<'b> = messages::StreamsGroupDescribeResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeShareGroupOffsetsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeShareGroupOffsets;
+    type Response<'b> = messages::DescribeShareGroupOffsetsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::AlterShareGroupOffsetsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::AlterShareGroupOffsets;
+    type Response<'b> = messages::AlterShareGroupOffsetsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DeleteShareGroupOffsetsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DeleteShareGroupOffsets;
+    type Response<'b> = messages::DeleteShareGroupOffsetsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::StreamsGroupTopologyDescriptionUpdateRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::StreamsGroupTopologyDescriptionUpdate;
+    type Response<'b> = messages::StreamsGroupTopologyDescriptionUpdateResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::UnregisterControllerRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::UnregisterController;
+    type Response<'b> = messages::UnregisterControllerResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::DescribeMirrorsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::DescribeMirrors;
+    type Response<'b> = messages::DescribeMirrorsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::BumpLeaderEpochsRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::BumpLeaderEpochs;
+    type Response<'b> = messages::BumpLeaderEpochsResponse<'b>;
+}
+
+impl<'a> Request<'a> for messages::ReadMirrorStatesRequest<'a> {
+    const API_KEY: ApiKey = ApiKey::ReadMirrorStates;
+    type Response<'b> = messages::ReadMirrorStatesResponse<'b>;
 }
 
 /// A request body of any API.
@@ -3348,6 +3963,39 @@ impl MetadataRecordType {
         MetadataRecordType::UnregisterController,
     ];
 
+    /// The key's position in [`Self::ALL`], for tables indexed by key.
+    pub const fn index(self) -> usize {
+        match self {
+            Self::RegisterBroker => 0,
+            Self::UnregisterBroker => 1,
+            Self::Topic => 2,
+            Self::Partition => 3,
+            Self::Config => 4,
+            Self::PartitionChange => 5,
+            Self::FenceBroker => 6,
+            Self::UnfenceBroker => 7,
+            Self::RemoveTopic => 8,
+            Self::DelegationToken => 9,
+            Self::UserScramCredential => 10,
+            Self::FeatureLevel => 11,
+            Self::ClientQuota => 12,
+            Self::ProducerIds => 13,
+            Self::BrokerRegistrationChange => 14,
+            Self::AccessControlEntry => 15,
+            Self::RemoveAccessControlEntry => 16,
+            Self::NoOp => 17,
+            Self::ZkMigrationState => 18,
+            Self::RemoveUserScramCredential => 19,
+            Self::BeginTransaction => 20,
+            Self::EndTransaction => 21,
+            Self::AbortTransaction => 22,
+            Self::RemoveDelegationToken => 23,
+            Self::RegisterController => 24,
+            Self::ClearElr => 25,
+            Self::UnregisterController => 26,
+        }
+    }
+
     /// The key for a number.
     pub const fn from_i16(key: i16) -> Option<Self> {
         Some(match key {
@@ -3904,6 +4552,34 @@ impl GroupCoordinatorRecordType {
         GroupCoordinatorRecordType::StreamsGroupCurrentMemberAssignment,
         GroupCoordinatorRecordType::StreamsGroupTopology,
     ];
+
+    /// The key's position in [`Self::ALL`], for tables indexed by key.
+    pub const fn index(self) -> usize {
+        match self {
+            Self::LegacyOffsetCommit => 0,
+            Self::OffsetCommit => 1,
+            Self::GroupMetadata => 2,
+            Self::ConsumerGroupMetadata => 3,
+            Self::ConsumerGroupPartitionMetadata => 4,
+            Self::ConsumerGroupMemberMetadata => 5,
+            Self::ConsumerGroupTargetAssignmentMetadata => 6,
+            Self::ConsumerGroupTargetAssignmentMember => 7,
+            Self::ConsumerGroupCurrentMemberAssignment => 8,
+            Self::ShareGroupMemberMetadata => 9,
+            Self::ShareGroupMetadata => 10,
+            Self::ShareGroupTargetAssignmentMetadata => 11,
+            Self::ShareGroupTargetAssignmentMember => 12,
+            Self::ShareGroupCurrentMemberAssignment => 13,
+            Self::ShareGroupStatePartitionMetadata => 14,
+            Self::ConsumerGroupRegularExpression => 15,
+            Self::StreamsGroupMetadata => 16,
+            Self::StreamsGroupMemberMetadata => 17,
+            Self::StreamsGroupTargetAssignmentMetadata => 18,
+            Self::StreamsGroupTargetAssignmentMember => 19,
+            Self::StreamsGroupCurrentMemberAssignment => 20,
+            Self::StreamsGroupTopology => 21,
+        }
+    }
 
     /// The key for a number.
     pub const fn from_i16(key: i16) -> Option<Self> {
@@ -4892,6 +5568,14 @@ impl ShareCoordinatorRecordType {
         ShareCoordinatorRecordType::ShareUpdate,
     ];
 
+    /// The key's position in [`Self::ALL`], for tables indexed by key.
+    pub const fn index(self) -> usize {
+        match self {
+            Self::ShareSnapshot => 0,
+            Self::ShareUpdate => 1,
+        }
+    }
+
     /// The key for a number.
     pub const fn from_i16(key: i16) -> Option<Self> {
         Some(match key {
@@ -5100,6 +5784,13 @@ pub enum TransactionCoordinatorRecordType {
 impl TransactionCoordinatorRecordType {
     /// Every key, in numeric order.
     pub const ALL: &'static [TransactionCoordinatorRecordType] = &[TransactionCoordinatorRecordType::TransactionLog];
+
+    /// The key's position in [`Self::ALL`], for tables indexed by key.
+    pub const fn index(self) -> usize {
+        match self {
+            Self::TransactionLog => 0,
+        }
+    }
 
     /// The key for a number.
     pub const fn from_i16(key: i16) -> Option<Self> {

@@ -6,9 +6,11 @@
 pub mod api;
 pub mod catalog;
 pub mod coordinator;
+pub mod errors;
 pub mod messages;
 pub mod metadata;
 pub mod raft;
+pub mod releases;
 pub mod storage;
 pub mod streams;
 pub mod testing;
