@@ -464,7 +464,7 @@ pub fn message_module(m: &Message) -> String {
         let _ = writeln!(o, "//! | listeners | {} |", m.listeners.join(", "));
     }
     if m.provisional {
-        o.push_str("//!\n//! A draft that Kafka has not released: its API key is provisional\n//! (see `schemas/kip-1279/provisional-api-keys.json`).\n");
+        o.push_str("//!\n//! A draft that Kafka has not released: KIP-1279 is still under discussion, and its API key\n//! here is provisional (see `schemas/kip-1279/provisional-api-keys.json`). Draft forks of\n//! Kafka put the KIP-1279 RPCs on keys 99, 100 and 105; kafka-wire's provisional keys stay\n//! clear of those and of Kafka's own.\n");
     }
     o.push_str("\nuse crate::rt;\n");
     let all = structs(m);

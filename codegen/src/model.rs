@@ -223,6 +223,17 @@ pub fn load(inputs: &Inputs) -> Result<Vec<Message>, SchemaError> {
     // Our own drafts (the KIP-1279 mirror RPCs), with provisional API keys from one file.
     let keys_file = inputs.drafts.join("provisional-api-keys.json");
     let provisional = read_provisional(&keys_file)?;
+    // Draft forks of Kafka put the KIP-1279 RPCs on these keys; a provisional key there would
+    // make a fork's frame parse as a draft of another shape.
+    const FORK_KEYS: [i16; 3] = [99, 100, 105];
+    if let Some((name, k)) = provisional.iter().find(|(_, k)| FORK_KEYS.contains(k)) {
+        return Err(SchemaError {
+            file: keys_file.display().to_string(),
+            line: 0,
+            column: 0,
+            rule: format!("provisional key {k} of {name} is one that draft forks of Kafka use (99, 100, 105)"),
+        });
+    }
     for p in list_json(&inputs.drafts)? {
         if p == keys_file {
             continue;

@@ -43,3 +43,44 @@ fn committed_fuzz_seeds_cover_every_key_version_and_direction() {
     let api_seeds = seeds.keys().filter(|k| k.starts_with("api_")).count();
     assert_eq!(api_seeds, pairs);
 }
+
+fn repo_inputs() -> (std::path::PathBuf, Inputs) {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let inputs = Inputs::repository(&root).expect("schemas/inputs.txt");
+    (root, inputs)
+}
+
+#[test]
+fn a_missing_or_empty_schema_folder_is_an_error_naming_it() {
+    let (_, mut inputs) = repo_inputs();
+    let tmp = std::env::temp_dir().join(format!("kw-empty-{}", std::process::id()));
+    std::fs::create_dir_all(tmp.join("clients")).unwrap();
+    inputs.older = tmp.clone();
+    let e = model::load(&inputs).expect_err("an empty release folder must not load");
+    assert!(e.file.contains(&tmp.display().to_string()), "{e}");
+    assert!(e.rule.contains("no .json schema"), "{e}");
+    inputs.older = tmp.join("nowhere");
+    let e = model::load(&inputs).expect_err("a missing release folder must not load");
+    assert!(e.file.contains("nowhere") && e.rule.contains("missing"), "{e}");
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+#[test]
+fn provisional_keys_stay_clear_of_kafkas_and_the_forks_keys() {
+    let (_, mut inputs) = repo_inputs();
+    let tmp = std::env::temp_dir().join(format!("kw-drafts-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for e in std::fs::read_dir(&inputs.drafts).unwrap().flatten() {
+        std::fs::copy(e.path(), tmp.join(e.file_name())).unwrap();
+    }
+    let keys = tmp.join("provisional-api-keys.json");
+    let text = std::fs::read_to_string(&keys).unwrap();
+    inputs.drafts = tmp.clone();
+    std::fs::write(&keys, text.replace("32001", "100")).unwrap();
+    let e = model::load(&inputs).expect_err("a fork's key must be refused");
+    assert!(e.rule.contains("draft forks"), "{e}");
+    std::fs::write(&keys, text.replace("32001", "3")).unwrap();
+    let e = model::load(&inputs).expect_err("a key Kafka uses must be refused");
+    assert!(e.rule.contains("API key 3"), "{e}");
+    std::fs::remove_dir_all(&tmp).unwrap();
+}

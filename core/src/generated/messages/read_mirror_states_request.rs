@@ -9,8 +9,10 @@
 //! | flexible versions | 0 |
 //! | listeners | broker, controller |
 //!
-//! A draft that Kafka has not released: its API key is provisional
-//! (see `schemas/kip-1279/provisional-api-keys.json`).
+//! A draft that Kafka has not released: KIP-1279 is still under discussion, and its API key
+//! here is provisional (see `schemas/kip-1279/provisional-api-keys.json`). Draft forks of
+//! Kafka put the KIP-1279 RPCs on keys 99, 100 and 105; kafka-wire's provisional keys stay
+//! clear of those and of Kafka's own.
 
 use crate::rt;
 
