@@ -64,8 +64,9 @@ pub fn parse_api_versions_response(body: &[u8], version: i16) -> Result<(ApiVers
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NegotiationError {
     /// The broker does not support the ApiVersions version that was sent: send ApiVersions
-    /// again at `retry_version`, the highest version both sides support (0 when the answer does
-    /// not say).
+    /// again at `retry_version`, the lower of the broker's highest ApiVersions version and ours
+    /// (0 when the answer does not say). A `retry_version` not below the version that was sent
+    /// means the broker cannot be talked to.
     RetryApiVersions {
         /// The version to send next.
         retry_version: i16,
@@ -100,13 +101,14 @@ impl Negotiated {
     pub fn new(answer: &ApiVersionsResponse<'_>, ours: impl Fn(ApiKey) -> Option<(i16, i16)>) -> Result<Self, NegotiationError> {
         let error = ErrorCode::from_code(answer.error_code);
         if error == ErrorCode::UnsupportedVersion {
-            // The answer lists the broker's ApiVersions range (at least); absent, start over at 0.
+            // The answer lists the broker's ApiVersions range (at least): retry at the lower of
+            // its highest version and ours; absent, at 0.
+            let our_max = ours(ApiKey::ApiVersions).map_or(ApiKey::ApiVersions.request_info().max_version, |r| r.1);
             let retry_version = answer
                 .api_keys
                 .iter()
                 .find(|k| k.api_key == ApiKey::ApiVersions.id())
-                .and_then(|k| common(ours(ApiKey::ApiVersions)?, (k.min_version, k.max_version)))
-                .unwrap_or(0);
+                .map_or(0, |k| k.max_version.min(our_max).max(0));
             return Err(NegotiationError::RetryApiVersions { retry_version });
         }
         if !error.is_none() {
