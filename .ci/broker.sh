@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The real-broker test (tests/broker): a single-node KRaft Apache Kafka 4.1.1 broker from the
+# The real-broker test (tests/broker): a single-node KRaft Apache Kafka 4.4.0 broker from the
 # Maven Central jars, driven through kafka-wire (tests/broker/src/main.rs, built as
 # kwire-broker-check in the tests/clients crate): ApiVersions, Metadata, CreateTopics, Produce
 # (record batches we build), ListOffsets and Fetch, every response decoded strictly and
@@ -33,15 +33,15 @@ for tool in java mvn cargo; do
 done
 java -version 2>&1 | head -n 1
 
-echo "== broker: Kafka 4.1.1 jars (Maven)"
+echo "== broker: Kafka 4.4.0 jars (Maven)"
 # Maven's output goes to a log, shown when it fails.
 mvnlog=$(mktemp)
 mvn_cp() {
   mvn -B -q -Dstyle.color=never -f tests/broker/pom.xml dependency:build-classpath -Dmdep.outputFile=target/classpath.txt \
     >"$mvnlog" 2>&1 || { cat "$mvnlog"; return 1; }
 }
-if ! { mvn_cp || { echo "Maven failed; retrying once"; sleep 5; mvn_cp; }; } || ! grep -q 'kafka_2.13-4.1.1.jar' tests/broker/target/classpath.txt; then
-  echo "FAILED: could not download the Kafka 4.1.1 broker jars with Maven"
+if ! { mvn_cp || { echo "Maven failed; retrying once"; sleep 5; mvn_cp; }; } || ! grep -q 'kafka_2.13-4.4.0.jar' tests/broker/target/classpath.txt; then
+  echo "FAILED: could not download the Kafka 4.4.0 broker jars with Maven"
   finish 0 1
 fi
 

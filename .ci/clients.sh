@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Real clients against the kafka-wire stub server (tests/clients): captures afresh the request
-# frames that librdkafka (confluent-kafka), kafka-python, kafkajs and Kafka's Java client send
-# while administering, producing and consuming (tests/clients/capture.sh, pinned versions), then
-# decodes every fresh frame with alloc-ext/tests/client_frames.rs (strict unless the manifest
-# says lenient, and re-encoded byte for byte). The committed vectors (tests/clients/frames) are
-# checked by `cargo test --workspace`.
+# frames that librdkafka (confluent-kafka), kafka-python, kafkajs and Kafka's Java client (4.1.1
+# and 4.4.0) send while administering, producing and consuming (tests/clients/capture.sh, pinned
+# versions), then decodes every fresh frame with alloc-ext/tests/client_frames.rs (strict unless
+# the manifest says lenient, and re-encoded byte for byte). The committed vectors
+# (tests/clients/frames) are checked by `cargo test --workspace`.
 #
 #   bash .ci/clients.sh
 #

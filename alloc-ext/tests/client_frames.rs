@@ -258,6 +258,38 @@ fn every_captured_client_frame_decodes_and_reencodes() {
     assert!(failed.is_empty(), "{} captured client frames failed: {failed:?}", failed.len());
 }
 
+/// Kafka's Java client 4.4 asks ApiVersions at v5 (KIP-1242; its first request on every
+/// connection), and names the cluster and node it means to reach once it knows them from
+/// metadata: the new fields decode to what the client sent (the stub's cluster id and node 1;
+/// null and -1 before).
+#[test]
+fn java_4_4_sends_api_versions_v5_naming_the_cluster() {
+    use kafka_wire::messages::ApiVersionsRequest;
+    let dir = frames_dir();
+    let entries: Vec<Entry> = manifest(&dir).into_iter().filter(|e| e.client == "java-4.4.0").collect();
+    if entries.is_empty() && std::env::var_os("KWIRE_CLIENT_FRAMES").is_some() {
+        return; // a capture without Kafka's 4.4 client
+    }
+    assert!(entries.iter().any(|e| e.api_key == 18), "no java-4.4.0 ApiVersions frame in the manifest");
+    let mut named = Vec::new();
+    for e in entries.iter().filter(|e| e.api_key == 18) {
+        let bytes = std::fs::read(dir.join(&e.file)).unwrap();
+        let f = parse_request(&bytes, Mode::Strict).unwrap_or_else(|err| panic!("{}: {err}", e.file));
+        let RequestBody::ApiVersions(r) = f.body else { panic!("{}: not ApiVersions", e.file) };
+        assert_eq!(f.api_version, 5, "{}: Kafka's 4.4 client asks ApiVersions at v5", e.file);
+        let r: ApiVersionsRequest<'_> = r;
+        assert_eq!((r.client_software_name, r.client_software_version), ("apache-kafka-java", "4.4.0"), "{}", e.file);
+        match r.cluster_id {
+            None => assert_eq!(r.node_id, -1, "{}: no cluster named, so no node either", e.file),
+            Some(c) => {
+                assert_eq!((c, r.node_id), ("kwire-stub-cluster-0001", 1), "{}", e.file);
+                named.push(e.file.clone());
+            }
+        }
+    }
+    assert!(!named.is_empty(), "no java-4.4.0 ApiVersions frame names the cluster and node");
+}
+
 /// The checks can fail: one committed frame with a byte appended fails as `strict` and passes
 /// as `lenient` (with the byte reported); cut short, it fails in both modes; a wrong version in
 /// the manifest is caught.

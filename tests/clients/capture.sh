@@ -5,11 +5,12 @@
 #   bash tests/clients/capture.sh /tmp/frames  # capture somewhere else (what .ci/clients.sh does)
 #
 # For each client (librdkafka via confluent-kafka, and again told to speak Kafka 0.9.0's protocol;
-# kafka-python; kafkajs; Kafka's Java client; versions pinned in python/requirements.txt,
-# js/package-lock.json and java/pom.xml) it starts the stub (target/debug/kwire-stub) on an
-# ephemeral 127.0.0.1 port, runs the client's script (admin: create topics, describe configs;
-# produce records, compressed with each codec the client has; consume them back in a group and
-# commit; admin: list groups, delete a topic) and stops the stub. The stub writes
+# kafka-python; kafkajs; Kafka's Java client 4.1.1 and 4.4.0; versions pinned in
+# python/requirements.txt, js/package-lock.json and java_versions below) it starts the stub
+# (target/debug/kwire-stub) on an ephemeral 127.0.0.1 port, runs the client's script (admin:
+# create topics, describe configs; produce records, compressed with each codec the client has;
+# consume them back in a group and commit; admin: list groups, delete a topic) and stops the
+# stub. The stub writes
 # OUT/<client>/<Api>-v<version>-<n>.bin and a manifest line for each; they are merged into
 # OUT/MANIFEST.tsv.
 #
@@ -26,20 +27,24 @@ echo "== capture: pinned clients"
 if [ ! -x "$here/.venv/bin/python" ]; then python3 -m venv "$here/.venv" || exit 1; fi
 "$here/.venv/bin/pip" install -q --disable-pip-version-check -r "$here/python/requirements.txt" || exit 1
 (cd "$here/js" && npm ci --silent --no-audit --no-fund) || exit 1
-# Maven's output goes to a log, shown when it fails.
-mvn_java() {
-  mvn -B -q -Dstyle.color=never -f "$here/java/pom.xml" package dependency:build-classpath -Dmdep.outputFile=target/classpath.txt \
-    >"$logs/mvn.log" 2>&1 || { cat "$logs/mvn.log"; return 1; }
+# Kafka's Java client, built once per version (java/pom.xml, target/kafka-V). Maven's output
+# goes to a log, shown when it fails.
+java_versions="4.1.1 4.4.0"
+mvn_java() { # version
+  mvn -B -q -Dstyle.color=never -f "$here/java/pom.xml" -Dkafka.version="$1" package dependency:build-classpath \
+    -Dmdep.outputFile="target/kafka-$1/classpath.txt" >"$logs/mvn.log" 2>&1 || { cat "$logs/mvn.log"; return 1; }
 }
-mvn_java || { echo "Maven failed; retrying once"; sleep 5; mvn_java; } || exit 1
+for v in $java_versions; do
+  mvn_java "$v" || { echo "Maven failed; retrying once"; sleep 5; mvn_java "$v"; } || exit 1
+done
 (cd "$here" && cargo build -q --bin kwire-stub) || exit 1
 
 py="$here/.venv/bin/python"
 v_rdkafka=$("$py" -c 'import confluent_kafka as c; print("confluent-kafka %s (librdkafka %s)" % (c.__version__, c.libversion()[0]))')
 v_kafka_python=$("$py" -c 'import kafka; print("kafka-python %s" % kafka.__version__)')
 v_kafkajs="kafkajs $(node -p "require('$here/js/node_modules/kafkajs/package.json').version")"
-jcp="$here/java/target/kwire-java-client.jar:$(cat "$here/java/target/classpath.txt")"
-v_java="kafka-clients $(tr ':' '\n' < "$here/java/target/classpath.txt" | sed -n 's#.*/kafka-clients-\(.*\)\.jar$#\1#p')"
+# java_cp VERSION: the classpath of the Java client built against kafka-clients VERSION.
+java_cp() { echo "$here/java/target/kafka-$1/kwire-java-client.jar:$(cat "$here/java/target/kafka-$1/classpath.txt")"; }
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -73,7 +78,11 @@ run_client librdkafka-legacy "$v_rdkafka with api.version.request=false, broker.
   "$py" "$here/python/confluent_legacy_client.py"
 run_client kafka-python "$v_kafka_python" "$py" "$here/python/kafka_python_client.py"
 run_client kafkajs "$v_kafkajs" node "$here/js/client.js"
-run_client java "$v_java" java -Xmx256m -cp "$jcp" kwire.Client
+for v in $java_versions; do
+  got=$(tr ':' '\n' < "$here/java/target/kafka-$v/classpath.txt" | sed -n 's#.*/kafka-clients-\(.*\)\.jar$#\1#p')
+  if [ "$got" != "$v" ]; then echo "FAILED: java-$v: the classpath has kafka-clients '$got'"; fail=1; continue; fi
+  run_client "java-$v" "kafka-clients $v" java -Xmx256m -cp "$(java_cp "$v")" kwire.Client
+done
 
 {
   printf 'file\tclient\tclient_version\taction\tapi_key\tapi\tapi_version\tmode\tnote\n'

@@ -2,23 +2,28 @@
 //! .ci/broker.sh).
 //!
 //! Starts a single-node KRaft Apache Kafka broker (combined broker and controller) from the jars
-//! listed in a classpath file (tests/broker/pom.xml, Kafka 4.1.1) on two free 127.0.0.1 ports,
+//! listed in a classpath file (tests/broker/pom.xml, Kafka 4.4.0) on two free 127.0.0.1 ports,
 //! with its log directory under a fresh temporary directory, storage formatted with a random
 //! cluster id, and `-Xmx512m`. Then, acting as a client through kafka-wire only:
 //!
-//! 1. ApiVersions (v3, then v4 in the versions both sides support), Metadata, CreateTopics;
-//! 2. Produce two record batches built with `kafka_wire::records::BatchBuilder`, ListOffsets,
-//!    and Fetch until every produced record is back; the fetched records must equal those
-//!    produced (offsets, keys, values, headers, timestamps);
+//! 1. ApiVersions (v3, then the highest version both sides support; at v5 also naming the
+//!    cluster and node, right and wrong: KIP-1242), Metadata, CreateTopics;
+//! 2. Produce two record batches built with `kafka_wire::records::BatchBuilder`, ListOffsets
+//!    (every offset spec, earliest pending upload from v11), and Fetch until every produced
+//!    record is back; the fetched records must equal those produced (offsets, keys, values,
+//!    headers, timestamps);
 //! 3. a consumer group of one member through the classic group APIs;
-//! 4. a version sweep: one request at every version both sides support, for 13 APIs;
+//! 4. a version sweep over every (API, version) the broker advertises and kafka-wire knows:
+//!    purposeful requests for 13 APIs, and for the rest the request with every field at its
+//!    default; pairs the broker refuses by closing the connection must be listed in `REFUSED`;
 //! 5. every response frame is decoded in strict mode, and re-encoding its header and body at the
 //!    same version must give the broker's bytes back;
 //! 6. after a clean shutdown, every batch and record of the broker's `__cluster_metadata` log
 //!    segment (and of its snapshots and the bootstrap snapshot) is decoded (CRCs checked, each
 //!    metadata record re-encoded byte for byte), and at least a TopicRecord (for the topic
 //!    created above), PartitionRecord, RegisterBrokerRecord and FeatureLevelRecord must be
-//!    among them.
+//!    among them, and the record versions Kafka 4.4 added that a 4.4 broker writes
+//!    (RegisterBrokerRecord v4, BrokerRegistrationChangeRecord v3).
 //!
 //! Each check prints `PASS:` or `FAILED:`; the last line is `broker: N passed, M failed`. The
 //! broker is stopped on every path (a guard kills it if the check panics or returns early).
@@ -27,7 +32,7 @@
 //! kwire-broker-check --classpath tests/broker/target/classpath.txt [--keep]
 //! ```
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -152,8 +157,19 @@ fn free_ports() -> Result<(u16, u16), String> {
     Ok((pa, pb))
 }
 
-/// A random cluster id as Kafka writes one: 16 random bytes in URL-safe base64 without padding.
+/// A random cluster id as Kafka writes one: 16 random bytes in URL-safe base64 without padding,
+/// not starting with '-' (Kafka's `Uuid.randomUuid` draws again then too: the storage tool would
+/// take the id for an option).
 fn random_cluster_id() -> Result<String, String> {
+    loop {
+        let id = random_base64_id()?;
+        if !id.starts_with('-') {
+            return Ok(id);
+        }
+    }
+}
+
+fn random_base64_id() -> Result<String, String> {
     let mut b = [0u8; 16];
     std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut b)).map_err(|e| format!("/dev/urandom: {e}"))?;
     const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -249,6 +265,22 @@ impl Conn {
         req: &Req,
         report: &mut Report,
     ) -> Result<Resp, String> {
+        let (payload, body_at) = self.exchange(key, version, |frame| req.encode(frame, version).map(|_| ()), report)?;
+        let what = format!("{key:?} v{version} response ({} bytes)", payload.len());
+        Resp::parse(&payload[body_at..], version).map_err(|e| format!("{what}: owned parse: {e}"))
+    }
+
+    /// Sends a request whose body `encode_body` writes, reads the response frame, decodes it
+    /// strictly (a failure is returned as an error), and reports whether re-encoding its header
+    /// and body at the same version gives the broker's bytes back. Returns the response payload
+    /// (header and body) and where its body starts.
+    fn exchange(
+        &mut self,
+        key: ApiKey,
+        version: i16,
+        encode_body: impl FnOnce(&mut Vec<u8>) -> Result<(), kafka_wire::EncodeError>,
+        report: &mut Report,
+    ) -> Result<(Vec<u8>, usize), String> {
         self.correlation_id += 1;
         let header = RequestHeader {
             request_api_key: key.id(),
@@ -259,10 +291,10 @@ impl Conn {
         };
         let mut frame = vec![0u8; 4];
         header.encode(&mut frame, key.request_header_version(version)).map_err(|e| e.to_string())?;
-        req.encode(&mut frame, version).map_err(|e| e.to_string())?;
+        encode_body(&mut frame).map_err(|e| format!("encoding the {key:?} v{version} request: {e}"))?;
         let size = (frame.len() - 4) as i32;
         frame[..4].copy_from_slice(&size.to_be_bytes());
-        self.stream.write_all(&frame).map_err(|e| format!("send {key:?}: {e}"))?;
+        self.stream.write_all(&frame).map_err(|e| format!("send {key:?} v{version}: {e}"))?;
 
         let mut size = [0u8; 4];
         self.stream.read_exact(&mut size).map_err(|e| format!("read {key:?} v{version} response: {e}"))?;
@@ -273,7 +305,8 @@ impl Conn {
         let mut payload = vec![0u8; n as usize];
         self.stream.read_exact(&mut payload).map_err(|e| format!("read {key:?} v{version} response: {e}"))?;
         let what = format!("{key:?} v{version} response ({n} bytes)");
-        let f = parse_response(&payload, key, version, Mode::Strict).map_err(|e| format!("{what}: strict decode failed: {e}"))?;
+        let f = parse_response(&payload, key, version, Mode::Strict)
+            .map_err(|e| format!("{what}: strict decode failed: {e}; the frame: {}", hex(&payload)))?;
         if f.header.correlation_id != self.correlation_id {
             return Err(format!("{what}: correlation id {} (sent {})", f.header.correlation_id, self.correlation_id));
         }
@@ -285,14 +318,20 @@ impl Conn {
         } else {
             let at = again.iter().zip(&payload).position(|(a, b)| a != b).unwrap_or(again.len().min(payload.len()));
             report.fail(&format!(
-                "{what}: re-encoding differs at byte {at} ({} bytes re-encoded): broker {:02x?}, ours {:02x?}",
+                "{what}: re-encoding differs at byte {at} ({} bytes re-encoded): broker {}, ours {}; the broker's frame: {}",
                 again.len(),
-                &payload[at..payload.len().min(at + 12)],
-                &again[at..again.len().min(at + 12)]
+                hex(&payload[at..payload.len().min(at + 12)]),
+                hex(&again[at..again.len().min(at + 12)]),
+                hex(&payload)
             ));
         }
-        Resp::parse(f.body_bytes, version).map_err(|e| format!("{what}: owned parse: {e}"))
+        let body_at = f.header_bytes.len();
+        Ok((payload, body_at))
     }
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// Highest version both the broker and kafka-wire support (kafka-wire's unstable latest left out).
@@ -367,6 +406,35 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
         r.error_code == 0 && newer.is_empty(),
         &format!("ApiVersions v{v}: {} APIs, every one known to kafka-wire at its highest version{}", r.api_keys.len(), if newer.is_empty() { String::new() } else { format!("; beyond us: {newer:?}") }),
     );
+
+    // ApiVersions v5 (KIP-1242) names the cluster and node the client means to reach: the
+    // broker answers normally when both are its own, and REBOOTSTRAP_REQUIRED (129) otherwise.
+    if v >= 5 {
+        let other = random_cluster_id()?;
+        for (what, cid, node, want) in [
+            ("its own cluster id and node id", cluster_id.as_str(), 1, 0),
+            ("another cluster id", other.as_str(), 1, 129),
+            ("its cluster id and another node id", cluster_id.as_str(), 2, 129),
+        ] {
+            let mut c = Conn::open(port)?;
+            let r: api_versions_response::owned::ApiVersionsResponse = c.call(
+                ApiKey::ApiVersions,
+                v,
+                &api_versions_request::owned::ApiVersionsRequest {
+                    client_software_name: "kwire-broker-check".into(),
+                    client_software_version: "0.1.0".into(),
+                    cluster_id: Some(cid.into()),
+                    node_id: node,
+                    ..Default::default()
+                },
+                report,
+            )?;
+            report.check(
+                r.error_code == want,
+                &format!("ApiVersions v{v} naming {what} ({cid}, node {node}): error {} (expected {want}), {} APIs", r.error_code, r.api_keys.len()),
+            );
+        }
+    }
 
     // Metadata: the broker and the cluster id we formatted with.
     let mv = negotiate(&versions, ApiKey::Metadata)?;
@@ -462,7 +530,7 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
 
     // Produce two batches we built.
     let keys: Vec<String> = (0..8).map(|i| format!("key-{i}")).collect();
-    let values: Vec<String> = (0..8).map(|i| format!("value {i}: produced by kafka-wire to a real Kafka 4.1.1 broker")).collect();
+    let values: Vec<String> = (0..8).map(|i| format!("value {i}: produced by kafka-wire to a real Kafka 4.4.0 broker")).collect();
     let hdr = [NewHeader::new("origin", Some(b"kafka-wire")), NewHeader::new("empty", None)];
     let base_ts = 1_760_000_000_000i64;
     let mut sent = Vec::new(); // (offset, timestamp, key, value, with headers)
@@ -516,6 +584,24 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
     let lo: list_offsets_response::owned::ListOffsetsResponse = conn.call(ApiKey::ListOffsets, lv, &list_offsets(-1), report)?;
     let end = lo.topics.first().and_then(|t| t.partitions.first()).map(|p| (p.error_code, p.offset));
     report.check(end == Some((0, sent.len() as i64)), &format!("ListOffsets v{lv}: latest offset {end:?}, expected {}", sent.len()));
+    // The other offset specs: earliest (-2), max timestamp (-3), earliest local (-4), latest
+    // tiered (-5) and, from v11 (KIP-1023), earliest pending upload (-6). Without tiered storage
+    // the last two have no offset to give.
+    let specs: &[(i64, &str, Option<(i16, i64)>)] = &[
+        (-2, "earliest", Some((0, 0))),
+        (-3, "max timestamp", Some((0, 7))),
+        (-4, "earliest local", Some((0, 0))),
+        (-5, "latest tiered", None),
+        (-6, "earliest pending upload", None),
+    ];
+    for &(ts, name, want) in specs.iter().filter(|s| s.0 != -6 || lv >= 11) {
+        let lo: list_offsets_response::owned::ListOffsetsResponse = conn.call(ApiKey::ListOffsets, lv, &list_offsets(ts), report)?;
+        let got = lo.topics.first().and_then(|t| t.partitions.first()).map(|p| (p.error_code, p.offset, p.timestamp));
+        report.check(
+            got.is_some() && (want.is_none() || got.map(|g| (g.0, g.1)) == want),
+            &format!("ListOffsets v{lv} with timestamp {ts} ({name}): (error, offset, timestamp) {got:?}{}", want.map(|w| format!(", expected {w:?}")).unwrap_or_default()),
+        );
+    }
 
     // Fetch until every record is back.
     let fv = negotiate(&versions, ApiKey::Fetch)?;
@@ -590,7 +676,10 @@ fn run(classpath: &str, keep: bool, report: &mut Report) -> Result<(), String> {
     }
     group_flow(&mut conn, &versions, topic_id, report)?;
     drop(conn);
-    sweep(port, &versions, topic_id, report)?;
+    let mut covered = BTreeSet::new();
+    sweep(port, &versions, topic_id, &mut covered, report)?;
+    sweep_defaults(port, &versions, &mut covered, report)?;
+    sweep_coverage(&versions, &covered, report);
 
     // Stop the broker, then read its metadata log.
     match broker.stop() {
@@ -827,7 +916,13 @@ fn group_flow(conn: &mut Conn, versions: &BTreeMap<i16, (i16, i16)>, topic_id: U
 /// free of side effects (or nearly: Produce appends one record per version), and checks that
 /// each response decodes strictly and re-encodes byte for byte. A connection the broker closes
 /// is a failure, and a new one is opened.
-fn sweep(port: u16, versions: &BTreeMap<i16, (i16, i16)>, topic_id: Uuid, report: &mut Report) -> Result<(), String> {
+fn sweep(
+    port: u16,
+    versions: &BTreeMap<i16, (i16, i16)>,
+    topic_id: Uuid,
+    covered: &mut BTreeSet<(i16, i16)>,
+    report: &mut Report,
+) -> Result<(), String> {
     use kafka_wire::messages::*;
     let mut conn = Conn::open(port)?;
     let mut swept = 0;
@@ -839,9 +934,14 @@ fn sweep(port: u16, versions: &BTreeMap<i16, (i16, i16)>, topic_id: Uuid, report
             for $v in $range {
                 let req = $build;
                 swept += 1;
-                if let Err(e) = conn.call::<_, $resp>($key, $v, &req, report) {
-                    report.fail(&format!("sweep: {e}"));
-                    conn = Conn::open(port)?;
+                match conn.call::<_, $resp>($key, $v, &req, report) {
+                    Ok(_) => {
+                        covered.insert(($key.id(), $v));
+                    }
+                    Err(e) => {
+                        report.fail(&format!("sweep: {e}"));
+                        conn = Conn::open(port)?;
+                    }
                 }
             }
         };
@@ -899,7 +999,6 @@ fn sweep(port: u16, versions: &BTreeMap<i16, (i16, i16)>, topic_id: Uuid, report
     // Kafka 4 still advertises Produce v0-2 (so that old librdkafka clients keep connecting) but
     // closes the connection on them (KIP-896): sweep from v3.
     let produce = common_versions(versions, ApiKey::Produce);
-    println!("  (Produce v0-2 are advertised by Kafka 4.1.1 but refused by it: the sweep starts at v3)");
     sweep_api!(ApiKey::Produce, produce_response::owned::ProduceResponse, produce.into_iter().filter(|&v| v >= 3), |v| {
         let rec = [NewRecord { key: Some(b"sweep"), value: Some(&value), ..NewRecord::DEFAULT }];
         let mut batch = Vec::new();
@@ -1001,6 +1100,8 @@ fn check_metadata_log(dir: &Path, topic: &str, topic_id: Uuid, report: &mut Repo
     // Record types in the log segments alone (the required ones must be there, not only in the
     // bootstrap snapshot).
     let mut log_types: BTreeMap<String, usize> = BTreeMap::new();
+    let mut log_versions: BTreeMap<String, usize> = BTreeMap::new();
+    let mut notes = Vec::new();
     for seg in &segments {
         let is_log = seg.extension().is_some_and(|x| x == "log");
         let bytes = std::fs::read(seg).map_err(|e| format!("{}: {e}", seg.display()))?;
@@ -1037,12 +1138,33 @@ fn check_metadata_log(dir: &Path, topic: &str, topic_id: Uuid, report: &mut Repo
                 Ok(ms) => {
                     for (r, m) in ms {
                         records += 1;
-                        *types.entry(format!("{:?}", m.record_type)).or_default() += 1;
+                        *types.entry(format!("{:?} v{}", m.record_type, m.version)).or_default() += 1;
                         if is_log {
                             *log_types.entry(format!("{:?}", m.record_type)).or_default() += 1;
+                            *log_versions.entry(format!("{:?} v{}", m.record_type, m.version)).or_default() += 1;
                         }
-                        if let kafka_wire::MetadataRecord::Topic(t) = &m.record {
-                            topic_seen |= is_log && t.name == topic && t.topic_id == topic_id;
+                        match &m.record {
+                            kafka_wire::MetadataRecord::Topic(t) => topic_seen |= is_log && t.name == topic && t.topic_id == topic_id,
+                            kafka_wire::MetadataRecord::RegisterBroker(r) if is_log => notes.push(format!(
+                                "RegisterBroker v{}: broker {}, epoch {}, {} endpoint(s), log dirs {:?}, cordoned log dirs {:?}",
+                                m.version,
+                                r.broker_id,
+                                r.broker_epoch,
+                                r.end_points.len(),
+                                r.log_dirs.iter().collect::<Vec<_>>(),
+                                r.cordoned_log_dirs.map(|d| d.iter().collect::<Vec<_>>())
+                            )),
+                            kafka_wire::MetadataRecord::BrokerRegistrationChange(r) if is_log && m.version >= 3 => notes.push(format!(
+                                "BrokerRegistrationChange v{}: broker {}, fenced {}, in controlled shutdown {}, log dirs {:?}, cordoned log dirs {:?}",
+                                m.version,
+                                r.broker_id,
+                                r.fenced,
+                                r.in_controlled_shutdown,
+                                r.log_dirs.iter().collect::<Vec<_>>(),
+                                r.cordoned_log_dirs.map(|d| d.iter().collect::<Vec<_>>())
+                            )),
+                            kafka_wire::MetadataRecord::FeatureLevel(f) if is_log => notes.push(format!("FeatureLevel: {} = {}", f.name, f.feature_level)),
+                            _ => {}
                         }
                         let value = r.value.unwrap_or_default();
                         let mut buf = vec![0u8; value.len() + 16];
@@ -1073,11 +1195,214 @@ fn check_metadata_log(dir: &Path, topic: &str, topic_id: Uuid, report: &mut Repo
         ),
     );
     println!("  record types, all files: {types:?}");
-    println!("  metadata record types in the log segments: {log_types:?}");
+    println!("  metadata record types and versions in the log segments: {log_versions:?}");
+    for n in &notes {
+        println!("  {n}");
+    }
     for want in [MetadataRecordType::Topic, MetadataRecordType::Partition, MetadataRecordType::RegisterBroker, MetadataRecordType::FeatureLevel] {
         let n = log_types.get(&format!("{want:?}")).copied().unwrap_or(0);
         report.check(n > 0, &format!("the __cluster_metadata log segments hold {n} {want:?} record(s)"));
     }
+    // Record versions Kafka 4.4 added, which a 4.4 broker writes when it registers (its
+    // metadata.version has cordoned log directories).
+    for want in ["RegisterBroker v4", "BrokerRegistrationChange v3"] {
+        let n = log_versions.get(want).copied().unwrap_or(0);
+        report.check(n > 0, &format!("the __cluster_metadata log segments hold {n} {want} record(s) (new in Kafka 4.4), decoded and re-encoded byte for byte"));
+    }
     report.check(topic_seen, &format!("__cluster_metadata: a TopicRecord for {topic} with the id CreateTopics returned ({topic_id})"));
     Ok(())
+}
+
+/// The request body of `key` with every field at its schema default, as a view.
+fn default_request(key: ApiKey) -> Option<kafka_wire::RequestBody<'static>> {
+    use kafka_wire::messages;
+    use kafka_wire::RequestBody as B;
+    macro_rules! defaults {
+        ($($name:ident => $req:ident),* $(,)?) => {
+            match key {
+                $(ApiKey::$name => Some(B::$name(messages::$req::DEFAULT)),)*
+                _ => None,
+            }
+        };
+    }
+    defaults!(
+        Produce => ProduceRequest, Fetch => FetchRequest, ListOffsets => ListOffsetsRequest, Metadata => MetadataRequest,
+        LeaderAndIsr => LeaderAndIsrRequest, StopReplica => StopReplicaRequest, UpdateMetadata => UpdateMetadataRequest,
+        ControlledShutdown => ControlledShutdownRequest, OffsetCommit => OffsetCommitRequest, OffsetFetch => OffsetFetchRequest,
+        FindCoordinator => FindCoordinatorRequest, JoinGroup => JoinGroupRequest, Heartbeat => HeartbeatRequest,
+        LeaveGroup => LeaveGroupRequest, SyncGroup => SyncGroupRequest, DescribeGroups => DescribeGroupsRequest,
+        ListGroups => ListGroupsRequest, SaslHandshake => SaslHandshakeRequest, ApiVersions => ApiVersionsRequest,
+        CreateTopics => CreateTopicsRequest, DeleteTopics => DeleteTopicsRequest, DeleteRecords => DeleteRecordsRequest,
+        InitProducerId => InitProducerIdRequest, OffsetForLeaderEpoch => OffsetForLeaderEpochRequest,
+        AddPartitionsToTxn => AddPartitionsToTxnRequest, AddOffsetsToTxn => AddOffsetsToTxnRequest, EndTxn => EndTxnRequest,
+        WriteTxnMarkers => WriteTxnMarkersRequest, TxnOffsetCommit => TxnOffsetCommitRequest, DescribeAcls => DescribeAclsRequest,
+        CreateAcls => CreateAclsRequest, DeleteAcls => DeleteAclsRequest, DescribeConfigs => DescribeConfigsRequest,
+        AlterConfigs => AlterConfigsRequest, AlterReplicaLogDirs => AlterReplicaLogDirsRequest, DescribeLogDirs => DescribeLogDirsRequest,
+        SaslAuthenticate => SaslAuthenticateRequest, CreatePartitions => CreatePartitionsRequest,
+        CreateDelegationToken => CreateDelegationTokenRequest, RenewDelegationToken => RenewDelegationTokenRequest,
+        ExpireDelegationToken => ExpireDelegationTokenRequest, DescribeDelegationToken => DescribeDelegationTokenRequest,
+        DeleteGroups => DeleteGroupsRequest, ElectLeaders => ElectLeadersRequest, IncrementalAlterConfigs => IncrementalAlterConfigsRequest,
+        AlterPartitionReassignments => AlterPartitionReassignmentsRequest, ListPartitionReassignments => ListPartitionReassignmentsRequest,
+        OffsetDelete => OffsetDeleteRequest, DescribeClientQuotas => DescribeClientQuotasRequest, AlterClientQuotas => AlterClientQuotasRequest,
+        DescribeUserScramCredentials => DescribeUserScramCredentialsRequest, AlterUserScramCredentials => AlterUserScramCredentialsRequest,
+        Vote => VoteRequest, BeginQuorumEpoch => BeginQuorumEpochRequest, EndQuorumEpoch => EndQuorumEpochRequest,
+        DescribeQuorum => DescribeQuorumRequest, AlterPartition => AlterPartitionRequest, UpdateFeatures => UpdateFeaturesRequest,
+        Envelope => EnvelopeRequest, FetchSnapshot => FetchSnapshotRequest, DescribeCluster => DescribeClusterRequest,
+        DescribeProducers => DescribeProducersRequest, BrokerRegistration => BrokerRegistrationRequest, BrokerHeartbeat => BrokerHeartbeatRequest,
+        UnregisterBroker => UnregisterBrokerRequest, DescribeTransactions => DescribeTransactionsRequest, ListTransactions => ListTransactionsRequest,
+        AllocateProducerIds => AllocateProducerIdsRequest, ConsumerGroupHeartbeat => ConsumerGroupHeartbeatRequest,
+        ConsumerGroupDescribe => ConsumerGroupDescribeRequest, ControllerRegistration => ControllerRegistrationRequest,
+        GetTelemetrySubscriptions => GetTelemetrySubscriptionsRequest, PushTelemetry => PushTelemetryRequest,
+        AssignReplicasToDirs => AssignReplicasToDirsRequest, ListConfigResources => ListConfigResourcesRequest,
+        DescribeTopicPartitions => DescribeTopicPartitionsRequest, ShareGroupHeartbeat => ShareGroupHeartbeatRequest,
+        ShareGroupDescribe => ShareGroupDescribeRequest, ShareFetch => ShareFetchRequest, ShareAcknowledge => ShareAcknowledgeRequest,
+        AddRaftVoter => AddRaftVoterRequest, RemoveRaftVoter => RemoveRaftVoterRequest, UpdateRaftVoter => UpdateRaftVoterRequest,
+        InitializeShareGroupState => InitializeShareGroupStateRequest, ReadShareGroupState => ReadShareGroupStateRequest,
+        WriteShareGroupState => WriteShareGroupStateRequest, DeleteShareGroupState => DeleteShareGroupStateRequest,
+        ReadShareGroupStateSummary => ReadShareGroupStateSummaryRequest, StreamsGroupHeartbeat => StreamsGroupHeartbeatRequest,
+        StreamsGroupDescribe => StreamsGroupDescribeRequest, DescribeShareGroupOffsets => DescribeShareGroupOffsetsRequest,
+        AlterShareGroupOffsets => AlterShareGroupOffsetsRequest, DeleteShareGroupOffsets => DeleteShareGroupOffsetsRequest,
+        StreamsGroupTopologyDescriptionUpdate => StreamsGroupTopologyDescriptionUpdateRequest,
+        UnregisterController => UnregisterControllerRequest, DescribeMirrors => DescribeMirrorsRequest,
+        BumpLeaderEpochs => BumpLeaderEpochsRequest, ReadMirrorStates => ReadMirrorStatesRequest,
+    )
+}
+
+type EncodeFn = fn(&mut Vec<u8>, i16) -> Result<(), kafka_wire::EncodeError>;
+
+/// The few (API, version) pairs whose all-default request the broker cannot answer, and the
+/// request sent instead:
+/// - AddPartitionsToTxn v4+ (the brokers' batched form): with no transaction at all the broker
+///   never answers, so one transaction nobody began (verify only);
+/// - DescribeAcls: a resource type, operation or permission type UNKNOWN (0) makes the broker
+///   close the connection, so ANY (1).
+fn non_default_request(key: ApiKey, v: i16) -> Option<EncodeFn> {
+    use kafka_wire::messages::*;
+    match key {
+        ApiKey::AddPartitionsToTxn if v >= 4 => Some(|out, v| {
+            use add_partitions_to_txn_request::owned::*;
+            AddPartitionsToTxnRequest {
+                transactions: vec![AddPartitionsToTxnTransaction {
+                    transactional_id: "kwire-sweep-txn".into(),
+                    producer_id: 4242,
+                    producer_epoch: 0,
+                    verify_only: true,
+                    topics: vec![AddPartitionsToTxnTopic { name: TOPIC.into(), partitions: SmallVec::from_slice(&[0]), ..Default::default() }],
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }
+            .encode(out, v)
+            .map(|_| ())
+        }),
+        ApiKey::DescribeAcls => Some(|out, v| {
+            describe_acls_request::owned::DescribeAclsRequest {
+                resource_type_filter: 1,
+                pattern_type_filter: 3,
+                operation: 1,
+                permission_type: 1,
+                ..Default::default()
+            }
+            .encode(out, v)
+            .map(|_| ())
+        }),
+        _ => None,
+    }
+}
+
+/// (API, versions) the broker advertises but refuses by closing the connection, with the reason.
+const REFUSED: &[(ApiKey, i16, i16, &str)] =
+    &[(ApiKey::Produce, 0, 2, "KIP-896: Kafka 4 still advertises Produce v0-2, so that old librdkafka builds keep connecting, but closes the connection on them")];
+
+fn refused(key: ApiKey, v: i16) -> Option<&'static str> {
+    REFUSED.iter().find(|r| r.0 == key && (r.1..=r.2).contains(&v)).map(|r| r.3)
+}
+
+/// The rest of the version sweep: every (API, version) the broker advertises and kafka-wire
+/// knows that `sweep` did not send gets the API's request with every field at its default
+/// (empty arrays, empty or null strings, zeros: requests that change nothing), and the
+/// broker's answer, usually an error code, must decode strictly and re-encode byte for byte.
+/// Pairs in `REFUSED` must be refused (the connection closed).
+fn sweep_defaults(port: u16, versions: &BTreeMap<i16, (i16, i16)>, covered: &mut BTreeSet<(i16, i16)>, report: &mut Report) -> Result<(), String> {
+    let mut conn = Conn::open(port)?;
+    let (mut sent, mut apis) = (0, BTreeSet::new());
+    for &id in versions.keys() {
+        let Some(key) = ApiKey::from_i16(id) else { continue };
+        let Some(body) = default_request(key) else {
+            report.fail(&format!("sweep: no default request for {key:?}"));
+            continue;
+        };
+        // Produce with acks 0 would get no answer at all.
+        let body = match body {
+            kafka_wire::RequestBody::Produce(p) => kafka_wire::RequestBody::Produce(kafka_wire::messages::ProduceRequest { acks: -1, ..p }),
+            b => b,
+        };
+        for v in common_versions(versions, key) {
+            if covered.contains(&(id, v)) {
+                continue;
+            }
+            sent += 1;
+            apis.insert(id);
+            let why = refused(key, v);
+            let encode = |out: &mut Vec<u8>| -> Result<(), kafka_wire::EncodeError> {
+                match non_default_request(key, v) {
+                    Some(f) => f(out, v),
+                    None => body.encode(out, v).map(|_| ()),
+                }
+            };
+            match (conn.exchange(key, v, encode, report), why) {
+                (Ok(_), None) => {
+                    covered.insert((id, v));
+                }
+                (Ok(_), Some(why)) => {
+                    covered.insert((id, v));
+                    report.fail(&format!("sweep: {key:?} v{v} was answered, but is listed as refused ({why}): take it off the list"));
+                }
+                (Err(e), Some(why)) if e.starts_with(&format!("read {key:?} v{v} response")) => {
+                    report.pass(&format!("{key:?} v{v}: the broker closed the connection without answering, as expected ({why})"));
+                    conn = Conn::open(port)?;
+                }
+                (Err(e), _) => {
+                    report.fail(&format!("sweep: {key:?} v{v} (default request): {e}"));
+                    conn = Conn::open(port)?;
+                }
+            }
+        }
+    }
+    report.check(
+        sent > 0,
+        &format!("version sweep, default requests: {sent} more requests over {} APIs, each at a version both the broker and kafka-wire support", apis.len()),
+    );
+    Ok(())
+}
+
+/// Every (API, version) the broker advertised was answered and checked, or is a listed refusal;
+/// none is beyond kafka-wire. Prints the broker's advertised ranges.
+fn sweep_coverage(versions: &BTreeMap<i16, (i16, i16)>, covered: &BTreeSet<(i16, i16)>, report: &mut Report) {
+    let (mut pairs, mut refusals, mut unknown, mut missed) = (0, 0, Vec::new(), Vec::new());
+    let mut line = String::new();
+    for (&id, &(min, max)) in versions {
+        let key = ApiKey::from_i16(id);
+        line += &format!(" {id}:{}{}", key.map(|k| format!("{k:?}")).unwrap_or_else(|| "?".into()), if min == max { format!(" v{min}") } else { format!(" v{min}-{max}") });
+        for v in min..=max {
+            pairs += 1;
+            match key {
+                None => unknown.push(format!("API key {id} v{v}")),
+                Some(k) if !k.request_info().is_valid(v) || !k.response_info().is_valid(v) => unknown.push(format!("{k:?} v{v}")),
+                Some(_) if covered.contains(&(id, v)) => {}
+                Some(k) if refused(k, v).is_some() => refusals += 1,
+                Some(k) => missed.push(format!("{k:?} v{v}")),
+            }
+        }
+    }
+    println!("  the broker advertises {} APIs, {pairs} (API, version) pairs:{line}", versions.len());
+    report.check(
+        unknown.is_empty() && missed.is_empty(),
+        &format!(
+            "version sweep coverage: of the {pairs} (API, version) pairs the broker advertises, {} answered, decoded strictly and re-encoded, {refusals} refused as documented{}{}",
+            covered.len(),
+            if unknown.is_empty() { String::new() } else { format!("; not known to kafka-wire: {unknown:?}") },
+            if missed.is_empty() { String::new() } else { format!("; not checked: {missed:?}") },
+        ),
+    );
 }

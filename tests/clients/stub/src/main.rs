@@ -12,7 +12,8 @@
 //!
 //! Every request frame (its bytes after the 4-byte size prefix) is written to
 //! `OUT/CLIENT/<Api>-v<version>-<n>.bin`, keeping the first `--keep` frames of each API and
-//! version (every Produce frame), and described by one line of `OUT/CLIENT/captured.tsv` (the columns of
+//! version (every Produce frame, and the first ApiVersions frame that names the cluster and
+//! node, KIP-1242), and described by one line of `OUT/CLIENT/captured.tsv` (the columns of
 //! tests/clients/frames/MANIFEST.tsv). The action column comes from the request's client id:
 //! the client scripts use `kwire-producer`, `kwire-consumer` and `kwire-admin`.
 //!
@@ -82,6 +83,8 @@ struct State {
     members: u32,
     /// Frames kept per (api, version).
     counts: BTreeMap<(i16, i16), usize>,
+    /// Whether an ApiVersions request naming the cluster and node (v5+, KIP-1242) was kept.
+    kept_cluster_check: bool,
     manifest: Vec<String>,
 }
 
@@ -206,8 +209,14 @@ fn record(cfg: &Config, state: &Mutex<State>, payload: &[u8], frame: Option<&Req
     let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
     let count = st.counts.entry((key, version)).or_insert(0);
     *count += 1;
-    // Produce requests carry the record batches: all of them are kept.
-    if *count > cfg.keep && mode == "strict" && key != ApiKey::Produce.id() {
+    // Produce requests carry the record batches: all of them are kept. So is the first
+    // ApiVersions request that names the cluster and node (KIP-1242): clients send it only on
+    // connections to a broker they know from metadata, after their first few ApiVersions.
+    let cluster_check = matches!(frame.map(|f| &f.body), Some(RequestBody::ApiVersions(r)) if r.cluster_id.is_some());
+    let first_cluster_check = cluster_check && !st.kept_cluster_check;
+    st.kept_cluster_check |= cluster_check && mode == "strict";
+    let count = *st.counts.get(&(key, version)).unwrap_or(&0);
+    if count > cfg.keep && mode == "strict" && key != ApiKey::Produce.id() && !first_cluster_check {
         return;
     }
     let file = format!("{name}-v{version}-{count}.bin");
@@ -259,8 +268,13 @@ fn respond(f: &RequestFrame<'_>, cfg: &Config, state: &Mutex<State>) -> Result<V
     let corr = f.header.correlation_id;
     let key = f.api_key;
     match &f.body {
-        RequestBody::ApiVersions(_) => {
+        RequestBody::ApiVersions(req) => {
             use api_versions_response::owned as o;
+            // KIP-1242: a client naming another cluster or node gets REBOOTSTRAP_REQUIRED, as
+            // from a Kafka 4.4 broker.
+            if req.cluster_id.is_some_and(|c| c != CLUSTER_ID || req.node_id != NODE_ID) {
+                return frame_of(key, v, corr, &o::ApiVersionsResponse { error_code: 129, ..Default::default() });
+            }
             let api_keys = HANDLED
                 .iter()
                 .map(|k| {

@@ -45,6 +45,7 @@ public final class Client {
         Properties a = new Properties();
         a.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         a.put(AdminClientConfig.CLIENT_ID_CONFIG, "kwire-admin");
+        clusterCheck(a);
         try (Admin admin = Admin.create(a)) {
             admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1), new NewTopic(SCRATCH, 1, (short) 1))).all().get();
             ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
@@ -55,6 +56,7 @@ public final class Client {
             Properties p = new Properties();
             p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
             p.put(ProducerConfig.CLIENT_ID_CONFIG, "kwire-producer");
+            clusterCheck(p);
             p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
             p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, codecs.get(n));
             p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
@@ -81,11 +83,35 @@ public final class Client {
         System.exit(0);
     }
 
+    /**
+     * From kafka-clients 4.4 (KIP-1242): name the cluster and node in ApiVersions v5 when
+     * connecting to a broker known from metadata ({@code metadata.cluster.check.enable}, off by
+     * default), so that the capture holds the request's new fields. Older clients lack the setting.
+     */
+    private static void clusterCheck(Properties p) {
+        String[] v = clientVersion().split("\\.");
+        if (Integer.parseInt(v[0]) > 4 || (Integer.parseInt(v[0]) == 4 && Integer.parseInt(v[1]) >= 4)) {
+            p.put("metadata.cluster.check.enable", "true");
+        }
+    }
+
+    /** The kafka-clients version, from the properties file in its jar. */
+    private static String clientVersion() {
+        Properties v = new Properties();
+        try (java.io.InputStream in = Admin.class.getResourceAsStream("/kafka/kafka-version.properties")) {
+            v.load(in);
+        } catch (java.io.IOException | NullPointerException e) {
+            throw new IllegalStateException("kafka-clients has no kafka/kafka-version.properties", e);
+        }
+        return v.getProperty("version");
+    }
+
     /** Reads the records back in {@code group} with the given group protocol and commits. */
     private static void consume(String bootstrap, List<String> sent, String group, String protocol, String clientId) {
         Properties c = new Properties();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        clusterCheck(c);
         c.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         c.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, protocol);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
