@@ -61,7 +61,7 @@ def fetch(release, tmp):
         ["mvn", "-q", "-B", "dependency:copy", f"-Dartifact=org.apache.kafka:kafka-clients:{release}:jar",
          f"-DoutputDirectory={tmp}"], capture_output=True, text=True)
     if r.returncode != 0:
-        if "Could not find artifact" in r.stdout + r.stderr:
+        if "Could not find artifact" in r.stdout + r.stderr or "Failure to find" in r.stdout + r.stderr:
             return None
         sys.stderr.write(r.stdout + r.stderr)
         raise SystemExit(f"releases: could not download kafka-clients {release}")
