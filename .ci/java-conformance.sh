@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Differential conformance against Kafka's own generated message classes (Kafka 4.1.1, and 3.9.1
+# Differential conformance against Kafka's own generated message classes (Kafka 4.4.0, and 3.9.1
 # for the versions only it has): tests/java (Maven: the jars and a JSON-lines harness over them)
 # and tests/conformance (a standalone Rust crate that drives it). See tests/conformance/RESULTS.md.
 #
@@ -28,7 +28,7 @@ mvn_build() {
 }
 # One retry: a fresh machine downloads every jar from Maven Central.
 mvn_build || { echo "Maven failed; retrying once"; sleep 5; mvn_build; }
-for r in 4.1.1 3.9.1; do
+for r in 4.4.0 3.9.1; do
   test -s "tests/java/kafka-$r/target/classpath.txt" || { echo "FAILED: no classpath for Kafka $r"; exit 1; }
 done
 

@@ -20,7 +20,6 @@ import org.apache.kafka.common.protocol.types.CompactArrayOf;
 import org.apache.kafka.common.protocol.types.RawTaggedField;
 import org.apache.kafka.common.protocol.types.Schema;
 import org.apache.kafka.common.protocol.types.TaggedFields;
-import org.apache.kafka.common.record.MemoryRecords;
 
 /**
  * Random values of Kafka's generated message classes, valid at one version, set field by field
@@ -98,7 +97,7 @@ final class Gen {
         return o;
     }
 
-    /** The tagged fields of a schema: {@code fields()} in 4.1.1, a private field in 3.9.1. */
+    /** The tagged fields of a schema: {@code fields()} in 4.4.0, a private field in 3.9.1. */
     @SuppressWarnings("unchecked")
     static Map<Integer, org.apache.kafka.common.protocol.types.Field> taggedFields(TaggedFields tf) throws Exception {
         Field f = TaggedFields.class.getDeclaredField("fields");
@@ -162,12 +161,31 @@ final class Gen {
                 byte[] b = bytes();
                 return ft == ByteBuffer.class ? ByteBuffer.wrap(b) : b;
             }
-            case RECORDS: {
-                if (single && tryNull(owner, jf)) return null;
-                return MemoryRecords.readableRecords(ByteBuffer.wrap(bytes()));
+            case RECORDS:
+            case NULLABLE_RECORDS: {
+                // RECORDS is nullable in 3.9.1 when the schema says so (learned by trying);
+                // 4.4.0 has a separate NULLABLE_RECORDS type.
+                if (single && (k == T.NULLABLE_RECORDS ? r.nextInt(6) == 0 : tryNull(owner, jf))) return null;
+                return readableRecords(jf.getType(), ByteBuffer.wrap(bytes()));
             }
             default: throw new IllegalStateException("unhandled type " + t);
         }
+    }
+
+    static final Map<Class<?>, java.lang.reflect.Method> READABLE_RECORDS = new HashMap<>();
+
+    /**
+     * {@code MemoryRecords.readableRecords(buf)}, from the package of the field's type
+     * ({@code BaseRecords}): {@code common.record} in 3.9.1, {@code common.record.internal} in 4.4.0.
+     */
+    static Object readableRecords(Class<?> baseRecords, ByteBuffer buf) throws Exception {
+        java.lang.reflect.Method m = READABLE_RECORDS.get(baseRecords);
+        if (m == null) {
+            Class<?> mr = Class.forName(baseRecords.getPackage().getName() + ".MemoryRecords", true, baseRecords.getClassLoader());
+            m = mr.getMethod("readableRecords", ByteBuffer.class);
+            READABLE_RECORDS.put(baseRecords, m);
+        }
+        return m.invoke(null, buf);
     }
 
     /** Integers biased towards edges: 0, -1, extremes and small values, else random. */
@@ -223,26 +241,43 @@ final class Gen {
         throw new IllegalStateException("no element class for " + c);
     }
 
-    /** The scalar wire types, by identity with Kafka's Type constants. */
+    /**
+     * The scalar wire types, by identity with Kafka's {@code Type} constants, looked up by name:
+     * {@code NULLABLE_RECORDS} and {@code COMPACT_NULLABLE_RECORDS} exist in 4.4.0, not in 3.9.1
+     * (where {@code RECORDS} is nullable or not by the schema's nullableVersions alone).
+     */
     enum T {
-        BOOLEAN, INT8, INT16, UINT16, INT32, UINT32, INT64, FLOAT64, UUID, STRING, NULLABLE_STRING, BYTES, NULLABLE_BYTES, RECORDS;
+        BOOLEAN, INT8, INT16, UINT16, INT32, UINT32, INT64, FLOAT64, UUID, STRING, NULLABLE_STRING, BYTES, NULLABLE_BYTES, RECORDS, NULLABLE_RECORDS;
+
+        static final Map<org.apache.kafka.common.protocol.types.Type, T> BY_TYPE = new java.util.IdentityHashMap<>();
+
+        static {
+            String[][] names = {
+                {"BOOLEAN", "BOOLEAN"}, {"INT8", "INT8"}, {"INT16", "INT16"}, {"UINT16", "UINT16"}, {"INT32", "INT32"},
+                {"UNSIGNED_INT32", "UINT32"}, {"INT64", "INT64"}, {"FLOAT64", "FLOAT64"}, {"UUID", "UUID"},
+                {"STRING", "STRING"}, {"COMPACT_STRING", "STRING"},
+                {"NULLABLE_STRING", "NULLABLE_STRING"}, {"COMPACT_NULLABLE_STRING", "NULLABLE_STRING"},
+                {"BYTES", "BYTES"}, {"COMPACT_BYTES", "BYTES"},
+                {"NULLABLE_BYTES", "NULLABLE_BYTES"}, {"COMPACT_NULLABLE_BYTES", "NULLABLE_BYTES"},
+                {"RECORDS", "RECORDS"}, {"COMPACT_RECORDS", "RECORDS"},
+                {"NULLABLE_RECORDS", "NULLABLE_RECORDS"}, {"COMPACT_NULLABLE_RECORDS", "NULLABLE_RECORDS"},
+            };
+            for (String[] n : names) {
+                try {
+                    Object t = org.apache.kafka.common.protocol.types.Type.class.getField(n[0]).get(null);
+                    BY_TYPE.put((org.apache.kafka.common.protocol.types.Type) t, T.valueOf(n[1]));
+                } catch (NoSuchFieldException e) {
+                    // Not in this release.
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
 
         static T of(org.apache.kafka.common.protocol.types.Type t) {
-            if (t == org.apache.kafka.common.protocol.types.Type.BOOLEAN) return BOOLEAN;
-            if (t == org.apache.kafka.common.protocol.types.Type.INT8) return INT8;
-            if (t == org.apache.kafka.common.protocol.types.Type.INT16) return INT16;
-            if (t == org.apache.kafka.common.protocol.types.Type.UINT16) return UINT16;
-            if (t == org.apache.kafka.common.protocol.types.Type.INT32) return INT32;
-            if (t == org.apache.kafka.common.protocol.types.Type.UNSIGNED_INT32) return UINT32;
-            if (t == org.apache.kafka.common.protocol.types.Type.INT64) return INT64;
-            if (t == org.apache.kafka.common.protocol.types.Type.FLOAT64) return FLOAT64;
-            if (t == org.apache.kafka.common.protocol.types.Type.UUID) return UUID;
-            if (t == org.apache.kafka.common.protocol.types.Type.STRING || t == org.apache.kafka.common.protocol.types.Type.COMPACT_STRING) return STRING;
-            if (t == org.apache.kafka.common.protocol.types.Type.NULLABLE_STRING || t == org.apache.kafka.common.protocol.types.Type.COMPACT_NULLABLE_STRING) return NULLABLE_STRING;
-            if (t == org.apache.kafka.common.protocol.types.Type.BYTES || t == org.apache.kafka.common.protocol.types.Type.COMPACT_BYTES) return BYTES;
-            if (t == org.apache.kafka.common.protocol.types.Type.NULLABLE_BYTES || t == org.apache.kafka.common.protocol.types.Type.COMPACT_NULLABLE_BYTES) return NULLABLE_BYTES;
-            if (t == org.apache.kafka.common.protocol.types.Type.RECORDS || t == org.apache.kafka.common.protocol.types.Type.COMPACT_RECORDS) return RECORDS;
-            throw new IllegalStateException("unhandled wire type " + t);
+            T k = BY_TYPE.get(t);
+            if (k == null) throw new IllegalStateException("unhandled wire type " + t);
+            return k;
         }
     }
 }

@@ -34,7 +34,7 @@ import org.apache.kafka.common.protocol.types.Schema;
 /**
  * A JSON-lines server over Kafka's generated message classes, for kafka-wire's differential
  * conformance harness (tests/conformance). One request per line on stdin, one response per line
- * on stdout. The same jar runs against the Kafka 4.1.1 and the 3.9.1 jars, in two JVMs.
+ * on stdout. The same jar runs against the Kafka 4.4.0 and the 3.9.1 jars, in two JVMs.
  *
  * <p>Operations:
  * <ul>
@@ -86,7 +86,7 @@ public final class Main {
 
     static ObjectNode index() throws Exception {
         ObjectNode resp = NODES.objectNode();
-        resp.put("kafkaVersion", org.apache.kafka.common.utils.AppInfoParser.getVersion());
+        resp.put("kafkaVersion", kafkaVersion());
         ArrayNode list = resp.putArray("messages");
         for (String path : System.getProperty("java.class.path").split(File.pathSeparator)) {
             File f = new File(path);
@@ -125,6 +125,23 @@ public final class Main {
             }
         }
         return resp;
+    }
+
+    /**
+     * The release of the kafka-clients jar on the classpath. {@code AppInfoParser} moved from
+     * {@code common.utils} (3.9.1) to {@code common.utils.internals} (4.4.0), so it is found by name.
+     */
+    static String kafkaVersion() throws Exception {
+        for (String n : new String[] {"org.apache.kafka.common.utils.internals.AppInfoParser", "org.apache.kafka.common.utils.AppInfoParser"}) {
+            Class<?> c;
+            try {
+                c = Class.forName(n);
+            } catch (ClassNotFoundException e) {
+                continue;
+            }
+            return (String) c.getMethod("getVersion").invoke(null);
+        }
+        throw new IllegalStateException("no AppInfoParser in kafka-clients");
     }
 
     static Class<?> cls(JsonNode req) throws Exception {
