@@ -54,7 +54,7 @@ for m in "${modules[@]}"; do
   if ! mvn -q -B dependency:copy -Dartifact="$coords" -DoutputDirectory="$jars/$name" >"$tmp/mvn.log" 2>&1; then
     # Some modules are younger than some releases (kafka-share-coordinator before 4.1): Maven
     # Central answers that it has no such artifact. Anything else is an error.
-    if grep -qE "Could not find artifact|Failure to find" "$tmp/mvn.log" && [ "$name" != kafka-clients ]; then
+    if grep -qE "Could not find artifact|Failure to find|Unable to find artifact" "$tmp/mvn.log" && [ "$name" != kafka-clients ]; then
       echo "fetch: $coords is not published; no $folder/ for $release"
       continue
     fi

@@ -61,7 +61,7 @@ def fetch(release, tmp):
         ["mvn", "-q", "-B", "dependency:copy", f"-Dartifact=org.apache.kafka:kafka-clients:{release}:jar",
          f"-DoutputDirectory={tmp}"], capture_output=True, text=True)
     if r.returncode != 0:
-        if "Could not find artifact" in r.stdout + r.stderr or "Failure to find" in r.stdout + r.stderr:
+        if any(m in r.stdout + r.stderr for m in ("Could not find artifact", "Failure to find", "Unable to find artifact")):
             return None
         sys.stderr.write(r.stdout + r.stderr)
         raise SystemExit(f"releases: could not download kafka-clients {release}")
