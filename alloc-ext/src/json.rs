@@ -151,9 +151,12 @@ impl<'b> Reader<'b> {
             }
         }
         if desc.flexible_at(v) {
-            let n = self.uvarint()? as i32;
+            let n = self.uvarint()?;
+            if n > 10_000 {
+                return self.err("more than 10000 tagged fields");
+            }
             let mut unknown = Vec::new();
-            for _ in 0..n.max(0) {
+            for _ in 0..n {
                 let tag = self.uvarint()?;
                 let size = self.uvarint()? as usize;
                 let start = self.pos;
@@ -191,6 +194,9 @@ impl<'b> Reader<'b> {
             }
             if n as usize > self.bytes.len() - self.pos {
                 return self.err("array count exceeds the input");
+            }
+            if n > 1_000_000 {
+                return self.err("array of more than 1000000 elements");
             }
             let mut items = Vec::with_capacity(n as usize);
             for _ in 0..n {

@@ -40,6 +40,8 @@ impl Format for DecodeErrorKind {
             DecodeErrorKind::UnknownApiKey { key } => write!(f, "unknown API key or record type {=i32}", key),
             DecodeErrorKind::UnsupportedVersion { version } => write!(f, "unsupported version {=i32}", version),
             DecodeErrorKind::InvalidFrame { value } => write!(f, "invalid framing value {=i64}", value),
+            DecodeErrorKind::TooManyElements { count } => write!(f, "array of {=i64} elements exceeds 1000000", count),
+            DecodeErrorKind::TooManyTaggedFields { count } => write!(f, "{=u32} tagged fields exceed 10000", count),
         }
     }
 }

@@ -65,6 +65,17 @@ pub enum DecodeErrorKind {
         /// The value read.
         value: i64,
     },
+    /// An array with more elements than Kafka reads in one collection (1,000,000).
+    TooManyElements {
+        /// The element count read off the wire.
+        count: i64,
+    },
+    /// A tagged-field section with more fields than Kafka reads (10,000); a count of 2^31 or
+    /// more, which Kafka reads as negative, is one of these too.
+    TooManyTaggedFields {
+        /// The field count read off the wire.
+        count: u32,
+    },
 }
 
 /// A decoding failure: its kind, the byte offset where it was found, and its context.
@@ -173,6 +184,12 @@ impl fmt::Display for DecodeErrorKind {
                 write!(f, "unsupported version {version}")
             }
             DecodeErrorKind::InvalidFrame { value } => write!(f, "invalid framing value {value}"),
+            DecodeErrorKind::TooManyElements { count } => {
+                write!(f, "array of {count} elements exceeds 1000000")
+            }
+            DecodeErrorKind::TooManyTaggedFields { count } => {
+                write!(f, "{count} tagged fields exceed 10000")
+            }
         }
     }
 }

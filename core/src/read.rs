@@ -471,6 +471,9 @@ macro_rules! array_count {
                 if len > $c.len() as i64 {
                     return Err(err(at, K::LengthExceedsInput { length: len }, $f));
                 }
+                if len > MAX_ELEMENTS {
+                    return Err(too_many_elements(at, len, $f));
+                }
                 len as usize
             }
         }
@@ -589,16 +592,36 @@ pub(crate) fn struct_present(c: &mut Cursor<'_>, nullable: bool, f: &'static str
     }
 }
 
-/// Reads the header of a tagged-field section: the number of fields. Java reads the count as a
-/// signed 32-bit int, so a count of 2^31 or more reads as no fields at all.
+/// The most elements Kafka reads in one array; a larger count is an error even when the bytes
+/// are there. (One-byte compact counts never reach it.)
+pub(crate) const MAX_ELEMENTS: i64 = 1_000_000;
+
+/// The most fields Kafka reads in one tagged-field section.
+pub(crate) const MAX_TAGGED_FIELDS: u32 = 10_000;
+
+#[cold]
+#[inline(never)]
+fn too_many_elements(at: &[u8], count: i64, f: &'static str) -> DecodeError {
+    err(at, K::TooManyElements { count }, f)
+}
+
+#[cold]
+#[inline(never)]
+fn too_many_tagged_fields(at: &[u8], count: u32, f: &'static str) -> DecodeError {
+    err(at, K::TooManyTaggedFields { count }, f)
+}
+
+/// Reads the header of a tagged-field section: the number of fields, at most
+/// [`MAX_TAGGED_FIELDS`] as in Kafka's reader (which also refuses a count that is negative as a
+/// 32-bit int, 2^31 or more).
 #[inline(always)]
 pub(crate) fn tag_count(c: &mut Cursor<'_>, f: &'static str) -> Result<u32, DecodeError> {
-    let n = uvarint(c, f)? as i32;
-    if n < 0 {
-        c.odd();
-        return Ok(0);
+    let at: &[u8] = c.rest();
+    let n = uvarint(c, f)?;
+    if n > MAX_TAGGED_FIELDS {
+        return Err(too_many_tagged_fields(at, n, f));
     }
-    Ok(n as u32)
+    Ok(n)
 }
 
 /// Reads one tag header: `(tag, size)`. The size is checked where it is used.

@@ -518,3 +518,61 @@ fn one_pass_encode_makes_the_size_pass_checks() {
     assert_eq!(req.encode_to_slice(&mut buf, 3).unwrap(), n);
     assert_eq!(&buf[..n], &bytes[..]);
 }
+
+fn uvarint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+#[test]
+fn collections_and_tag_sections_stop_where_kafkas_reader_stops() {
+    use kafka_wire::messages::delete_acls_request::DeleteAclsRequest;
+    use kafka_wire::messages::list_groups_request::ListGroupsRequest;
+    // ListGroupsRequest v5: StatesFilter ([]string, compact), one byte per empty string;
+    // TypesFilter empty; an empty tag section. Kafka reads 1,000,000 elements and no more.
+    let list_groups = |n: u32| {
+        let mut b = Vec::new();
+        uvarint(&mut b, n + 1);
+        b.resize(b.len() + n as usize, 1);
+        b.extend([1, 0]);
+        b
+    };
+    let ok = list_groups(1_000_000);
+    let v = ListGroupsRequest::parse(&ok, 5).expect("1,000,000 elements are read");
+    assert_eq!(v.states_filter.len(), 1_000_000);
+    let e = ListGroupsRequest::parse(&list_groups(1_000_001), 5).unwrap_err();
+    assert_eq!((e.kind(), e.offset(), e.field()), (DecodeErrorKind::TooManyElements { count: 1_000_001 }, 0, "states_filter"));
+    assert!(e.to_string().contains("exceeds 1000000"), "{e}");
+    // The visitor and owned decoding refuse it the same way.
+    struct Nothing;
+    impl<'a> kafka_wire::Visitor<'a> for Nothing {}
+    let e2 = ListGroupsRequest::visit(&list_groups(1_000_001), 5, &mut Nothing).unwrap_err();
+    assert_eq!(e2.kind(), e.kind());
+
+    // DeleteAclsRequest v3: an empty filter array, then a tag section of `n` empty unknown tags.
+    let delete_acls = |n: u32| {
+        let mut b = vec![1];
+        uvarint(&mut b, n);
+        for t in 0..n.min(20_000) {
+            uvarint(&mut b, 1000 + t);
+            b.push(0);
+        }
+        b
+    };
+    let ten_thousand = delete_acls(10_000);
+    let v = DeleteAclsRequest::parse(&ten_thousand, 3).expect("10,000 tagged fields are read");
+    assert_eq!(v.unknown_tagged_fields.iter().count(), 10_000);
+    for n in [10_001u32, 1 << 31, u32::MAX] {
+        let mut b = delete_acls(n.min(10_001));
+        if n > 10_001 {
+            // The count alone: Kafka reads it as a negative int and stops there.
+            b = vec![1];
+            uvarint(&mut b, n);
+        }
+        let e = DeleteAclsRequest::parse(&b, 3).unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (DecodeErrorKind::TooManyTaggedFields { count: n }, 1), "count {n}");
+    }
+}
