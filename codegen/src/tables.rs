@@ -78,7 +78,8 @@ fn tsv(path: &Path, header: &str) -> Result<Vec<(usize, Vec<String>)>, SchemaErr
 }
 
 fn num<T: std::str::FromStr>(path: &Path, line: usize, s: &str) -> Result<T, SchemaError> {
-    s.parse().map_err(|_| err(path, line, format!("`{s}` is not a number in range")))
+    s.parse()
+        .map_err(|_| err(path, line, format!("`{s}` is not a number in range")))
 }
 
 fn boolean(path: &Path, line: usize, s: &str) -> Result<bool, SchemaError> {
@@ -111,11 +112,24 @@ pub fn load(errors: &Path, releases: &Path, msgs: &[Message]) -> Result<Tables, 
             exception: f[2].clone(),
             retriable: boolean(errors, line, &f[3])?,
         };
-        if !row.name.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_') || row.name.is_empty() {
-            return Err(err(errors, line, format!("error name `{}` is not UPPER_SNAKE_CASE", row.name)));
+        if !row
+            .name
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+            || row.name.is_empty()
+        {
+            return Err(err(
+                errors,
+                line,
+                format!("error name `{}` is not UPPER_SNAKE_CASE", row.name),
+            ));
         }
         if t.errors.iter().any(|e| e.code == row.code || e.name == row.name) {
-            return Err(err(errors, line, format!("error {} ({}) is listed twice", row.name, row.code)));
+            return Err(err(
+                errors,
+                line,
+                format!("error {} ({}) is listed twice", row.name, row.code),
+            ));
         }
         t.errors.push(row);
     }
@@ -136,7 +150,11 @@ pub fn load(errors: &Path, releases: &Path, msgs: &[Message]) -> Result<Tables, 
             .entry(release_key(&f[0]))
             .or_insert_with(|| (f[0].clone(), Vec::new()));
         if entry.1.iter().any(|a| a.key == api.key) {
-            return Err(err(releases, line, format!("API key {} listed twice for {}", api.key, f[0])));
+            return Err(err(
+                releases,
+                line,
+                format!("API key {} listed twice for {}", api.key, f[0]),
+            ));
         }
         entry.1.push(api);
     }
@@ -150,7 +168,10 @@ pub fn load(errors: &Path, releases: &Path, msgs: &[Message]) -> Result<Tables, 
         .filter(|m| m.kind == "request" && m.folder == "clients")
         .collect();
     for (release, apis) in &t.releases {
-        if requests.iter().any(|m| m.origin.newer.as_deref() == Some(release.as_str())) {
+        if requests
+            .iter()
+            .any(|m| m.origin.newer.as_deref() == Some(release.as_str()))
+        {
             for m in requests.iter().filter(|m| m.origin.newer.is_some()) {
                 let own = m.valid.minus(m.older_only);
                 let (lo, hi) = (own.min().map(i16::from), own.max().map(i16::from));
@@ -159,7 +180,10 @@ pub fn load(errors: &Path, releases: &Path, msgs: &[Message]) -> Result<Tables, 
                     return Err(err(
                         releases,
                         0,
-                        format!("{release}'s row for {} ({row:?}) disagrees with its schema ({lo:?}-{hi:?})", m.name),
+                        format!(
+                            "{release}'s row for {} ({row:?}) disagrees with its schema ({lo:?}-{hi:?})",
+                            m.name
+                        ),
                     ));
                 }
             }
@@ -182,7 +206,10 @@ fn camel(name: &str) -> String {
 
 /// The `errors` module: [`ErrorCode`] with one variant per code.
 pub fn errors_module(t: &Tables) -> String {
-    let mut o = header(&format!("Apache Kafka {}'s error table (schemas/derived/{}/errors.tsv)", t.errors_release, t.errors_release));
+    let mut o = header(&format!(
+        "Apache Kafka {}'s error table (schemas/derived/{}/errors.tsv)",
+        t.errors_release, t.errors_release
+    ));
     let _ = writeln!(
         o,
         "//! Kafka's error codes, as Kafka {} defines them: the code on the wire, Kafka's name for it, and\n//! whether Kafka's clients retry a request that failed with it.\n",
@@ -192,7 +219,13 @@ pub fn errors_module(t: &Tables) -> String {
     o.push_str("/// An error code from a response. Codes that Kafka's table does not have are kept as\n/// [`ErrorCode::Unknown`], so every `i16` converts and converts back unchanged.\n");
     o.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n#[non_exhaustive]\npub enum ErrorCode {\n");
     for e in &t.errors {
-        let _ = writeln!(o, "    /// Code {}: `{}`{}.", e.code, e.name, if e.retriable { ", retriable" } else { "" });
+        let _ = writeln!(
+            o,
+            "    /// Code {}: `{}`{}.",
+            e.code,
+            e.name,
+            if e.retriable { ", retriable" } else { "" }
+        );
         let _ = writeln!(o, "    {},", camel(&e.name));
     }
     o.push_str("    /// A code Kafka's table does not have.\n    Unknown(i16),\n}\n\n");
@@ -219,10 +252,16 @@ pub fn errors_module(t: &Tables) -> String {
         let _ = writeln!(o, "            Self::{} => \"{}\",", camel(&e.name), e.exception);
     }
     o.push_str("            _ => return None,\n        })\n    }\n\n    /// True when Kafka's clients treat the error as transient and retry (its exception is a\n    /// `RetriableException`). False for unknown codes.\n    pub const fn is_retriable(self) -> bool {\n        matches!(\n            self,\n");
-    let retriable: Vec<String> = sorted.iter().filter(|e| e.retriable).map(|e| format!("Self::{}", camel(&e.name))).collect();
+    let retriable: Vec<String> = sorted
+        .iter()
+        .filter(|e| e.retriable)
+        .map(|e| format!("Self::{}", camel(&e.name)))
+        .collect();
     let _ = writeln!(o, "            {}", retriable.join(" | "));
     o.push_str("        )\n    }\n\n    /// True for code 0, `NONE`.\n    pub const fn is_none(self) -> bool {\n        self.code() == 0\n    }\n}\n\n");
-    o.push_str("impl From<i16> for ErrorCode {\n    fn from(code: i16) -> Self {\n        Self::from_code(code)\n    }\n}\n\n");
+    o.push_str(
+        "impl From<i16> for ErrorCode {\n    fn from(code: i16) -> Self {\n        Self::from_code(code)\n    }\n}\n\n",
+    );
     o.push_str("impl From<ErrorCode> for i16 {\n    fn from(e: ErrorCode) -> i16 {\n        e.code()\n    }\n}\n\n");
     o.push_str("impl fmt::Display for ErrorCode {\n    /// Kafka's name (`NOT_LEADER_OR_FOLLOWER`), or `UNKNOWN_ERROR_CODE(n)`.\n    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {\n        match self.name() {\n            Some(n) => f.write_str(n),\n            None => write!(f, \"UNKNOWN_ERROR_CODE({})\", self.code()),\n        }\n    }\n}\n\n");
     o.push_str("#[cfg(feature = \"defmt\")]\nimpl defmt::Format for ErrorCode {\n    fn format(&self, f: defmt::Formatter<'_>) {\n        match self.name() {\n            Some(n) => defmt::write!(f, \"{=str}\", n),\n            None => defmt::write!(f, \"UNKNOWN_ERROR_CODE({=i16})\", self.code()),\n        }\n    }\n}\n");

@@ -49,6 +49,15 @@ pub fn split_frame(input: &[u8]) -> Result<(&[u8], &[u8]), DecodeError> {
     }
 }
 
+/// The payload of a frame that must be exactly `input`: bytes after it are an error.
+fn whole_frame(input: &[u8]) -> Result<&[u8], DecodeError> {
+    let (payload, rest) = split_frame(input)?;
+    if !rest.is_empty() {
+        return Err(DecodeError::new_at(K::TrailingBytes { count: rest.len() }, input.len() - rest.len(), "frame", -1, ""));
+    }
+    Ok(payload)
+}
+
 /// A parsed request frame: its header and a view of its body.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RequestFrame<'a> {
@@ -72,10 +81,7 @@ pub struct RequestFrame<'a> {
 
 /// Parses a whole request frame: 4-byte size, header, body. The frame must be exactly `input`.
 pub fn parse_request_frame(input: &[u8], mode: Mode) -> Result<RequestFrame<'_>, DecodeError> {
-    let (payload, rest) = split_frame(input)?;
-    if !rest.is_empty() {
-        return Err(DecodeError::new_at(K::TrailingBytes { count: rest.len() }, input.len() - rest.len(), "frame", -1, ""));
-    }
+    let payload = whole_frame(input)?;
     parse_request(payload, mode).map_err(|e| e.shifted(4))
 }
 
@@ -125,10 +131,7 @@ pub struct ResponseFrame<'a> {
 
 /// Parses a whole response frame for `api_key` at `version` (responses do not name their API).
 pub fn parse_response_frame(input: &[u8], api_key: ApiKey, version: i16, mode: Mode) -> Result<ResponseFrame<'_>, DecodeError> {
-    let (payload, rest) = split_frame(input)?;
-    if !rest.is_empty() {
-        return Err(DecodeError::new_at(K::TrailingBytes { count: rest.len() }, input.len() - rest.len(), "frame", -1, ""));
-    }
+    let payload = whole_frame(input)?;
     parse_response(payload, api_key, version, mode).map_err(|e| e.shifted(4))
 }
 
@@ -143,13 +146,10 @@ pub fn parse_response(payload: &[u8], api_key: ApiKey, version: i16, mode: Mode)
             "",
         ));
     }
-    let header_version = api_key.response_header_version(version);
-    let (header, body_bytes) = ResponseHeader::parse_lenient(payload, header_version)?;
-    let base = payload.len() - body_bytes.len();
-    let (body, trailing) = ResponseBody::parse_with(api_key, body_bytes, version, mode == Mode::Lenient)
-        .map_err(|e| e.shifted(base))?;
-    let header_bytes = &payload[..base];
-    let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
+    let f = response_parts(payload, api_key.response_header_version(version), |b| {
+        ResponseBody::parse_with(api_key, b, version, mode == Mode::Lenient)
+    })?;
+    let TypedResponseFrame { header_version, header, body, header_bytes, body_bytes, trailing } = f;
     Ok(ResponseFrame { header_version, header, body, header_bytes, body_bytes, trailing })
 }
 
@@ -193,10 +193,7 @@ pub fn parse_response_frame_to<'a, 'b, R: Request<'a>>(
     version: i16,
     mode: Mode,
 ) -> Result<TypedResponseFrame<'b, R::Response<'b>>, DecodeError> {
-    let (payload, rest) = split_frame(input)?;
-    if !rest.is_empty() {
-        return Err(DecodeError::new_at(K::TrailingBytes { count: rest.len() }, input.len() - rest.len(), "frame", -1, ""));
-    }
+    let payload = whole_frame(input)?;
     parse_response_to::<R>(payload, version, mode).map_err(|e| e.shifted(4))
 }
 
@@ -210,11 +207,21 @@ pub fn parse_response_to<'a, 'b, R: Request<'a>>(
     if !info.is_valid(version) {
         return Err(DecodeError::new_at(K::UnsupportedVersion { version: i32::from(version) }, 0, info.name, version, ""));
     }
-    let header_version = R::response_header_version(version);
+    response_parts(payload, R::response_header_version(version), |b| {
+        crate::codec::parse_mode::<R::Response<'b>>(b, version, mode == Mode::Lenient)
+    })
+}
+
+/// Splits a response into its header (at `header_version`) and a body read by `body`, which
+/// returns the body and the bytes after it.
+fn response_parts<'b, B>(
+    payload: &'b [u8],
+    header_version: i16,
+    body: impl FnOnce(&'b [u8]) -> Result<(B, &'b [u8]), DecodeError>,
+) -> Result<TypedResponseFrame<'b, B>, DecodeError> {
     let (header, body_bytes) = ResponseHeader::parse_lenient(payload, header_version)?;
     let base = payload.len() - body_bytes.len();
-    let (body, trailing) =
-        crate::codec::parse_mode::<R::Response<'b>>(body_bytes, version, mode == Mode::Lenient).map_err(|e| e.shifted(base))?;
+    let (body, trailing) = body(body_bytes).map_err(|e| e.shifted(base))?;
     let header_bytes = &payload[..base];
     let body_bytes = &body_bytes[..body_bytes.len() - trailing.len()];
     Ok(TypedResponseFrame { header_version, header, body, header_bytes, body_bytes, trailing })

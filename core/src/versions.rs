@@ -79,7 +79,10 @@ impl core::fmt::Display for NegotiationError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Self::RetryApiVersions { retry_version } => {
-                write!(f, "the broker does not support this ApiVersions version; retry at version {retry_version}")
+                write!(
+                    f,
+                    "the broker does not support this ApiVersions version; retry at version {retry_version}"
+                )
             }
             Self::Broker(e) => write!(f, "ApiVersions failed: {e}"),
         }
@@ -98,7 +101,10 @@ pub struct Negotiated {
 impl Negotiated {
     /// Agrees a version for every API from the broker's `answer` and `ours`, which gives the
     /// caller's range (lowest, highest) for a key, or `None` for an API it does not use.
-    pub fn new(answer: &ApiVersionsResponse<'_>, ours: impl Fn(ApiKey) -> Option<(i16, i16)>) -> Result<Self, NegotiationError> {
+    pub fn new(
+        answer: &ApiVersionsResponse<'_>,
+        ours: impl Fn(ApiKey) -> Option<(i16, i16)>,
+    ) -> Result<Self, NegotiationError> {
         let error = ErrorCode::from_code(answer.error_code);
         if error == ErrorCode::UnsupportedVersion {
             // The answer lists the broker's ApiVersions range (at least): retry at the lower of
@@ -182,7 +188,10 @@ impl Release {
 
     /// The release's range for API key `key` (as on the wire), if it defines the API.
     pub fn api(&self, key: i16) -> Option<&'static ApiRange> {
-        self.apis.binary_search_by_key(&key, |a| a.key).ok().map(|i| &self.apis[i])
+        self.apis
+            .binary_search_by_key(&key, |a| a.key)
+            .ok()
+            .map(|i| &self.apis[i])
     }
 
     /// The versions (lowest, highest stable) that the release's clients and brokers speak for
@@ -197,7 +206,9 @@ impl Release {
     pub fn fits(&self, answer: &ApiVersionsResponse<'_>) -> bool {
         answer.api_keys.iter().all(|k| {
             self.api(k.api_key).is_some_and(|a| {
-                (k.max_version == a.max || k.max_version == a.stable_max()) && k.min_version >= a.min && k.min_version <= k.max_version
+                (k.max_version == a.max || k.max_version == a.stable_max())
+                    && k.min_version >= a.min
+                    && k.min_version <= k.max_version
             })
         })
     }

@@ -3,7 +3,9 @@
 use kafka_wire::frame::{parse_response_frame_to, Mode};
 use kafka_wire::messages::api_versions_response::{ApiVersion, ApiVersionsResponse};
 use kafka_wire::messages::metadata_response::{MetadataResponse, MetadataResponseBroker};
-use kafka_wire::messages::{ApiVersionsRequest, ControlledShutdownRequest, FetchRequest, MetadataRequest, ProduceRequest};
+use kafka_wire::messages::{
+    ApiVersionsRequest, ControlledShutdownRequest, FetchRequest, MetadataRequest, ProduceRequest,
+};
 use kafka_wire::versions::{parse_api_versions_response, Negotiated, NegotiationError, Release, RELEASES};
 use kafka_wire::{ApiKey, Array, ErrorCode, Message, Request};
 
@@ -37,15 +39,31 @@ fn every_key_pairs_a_request_with_the_response_of_the_same_api() {
         let resp = k.response_info();
         assert_eq!(req.api_key, Some(k.id()));
         assert_eq!(resp.api_key, Some(k.id()));
-        assert_eq!(req.name.strip_suffix("Request"), resp.name.strip_suffix("Response"), "{k:?}");
-        assert_eq!((req.min_version, req.max_version), (resp.min_version, resp.max_version), "{k:?}");
+        assert_eq!(
+            req.name.strip_suffix("Request"),
+            resp.name.strip_suffix("Response"),
+            "{k:?}"
+        );
+        assert_eq!(
+            (req.min_version, req.max_version),
+            (resp.min_version, resp.max_version),
+            "{k:?}"
+        );
     }
 }
 
 #[test]
 fn a_response_frame_decodes_from_the_request_type_alone() {
-    let brokers = [MetadataResponseBroker { node_id: 1, host: "b1", port: 9092, ..MetadataResponseBroker::DEFAULT }];
-    let body = MetadataResponse { brokers: Array::from_slice(&brokers), ..MetadataResponse::DEFAULT };
+    let brokers = [MetadataResponseBroker {
+        node_id: 1,
+        host: "b1",
+        port: 9092,
+        ..MetadataResponseBroker::DEFAULT
+    }];
+    let body = MetadataResponse {
+        brokers: Array::from_slice(&brokers),
+        ..MetadataResponse::DEFAULT
+    };
     for version in [1i16, 9, 12, 13] {
         let header_v = MetadataRequest::response_header_version(version);
         let mut frame = vec![0u8; 8];
@@ -64,7 +82,9 @@ fn a_response_frame_decodes_from_the_request_type_alone() {
         let b = r.body.brokers.iter().next().unwrap();
         assert_eq!((b.node_id, b.host, b.port), (1, "b1", 9092), "v{version}");
         // A frame one byte short is an error, not a panic.
-        assert!(parse_response_frame_to::<MetadataRequest<'_>>(&frame[..frame.len() - 1], version, Mode::Strict).is_err());
+        assert!(
+            parse_response_frame_to::<MetadataRequest<'_>>(&frame[..frame.len() - 1], version, Mode::Strict).is_err()
+        );
     }
     // A version the response does not have is refused.
     assert!(parse_response_frame_to::<MetadataRequest<'_>>(&[0, 0, 0, 4, 0, 0, 0, 1], 99, Mode::Strict).is_err());
@@ -73,14 +93,22 @@ fn a_response_frame_decodes_from_the_request_type_alone() {
 // --- negotiation ---
 
 fn answer(keys: &[ApiVersion<'static>]) -> Vec<u8> {
-    let r = ApiVersionsResponse { api_keys: Array::from_slice(keys), ..ApiVersionsResponse::DEFAULT };
+    let r = ApiVersionsResponse {
+        api_keys: Array::from_slice(keys),
+        ..ApiVersionsResponse::DEFAULT
+    };
     let mut b = vec![0u8; r.encoded_len(3).unwrap()];
     r.encode_to_slice(&mut b, 3).unwrap();
     b
 }
 
 fn av(key: i16, min: i16, max: i16) -> ApiVersion<'static> {
-    ApiVersion { api_key: key, min_version: min, max_version: max, ..ApiVersion::DEFAULT }
+    ApiVersion {
+        api_key: key,
+        min_version: min,
+        max_version: max,
+        ..ApiVersion::DEFAULT
+    }
 }
 
 #[test]
@@ -115,21 +143,43 @@ fn unsupported_version_answers_in_v0_shape_and_asks_for_a_retry() {
     // A broker that speaks ApiVersions v0-3, asked at v5: error 35 and its ApiVersions range, in
     // version 0's layout.
     let keys = [av(18, 0, 3)];
-    let r = ApiVersionsResponse { error_code: 35, api_keys: Array::from_slice(&keys), ..ApiVersionsResponse::DEFAULT };
+    let r = ApiVersionsResponse {
+        error_code: 35,
+        api_keys: Array::from_slice(&keys),
+        ..ApiVersionsResponse::DEFAULT
+    };
     let mut bytes = vec![0u8; r.encoded_len(0).unwrap()];
     r.encode_to_slice(&mut bytes, 0).unwrap();
-    assert!(ApiVersionsResponse::parse(&bytes, 5).is_err(), "a v0 body is not a v5 body");
+    assert!(
+        ApiVersionsResponse::parse(&bytes, 5).is_err(),
+        "a v0 body is not a v5 body"
+    );
     let (resp, v) = parse_api_versions_response(&bytes, 5).unwrap();
     assert_eq!(v, 0);
     assert_eq!(resp.error_code, 35);
     let ours = |k: ApiKey| (k == ApiKey::ApiVersions).then_some((0, 5));
-    assert_eq!(Negotiated::new(&resp, ours), Err(NegotiationError::RetryApiVersions { retry_version: 3 }));
+    assert_eq!(
+        Negotiated::new(&resp, ours),
+        Err(NegotiationError::RetryApiVersions { retry_version: 3 })
+    );
     // Without its ApiVersions range, the retry is at version 0.
-    let bare = ApiVersionsResponse { error_code: 35, ..ApiVersionsResponse::DEFAULT };
-    assert_eq!(Negotiated::new(&bare, ours), Err(NegotiationError::RetryApiVersions { retry_version: 0 }));
+    let bare = ApiVersionsResponse {
+        error_code: 35,
+        ..ApiVersionsResponse::DEFAULT
+    };
+    assert_eq!(
+        Negotiated::new(&bare, ours),
+        Err(NegotiationError::RetryApiVersions { retry_version: 0 })
+    );
     // Other errors are the broker's.
-    let other = ApiVersionsResponse { error_code: 3, ..ApiVersionsResponse::DEFAULT };
-    assert_eq!(Negotiated::new(&other, ours), Err(NegotiationError::Broker(ErrorCode::UnknownTopicOrPartition)));
+    let other = ApiVersionsResponse {
+        error_code: 3,
+        ..ApiVersionsResponse::DEFAULT
+    };
+    assert_eq!(
+        Negotiated::new(&other, ours),
+        Err(NegotiationError::Broker(ErrorCode::UnknownTopicOrPartition))
+    );
     // Garbage parses at neither version: the error is the one at the version asked for.
     let e = parse_api_versions_response(&[0xff; 3], 5).unwrap_err();
     assert_eq!(e.version(), 5);
@@ -161,7 +211,10 @@ fn error_codes_convert_both_ways_and_carry_kafkas_facts() {
     assert!(!ErrorCode::Unknown(999).is_retriable());
     assert_eq!(ErrorCode::UnsupportedVersion.code(), 35);
     assert_eq!(ErrorCode::UnknownServerError.code(), -1);
-    assert_eq!(ErrorCode::UnknownTopicOrPartition.exception(), Some("UnknownTopicOrPartitionException"));
+    assert_eq!(
+        ErrorCode::UnknownTopicOrPartition.exception(),
+        Some("UnknownTopicOrPartitionException")
+    );
     assert_eq!(ErrorCode::None.exception(), None);
     assert_eq!(ErrorCode::NotLeaderOrFollower.to_string(), "NOT_LEADER_OR_FOLLOWER");
     assert_eq!(ErrorCode::from_code(999).to_string(), "UNKNOWN_ERROR_CODE(999)");
@@ -175,7 +228,11 @@ fn release_tables_agree_with_the_schemas_kafka_wire_is_generated_from() {
     assert_eq!(RELEASES[0].name, "3.0.0");
     assert_eq!(Release::latest().name, "4.4.0");
     for r in RELEASES {
-        assert!(r.apis.windows(2).all(|w| w[0].key < w[1].key), "{} sorted by key", r.name);
+        assert!(
+            r.apis.windows(2).all(|w| w[0].key < w[1].key),
+            "{} sorted by key",
+            r.name
+        );
     }
     let current = Release::find("4.4.0").unwrap();
     for &k in ApiKey::ALL {
@@ -186,7 +243,10 @@ fn release_tables_agree_with_the_schemas_kafka_wire_is_generated_from() {
                 assert!(a.min >= info.min_version, "{k:?}");
             }
             // Only 3.9.1's APIs and kafka-wire's drafts are missing from 4.4.0.
-            None => assert!(info.provisional || Release::find("3.9.1").unwrap().api(k.id()).is_some(), "{k:?}"),
+            None => assert!(
+                info.provisional || Release::find("3.9.1").unwrap().api(k.id()).is_some(),
+                "{k:?}"
+            ),
         }
     }
     // Every range of every release is one kafka-wire decodes, except versions that Kafka 4.0
