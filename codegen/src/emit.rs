@@ -1926,6 +1926,18 @@ pub fn api(msgs: &[Message]) -> String {
             m.name, r.name
         );
     }
+    o.push_str("/// The owned twin of [`Request`] (feature `alloc`): an owned request type knows its API key and\n/// the owned type of its response.\n#[cfg(feature = \"alloc\")]\npub trait OwnedRequest: rt::OwnedMessage {\n    /// The API this request belongs to.\n    const API_KEY: ApiKey;\n    /// The owned response body that answers this request.\n    type Response: rt::OwnedMessage;\n}\n\n");
+    for (v, _, m) in &keys {
+        let r = resps
+            .iter()
+            .find(|r| variant(&r.name, "Response") == *v)
+            .expect("response for every request");
+        let _ = writeln!(
+            o,
+            "#[cfg(feature = \"alloc\")]\nimpl OwnedRequest for messages::{}::owned::{} {{\n    const API_KEY: ApiKey = ApiKey::{v};\n    type Response = messages::{}::owned::{};\n}}\n",
+            snake(&m.name), m.name, snake(&r.name), r.name
+        );
+    }
     let req_entries: Vec<(String, String, &Message)> = reqs
         .iter()
         .map(|m| {

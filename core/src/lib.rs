@@ -104,3 +104,5 @@ mod generated;
 pub use generated::*;
 pub use generated::api::{ApiKey, MetadataRecord, MetadataRecordType, Request, RequestBody, ResponseBody};
 pub use generated::errors::ErrorCode;
+#[cfg(feature = "alloc")]
+pub use generated::api::OwnedRequest;

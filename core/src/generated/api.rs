@@ -1487,6 +1487,606 @@ impl<'a> Request<'a> for messages::ReadMirrorStatesRequest<'a> {
     type Response<'b> = messages::ReadMirrorStatesResponse<'b>;
 }
 
+/// The owned twin of [`Request`] (feature `alloc`): an owned request type knows its API key and
+/// the owned type of its response.
+#[cfg(feature = "alloc")]
+pub trait OwnedRequest: rt::OwnedMessage {
+    /// The API this request belongs to.
+    const API_KEY: ApiKey;
+    /// The owned response body that answers this request.
+    type Response: rt::OwnedMessage;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::produce_request::owned::ProduceRequest {
+    const API_KEY: ApiKey = ApiKey::Produce;
+    type Response = messages::produce_response::owned::ProduceResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::fetch_request::owned::FetchRequest {
+    const API_KEY: ApiKey = ApiKey::Fetch;
+    type Response = messages::fetch_response::owned::FetchResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::list_offsets_request::owned::ListOffsetsRequest {
+    const API_KEY: ApiKey = ApiKey::ListOffsets;
+    type Response = messages::list_offsets_response::owned::ListOffsetsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::metadata_request::owned::MetadataRequest {
+    const API_KEY: ApiKey = ApiKey::Metadata;
+    type Response = messages::metadata_response::owned::MetadataResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::leader_and_isr_request::owned::LeaderAndIsrRequest {
+    const API_KEY: ApiKey = ApiKey::LeaderAndIsr;
+    type Response = messages::leader_and_isr_response::owned::LeaderAndIsrResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::stop_replica_request::owned::StopReplicaRequest {
+    const API_KEY: ApiKey = ApiKey::StopReplica;
+    type Response = messages::stop_replica_response::owned::StopReplicaResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::update_metadata_request::owned::UpdateMetadataRequest {
+    const API_KEY: ApiKey = ApiKey::UpdateMetadata;
+    type Response = messages::update_metadata_response::owned::UpdateMetadataResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::controlled_shutdown_request::owned::ControlledShutdownRequest {
+    const API_KEY: ApiKey = ApiKey::ControlledShutdown;
+    type Response = messages::controlled_shutdown_response::owned::ControlledShutdownResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::offset_commit_request::owned::OffsetCommitRequest {
+    const API_KEY: ApiKey = ApiKey::OffsetCommit;
+    type Response = messages::offset_commit_response::owned::OffsetCommitResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::offset_fetch_request::owned::OffsetFetchRequest {
+    const API_KEY: ApiKey = ApiKey::OffsetFetch;
+    type Response = messages::offset_fetch_response::owned::OffsetFetchResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::find_coordinator_request::owned::FindCoordinatorRequest {
+    const API_KEY: ApiKey = ApiKey::FindCoordinator;
+    type Response = messages::find_coordinator_response::owned::FindCoordinatorResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::join_group_request::owned::JoinGroupRequest {
+    const API_KEY: ApiKey = ApiKey::JoinGroup;
+    type Response = messages::join_group_response::owned::JoinGroupResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::heartbeat_request::owned::HeartbeatRequest {
+    const API_KEY: ApiKey = ApiKey::Heartbeat;
+    type Response = messages::heartbeat_response::owned::HeartbeatResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::leave_group_request::owned::LeaveGroupRequest {
+    const API_KEY: ApiKey = ApiKey::LeaveGroup;
+    type Response = messages::leave_group_response::owned::LeaveGroupResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::sync_group_request::owned::SyncGroupRequest {
+    const API_KEY: ApiKey = ApiKey::SyncGroup;
+    type Response = messages::sync_group_response::owned::SyncGroupResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_groups_request::owned::DescribeGroupsRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeGroups;
+    type Response = messages::describe_groups_response::owned::DescribeGroupsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::list_groups_request::owned::ListGroupsRequest {
+    const API_KEY: ApiKey = ApiKey::ListGroups;
+    type Response = messages::list_groups_response::owned::ListGroupsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::sasl_handshake_request::owned::SaslHandshakeRequest {
+    const API_KEY: ApiKey = ApiKey::SaslHandshake;
+    type Response = messages::sasl_handshake_response::owned::SaslHandshakeResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::api_versions_request::owned::ApiVersionsRequest {
+    const API_KEY: ApiKey = ApiKey::ApiVersions;
+    type Response = messages::api_versions_response::owned::ApiVersionsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::create_topics_request::owned::CreateTopicsRequest {
+    const API_KEY: ApiKey = ApiKey::CreateTopics;
+    type Response = messages::create_topics_response::owned::CreateTopicsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::delete_topics_request::owned::DeleteTopicsRequest {
+    const API_KEY: ApiKey = ApiKey::DeleteTopics;
+    type Response = messages::delete_topics_response::owned::DeleteTopicsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::delete_records_request::owned::DeleteRecordsRequest {
+    const API_KEY: ApiKey = ApiKey::DeleteRecords;
+    type Response = messages::delete_records_response::owned::DeleteRecordsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::init_producer_id_request::owned::InitProducerIdRequest {
+    const API_KEY: ApiKey = ApiKey::InitProducerId;
+    type Response = messages::init_producer_id_response::owned::InitProducerIdResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::offset_for_leader_epoch_request::owned::OffsetForLeaderEpochRequest {
+    const API_KEY: ApiKey = ApiKey::OffsetForLeaderEpoch;
+    type Response = messages::offset_for_leader_epoch_response::owned::OffsetForLeaderEpochResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::add_partitions_to_txn_request::owned::AddPartitionsToTxnRequest {
+    const API_KEY: ApiKey = ApiKey::AddPartitionsToTxn;
+    type Response = messages::add_partitions_to_txn_response::owned::AddPartitionsToTxnResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::add_offsets_to_txn_request::owned::AddOffsetsToTxnRequest {
+    const API_KEY: ApiKey = ApiKey::AddOffsetsToTxn;
+    type Response = messages::add_offsets_to_txn_response::owned::AddOffsetsToTxnResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::end_txn_request::owned::EndTxnRequest {
+    const API_KEY: ApiKey = ApiKey::EndTxn;
+    type Response = messages::end_txn_response::owned::EndTxnResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::write_txn_markers_request::owned::WriteTxnMarkersRequest {
+    const API_KEY: ApiKey = ApiKey::WriteTxnMarkers;
+    type Response = messages::write_txn_markers_response::owned::WriteTxnMarkersResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::txn_offset_commit_request::owned::TxnOffsetCommitRequest {
+    const API_KEY: ApiKey = ApiKey::TxnOffsetCommit;
+    type Response = messages::txn_offset_commit_response::owned::TxnOffsetCommitResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_acls_request::owned::DescribeAclsRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeAcls;
+    type Response = messages::describe_acls_response::owned::DescribeAclsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::create_acls_request::owned::CreateAclsRequest {
+    const API_KEY: ApiKey = ApiKey::CreateAcls;
+    type Response = messages::create_acls_response::owned::CreateAclsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::delete_acls_request::owned::DeleteAclsRequest {
+    const API_KEY: ApiKey = ApiKey::DeleteAcls;
+    type Response = messages::delete_acls_response::owned::DeleteAclsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_configs_request::owned::DescribeConfigsRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeConfigs;
+    type Response = messages::describe_configs_response::owned::DescribeConfigsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::alter_configs_request::owned::AlterConfigsRequest {
+    const API_KEY: ApiKey = ApiKey::AlterConfigs;
+    type Response = messages::alter_configs_response::owned::AlterConfigsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::alter_replica_log_dirs_request::owned::AlterReplicaLogDirsRequest {
+    const API_KEY: ApiKey = ApiKey::AlterReplicaLogDirs;
+    type Response = messages::alter_replica_log_dirs_response::owned::AlterReplicaLogDirsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_log_dirs_request::owned::DescribeLogDirsRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeLogDirs;
+    type Response = messages::describe_log_dirs_response::owned::DescribeLogDirsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::sasl_authenticate_request::owned::SaslAuthenticateRequest {
+    const API_KEY: ApiKey = ApiKey::SaslAuthenticate;
+    type Response = messages::sasl_authenticate_response::owned::SaslAuthenticateResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::create_partitions_request::owned::CreatePartitionsRequest {
+    const API_KEY: ApiKey = ApiKey::CreatePartitions;
+    type Response = messages::create_partitions_response::owned::CreatePartitionsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::create_delegation_token_request::owned::CreateDelegationTokenRequest {
+    const API_KEY: ApiKey = ApiKey::CreateDelegationToken;
+    type Response = messages::create_delegation_token_response::owned::CreateDelegationTokenResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::renew_delegation_token_request::owned::RenewDelegationTokenRequest {
+    const API_KEY: ApiKey = ApiKey::RenewDelegationToken;
+    type Response = messages::renew_delegation_token_response::owned::RenewDelegationTokenResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::expire_delegation_token_request::owned::ExpireDelegationTokenRequest {
+    const API_KEY: ApiKey = ApiKey::ExpireDelegationToken;
+    type Response = messages::expire_delegation_token_response::owned::ExpireDelegationTokenResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_delegation_token_request::owned::DescribeDelegationTokenRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeDelegationToken;
+    type Response = messages::describe_delegation_token_response::owned::DescribeDelegationTokenResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::delete_groups_request::owned::DeleteGroupsRequest {
+    const API_KEY: ApiKey = ApiKey::DeleteGroups;
+    type Response = messages::delete_groups_response::owned::DeleteGroupsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::elect_leaders_request::owned::ElectLeadersRequest {
+    const API_KEY: ApiKey = ApiKey::ElectLeaders;
+    type Response = messages::elect_leaders_response::owned::ElectLeadersResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::incremental_alter_configs_request::owned::IncrementalAlterConfigsRequest {
+    const API_KEY: ApiKey = ApiKey::IncrementalAlterConfigs;
+    type Response = messages::incremental_alter_configs_response::owned::IncrementalAlterConfigsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::alter_partition_reassignments_request::owned::AlterPartitionReassignmentsRequest {
+    const API_KEY: ApiKey = ApiKey::AlterPartitionReassignments;
+    type Response = messages::alter_partition_reassignments_response::owned::AlterPartitionReassignmentsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::list_partition_reassignments_request::owned::ListPartitionReassignmentsRequest {
+    const API_KEY: ApiKey = ApiKey::ListPartitionReassignments;
+    type Response = messages::list_partition_reassignments_response::owned::ListPartitionReassignmentsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::offset_delete_request::owned::OffsetDeleteRequest {
+    const API_KEY: ApiKey = ApiKey::OffsetDelete;
+    type Response = messages::offset_delete_response::owned::OffsetDeleteResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_client_quotas_request::owned::DescribeClientQuotasRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeClientQuotas;
+    type Response = messages::describe_client_quotas_response::owned::DescribeClientQuotasResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::alter_client_quotas_request::owned::AlterClientQuotasRequest {
+    const API_KEY: ApiKey = ApiKey::AlterClientQuotas;
+    type Response = messages::alter_client_quotas_response::owned::AlterClientQuotasResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_user_scram_credentials_request::owned::DescribeUserScramCredentialsRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeUserScramCredentials;
+    type Response = messages::describe_user_scram_credentials_response::owned::DescribeUserScramCredentialsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::alter_user_scram_credentials_request::owned::AlterUserScramCredentialsRequest {
+    const API_KEY: ApiKey = ApiKey::AlterUserScramCredentials;
+    type Response = messages::alter_user_scram_credentials_response::owned::AlterUserScramCredentialsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::vote_request::owned::VoteRequest {
+    const API_KEY: ApiKey = ApiKey::Vote;
+    type Response = messages::vote_response::owned::VoteResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::begin_quorum_epoch_request::owned::BeginQuorumEpochRequest {
+    const API_KEY: ApiKey = ApiKey::BeginQuorumEpoch;
+    type Response = messages::begin_quorum_epoch_response::owned::BeginQuorumEpochResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::end_quorum_epoch_request::owned::EndQuorumEpochRequest {
+    const API_KEY: ApiKey = ApiKey::EndQuorumEpoch;
+    type Response = messages::end_quorum_epoch_response::owned::EndQuorumEpochResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_quorum_request::owned::DescribeQuorumRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeQuorum;
+    type Response = messages::describe_quorum_response::owned::DescribeQuorumResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::alter_partition_request::owned::AlterPartitionRequest {
+    const API_KEY: ApiKey = ApiKey::AlterPartition;
+    type Response = messages::alter_partition_response::owned::AlterPartitionResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::update_features_request::owned::UpdateFeaturesRequest {
+    const API_KEY: ApiKey = ApiKey::UpdateFeatures;
+    type Response = messages::update_features_response::owned::UpdateFeaturesResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::envelope_request::owned::EnvelopeRequest {
+    const API_KEY: ApiKey = ApiKey::Envelope;
+    type Response = messages::envelope_response::owned::EnvelopeResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::fetch_snapshot_request::owned::FetchSnapshotRequest {
+    const API_KEY: ApiKey = ApiKey::FetchSnapshot;
+    type Response = messages::fetch_snapshot_response::owned::FetchSnapshotResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_cluster_request::owned::DescribeClusterRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeCluster;
+    type Response = messages::describe_cluster_response::owned::DescribeClusterResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_producers_request::owned::DescribeProducersRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeProducers;
+    type Response = messages::describe_producers_response::owned::DescribeProducersResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::broker_registration_request::owned::BrokerRegistrationRequest {
+    const API_KEY: ApiKey = ApiKey::BrokerRegistration;
+    type Response = messages::broker_registration_response::owned::BrokerRegistrationResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::broker_heartbeat_request::owned::BrokerHeartbeatRequest {
+    const API_KEY: ApiKey = ApiKey::BrokerHeartbeat;
+    type Response = messages::broker_heartbeat_response::owned::BrokerHeartbeatResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::unregister_broker_request::owned::UnregisterBrokerRequest {
+    const API_KEY: ApiKey = ApiKey::UnregisterBroker;
+    type Response = messages::unregister_broker_response::owned::UnregisterBrokerResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_transactions_request::owned::DescribeTransactionsRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeTransactions;
+    type Response = messages::describe_transactions_response::owned::DescribeTransactionsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::list_transactions_request::owned::ListTransactionsRequest {
+    const API_KEY: ApiKey = ApiKey::ListTransactions;
+    type Response = messages::list_transactions_response::owned::ListTransactionsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::allocate_producer_ids_request::owned::AllocateProducerIdsRequest {
+    const API_KEY: ApiKey = ApiKey::AllocateProducerIds;
+    type Response = messages::allocate_producer_ids_response::owned::AllocateProducerIdsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::consumer_group_heartbeat_request::owned::ConsumerGroupHeartbeatRequest {
+    const API_KEY: ApiKey = ApiKey::ConsumerGroupHeartbeat;
+    type Response = messages::consumer_group_heartbeat_response::owned::ConsumerGroupHeartbeatResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::consumer_group_describe_request::owned::ConsumerGroupDescribeRequest {
+    const API_KEY: ApiKey = ApiKey::ConsumerGroupDescribe;
+    type Response = messages::consumer_group_describe_response::owned::ConsumerGroupDescribeResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::controller_registration_request::owned::ControllerRegistrationRequest {
+    const API_KEY: ApiKey = ApiKey::ControllerRegistration;
+    type Response = messages::controller_registration_response::owned::ControllerRegistrationResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::get_telemetry_subscriptions_request::owned::GetTelemetrySubscriptionsRequest {
+    const API_KEY: ApiKey = ApiKey::GetTelemetrySubscriptions;
+    type Response = messages::get_telemetry_subscriptions_response::owned::GetTelemetrySubscriptionsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::push_telemetry_request::owned::PushTelemetryRequest {
+    const API_KEY: ApiKey = ApiKey::PushTelemetry;
+    type Response = messages::push_telemetry_response::owned::PushTelemetryResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::assign_replicas_to_dirs_request::owned::AssignReplicasToDirsRequest {
+    const API_KEY: ApiKey = ApiKey::AssignReplicasToDirs;
+    type Response = messages::assign_replicas_to_dirs_response::owned::AssignReplicasToDirsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::list_config_resources_request::owned::ListConfigResourcesRequest {
+    const API_KEY: ApiKey = ApiKey::ListConfigResources;
+    type Response = messages::list_config_resources_response::owned::ListConfigResourcesResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_topic_partitions_request::owned::DescribeTopicPartitionsRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeTopicPartitions;
+    type Response = messages::describe_topic_partitions_response::owned::DescribeTopicPartitionsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::share_group_heartbeat_request::owned::ShareGroupHeartbeatRequest {
+    const API_KEY: ApiKey = ApiKey::ShareGroupHeartbeat;
+    type Response = messages::share_group_heartbeat_response::owned::ShareGroupHeartbeatResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::share_group_describe_request::owned::ShareGroupDescribeRequest {
+    const API_KEY: ApiKey = ApiKey::ShareGroupDescribe;
+    type Response = messages::share_group_describe_response::owned::ShareGroupDescribeResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::share_fetch_request::owned::ShareFetchRequest {
+    const API_KEY: ApiKey = ApiKey::ShareFetch;
+    type Response = messages::share_fetch_response::owned::ShareFetchResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::share_acknowledge_request::owned::ShareAcknowledgeRequest {
+    const API_KEY: ApiKey = ApiKey::ShareAcknowledge;
+    type Response = messages::share_acknowledge_response::owned::ShareAcknowledgeResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::add_raft_voter_request::owned::AddRaftVoterRequest {
+    const API_KEY: ApiKey = ApiKey::AddRaftVoter;
+    type Response = messages::add_raft_voter_response::owned::AddRaftVoterResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::remove_raft_voter_request::owned::RemoveRaftVoterRequest {
+    const API_KEY: ApiKey = ApiKey::RemoveRaftVoter;
+    type Response = messages::remove_raft_voter_response::owned::RemoveRaftVoterResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::update_raft_voter_request::owned::UpdateRaftVoterRequest {
+    const API_KEY: ApiKey = ApiKey::UpdateRaftVoter;
+    type Response = messages::update_raft_voter_response::owned::UpdateRaftVoterResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::initialize_share_group_state_request::owned::InitializeShareGroupStateRequest {
+    const API_KEY: ApiKey = ApiKey::InitializeShareGroupState;
+    type Response = messages::initialize_share_group_state_response::owned::InitializeShareGroupStateResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::read_share_group_state_request::owned::ReadShareGroupStateRequest {
+    const API_KEY: ApiKey = ApiKey::ReadShareGroupState;
+    type Response = messages::read_share_group_state_response::owned::ReadShareGroupStateResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::write_share_group_state_request::owned::WriteShareGroupStateRequest {
+    const API_KEY: ApiKey = ApiKey::WriteShareGroupState;
+    type Response = messages::write_share_group_state_response::owned::WriteShareGroupStateResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::delete_share_group_state_request::owned::DeleteShareGroupStateRequest {
+    const API_KEY: ApiKey = ApiKey::DeleteShareGroupState;
+    type Response = messages::delete_share_group_state_response::owned::DeleteShareGroupStateResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::read_share_group_state_summary_request::owned::ReadShareGroupStateSummaryRequest {
+    const API_KEY: ApiKey = ApiKey::ReadShareGroupStateSummary;
+    type Response = messages::read_share_group_state_summary_response::owned::ReadShareGroupStateSummaryResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::streams_group_heartbeat_request::owned::StreamsGroupHeartbeatRequest {
+    const API_KEY: ApiKey = ApiKey::StreamsGroupHeartbeat;
+    type Response = messages::streams_group_heartbeat_response::owned::StreamsGroupHeartbeatResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::streams_group_describe_request::owned::StreamsGroupDescribeRequest {
+    const API_KEY: ApiKey = ApiKey::StreamsGroupDescribe;
+    type Response = messages::streams_group_describe_response::owned::StreamsGroupDescribeResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_share_group_offsets_request::owned::DescribeShareGroupOffsetsRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeShareGroupOffsets;
+    type Response = messages::describe_share_group_offsets_response::owned::DescribeShareGroupOffsetsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::alter_share_group_offsets_request::owned::AlterShareGroupOffsetsRequest {
+    const API_KEY: ApiKey = ApiKey::AlterShareGroupOffsets;
+    type Response = messages::alter_share_group_offsets_response::owned::AlterShareGroupOffsetsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::delete_share_group_offsets_request::owned::DeleteShareGroupOffsetsRequest {
+    const API_KEY: ApiKey = ApiKey::DeleteShareGroupOffsets;
+    type Response = messages::delete_share_group_offsets_response::owned::DeleteShareGroupOffsetsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest
+    for messages::streams_group_topology_description_update_request::owned::StreamsGroupTopologyDescriptionUpdateRequest
+{
+    const API_KEY: ApiKey = ApiKey::StreamsGroupTopologyDescriptionUpdate;
+    type Response = messages::streams_group_topology_description_update_response::owned::StreamsGroupTopologyDescriptionUpdateResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::unregister_controller_request::owned::UnregisterControllerRequest {
+    const API_KEY: ApiKey = ApiKey::UnregisterController;
+    type Response = messages::unregister_controller_response::owned::UnregisterControllerResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::describe_mirrors_request::owned::DescribeMirrorsRequest {
+    const API_KEY: ApiKey = ApiKey::DescribeMirrors;
+    type Response = messages::describe_mirrors_response::owned::DescribeMirrorsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::bump_leader_epochs_request::owned::BumpLeaderEpochsRequest {
+    const API_KEY: ApiKey = ApiKey::BumpLeaderEpochs;
+    type Response = messages::bump_leader_epochs_response::owned::BumpLeaderEpochsResponse;
+}
+
+#[cfg(feature = "alloc")]
+impl OwnedRequest for messages::read_mirror_states_request::owned::ReadMirrorStatesRequest {
+    const API_KEY: ApiKey = ApiKey::ReadMirrorStates;
+    type Response = messages::read_mirror_states_response::owned::ReadMirrorStatesResponse;
+}
+
 /// A request body of any API.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
