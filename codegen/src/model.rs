@@ -1,9 +1,9 @@
 //! The merged model: every message with every version from both Kafka releases.
 //!
 //! A version present in the newer release (the current one, `schemas/inputs.txt`) is defined by
-//! it; a version only the older release has is defined by the older one. Field by field, each version set (present,
-//! nullable, tagged, compact) is taken from the newer schema for the newer versions and from the
-//! older schema for the others, so one struct covers the union.
+//! it; a version only the older release has is defined by the older one. Field by field, each
+//! version set (present, nullable, tagged, compact) is taken from the newer schema for the newer
+//! versions and from the older schema for the others, so one struct covers the union.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
