@@ -1890,6 +1890,17 @@ pub fn api(msgs: &[Message]) -> String {
         "Every Kafka API key, with the provisional keys of kafka-wire's drafts.",
         &keys,
     );
+    // Each key's request with its response.
+    let pairs: Vec<(&String, &Message, &Message)> = keys
+        .iter()
+        .map(|(v, _, m)| {
+            let r = resps
+                .iter()
+                .find(|r| variant(&r.name, "Response") == *v)
+                .expect("response for every request");
+            (v, *m, *r)
+        })
+        .collect();
     o.push_str("impl ApiKey {\n    /// Facts of the request schema.\n    pub fn request_info(self) -> rt::MessageInfo {\n        match self {\n");
     for (v, _, m) in &keys {
         let _ = writeln!(
@@ -1899,11 +1910,7 @@ pub fn api(msgs: &[Message]) -> String {
         );
     }
     o.push_str("        }\n    }\n\n    /// Facts of the response schema.\n    pub fn response_info(self) -> rt::MessageInfo {\n        match self {\n");
-    for (v, _, _) in &keys {
-        let r = resps
-            .iter()
-            .find(|r| variant(&r.name, "Response") == *v)
-            .expect("response for every request");
+    for (v, _, r) in &pairs {
         let _ = writeln!(
             o,
             "            Self::{v} => <messages::{}<'static> as rt::Message<'static>>::INFO,",
@@ -1915,11 +1922,7 @@ pub fn api(msgs: &[Message]) -> String {
     o.push_str("    /// The response header version used with response `version` (ApiVersions always uses 0).\n    pub fn response_header_version(self, version: i16) -> i16 {\n        if matches!(self, Self::ApiVersions) || !self.response_info().is_flexible(version) {\n            0\n        } else {\n            1\n        }\n    }\n}\n\n");
     // --- Request: pairing of each request with its key, response and header versions ---
     o.push_str("/// A request body type: its API key, the type of its response, and the header versions that\n/// go with each version. Implemented by every request view, so that code holding a request\n/// never types a key by hand to decode what comes back\n/// ([`crate::frame::parse_response_frame_to`]).\npub trait Request<'a>: rt::Message<'a> {\n    /// The API this request belongs to.\n    const API_KEY: ApiKey;\n    /// The response body that answers this request, borrowing from its own input.\n    type Response<'b>: rt::Message<'b>;\n\n    /// The request header version that goes with request `version`.\n    fn request_header_version(version: i16) -> i16 {\n        Self::API_KEY.request_header_version(version)\n    }\n\n    /// The response header version that goes with `version`.\n    fn response_header_version(version: i16) -> i16 {\n        Self::API_KEY.response_header_version(version)\n    }\n}\n\n");
-    for (v, _, m) in &keys {
-        let r = resps
-            .iter()
-            .find(|r| variant(&r.name, "Response") == *v)
-            .expect("response for every request");
+    for (v, m, r) in &pairs {
         let _ = writeln!(
             o,
             "impl<'a> Request<'a> for messages::{}<'a> {{\n    const API_KEY: ApiKey = ApiKey::{v};\n    type Response<'b> = messages::{}<'b>;\n}}\n",
@@ -1927,11 +1930,7 @@ pub fn api(msgs: &[Message]) -> String {
         );
     }
     o.push_str("/// The owned twin of [`Request`] (feature `alloc`): an owned request type knows its API key and\n/// the owned type of its response.\n#[cfg(feature = \"alloc\")]\npub trait OwnedRequest: rt::OwnedMessage {\n    /// The API this request belongs to.\n    const API_KEY: ApiKey;\n    /// The owned response body that answers this request.\n    type Response: rt::OwnedMessage;\n}\n\n");
-    for (v, _, m) in &keys {
-        let r = resps
-            .iter()
-            .find(|r| variant(&r.name, "Response") == *v)
-            .expect("response for every request");
+    for (v, m, r) in &pairs {
         let _ = writeln!(
             o,
             "#[cfg(feature = \"alloc\")]\nimpl OwnedRequest for messages::{}::owned::{} {{\n    const API_KEY: ApiKey = ApiKey::{v};\n    type Response = messages::{}::owned::{};\n}}\n",
